@@ -1,0 +1,14 @@
+#include "app/app_state.h"
+
+#include <cstdio>
+
+namespace ks {
+
+void AppState::report(const std::string& message) {
+  // Also on stderr: headless runs and bug reports need it without the UI.
+  std::fprintf(stderr, "kernelscope: %s\n", message.c_str());
+  log.push_back(message);
+  while (log.size() > 200) log.pop_front();
+}
+
+}  // namespace ks

@@ -1,0 +1,57 @@
+#include "app/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+namespace ks {
+
+std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) {
+  CLI::App app{"kernelscope " KERNELSCOPE_VERSION
+               " - watch OpenCL kernels at work, live, and tune them.\n"
+               "Without a display (or with --headless) it renders offscreen through EGL."};
+  app.set_version_flag("--version", "kernelscope " KERNELSCOPE_VERSION);
+  app.add_flag("--headless", options.headless, "Render offscreen through EGL instead of opening a window");
+  app.add_option("--frames", options.frames, "Stop after this many frames (headless default: 300)")
+      ->check(CLI::Range(1, 100000000));
+  app.add_option("--screenshot", options.screenshot, "Save the last frame, UI included, as a PNG file");
+  app.add_option("--platform", options.platform, "OpenCL platform: index or name substring");
+  app.add_option("--device", options.device,
+                 "OpenCL device: index (within --platform if given, else as --list-devices numbers them) or name "
+                 "substring");
+  app.add_flag("--list-devices", options.listDevices, "Print the OpenCL devices and exit");
+  app.add_option("--kernels-dir", options.kernelsDir, "Directory with the .cl kernel files");
+  app.add_option("--config-dir", options.configDir,
+                 "Where settings and imgui.ini live (default: $XDG_CONFIG_HOME/kernelscope)");
+  std::string size;
+  app.add_option("--size", size, "Window or offscreen size, WIDTHxHEIGHT (default 1280x800)")
+      ->check([](const std::string& s) -> std::string {
+        int w = 0, h = 0;
+        char x = 0;
+        if (std::sscanf(s.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') || w < 64 || h < 64 ||
+            w > 16384 || h > 16384)
+          return "expected WIDTHxHEIGHT between 64x64 and 16384x16384";
+        return {};
+      });
+  bool noVsync = false;
+  app.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
+  app.footer(
+      "Exit codes: 0 ok, 1 other failure, 2 bad usage, 3 no OpenCL platform, 4 no usable OpenCL device,\n"
+      "5 OpenGL/EGL context creation failed, 6 kernels directory missing.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (!size.empty()) {
+    char x = 0;
+    std::sscanf(size.c_str(), "%d%c%d", &options.width, &x, &options.height);
+    options.sizeGiven = true;
+  }
+  options.vsync = !noVsync;
+  if (options.headless && options.frames == 0) options.frames = 300;
+  return std::nullopt;
+}
+
+}  // namespace ks

@@ -1,0 +1,38 @@
+#pragma once
+// Command-line options, parsed with CLI11.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace ks {
+
+struct AppOptions {
+  bool headless = false;
+  int frames = 0;  // 0: run until the window closes (headless defaults to 300)
+  std::optional<std::filesystem::path> screenshot;
+  std::optional<std::string> platform;
+  std::optional<std::string> device;
+  std::optional<std::filesystem::path> kernelsDir;
+  std::optional<std::filesystem::path> configDir;
+  int width = 1280, height = 800;
+  bool sizeGiven = false;
+  bool listDevices = false;
+  bool vsync = true;
+};
+
+// Exit codes documented in --help.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,
+  kExitUsage = 2,
+  kExitNoOpenClPlatform = 3,
+  kExitNoUsableDevice = 4,
+  kExitGraphicsFailed = 5,
+  kExitKernelsMissing = 6,
+};
+
+// Parses argv; returns an exit code when the program should stop now (--help,
+// --version, bad usage), with CLI11's message already printed.
+std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options);
+
+}  // namespace ks

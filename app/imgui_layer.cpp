@@ -1,0 +1,51 @@
+#include "app/imgui_layer.h"
+
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "app/render_surface.h"
+
+namespace ks {
+
+ImGuiLayer::ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniFile)
+    : surface_(surface), iniFile_(iniFile.string()) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = iniFile_.empty() ? nullptr : iniFile_.c_str();
+  // Keyboard navigation needs a key map, which only the GLFW backend provides.
+  if (surface.window()) io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 4.0f;
+  style.FrameRounding = 3.0f;
+  if (surface.window()) ImGui_ImplGlfw_InitForOpenGL(surface.window(), true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+ImGuiLayer::~ImGuiLayer() {
+  ImGui_ImplOpenGL3_Shutdown();
+  if (surface_.window()) ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void ImGuiLayer::newFrame(double deltaSeconds) {
+  ImGui_ImplOpenGL3_NewFrame();
+  if (surface_.window()) {
+    ImGui_ImplGlfw_NewFrame();
+  } else {
+    ImGuiIO& io = ImGui::GetIO();
+    const SurfaceSize size = surface_.framebufferSize();
+    io.DisplaySize = ImVec2(static_cast<float>(size.width), static_cast<float>(size.height));
+    io.DeltaTime = deltaSeconds > 0.0 ? static_cast<float>(deltaSeconds) : 1.0f / 60.0f;
+  }
+  ImGui::NewFrame();
+}
+
+void ImGuiLayer::render() {
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+}  // namespace ks

@@ -1,0 +1,25 @@
+#pragma once
+// Dear ImGui set-up for either surface: the GLFW backend in a window; size,
+// time and no input when headless.
+#include <filesystem>
+#include <string>
+
+namespace ks {
+
+class RenderSurface;
+
+class ImGuiLayer {
+ public:
+  ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniFile);
+  ~ImGuiLayer();
+  ImGuiLayer(const ImGuiLayer&) = delete;
+  ImGuiLayer& operator=(const ImGuiLayer&) = delete;
+  void newFrame(double deltaSeconds);
+  void render();
+
+ private:
+  RenderSurface& surface_;
+  std::string iniFile_;  // ImGui keeps the pointer: the string must outlive the context
+};
+
+}  // namespace ks

@@ -1,0 +1,171 @@
+// kernelscope: OpenCL kernels at work, live. The whole program in one loop:
+// init (options, settings, surface, ImGui, OpenCL), frames, shutdown.
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "app/app_state.h"
+#include "app/cli.h"
+#include "app/imgui_layer.h"
+#include "app/panels.h"
+#include "app/render_surface.h"
+#include "app/session.h"
+#include "app/settings.h"
+#include "compute/cl_error.h"
+#include "render/gl_check.h"
+#include "render/screenshot.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int fail(int code, const std::string& message) {
+  std::fprintf(stderr, "kernelscope: error: %s\n", message.c_str());
+  return code;
+}
+
+// Headless when asked, or when there is no display to open a window on.
+bool shouldRunHeadless(const ks::AppOptions& options) {
+  if (options.headless) return true;
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return !(x11 && *x11) && !(wayland && *wayland);
+}
+
+int run(ks::AppOptions options) {
+  if (options.listDevices) {
+    const ks::DeviceCatalog catalog = ks::requireDevices();
+    std::printf("%s", ks::describeDeviceList(catalog.devices).c_str());
+    return ks::kExitOk;
+  }
+
+  // ---- init ----------------------------------------------------------------
+  const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
+  std::string warning;
+  ks::Settings settings = ks::loadSettings(configDir / "settings.json", &warning);
+  if (!warning.empty()) std::fprintf(stderr, "kernelscope: warning: %s\n", warning.c_str());
+  const bool headless = shouldRunHeadless(options);
+  if (headless && !options.headless) {
+    std::fprintf(stderr, "kernelscope: no display found, rendering headless through EGL\n");
+    if (options.frames == 0) options.frames = 300;
+  }
+  const int width = options.sizeGiven || headless ? options.width : settings.windowWidth;
+  const int height = options.sizeGiven || headless ? options.height : settings.windowHeight;
+  const bool vsync = options.vsync && settings.vsync;
+
+  std::unique_ptr<ks::RenderSurface> surface;
+  try {
+    surface = headless ? ks::createHeadlessSurface(width, height) : ks::createWindowSurface(width, height, vsync);
+  } catch (const ks::GraphicsError& e) {
+    return fail(ks::kExitGraphicsFailed, e.what());
+  }
+
+  ks::AppState state;
+  state.headless = headless;
+  state.vsync = vsync;
+  state.panels = settings.panels;
+  state.surfaceDescription = surface->description();
+  state.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  state.glVersion = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+
+  // Headless runs leave the user's layout alone: no ini file, no settings written.
+  ks::ImGuiLayer imgui(*surface, headless ? std::filesystem::path() : configDir / "imgui.ini");
+  ks::Session session(options, settings, *surface, state);
+  std::fprintf(stderr, "kernelscope: %s; rendering: %s, %s\n", state.deviceMessage.c_str(),
+               state.surfaceDescription.c_str(), state.glRenderer.c_str());
+
+  // ---- frames --------------------------------------------------------------
+  const auto start = Clock::now();
+  auto last = start, fpsWindowStart = start;
+  unsigned long long fpsWindowFrames = 0;
+  bool appliedVsync = vsync;
+  while (!surface->closeRequested() && !state.quitRequested &&
+         (options.frames == 0 || state.stats.frames < static_cast<unsigned long long>(options.frames))) {
+    surface->pollEvents();
+    const auto now = Clock::now();
+    const double dt = std::chrono::duration<double>(now - last).count();
+    last = now;
+
+    session.applyRequests(state);
+    session.update(state, dt);
+    if (state.vsync != appliedVsync) surface->setVsync(appliedVsync = state.vsync);
+
+    imgui.newFrame(dt);
+    if (!headless && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) && !ImGui::GetIO().WantCaptureKeyboard)
+      state.quitRequested = true;
+    ks::drawPanels(state);
+
+    surface->bindDrawTarget();
+    const ks::SurfaceSize fb = surface->framebufferSize();
+    glClearColor(0.06f, 0.07f, 0.09f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    session.draw(fb.width, fb.height);
+    imgui.render();
+    ks::glCheck("frame");
+
+    ++state.stats.frames;
+    const bool lastFrame = options.frames != 0 && state.stats.frames == static_cast<unsigned long long>(options.frames);
+    if (options.screenshot && (lastFrame || surface->closeRequested() || state.quitRequested)) {
+      try {
+        ks::savePng(surface->capture(), *options.screenshot);
+      } catch (const std::exception& e) {
+        return fail(ks::kExitFailure, e.what());
+      }
+    }
+    surface->present();
+
+    ++fpsWindowFrames;
+    const double windowSeconds = std::chrono::duration<double>(Clock::now() - fpsWindowStart).count();
+    state.stats.frameMs = dt * 1000.0;
+    if (windowSeconds >= 0.5) {
+      state.stats.fps = fpsWindowFrames / windowSeconds;
+      fpsWindowFrames = 0;
+      fpsWindowStart = Clock::now();
+    }
+  }
+
+  // ---- shutdown ------------------------------------------------------------
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto& device = session.compute().device();
+  std::printf("kernelscope summary\n");
+  std::printf("  device:    %s [%s], driver %s\n", device.displayName().c_str(), ks::deviceKindName(device.kind),
+              device.driverVersion.c_str());
+  std::printf("  rendering: %s, %s\n", state.surfaceDescription.c_str(), state.glRenderer.c_str());
+  std::printf("  frames:    %llu in %.2f s (%.1f FPS)\n", state.stats.frames, seconds,
+              seconds > 0 ? state.stats.frames / seconds : 0.0);
+  std::printf("  kernel:    pattern.cl julia %.3f ms (last frame)\n", state.pattern.kernelMs);
+  if (options.screenshot) std::printf("  screenshot: %s\n", std::filesystem::absolute(*options.screenshot).c_str());
+
+  if (!headless) {
+    const ks::SurfaceSize windowSize = surface->windowSize();
+    settings.windowWidth = windowSize.width;
+    settings.windowHeight = windowSize.height;
+    settings.panels = state.panels;
+    settings.vsync = state.vsync;
+    settings.devicePlatform = device.platformName;
+    settings.deviceName = device.name;
+    if (const std::string error = ks::saveSettings(settings, configDir / "settings.json"); !error.empty())
+      std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
+  }
+  return ks::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ks::AppOptions options;
+  if (const auto exitCode = ks::parseCommandLine(argc, argv, options)) return *exitCode;
+  try {
+    return run(options);
+  } catch (const ks::StartupError& e) {
+    return fail(e.exitCode(), e.what());
+  } catch (const ks::ClError& e) {
+    return fail(ks::kExitFailure, e.what());
+  } catch (const std::exception& e) {
+    return fail(ks::kExitFailure, e.what());
+  }
+}

@@ -1,0 +1,252 @@
+#include "app/panels.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <string>
+
+#include "app/app_state.h"
+
+namespace ks {
+namespace {
+
+constexpr float kStatusBarHeight = 24.0f;
+
+std::string formatBytes(uint64_t bytes) {
+  char text[32];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1024.0 * 1024 * 1024) std::snprintf(text, sizeof text, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+  else if (b >= 1024.0 * 1024) std::snprintf(text, sizeof text, "%.1f MiB", b / (1024.0 * 1024));
+  else std::snprintf(text, sizeof text, "%.1f KiB", b / 1024.0);
+  return text;
+}
+
+bool containsNoCase(const std::string& text, const char* filter) {
+  std::string a = text, b = filter;
+  auto lower = [](std::string& s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  };
+  lower(a);
+  lower(b);
+  return a.find(b) != std::string::npos;
+}
+
+// First-start layout, relative to the display; ImGui's ini file remembers moves after that.
+void placeFirstTime(float x, float y, float w, float h) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float top = ImGui::GetFrameHeight();
+  const float usable = display.y - top - kStatusBarHeight;
+  ImGui::SetNextWindowPos(ImVec2(display.x * x, top + usable * y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(display.x * w, usable * h), ImGuiCond_FirstUseEver);
+}
+
+const DeviceDescriptor* activeDevice(const AppState& state) {
+  return state.activeDevice ? &state.devices[*state.activeDevice] : nullptr;
+}
+
+void infoRow(const char* label, const std::string& value) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::TextUnformatted(label);
+  ImGui::TableSetColumnIndex(1);
+  ImGui::TextWrapped("%s", value.c_str());
+}
+
+}  // namespace
+
+void drawMenuBar(AppState& state) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Quit", "Esc")) state.quitRequested = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    ImGui::MenuItem("Devices", nullptr, &state.panels.devices);
+    ImGui::MenuItem("Device info", nullptr, &state.panels.deviceInfo);
+    ImGui::MenuItem("Build log", nullptr, &state.panels.buildLog);
+    ImGui::MenuItem("Log", nullptr, &state.panels.log);
+    ImGui::Separator();
+    ImGui::MenuItem("Vsync", nullptr, &state.vsync, !state.headless);
+    ImGui::MenuItem("ImGui demo", nullptr, &state.panels.imguiDemo);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Device")) {
+    for (size_t i = 0; i < state.devices.size(); ++i) {
+      const auto& d = state.devices[i];
+      const bool active = state.activeDevice && *state.activeDevice == i;
+      const std::string label = d.displayName() + "##menu" + std::to_string(i);
+      if (ImGui::MenuItem(label.c_str(), deviceKindName(d.kind), active, d.available) && !active)
+        state.requestedDevice = i;
+    }
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void drawStatusBar(AppState& state) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(0, display.y - kStatusBarHeight));
+  ImGui::SetNextWindowSize(ImVec2(display.x, kStatusBarHeight));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8, 4));
+  if (ImGui::Begin("##statusbar", nullptr, flags)) {
+    const DeviceDescriptor* d = activeDevice(state);
+    ImGui::Text("%s", d ? d->displayName().c_str() : "no device");
+    ImGui::SameLine();
+    ImGui::TextDisabled("|");
+    ImGui::SameLine();
+    ImGui::Text("%.1f FPS (%.2f ms)", state.stats.fps, state.stats.frameMs);
+    ImGui::SameLine();
+    ImGui::TextDisabled("|");
+    ImGui::SameLine();
+    ImGui::Text("interop: %s", state.interopPath.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("|");
+    ImGui::SameLine();
+    ImGui::Text("%s", state.surfaceDescription.c_str());
+  }
+  ImGui::End();
+  ImGui::PopStyleVar();
+}
+
+void drawDevicesPanel(AppState& state) {
+  if (!state.panels.devices) return;
+  placeFirstTime(0.0f, 0.0f, 0.30f, 0.36f);
+  if (ImGui::Begin("Devices", &state.panels.devices)) {
+    ImGui::TextDisabled("OpenCL devices; click one to switch (everything is rebuilt)");
+    int lastPlatform = -1;
+    for (size_t i = 0; i < state.devices.size(); ++i) {
+      const auto& d = state.devices[i];
+      if (d.platformIndex != lastPlatform) {
+        lastPlatform = d.platformIndex;
+        ImGui::Spacing();
+        ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "%s", d.platformName.c_str());
+        ImGui::Separator();
+      }
+      const bool active = state.activeDevice && *state.activeDevice == i;
+      std::string label = std::to_string(i) + ": " + d.name + "  [" + deviceKindName(d.kind) + "]";
+      if (d.sharesCurrentGlContext) label += " shares GL";
+      label += "##dev" + std::to_string(i);
+      ImGui::BeginDisabled(!d.available);
+      if (ImGui::Selectable(label.c_str(), active) && !active) state.requestedDevice = i;
+      ImGui::EndDisabled();
+      if (!d.available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("not available (device or compiler missing)");
+    }
+    if (state.requestedDevice) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "switching...");
+    if (!state.deviceMessage.empty()) {
+      ImGui::Separator();
+      ImGui::TextWrapped("%s", state.deviceMessage.c_str());
+    }
+  }
+  ImGui::End();
+}
+
+void drawDeviceInfoPanel(AppState& state) {
+  if (!state.panels.deviceInfo) return;
+  placeFirstTime(0.0f, 0.36f, 0.30f, 0.64f);
+  if (ImGui::Begin("Device info", &state.panels.deviceInfo)) {
+    const DeviceDescriptor* d = activeDevice(state);
+    if (!d) {
+      ImGui::TextUnformatted("no device");
+    } else if (ImGui::BeginTable("info", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      std::string sizes;
+      for (size_t s : d->maxWorkItemSizes) sizes += (sizes.empty() ? "" : " x ") + std::to_string(s);
+      infoRow("Platform", d->platformName + " (" + d->platformVersion + ")");
+      infoRow("Vendor", d->vendor);
+      infoRow("Device", d->name + " [" + deviceKindName(d->kind) + "]");
+      infoRow("Driver", d->driverVersion);
+      infoRow("Version", d->deviceVersion);
+      infoRow("OpenCL C", d->openclCVersion);
+      infoRow("Compute units", std::to_string(d->computeUnits));
+      infoRow("Clock", std::to_string(d->clockMHz) + " MHz");
+      infoRow("Global memory", formatBytes(d->globalMemBytes));
+      infoRow("Local memory", formatBytes(d->localMemBytes));
+      infoRow("Max allocation", formatBytes(d->maxAllocBytes));
+      infoRow("Max work-group", std::to_string(d->maxWorkGroupSize));
+      infoRow("Max work-item sizes", sizes);
+      infoRow("cl_khr_gl_sharing", d->hasGlSharing()
+                                       ? (d->sharesCurrentGlContext ? "yes, shares this GL context" : "listed, not for this GL context")
+                                       : "no");
+      infoRow("External memory (fd)", d->hasExternalMemoryFd() ? "yes (cl_khr_external_memory_opaque_fd)" : "no");
+      infoRow("GL renderer", state.glRenderer);
+      infoRow("GL version", state.glVersion);
+      ImGui::EndTable();
+      ImGui::Separator();
+      ImGui::SetNextItemWidth(-1);
+      ImGui::InputTextWithHint("##extfilter", "search extensions", state.extensionFilter, sizeof state.extensionFilter);
+      int shown = 0;
+      if (ImGui::BeginChild("extensions", ImVec2(0, 0), true)) {
+        for (const auto& ext : d->extensions)
+          if (containsNoCase(ext, state.extensionFilter)) {
+            ImGui::TextUnformatted(ext.c_str());
+            ++shown;
+          }
+        if (shown == 0) ImGui::TextDisabled("no extension matches");
+      }
+      ImGui::EndChild();
+    }
+  }
+  ImGui::End();
+}
+
+void drawScenePanel(AppState& state) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.72f, ImGui::GetFrameHeight() + 8), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(display.x * 0.27f, 0), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Scene")) {
+    ImGui::TextDisabled("kernels/pattern.cl: julia, %dx%d", state.pattern.size, state.pattern.size);
+    ImGui::Checkbox("Animate", &state.pattern.animate);
+    ImGui::SliderFloat("Speed", &state.pattern.speed, 0.0f, 5.0f, "%.2f");
+    ImGui::SliderInt("Iterations", &state.pattern.iterations, 1, 512);
+    ImGui::Separator();
+    ImGui::Text("Kernel    %8.3f ms", state.pattern.kernelMs);
+    ImGui::Text("Copy      %8.3f ms (%s)", state.pattern.copyMs, state.interopPath.c_str());
+    ImGui::Text("Frame     %8.3f ms", state.stats.frameMs);
+  }
+  ImGui::End();
+}
+
+void drawBuildLogPanel(AppState& state) {
+  if (!state.panels.buildLog) return;
+  placeFirstTime(0.30f, 0.62f, 0.42f, 0.38f);
+  if (ImGui::Begin("Build log", &state.panels.buildLog)) {
+    if (state.buildFailures.empty()) ImGui::TextDisabled("no failed builds");
+    for (auto it = state.buildFailures.rbegin(); it != state.buildFailures.rend(); ++it) {
+      ImGui::PushID(&*it);
+      if (ImGui::CollapsingHeader((it->label + " on " + it->device).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", it->error.c_str());
+        ImGui::TextUnformatted(it->log.empty() ? "(the compiler printed no log)" : it->log.c_str());
+      }
+      ImGui::PopID();
+    }
+  }
+  ImGui::End();
+}
+
+void drawLogPanel(AppState& state) {
+  if (!state.panels.log) return;
+  placeFirstTime(0.72f, 0.70f, 0.28f, 0.30f);
+  if (ImGui::Begin("Log", &state.panels.log)) {
+    for (const auto& line : state.log) ImGui::TextWrapped("%s", line.c_str());
+    if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
+  }
+  ImGui::End();
+}
+
+void drawPanels(AppState& state) {
+  drawMenuBar(state);
+  drawDevicesPanel(state);
+  drawDeviceInfoPanel(state);
+  drawScenePanel(state);
+  drawBuildLogPanel(state);
+  drawLogPanel(state);
+  if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
+  drawStatusBar(state);
+}
+
+}  // namespace ks

@@ -1,0 +1,52 @@
+#pragma once
+// Where frames go: a GLFW window, or an offscreen framebuffer in a headless EGL
+// context. The frame loop is the same for both.
+#include <memory>
+#include <string>
+
+#include "app/cli.h"
+#include "compute/gl_share_probe.h"
+#include "render/screenshot.h"
+
+struct GLFWwindow;
+
+namespace ks {
+
+struct SurfaceSize {
+  int width = 0, height = 0;
+};
+
+class GraphicsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class RenderSurface {
+ public:
+  virtual ~RenderSurface() = default;
+  virtual bool closeRequested() const = 0;
+  virtual void pollEvents() = 0;
+  virtual SurfaceSize framebufferSize() const = 0;
+  virtual SurfaceSize windowSize() const = 0;
+  virtual void bindDrawTarget() = 0;  // framebuffer and viewport for this frame
+  virtual RgbaImage capture() = 0;    // the frame drawn so far, before present()
+  virtual void present() = 0;
+  virtual void setVsync(bool on) = 0;
+  virtual GlContextHandles glHandles() const = 0;
+  virtual GLFWwindow* window() const { return nullptr; }
+  bool headless() const { return window() == nullptr; }
+  // "X11 window (GLX)" / "EGL device platform, device 0 (EGL 1.5)"
+  const std::string& description() const { return description_; }
+
+ protected:
+  std::string description_;
+};
+
+// Both throw GraphicsError with the reason when no OpenGL 3.3 core context can be made.
+std::unique_ptr<RenderSurface> createWindowSurface(int width, int height, bool vsync);
+std::unique_ptr<RenderSurface> createHeadlessSurface(int width, int height);
+
+// Native handles of a GLFW window's GLX context (separate file: X11 headers).
+GlContextHandles glfwNativeGlHandles(GLFWwindow* window);
+
+}  // namespace ks

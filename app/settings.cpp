@@ -1,0 +1,75 @@
+#include "app/settings.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace ks {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+fs::path defaultConfigDir() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return fs::path(xdg) / "kernelscope";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".config" / "kernelscope";
+  return fs::current_path() / ".kernelscope";
+}
+
+Settings loadSettings(const fs::path& file, std::string* warning) {
+  Settings s;
+  std::ifstream in(file);
+  if (!in) return s;
+  try {
+    const json j = json::parse(in);
+    if (j.value("version", 0) != Settings::kVersion) throw std::runtime_error("unknown settings version");
+    const Settings defaults;
+    s.windowWidth = std::clamp(j.at("window").value("width", defaults.windowWidth), 320, 16384);
+    s.windowHeight = std::clamp(j.at("window").value("height", defaults.windowHeight), 240, 16384);
+    s.vsync = j.value("vsync", defaults.vsync);
+    if (j.contains("device")) {
+      s.devicePlatform = j["device"].value("platform", "");
+      s.deviceName = j["device"].value("name", "");
+    }
+    if (j.contains("panels")) {
+      const json& p = j["panels"];
+      s.panels.devices = p.value("devices", defaults.panels.devices);
+      s.panels.deviceInfo = p.value("device_info", defaults.panels.deviceInfo);
+      s.panels.scene = p.value("scene", defaults.panels.scene);
+      s.panels.buildLog = p.value("build_log", defaults.panels.buildLog);
+      s.panels.log = p.value("log", defaults.panels.log);
+      s.panels.imguiDemo = p.value("imgui_demo", defaults.panels.imguiDemo);
+    }
+  } catch (const std::exception& e) {
+    if (warning) *warning = "ignoring settings file '" + file.string() + "' (" + e.what() + "); it will be rewritten";
+    return Settings{};
+  }
+  return s;
+}
+
+std::string saveSettings(const Settings& s, const fs::path& file) {
+  json j = {{"version", Settings::kVersion},
+            {"window", {{"width", s.windowWidth}, {"height", s.windowHeight}}},
+            {"vsync", s.vsync},
+            {"device", {{"platform", s.devicePlatform}, {"name", s.deviceName}}},
+            {"panels",
+             {{"devices", s.panels.devices},
+              {"device_info", s.panels.deviceInfo},
+              {"scene", s.panels.scene},
+              {"build_log", s.panels.buildLog},
+              {"log", s.panels.log},
+              {"imgui_demo", s.panels.imguiDemo}}}};
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) return "cannot write settings file '" + tmp.string() + "'";
+    out << j.dump(2) << '\n';
+    if (!out) return "cannot write settings file '" + tmp.string() + "'";
+  }
+  fs::rename(tmp, file, ec);  // atomic: a crash never leaves half a file
+  if (ec) return "cannot replace settings file '" + file.string() + "': " + ec.message();
+  return {};
+}
+
+}  // namespace ks

@@ -1,0 +1,37 @@
+#pragma once
+// What kernelscope remembers between runs (settings.json beside imgui.ini in the
+// user's config directory). ImGui keeps window positions; we keep the rest.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace ks {
+
+struct PanelVisibility {
+  bool devices = true;
+  bool deviceInfo = true;
+  bool scene = true;
+  bool buildLog = false;
+  bool log = true;
+  bool imguiDemo = false;
+};
+
+struct Settings {
+  static constexpr int kVersion = 1;
+  int windowWidth = 1280, windowHeight = 800;
+  // The device chosen last time, by names (indices change when drivers do).
+  std::string devicePlatform, deviceName;
+  PanelVisibility panels;
+  bool vsync = true;
+};
+
+// $XDG_CONFIG_HOME/kernelscope, else $HOME/.config/kernelscope.
+std::filesystem::path defaultConfigDir();
+
+// A missing file gives defaults; a corrupt or incompatible one gives defaults and
+// a warning in *warning.
+Settings loadSettings(const std::filesystem::path& file, std::string* warning);
+// Returns an error message, or empty on success.
+std::string saveSettings(const Settings& settings, const std::filesystem::path& file);
+
+}  // namespace ks

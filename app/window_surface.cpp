@@ -1,0 +1,83 @@
+#include <glad/gl.h>
+// glad first: GLFW is built with GLFW_INCLUDE_NONE and must not pull in GL headers.
+#include <GLFW/glfw3.h>
+
+#include "app/render_surface.h"
+#include "render/gl_check.h"
+
+namespace ks {
+namespace {
+
+std::string g_lastGlfwError;
+void rememberGlfwError(int code, const char* text) {
+  g_lastGlfwError = "GLFW error " + std::to_string(code) + ": " + (text ? text : "");
+}
+
+class WindowSurface final : public RenderSurface {
+ public:
+  WindowSurface(int width, int height, bool vsync) {
+    glfwSetErrorCallback(rememberGlfwError);
+    if (!glfwInit()) throw GraphicsError("cannot open a window: " + g_lastGlfwError);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    window_ = glfwCreateWindow(width, height, "kernelscope", nullptr, nullptr);
+    if (!window_) {
+      const std::string why = g_lastGlfwError;
+      glfwTerminate();
+      throw GraphicsError("cannot create an OpenGL 3.3 core window: " + why);
+    }
+    glfwMakeContextCurrent(window_);
+    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+      glfwDestroyWindow(window_);
+      glfwTerminate();
+      throw GraphicsError("cannot load OpenGL functions for the window's context");
+    }
+    setVsync(vsync);
+    description_ = "window (GLX)";
+    if (glfwNativeGlHandles(window_).api == GlContextHandles::Api::NoGl) description_ = "window";
+  }
+  ~WindowSurface() override {
+    glfwDestroyWindow(window_);
+    glfwTerminate();
+  }
+  bool closeRequested() const override { return glfwWindowShouldClose(window_); }
+  void pollEvents() override { glfwPollEvents(); }
+  SurfaceSize framebufferSize() const override {
+    SurfaceSize s;
+    glfwGetFramebufferSize(window_, &s.width, &s.height);
+    return s;
+  }
+  SurfaceSize windowSize() const override {
+    SurfaceSize s;
+    glfwGetWindowSize(window_, &s.width, &s.height);
+    return s;
+  }
+  void bindDrawTarget() override {
+    const SurfaceSize s = framebufferSize();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, s.width, s.height);
+  }
+  RgbaImage capture() override {
+    const SurfaceSize s = framebufferSize();
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glReadBuffer(GL_BACK);
+    return readFramebuffer(s.width, s.height);
+  }
+  void present() override { glfwSwapBuffers(window_); }
+  void setVsync(bool on) override { glfwSwapInterval(on ? 1 : 0); }
+  GlContextHandles glHandles() const override { return glfwNativeGlHandles(window_); }
+  GLFWwindow* window() const override { return window_; }
+
+ private:
+  GLFWwindow* window_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<RenderSurface> createWindowSurface(int width, int height, bool vsync) {
+  return std::make_unique<WindowSurface>(width, height, vsync);
+}
+
+}  // namespace ks

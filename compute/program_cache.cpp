@@ -1,0 +1,75 @@
+#include "compute/program_cache.h"
+
+#include <chrono>
+#include <sstream>
+
+namespace ks {
+
+uint64_t hashSource(const std::string& text) {
+  uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+static std::string buildLog(cl_program program, cl_device_id device) {
+  size_t size = 0;
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS) return {};
+  std::string log(size, '\0');
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS) return {};
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+std::shared_ptr<const ProgramBuild> ProgramCache::build(const std::string& label, const std::string& source,
+                                                        const std::string& options) const {
+  auto result = std::make_shared<ProgramBuild>();
+  result->label = label;
+  result->options = options;
+  const auto start = std::chrono::steady_clock::now();
+  const char* text = source.c_str();
+  const size_t length = source.size();
+  cl_int status = CL_SUCCESS;
+  ProgramHandle program(clCreateProgramWithSource(context_, 1, &text, &length, &status));
+  if (status != CL_SUCCESS) {
+    result->error = ClError(status, "clCreateProgramWithSource", label).what();
+    return result;
+  }
+  status = clBuildProgram(program.get(), 1, &device_, options.c_str(), nullptr, nullptr);
+  result->log = buildLog(program.get(), device_);
+  result->buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (status != CL_SUCCESS) {
+    result->error = ClError(status, "clBuildProgram", label + (options.empty() ? "" : " [" + options + "]")).what();
+    return result;
+  }
+  result->program = std::move(program);
+  return result;
+}
+
+std::shared_ptr<const ProgramBuild> ProgramCache::get(const std::string& label, const std::string& source,
+                                                      const std::string& options) {
+  std::ostringstream key;
+  key << static_cast<const void*>(device_) << '|' << std::hex << hashSource(source) << '|' << options;
+  if (auto it = entries_.find(key.str()); it != entries_.end()) {
+    ++hits_;
+    return it->second;
+  }
+  ++misses_;
+  auto result = build(label, source, options);
+  if (result->ok()) {
+    entries_[key.str()] = result;
+    failures_.erase(label);
+  } else {
+    failures_[label] = result;
+  }
+  return result;
+}
+
+void ProgramCache::clear() {
+  entries_.clear();
+  failures_.clear();
+}
+
+}  // namespace ks

@@ -1,0 +1,52 @@
+#pragma once
+// Built programs, reused while (device, source hash, build options) stay the same.
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "compute/cl_objects.h"
+
+namespace ks {
+
+struct ProgramBuild {
+  ProgramHandle program;  // empty when the build failed
+  std::string label;      // e.g. "pattern.cl"
+  std::string options;
+  std::string log;        // the compiler's build log (kept on success too)
+  std::string error;      // "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11)" on failure
+  double buildMs = 0.0;
+  bool ok() const { return static_cast<bool>(program); }
+};
+
+uint64_t hashSource(const std::string& text);  // FNV-1a, 64 bit
+
+class ProgramCache {
+ public:
+  ProgramCache(cl_context context, cl_device_id device) : context_(context), device_(device) {}
+
+  // Returns the cached build for this source and options, or builds it. A failed
+  // build comes back with its log and is not cached, so a fixed file builds again.
+  std::shared_ptr<const ProgramBuild> get(const std::string& label, const std::string& source,
+                                          const std::string& options);
+
+  size_t hits() const { return hits_; }
+  size_t misses() const { return misses_; }
+  size_t size() const { return entries_.size(); }
+  // The last failed build per label, for the UI's build-log window.
+  const std::map<std::string, std::shared_ptr<const ProgramBuild>>& failures() const { return failures_; }
+  void clear();
+
+ private:
+  std::shared_ptr<const ProgramBuild> build(const std::string& label, const std::string& source,
+                                            const std::string& options) const;
+  cl_context context_;
+  cl_device_id device_;
+  std::map<std::string, std::shared_ptr<const ProgramBuild>> entries_;
+  std::map<std::string, std::shared_ptr<const ProgramBuild>> failures_;
+  size_t hits_ = 0, misses_ = 0;
+};
+
+}  // namespace ks
