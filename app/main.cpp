@@ -125,6 +125,8 @@ int run(ks::AppOptions options) {
       state.stats.fps = fpsWindowFrames / windowSeconds;
       fpsWindowFrames = 0;
       fpsWindowStart = Clock::now();
+    } else if (state.stats.fps == 0.0 && windowSeconds > 0.0) {
+      state.stats.fps = fpsWindowFrames / windowSeconds;  // until the first half second is full
     }
   }
 

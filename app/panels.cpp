@@ -115,7 +115,7 @@ void drawStatusBar(AppState& state) {
 
 void drawDevicesPanel(AppState& state) {
   if (!state.panels.devices) return;
-  placeFirstTime(0.0f, 0.0f, 0.30f, 0.36f);
+  placeFirstTime(0.0f, 0.0f, 0.30f, 0.26f);
   if (ImGui::Begin("Devices", &state.panels.devices)) {
     ImGui::TextDisabled("OpenCL devices; click one to switch (everything is rebuilt)");
     int lastPlatform = -1;
@@ -148,7 +148,7 @@ void drawDevicesPanel(AppState& state) {
 
 void drawDeviceInfoPanel(AppState& state) {
   if (!state.panels.deviceInfo) return;
-  placeFirstTime(0.0f, 0.36f, 0.30f, 0.64f);
+  placeFirstTime(0.0f, 0.26f, 0.30f, 0.74f);
   if (ImGui::Begin("Device info", &state.panels.deviceInfo)) {
     const DeviceDescriptor* d = activeDevice(state);
     if (!d) {

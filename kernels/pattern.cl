@@ -27,7 +27,7 @@ __kernel void julia(__global uchar4* out, const int width, const int height, con
   float3 rgb = (float3)(0.02f, 0.02f, 0.05f);
   if (i < iterations) {
     const float smooth_i = i + 1.0f - log2(log2(r2) * 0.5f);  // continuous escape count
-    rgb = palette(0.035f * smooth_i + 0.05f * time);
+    rgb = palette(0.45f * log(smooth_i + 1.0f) + 0.05f * time);  // log: bands near the set stay apart
   }
   out[y * width + x] = convert_uchar4_sat_rte((float4)(rgb * 255.0f, 255.0f));
 }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages kernelscope needs to build, run and test, and
+# only those that are missing (so it is quick and quiet when nothing is).
+# Sourced or run by scripts/run.sh and scripts/test.sh.
+set -euo pipefail
+
+KS_PACKAGES=(
+  # toolchain
+  g++ cmake ninja-build pkg-config python3-glad
+  # libraries (headers + static ImGui)
+  libglfw3-dev libimgui-dev libglm-dev libstb-dev libegl-dev libgl-dev libvulkan-dev
+  ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers libcli11-dev nlohmann-json3-dev libgtest-dev
+  # run time: an OpenCL CPU driver, Mesa's software GL (llvmpipe) for EGL and GLX, Xvfb for tests
+  ocl-icd-libopencl1 pocl-opencl-icd libegl-mesa0 libgl1-mesa-dri libglx-mesa0 xvfb xauth
+)
+
+missing=()
+for p in "${KS_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "kernelscope: installing missing packages: ${missing[*]}"
+  SUDO=()
+  if [ "$(id -u)" -ne 0 ]; then SUDO=(sudo); fi
+  "${SUDO[@]}" apt-get update -qq
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
