@@ -8,6 +8,7 @@
 
 #include "app/settings.h"
 #include "compute/device_catalog.h"
+#include "compute/interop/interop_path.h"
 
 namespace ks {
 
@@ -21,9 +22,13 @@ struct PatternParams {
   bool animate = true;
   float speed = 1.0f;
   int iterations = 64;
-  double kernelMs = 0.0;  // last kernel time from its OpenCL event
-  double copyMs = 0.0;    // read back + texture upload (host-copy path)
   int size = 512;
+};
+
+// Where the last frame's time went (milliseconds). Kernels from OpenCL events,
+// interop stages and render from wall clock / GL timer queries.
+struct FrameBreakdown {
+  double acquireMs = 0.0, kernelMs = 0.0, releaseMs = 0.0, copyMs = 0.0, renderMs = 0.0;
 };
 
 struct AppState {
@@ -35,7 +40,13 @@ struct AppState {
   char extensionFilter[64] = "";
   // graphics
   std::string surfaceDescription, glRenderer, glVersion;
-  std::string interopPath = "host copy";   // the only path until the interop layer lands
+  // interop: the active path, why each path is or is not available, and a
+  // request from the UI to switch (handled between frames)
+  InteropPath interopPath = InteropPath::Host;
+  std::vector<InteropPathStatus> interopPaths;
+  std::optional<InteropPath> requestedInterop;
+  std::string interopMessage;
+  FrameBreakdown breakdown;
   bool headless = false;
   bool vsync = true;
   FrameStats stats;

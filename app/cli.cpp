@@ -33,6 +33,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
           return "expected WIDTHxHEIGHT between 64x64 and 16384x16384";
         return {};
       });
+  std::string interop = "auto";
+  app.add_option("--interop", interop,
+                 "How kernel output reaches GL: auto (best available), gl-sharing, external or host")
+      ->check(CLI::IsMember({"auto", "gl-sharing", "external", "host"}));
   bool noVsync = false;
   app.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
   app.footer(
@@ -50,6 +54,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     options.sizeGiven = true;
   }
   options.vsync = !noVsync;
+  options.interop = parseInteropPath(interop);  // "auto" parses to none
   if (options.headless && options.frames == 0) options.frames = 300;
   return std::nullopt;
 }

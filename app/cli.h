@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "compute/interop/interop_path.h"
+
 namespace ks {
 
 struct AppOptions {
@@ -18,6 +20,7 @@ struct AppOptions {
   bool sizeGiven = false;
   bool listDevices = false;
   bool vsync = true;
+  std::optional<InteropPath> interop;  // empty: automatic (best available)
 };
 
 // Exit codes documented in --help.

@@ -17,6 +17,7 @@
 #include "app/settings.h"
 #include "compute/cl_error.h"
 #include "render/gl_check.h"
+#include "render/gpu_timer.h"
 #include "render/screenshot.h"
 
 namespace {
@@ -78,6 +79,8 @@ int run(ks::AppOptions options) {
   std::fprintf(stderr, "kernelscope: %s; rendering: %s, %s\n", state.deviceMessage.c_str(),
                state.surfaceDescription.c_str(), state.glRenderer.c_str());
 
+  ks::GpuTimer renderTimer;
+
   // ---- frames --------------------------------------------------------------
   const auto start = Clock::now();
   auto last = start, fpsWindowStart = start;
@@ -101,10 +104,13 @@ int run(ks::AppOptions options) {
 
     surface->bindDrawTarget();
     const ks::SurfaceSize fb = surface->framebufferSize();
+    renderTimer.begin();
     glClearColor(0.06f, 0.07f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     session.draw(fb.width, fb.height);
     imgui.render();
+    renderTimer.end();
+    state.breakdown.renderMs = renderTimer.lastMs();
     ks::glCheck("frame");
 
     ++state.stats.frames;
@@ -139,7 +145,10 @@ int run(ks::AppOptions options) {
   std::printf("  rendering: %s, %s\n", state.surfaceDescription.c_str(), state.glRenderer.c_str());
   std::printf("  frames:    %llu in %.2f s (%.1f FPS)\n", state.stats.frames, seconds,
               seconds > 0 ? state.stats.frames / seconds : 0.0);
-  std::printf("  kernel:    pattern.cl julia %.3f ms (last frame)\n", state.pattern.kernelMs);
+  std::printf("  interop:   %s\n", ks::interopPathName(state.interopPath));
+  std::printf("  last frame: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f, render %.3f ms\n",
+              state.breakdown.kernelMs, state.breakdown.acquireMs, state.breakdown.releaseMs, state.breakdown.copyMs,
+              state.breakdown.renderMs);
   if (options.screenshot) std::printf("  screenshot: %s\n", std::filesystem::absolute(*options.screenshot).c_str());
 
   if (!headless) {

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "app/app_state.h"
 
@@ -65,6 +66,7 @@ void drawMenuBar(AppState& state) {
   if (ImGui::BeginMenu("View")) {
     ImGui::MenuItem("Devices", nullptr, &state.panels.devices);
     ImGui::MenuItem("Device info", nullptr, &state.panels.deviceInfo);
+    ImGui::MenuItem("Interop", nullptr, &state.panels.interop);
     ImGui::MenuItem("Build log", nullptr, &state.panels.buildLog);
     ImGui::MenuItem("Log", nullptr, &state.panels.log);
     ImGui::Separator();
@@ -103,7 +105,7 @@ void drawStatusBar(AppState& state) {
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();
-    ImGui::Text("interop: %s", state.interopPath.c_str());
+    ImGui::Text("interop: %s", interopPathName(state.interopPath));
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();
@@ -203,10 +205,48 @@ void drawScenePanel(AppState& state) {
     ImGui::Checkbox("Animate", &state.pattern.animate);
     ImGui::SliderFloat("Speed", &state.pattern.speed, 0.0f, 5.0f, "%.2f");
     ImGui::SliderInt("Iterations", &state.pattern.iterations, 1, 512);
+  }
+  ImGui::End();
+}
+
+void drawInteropPanel(AppState& state) {
+  if (!state.panels.interop) return;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.72f, ImGui::GetFrameHeight() + 150), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(display.x * 0.27f, 0), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Interop", &state.panels.interop)) {
+    ImGui::TextDisabled("how kernel output reaches GL; switch live to compare");
+    for (const auto& s : state.interopPaths) {
+      ImGui::BeginDisabled(!s.available);
+      if (ImGui::RadioButton(interopPathName(s.path), state.interopPath == s.path) && state.interopPath != s.path)
+        state.requestedInterop = s.path;
+      ImGui::EndDisabled();
+      ImGui::Indent();
+      if (s.available) {
+        ImGui::TextWrapped("%s", s.reason.c_str());
+      } else {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.6f, 0.4f, 1.0f));
+        ImGui::TextWrapped("unavailable: %s", s.reason.c_str());
+        ImGui::PopStyleColor();
+      }
+      ImGui::Unindent();
+    }
+    if (!state.interopMessage.empty()) ImGui::TextWrapped("%s", state.interopMessage.c_str());
     ImGui::Separator();
-    ImGui::Text("Kernel    %8.3f ms", state.pattern.kernelMs);
-    ImGui::Text("Copy      %8.3f ms (%s)", state.pattern.copyMs, state.interopPath.c_str());
-    ImGui::Text("Frame     %8.3f ms", state.stats.frameMs);
+    const FrameBreakdown& b = state.breakdown;
+    if (ImGui::BeginTable("breakdown", 2, ImGuiTableFlags_SizingStretchProp)) {
+      const std::pair<const char*, double> rows[] = {{"acquire", b.acquireMs}, {"kernels", b.kernelMs},
+                                                     {"release", b.releaseMs}, {"copy", b.copyMs},
+                                                     {"render (GPU)", b.renderMs}, {"frame", state.stats.frameMs}};
+      for (const auto& [label, ms] : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(label);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::Text("%8.3f ms", ms);
+      }
+      ImGui::EndTable();
+    }
   }
   ImGui::End();
 }
@@ -243,6 +283,7 @@ void drawPanels(AppState& state) {
   drawDevicesPanel(state);
   drawDeviceInfoPanel(state);
   drawScenePanel(state);
+  drawInteropPanel(state);
   drawBuildLogPanel(state);
   drawLogPanel(state);
   if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);

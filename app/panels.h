@@ -9,6 +9,7 @@ void drawStatusBar(AppState& state);
 void drawDevicesPanel(AppState& state);
 void drawDeviceInfoPanel(AppState& state);
 void drawScenePanel(AppState& state);
+void drawInteropPanel(AppState& state);
 void drawBuildLogPanel(AppState& state);
 void drawLogPanel(AppState& state);
 

@@ -1,18 +1,18 @@
 #pragma once
-// The start scene: an OpenCL kernel renders an animated Julia set into a buffer
-// that is copied to a GL texture and drawn behind the panels.
+// The start scene: an OpenCL kernel renders an animated Julia set straight into
+// the pixel buffer of a GL texture (through the interop layer), drawn behind the panels.
 #include <memory>
 #include <stdexcept>
-#include <vector>
 
 #include "compute/cl_objects.h"
 #include "compute/compute_context.h"
-#include "render/gl_objects.h"
+#include "compute/interop/interop.h"
 #include "render/image_quad.h"
 
 namespace ks {
 
 struct PatternParams;
+struct FrameBreakdown;
 
 // A kernel file that failed to build, with the compiler's log.
 class ProgramBuildError : public std::runtime_error {
@@ -27,22 +27,20 @@ class ProgramBuildError : public std::runtime_error {
 
 class PatternScene {
  public:
-  // Builds kernels/pattern.cl for the context's device; throws (ClError with the
-  // build log, or KernelsDirError) when that fails.
-  PatternScene(ComputeContext& compute, int size);
-  // Runs the kernel for time t and uploads the result; times go into params.
-  void update(ComputeContext& compute, float time, PatternParams& params);
+  // Builds kernels/pattern.cl for the context's device; throws ProgramBuildError
+  // (with the log), ClError or KernelsDirError when that fails.
+  PatternScene(ComputeContext& compute, InteropBackend& interop, int size);
+  // Output objects for another interop path; the scene's state is its time only.
+  void rebindInterop(InteropBackend& interop);
+  // Runs the kernel for time t into the shared texture; times go into `frame`.
+  void update(ComputeContext& compute, float time, const PatternParams& params, FrameBreakdown& frame);
   void draw(const ImageQuad& quad, int viewportW, int viewportH) const;
-  int size() const { return size_; }
-  GLuint texture() const { return texture_.get(); }
 
  private:
   int size_;
   std::shared_ptr<const ProgramBuild> program_;
   Kernel kernel_;
-  Buffer pixels_;
-  std::vector<unsigned char> host_;
-  Texture texture_;
+  std::unique_ptr<SharedTexture> image_;
   size_t localSize_ = 8;
 };
 

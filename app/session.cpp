@@ -54,10 +54,10 @@ std::string describeDeviceList(const std::vector<DeviceDescriptor>& devices) {
 }
 
 Session::Session(const AppOptions& options, const Settings& settings, const RenderSurface& surface, AppState& state)
-    : kernelsDir_(locateKernelsDir(options)) {
+    : kernelsDir_(locateKernelsDir(options)), gl_(surface.glHandles()), wantedInterop_(options.interop) {
   DeviceCatalog catalog = requireDevices();
   for (const auto& w : catalog.warnings) state.report(w);
-  for (const auto& note : probeGlSharing(catalog.devices, surface.glHandles())) state.report("GL sharing probe: " + note);
+  for (const auto& note : probeGlSharing(catalog.devices, gl_)) state.report("GL sharing probe: " + note);
   state.devices = catalog.devices;
 
   DeviceRequest request{options.platform, options.device};
@@ -65,8 +65,8 @@ Session::Session(const AppOptions& options, const Settings& settings, const Rend
   if (!request.empty()) {
     choice = selectDevice(state.devices, request);
     if (!choice.index)
-      throw StartupError(kExitNoUsableDevice,
-                         "no usable OpenCL device: " + choice.reason + "\navailable:\n" + describeDeviceList(state.devices));
+      throw StartupError(kExitNoUsableDevice, "no usable OpenCL device: " + choice.reason + "\navailable:\n" +
+                                                  describeDeviceList(state.devices));
   } else {
     // The device chosen last time, if it is still there; otherwise the default order.
     if (!settings.deviceName.empty()) {
@@ -82,51 +82,112 @@ Session::Session(const AppOptions& options, const Settings& settings, const Rend
   }
   quad_ = std::make_unique<ImageQuad>();
   try {
-    activate(state.devices, *choice.index, state);
+    activate(*choice.index, state);
   } catch (const KernelsDirError& e) {
     throw StartupError(kExitKernelsMissing, e.what());
   } catch (const std::exception& e) {
-    throw StartupError(kExitNoUsableDevice, "cannot start on " + state.devices[*choice.index].displayName() + ": " + e.what());
+    throw StartupError(kExitNoUsableDevice,
+                       "cannot start on " + state.devices[*choice.index].displayName() + ": " + e.what());
   }
   state.deviceMessage = "using " + state.devices[*choice.index].displayName() + " (" + choice.reason + ")";
 }
 
-void Session::activate(const std::vector<DeviceDescriptor>& devices, size_t index, AppState& state) {
-  auto compute = std::make_unique<ComputeContext>(devices[index], kernelsDir_);
+InteropPath Session::choosePath(const std::vector<InteropPathStatus>& statuses, AppState& state) const {
+  const InteropPath best = preferredInteropPath(statuses);
+  if (!wantedInterop_) return best;
+  for (const auto& s : statuses)
+    if (s.path == *wantedInterop_) {
+      if (s.available) return s.path;
+      state.interopMessage = std::string(interopPathName(s.path)) + " is not available: " + s.reason + "; using " +
+                             interopPathName(best);
+      state.report(state.interopMessage);
+    }
+  return best;
+}
+
+void Session::activate(size_t index, AppState& state) {
+  const DeviceDescriptor& device = state.devices[index];
+  auto compute = std::make_unique<ComputeContext>(device, kernelsDir_, gl_);
+  auto statuses = probeInteropPaths(*compute);
+  InteropPath path = choosePath(statuses, state);
+  std::unique_ptr<InteropBackend> interop;
+  try {
+    interop = createInteropBackend(path, *compute);
+  } catch (const std::exception& e) {
+    state.report(std::string(interopPathName(path)) + " failed (" + e.what() + "); using host");
+    path = InteropPath::Host;
+    interop = createInteropBackend(path, *compute);
+  }
   std::unique_ptr<PatternScene> scene;
   try {
-    scene = std::make_unique<PatternScene>(*compute, state.pattern.size);
+    scene = std::make_unique<PatternScene>(*compute, *interop, state.pattern.size);
   } catch (const ProgramBuildError& e) {
-    state.buildFailures.push_back({e.build().label, devices[index].displayName(), e.build().error, e.build().log});
+    state.buildFailures.push_back({e.build().label, device.displayName(), e.build().error, e.build().log});
     state.panels.buildLog = true;
     throw;
   }
-  // Only now, with everything built, replace the running ones.
+  // Only now, with everything built, replace the running ones (scene first: it
+  // holds objects of the old interop backend and context).
   scene_ = std::move(scene);
+  interop_ = std::move(interop);
   compute_ = std::move(compute);
   state.activeDevice = index;
+  state.interopPaths = std::move(statuses);
+  state.interopPath = path;
+}
+
+void Session::switchInterop(InteropPath path, AppState& state) {
+  wantedInterop_ = path;
+  for (const auto& s : state.interopPaths)
+    if (s.path == path && !s.available) {
+      state.interopMessage = std::string(interopPathName(path)) + " is not available: " + s.reason + "; staying on " +
+                             interopPathName(state.interopPath);
+      state.report(state.interopMessage);
+      return;
+    }
+  try {
+    auto interop = createInteropBackend(path, *compute_);
+    scene_->rebindInterop(*interop);
+    interop_ = std::move(interop);
+    state.interopPath = path;
+    state.interopMessage = std::string("switched to ") + interopPathName(path);
+    state.report(state.interopMessage);
+  } catch (const std::exception& e) {
+    // rebindInterop may have failed half way: rebuild the scene's objects on the old backend.
+    state.interopMessage = std::string("could not switch to ") + interopPathName(path) + ": " + e.what();
+    state.report(state.interopMessage);
+    scene_->rebindInterop(*interop_);
+  }
 }
 
 void Session::applyRequests(AppState& state) {
-  if (!state.requestedDevice) return;
-  const size_t index = *state.requestedDevice;
-  state.requestedDevice.reset();
-  if (index >= state.devices.size() || (state.activeDevice && *state.activeDevice == index)) return;
-  const std::string name = state.devices[index].displayName();
-  try {
-    activate(state.devices, index, state);
-    state.deviceMessage = "switched to " + name;
-    state.report(state.deviceMessage);
-  } catch (const std::exception& e) {
-    state.deviceMessage = "could not switch to " + name + ", still on " + compute_->device().displayName() + ": " + e.what();
-    state.report(state.deviceMessage);
+  if (state.requestedDevice) {
+    const size_t index = *state.requestedDevice;
+    state.requestedDevice.reset();
+    if (index < state.devices.size() && !(state.activeDevice && *state.activeDevice == index)) {
+      const std::string name = state.devices[index].displayName();
+      try {
+        activate(index, state);
+        state.deviceMessage = "switched to " + name;
+        state.report(state.deviceMessage);
+      } catch (const std::exception& e) {
+        state.deviceMessage =
+            "could not switch to " + name + ", still on " + compute_->device().displayName() + ": " + e.what();
+        state.report(state.deviceMessage);
+      }
+    }
+  }
+  if (state.requestedInterop) {
+    const InteropPath path = *state.requestedInterop;
+    state.requestedInterop.reset();
+    if (path != state.interopPath) switchInterop(path, state);
   }
 }
 
 void Session::update(AppState& state, double seconds) {
   if (state.pattern.animate) animationTime_ += seconds * state.pattern.speed;
   try {
-    scene_->update(*compute_, static_cast<float>(animationTime_), state.pattern);
+    scene_->update(*compute_, static_cast<float>(animationTime_), state.pattern, state.breakdown);
   } catch (const std::exception& e) {
     // Keep running with the last image; say once what went wrong.
     if (state.log.empty() || state.log.back() != e.what()) state.report(e.what());

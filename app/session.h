@@ -1,9 +1,11 @@
 #pragma once
 // The OpenCL side of a running app: the device list, the active device's
-// ComputeContext and the scene built on it. Switching device replaces both, and
-// keeps the old ones when the new device fails.
+// ComputeContext, the interop backend and the scene built on them. Switching
+// device or interop path replaces what it must, and keeps the old objects when
+// the new ones fail.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "app/app_state.h"
@@ -11,6 +13,8 @@
 #include "app/pattern_scene.h"
 #include "compute/compute_context.h"
 #include "compute/device_selection.h"
+#include "compute/gl_share_probe.h"
+#include "compute/interop/interop.h"
 
 namespace ks {
 
@@ -36,17 +40,28 @@ std::string describeDeviceList(const std::vector<DeviceDescriptor>& devices);
 class Session {
  public:
   Session(const AppOptions& options, const Settings& settings, const RenderSurface& surface, AppState& state);
-  // Acts on state.requestedDevice; failures go to state.deviceMessage and the log.
+  // Acts on state.requestedDevice and state.requestedInterop; failures go to the
+  // state's messages and log, and the running objects stay.
   void applyRequests(AppState& state);
   void update(AppState& state, double seconds);
   void draw(int viewportW, int viewportH) const;
   const ComputeContext& compute() const { return *compute_; }
 
  private:
-  // Builds a context and scene for devices[index]; throws on failure, leaving the current ones.
-  void activate(const std::vector<DeviceDescriptor>& devices, size_t index, AppState& state);
+  // Builds context, interop and scene for devices[index]; throws on failure,
+  // leaving the current ones.
+  void activate(size_t index, AppState& state);
+  // The path to use on `compute`: the user's choice when it is available there,
+  // else the best available one (with a message saying why).
+  InteropPath choosePath(const std::vector<InteropPathStatus>& statuses, AppState& state) const;
+  void switchInterop(InteropPath path, AppState& state);
+
   std::filesystem::path kernelsDir_;
+  GlContextHandles gl_;
+  std::optional<InteropPath> wantedInterop_;  // from --interop or the UI; empty: automatic
+  // Declared in dependency order: destroyed scene first, context last.
   std::unique_ptr<ComputeContext> compute_;
+  std::unique_ptr<InteropBackend> interop_;
   std::unique_ptr<PatternScene> scene_;
   std::unique_ptr<ImageQuad> quad_;
   double animationTime_ = 0.0;

@@ -11,6 +11,7 @@ struct PanelVisibility {
   bool devices = true;
   bool deviceInfo = true;
   bool scene = true;
+  bool interop = true;
   bool buildLog = false;
   bool log = true;
   bool imguiDemo = false;

@@ -11,14 +11,31 @@ static void CL_CALLBACK reportContextError(const char* message, const void*, siz
   std::fprintf(stderr, "kernelscope: OpenCL context: %s\n", message);
 }
 
-ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir)
+ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir,
+                               const GlContextHandles& gl)
     : device_(device), kernelsDir_(std::move(kernelsDir)) {
-  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform),
-                                         0};
   cl_int status = CL_SUCCESS;
   cl_device_id id = device.id;
-  context_ = ContextHandle(clCreateContext(props, 1, &id, reportContextError, nullptr, &status));
-  if (status != CL_SUCCESS) throw ClError(status, "clCreateContext", device.displayName());
+  // Only a device that lists cl_khr_gl_sharing and that the runtime named for this
+  // GL context gets GL properties (see gl_share_probe.h for why).
+  if (device.hasGlSharing() && device.sharesCurrentGlContext) {
+    const auto props = glSharingProperties(gl, device.platform);
+    if (!props.empty()) {
+      cl_context shared = clCreateContext(props.data(), 1, &id, reportContextError, nullptr, &status);
+      if (status == CL_SUCCESS) {
+        context_ = ContextHandle(shared);
+        sharesGl_ = true;
+      } else {
+        glSharingError_ = ClError(status, "clCreateContext (GL sharing)").what();
+      }
+    }
+  }
+  if (!context_) {
+    const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                           reinterpret_cast<cl_context_properties>(device.platform), 0};
+    context_ = ContextHandle(clCreateContext(props, 1, &id, reportContextError, nullptr, &status));
+    if (status != CL_SUCCESS) throw ClError(status, "clCreateContext", device.displayName());
+  }
   queue_ = Queue(context_.get(), device.id);
   programs_ = std::make_unique<ProgramCache>(context_.get(), device.id);
 }

@@ -7,13 +7,17 @@
 
 #include "compute/cl_objects.h"
 #include "compute/device_catalog.h"
+#include "compute/gl_share_probe.h"
 #include "compute/program_cache.h"
 
 namespace ks {
 
 class ComputeContext {
  public:
-  ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir);
+  // With `gl` naming the current GL context and a device that shares it, the CL
+  // context is created for cl_khr_gl_sharing (so every interop path stays open
+  // without rebuilding the context); if that fails, a plain context is used.
+  ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir, const GlContextHandles& gl = {});
 
   const DeviceDescriptor& device() const { return device_; }
   cl_context context() const { return context_.get(); }
@@ -21,6 +25,8 @@ class ComputeContext {
   ProgramCache& programs() { return *programs_; }
   const ProgramCache& programs() const { return *programs_; }
   const std::filesystem::path& kernelsDir() const { return kernelsDir_; }
+  bool sharesGl() const { return sharesGl_; }
+  const std::string& glSharingError() const { return glSharingError_; }
 
   // Reads kernels/<file> and builds it (through the cache) for this device.
   std::shared_ptr<const ProgramBuild> buildKernelFile(const std::string& file, const std::string& options = {});
@@ -31,6 +37,8 @@ class ComputeContext {
   ContextHandle context_;
   Queue queue_;
   std::unique_ptr<ProgramCache> programs_;
+  bool sharesGl_ = false;
+  std::string glSharingError_;
 };
 
 }  // namespace ks

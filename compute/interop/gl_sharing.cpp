@@ -1,0 +1,89 @@
+// cl_khr_gl_sharing path: the CL context was created against the GL context, so
+// a GL buffer is wrapped as a cl_mem and handed back and forth each frame.
+// Synchronisation is glFinish before acquire and clFinish after release (the
+// portable rule from the extension spec; cl_khr_gl_event could refine it).
+#include <CL/cl_gl.h>
+
+#include <chrono>
+
+#include "compute/compute_context.h"
+#include "compute/interop/backends.h"
+#include "render/gl_check.h"
+
+namespace ks {
+namespace {
+
+class GlSharedBuffer final : public SharedBuffer {
+ public:
+  GlSharedBuffer(ComputeContext& compute, size_t bytes) {
+    bytes_ = bytes;
+    glGenBuffers(1, &glBuffer_);
+    glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    try {
+      glCheck("glBufferData (gl-sharing)");
+      glFinish();  // the buffer must exist on the GL side before CL wraps it
+      cl_int status = CL_SUCCESS;
+      clMem_ = MemHandle(clCreateFromGLBuffer(compute.context(), CL_MEM_READ_WRITE, glBuffer_, &status));
+      clCheck(status, "clCreateFromGLBuffer");
+    } catch (...) {
+      glDeleteBuffers(1, &glBuffer_);
+      throw;
+    }
+  }
+  ~GlSharedBuffer() override {
+    clMem_ = MemHandle();  // the CL wrapper goes before the GL object it wraps
+    glDeleteBuffers(1, &glBuffer_);
+  }
+  void acquireForCompute(Queue& queue) override {
+    const auto start = std::chrono::steady_clock::now();
+    glFinish();
+    cl_mem mem = clMem_.get();
+    clCheck(clEnqueueAcquireGLObjects(queue.get(), 1, &mem, 0, nullptr, nullptr), "clEnqueueAcquireGLObjects");
+    timings_.acquireMs = msSince(start);
+  }
+  void releaseForDisplay(Queue& queue) override {
+    const auto start = std::chrono::steady_clock::now();
+    cl_mem mem = clMem_.get();
+    clCheck(clEnqueueReleaseGLObjects(queue.get(), 1, &mem, 0, nullptr, nullptr), "clEnqueueReleaseGLObjects");
+    queue.finish();
+    timings_.releaseMs = msSince(start);
+    timings_.copyMs = 0.0;
+  }
+};
+
+class GlSharingBackend final : public InteropBackend {
+ public:
+  explicit GlSharingBackend(ComputeContext& compute) : compute_(compute) {}
+  InteropPath path() const override { return InteropPath::GlSharing; }
+  std::unique_ptr<SharedBuffer> createBuffer(size_t bytes) override {
+    return std::make_unique<GlSharedBuffer>(compute_, bytes);
+  }
+
+ private:
+  ComputeContext& compute_;
+};
+
+}  // namespace
+
+InteropPathStatus probeGlSharingPath(const ComputeContext& compute) {
+  const DeviceDescriptor& d = compute.device();
+  if (!d.hasGlSharing()) return {InteropPath::GlSharing, false, "the device does not list cl_khr_gl_sharing"};
+  if (!d.sharesCurrentGlContext)
+    return {InteropPath::GlSharing, false,
+            "cl_khr_gl_sharing is listed, but the runtime does not offer this device for the current GL context"};
+  if (!compute.sharesGl())
+    return {InteropPath::GlSharing, false, "creating a GL-sharing CL context failed: " + compute.glSharingError()};
+  return {InteropPath::GlSharing, true, "CL context shares the GL context"};
+}
+
+std::unique_ptr<InteropBackend> createGlSharingBackend(ComputeContext& compute) {
+  // Never call clCreateFromGLBuffer on a context that does not share GL: PoCL,
+  // for one, accepts the properties and then aborts the process there.
+  const InteropPathStatus status = probeGlSharingPath(compute);
+  if (!status.available) throw InteropError("gl-sharing unavailable: " + status.reason);
+  return std::make_unique<GlSharingBackend>(compute);
+}
+
+}  // namespace ks

@@ -1,0 +1,64 @@
+#pragma once
+// Exportable device memory from Vulkan, for the external-memory interop path:
+// Vulkan allocates, GL and OpenCL each import an opaque fd of the same memory.
+// libvulkan is opened at run time, so kernelscope starts where it is missing.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace ks {
+
+class VulkanError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using DeviceUuid = std::array<uint8_t, 16>;
+
+class VulkanExporter;
+
+// One exportable allocation. Each exportFd() returns a new fd; the importer
+// (GL or OpenCL) takes ownership of it.
+class ExportedMemory {
+ public:
+  ~ExportedMemory();
+  ExportedMemory(const ExportedMemory&) = delete;
+  ExportedMemory& operator=(const ExportedMemory&) = delete;
+  size_t bytes() const { return bytes_; }           // what was asked for
+  size_t allocationBytes() const { return allocationBytes_; }  // what Vulkan allocated (>= bytes)
+  int exportFd() const;
+
+ private:
+  friend class VulkanExporter;
+  ExportedMemory() = default;
+  std::shared_ptr<const VulkanExporter> owner_;
+  void* memory_ = nullptr;  // VkDeviceMemory
+  size_t bytes_ = 0, allocationBytes_ = 0;
+};
+
+class VulkanExporter : public std::enable_shared_from_this<VulkanExporter> {
+ public:
+  // Opens libvulkan, finds the physical device whose deviceUUID equals `uuid`,
+  // and creates a logical device with VK_KHR_external_memory_fd. Throws
+  // VulkanError saying which step failed.
+  static std::shared_ptr<VulkanExporter> create(const DeviceUuid& uuid);
+  ~VulkanExporter();
+  VulkanExporter(const VulkanExporter&) = delete;
+  VulkanExporter& operator=(const VulkanExporter&) = delete;
+
+  std::unique_ptr<ExportedMemory> allocate(size_t bytes) const;
+  const std::string& deviceName() const { return deviceName_; }
+
+  struct Impl;
+
+ private:
+  VulkanExporter() = default;
+  friend class ExportedMemory;
+  std::unique_ptr<Impl> impl_;
+  std::string deviceName_;
+};
+
+}  // namespace ks

@@ -1,0 +1,34 @@
+#include "render/gpu_timer.h"
+
+#include "render/gl_check.h"
+
+namespace ks {
+
+GpuTimer::GpuTimer() {
+  glGenQueries(2, queries_);
+  glCheck("glGenQueries");
+}
+
+GpuTimer::~GpuTimer() { glDeleteQueries(2, queries_); }
+
+void GpuTimer::begin() { glBeginQuery(GL_TIME_ELAPSED, queries_[current_]); }
+
+void GpuTimer::end() {
+  glEndQuery(GL_TIME_ELAPSED);
+  pending_[current_] = true;
+  current_ ^= 1;
+  // The other query was issued a frame ago; take its result if it is ready.
+  if (pending_[current_]) {
+    GLint ready = GL_FALSE;
+    glGetQueryObjectiv(queries_[current_], GL_QUERY_RESULT_AVAILABLE, &ready);
+    if (ready) {
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(queries_[current_], GL_QUERY_RESULT, &ns);
+      lastMs_ = static_cast<double>(ns) * 1e-6;
+      pending_[current_] = false;
+    }
+  }
+  glCheck("GpuTimer");
+}
+
+}  // namespace ks

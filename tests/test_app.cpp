@@ -1,0 +1,456 @@
+// End to end: the built kernelscope binary (KERNELSCOPE_BINARY) as a child
+// process. Every run gets a fresh --config-dir under its own temp dir, and
+// DISPLAY/WAYLAND_DISPLAY are unset unless the test runs it under xvfb-run.
+// What a run needs and this machine may lack (an OpenCL device, EGL, Xvfb) is
+// probed independently of the app, so a broken app never turns into a skip.
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stb_image.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/settings.h"
+#include "compute/device_catalog.h"
+#include "compute/device_selection.h"
+#include "test_support.h"
+
+namespace ks {
+namespace {
+namespace fs = std::filesystem;
+using test::TempDir;
+
+const fs::path kBinary = KERNELSCOPE_BINARY;
+constexpr int kRunTimeoutSeconds = 60;
+
+// ---- running the app ----------------------------------------------------------
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct RunResult {
+  int exitCode = -1;  // 128+N when killed by signal N
+  std::string out, err, command;
+  bool timedOut = false;
+  // For assertion messages: everything needed to see what happened.
+  std::string describe() const {
+    std::ostringstream s;
+    s << "command: " << command << "\nexit code: " << exitCode << (timedOut ? " (timed out, killed)" : "")
+      << "\n--- stdout ---\n" << out << "--- stderr ---\n" << err << "--------------";
+    return s.str();
+  }
+};
+
+// Runs `shellCommand` through /bin/sh in its own process group, stdout and stderr
+// into separate files; kills the whole group after kRunTimeoutSeconds.
+RunResult runShell(const std::string& shellCommand, const fs::path& scratch) {
+  RunResult r;
+  r.command = shellCommand;
+  const fs::path outFile = scratch / "stdout.txt", errFile = scratch / "stderr.txt";
+  const pid_t pid = fork();
+  if (pid < 0) {
+    r.err = "fork failed";
+    return r;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int out = open(outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int in = open("/dev/null", O_RDONLY);
+    if (out < 0 || err < 0 || in < 0) _exit(125);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    execl("/bin/sh", "sh", "-c", shellCommand.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also from here: no race with the child's own call
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kRunTimeoutSeconds);
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0) {
+      r.err = "waitpid failed";
+      return r;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      r.timedOut = true;
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = test::readFile(outFile);
+  r.err = test::readFile(errFile);
+  return r;
+}
+
+struct RunOptions {
+  bool display = false;                          // keep DISPLAY etc. (for xvfb-run)
+  std::vector<std::string> setEnv;               // "NAME=value"
+  std::string prefix;                            // e.g. an xvfb-run invocation
+};
+
+// kernelscope <args> with a private --config-dir (unless args bring one).
+RunResult runApp(const TempDir& dir, const std::vector<std::string>& args, const RunOptions& options = {}) {
+  std::string cmd = "env -u KERNELSCOPE_KERNELS_DIR -u XDG_CONFIG_HOME";
+  if (!options.display) cmd += " -u DISPLAY -u WAYLAND_DISPLAY";
+  for (const auto& e : options.setEnv) cmd += " " + shellQuote(e);
+  if (!options.prefix.empty()) cmd += " " + options.prefix;
+  cmd += " " + shellQuote(kBinary.string());
+  bool hasConfig = false;
+  for (const auto& a : args) {
+    cmd += " " + shellQuote(a);
+    hasConfig = hasConfig || a == "--config-dir";
+  }
+  if (!hasConfig) cmd += " --config-dir " + shellQuote((dir / "config").string());
+  return runShell(cmd, dir.path());
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// ---- what the machine offers (probed without the app) ------------------------
+
+std::optional<fs::path> findInPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    if (d.empty()) continue;
+    const fs::path candidate = fs::path(d) / name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+// Empty when an OpenCL device is usable, else why not.
+std::string openClMissing() {
+  try {
+    const DeviceCatalog catalog = enumerateDevices();
+    if (catalog.platformCount == 0) return "no OpenCL platform (the ICD loader found no driver)";
+    const DeviceChoice choice = selectDevice(catalog.devices, {});
+    if (!choice.index) return "no usable OpenCL device: " + choice.reason;
+    return {};
+  } catch (const std::exception& e) {
+    return std::string("cannot list OpenCL platforms: ") + e.what();
+  }
+}
+
+// Empty when libEGL loads and offers a platform the app can render headless on
+// (EGL_MESA_platform_surfaceless or EGL_EXT_platform_device), else why not.
+std::string eglMissing() {
+  void* lib = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return std::string("libEGL.so.1 cannot be loaded: ") + dlerror();
+  using QueryString = const char* (*)(void*, int);
+  auto query = reinterpret_cast<QueryString>(dlsym(lib, "eglQueryString"));
+  if (!query) return "libEGL.so.1 has no eglQueryString";
+  const int kEglExtensions = 0x3055;
+  const char* ext = query(nullptr /* EGL_NO_DISPLAY */, kEglExtensions);
+  const std::string list = ext ? ext : "";
+  // libEGL stays loaded: unloading GLVND's vendor libraries is not worth the risk.
+  if (contains(list, "EGL_MESA_platform_surfaceless") || contains(list, "EGL_EXT_platform_device")) return {};
+  return "EGL offers neither EGL_MESA_platform_surfaceless nor EGL_EXT_platform_device (client extensions: '" + list +
+         "')";
+}
+
+#define KS_REQUIRE(missing)                                           \
+  do {                                                                \
+    if (const std::string why_ = (missing); !why_.empty()) GTEST_SKIP() << why_; \
+  } while (0)
+
+// ---- images -------------------------------------------------------------------
+
+struct Png {
+  int width = 0, height = 0;
+  size_t distinctColours = 0;
+  bool allEqual = true;
+};
+
+std::optional<Png> loadPng(const fs::path& file, std::string& why) {
+  int w = 0, h = 0, channels = 0;
+  unsigned char* data = stbi_load(file.c_str(), &w, &h, &channels, 4);
+  if (!data) {
+    why = std::string("stb_image cannot load ") + file.string() + ": " + stbi_failure_reason();
+    return std::nullopt;
+  }
+  Png png;
+  png.width = w;
+  png.height = h;
+  std::set<uint32_t> colours;
+  const uint32_t first = data[0] | data[1] << 8 | data[2] << 16;
+  for (size_t i = 0; i < static_cast<size_t>(w) * h; ++i) {
+    const unsigned char* p = data + i * 4;
+    const uint32_t c = p[0] | p[1] << 8 | p[2] << 16;
+    colours.insert(c);
+    if (c != first) png.allEqual = false;
+  }
+  png.distinctColours = colours.size();
+  stbi_image_free(data);
+  return png;
+}
+
+void expectRichImage(const fs::path& file, int width, int height) {
+  ASSERT_TRUE(fs::exists(file)) << "no screenshot at " << file;
+  std::string why;
+  const auto png = loadPng(file, why);
+  ASSERT_TRUE(png) << why;
+  EXPECT_EQ(png->width, width);
+  EXPECT_EQ(png->height, height);
+  EXPECT_FALSE(png->allEqual) << "the screenshot is one flat colour";
+  // The Julia set's palette plus the UI give hundreds of colours; a blank or
+  // clear-colour-only frame gives one or a handful.
+  EXPECT_GT(png->distinctColours, 100u) << "only " << png->distinctColours << " distinct colours";
+}
+
+// ---- a. window under Xvfb -----------------------------------------------------------
+
+TEST(App, WindowUnderXvfb) {
+  const auto xvfbRun = findInPath("xvfb-run");
+  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
+  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
+  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-window");
+  const fs::path shot = dir / "out.png";
+  RunOptions opts;
+  opts.display = true;
+  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1280x1024x24");
+  const RunResult r = runApp(dir, {"--frames", "30", "--size", "800x600", "--screenshot", shot.string()}, opts);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "kernelscope summary")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "frames:    30 in")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "rendering: window")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "screenshot: " + shot.string())) << r.describe();
+  EXPECT_FALSE(contains(r.err, "no display found")) << r.describe();
+  expectRichImage(shot, 800, 600);
+
+  // A window run remembers its size and device for next time.
+  std::string warning;
+  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_TRUE(fs::exists(dir / "config/settings.json")) << r.describe();
+  EXPECT_EQ(saved.windowWidth, 800);
+  EXPECT_EQ(saved.windowHeight, 600);
+  EXPECT_FALSE(saved.deviceName.empty());
+  EXPECT_TRUE(contains(r.out, saved.deviceName)) << "saved device '" << saved.deviceName << "'\n" << r.describe();
+}
+
+// ---- b. headless through EGL -------------------------------------------------------
+
+TEST(App, HeadlessEgl) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-headless");
+  const fs::path shot = dir / "out.png";
+  const RunResult r =
+      runApp(dir, {"--headless", "--frames", "30", "--size", "640x480", "--screenshot", shot.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "frames:    30 in")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "rendering: headless")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "Mesa surfaceless platform") || contains(r.out, "EGL")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "kernel:    pattern.cl julia")) << r.describe();
+  // --headless asked for it: no "no display" notice
+  EXPECT_FALSE(contains(r.err, "no display found")) << r.describe();
+  expectRichImage(shot, 640, 480);
+  // Headless runs leave the user's files alone.
+  EXPECT_FALSE(fs::exists(dir / "config/settings.json"));
+  EXPECT_FALSE(fs::exists(dir / "config/imgui.ini"));
+}
+
+// ---- c. no display, no --headless ---------------------------------------------------
+
+TEST(App, FallsBackToHeadlessWithoutDisplay) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-fallback");
+  const RunResult r = runApp(dir, {"--frames", "5"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.err, "no display found, rendering headless")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "frames:    5 in")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "rendering: headless")) << r.describe();
+}
+
+// ---- d. no OpenCL platform ------------------------------------------------------------
+
+RunOptions noOpenClVendors(const TempDir& dir) {
+  const fs::path vendors = dir / "empty-vendors";
+  fs::create_directories(vendors);
+  RunOptions opts;
+  opts.setEnv = {"OCL_ICD_VENDORS=" + vendors.string()};
+  return opts;
+}
+
+TEST(App, NoOpenClPlatform) {
+  // The surface comes up before OpenCL is asked, so EGL must work to get there.
+  KS_REQUIRE(eglMissing());
+  TempDir dir("ks-app-nocl");
+  const RunResult r = runApp(dir, {"--headless", "--frames", "5"}, noOpenClVendors(dir));
+  EXPECT_EQ(r.exitCode, 3) << r.describe();
+  EXPECT_TRUE(contains(r.err, "no OpenCL platform")) << r.describe();
+  EXPECT_TRUE(contains(r.err, (dir / "empty-vendors").string())) << "message should name where it looked\n"
+                                                                   << r.describe();
+}
+
+TEST(App, ListDevicesWithoutOpenClPlatform) {
+  TempDir dir("ks-app-nocl-list");
+  const RunResult r = runApp(dir, {"--list-devices"}, noOpenClVendors(dir));
+  EXPECT_EQ(r.exitCode, 3) << r.describe();
+  EXPECT_TRUE(contains(r.err, "no OpenCL platform")) << r.describe();
+  EXPECT_EQ(r.out, "") << r.describe();
+}
+
+TEST(App, ListDevices) {
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-list");
+  const RunResult r = runApp(dir, {"--list-devices"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "[0] platform 0 device 0: ")) << r.describe();
+  // nothing else happens: no window, no config written
+  EXPECT_FALSE(fs::exists(dir / "config/settings.json"));
+}
+
+// ---- e. kernels directory missing -------------------------------------------------------
+
+TEST(App, KernelsDirMissing) {
+  KS_REQUIRE(eglMissing());
+  TempDir dir("ks-app-nokernels");
+  const std::string missing = "/nonexistent/kernelscope-kernels-" + dir.path().filename().string();
+  const RunResult r = runApp(dir, {"--headless", "--frames", "5", "--kernels-dir", missing});
+  EXPECT_EQ(r.exitCode, 6) << r.describe();
+  EXPECT_TRUE(contains(r.err, missing)) << r.describe();
+  EXPECT_TRUE(contains(r.err, "does not exist")) << r.describe();
+
+  // the exact spelling from the brief
+  const RunResult plain = runApp(dir, {"--headless", "--frames", "5", "--kernels-dir", "/nonexistent"});
+  EXPECT_EQ(plain.exitCode, 6) << plain.describe();
+  EXPECT_TRUE(contains(plain.err, "'/nonexistent'")) << plain.describe();
+}
+
+// ---- f. command line --------------------------------------------------------------------
+
+TEST(App, HelpListsOptions) {
+  TempDir dir("ks-app-help");
+  const RunResult r = runApp(dir, {"--help"});
+  EXPECT_EQ(r.exitCode, 0) << r.describe();
+  for (const char* option : {"--headless", "--frames", "--screenshot", "--device", "--platform", "--list-devices",
+                             "--kernels-dir", "--config-dir", "--size"})
+    EXPECT_TRUE(contains(r.out, option)) << option << " missing from --help\n" << r.describe();
+  EXPECT_TRUE(contains(r.out, "Exit codes")) << r.describe();
+}
+
+TEST(App, VersionPrintsVersion) {
+  TempDir dir("ks-app-version");
+  const RunResult r = runApp(dir, {"--version"});
+  EXPECT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, std::string("kernelscope ") + KERNELSCOPE_VERSION)) << r.describe();
+}
+
+TEST(App, BadOptionExits2) {
+  TempDir dir("ks-app-badopt");
+  const RunResult r = runApp(dir, {"--no-such-option"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_TRUE(contains(r.err, "--no-such-option")) << r.describe();
+  const RunResult frames = runApp(dir, {"--headless", "--frames", "0"});
+  EXPECT_EQ(frames.exitCode, 2) << frames.describe();
+  const RunResult notANumber = runApp(dir, {"--frames", "many"});
+  EXPECT_EQ(notANumber.exitCode, 2) << notANumber.describe();
+}
+
+TEST(App, BadSizeExits2) {
+  TempDir dir("ks-app-badsize");
+  for (const char* size : {"10x10", "800", "800x", "x600", "63x600", "800x16385"}) {
+    const RunResult r = runApp(dir, {"--headless", "--frames", "1", "--size", size});
+    EXPECT_EQ(r.exitCode, 2) << "--size " << size << "\n" << r.describe();
+    EXPECT_TRUE(contains(r.err, "WIDTHxHEIGHT")) << r.describe();
+  }
+}
+
+// ---- g. pattern.cl does not compile --------------------------------------------------------
+
+TEST(App, BrokenKernelFileExits4WithBuildLog) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-brokenkernel");
+  const fs::path kernels = dir / "kernels";
+  fs::create_directories(kernels);
+  std::string source = test::readFile(fs::path(KERNELSCOPE_SOURCE_KERNELS_DIR) / "pattern.cl");
+  // corrupt the julia kernel itself: an undeclared name in its body
+  const std::string anchor = "const int y = get_global_id(1);";
+  const size_t at = source.find(anchor);
+  ASSERT_NE(at, std::string::npos) << "pattern.cl changed; update this test's anchor";
+  source.insert(at + anchor.size(), "\n  const int broken = ks_corrupted_identifier;");
+  test::writeFile(kernels / "pattern.cl", source);
+
+  const RunResult r = runApp(dir, {"--headless", "--frames", "5", "--kernels-dir", kernels.string()});
+  EXPECT_EQ(r.exitCode, 4) << r.describe();
+  EXPECT_TRUE(contains(r.err, "CL_BUILD_PROGRAM_FAILURE")) << r.describe();
+  EXPECT_TRUE(contains(r.err, "pattern.cl")) << r.describe();
+  // the compiler's log, so the user can see what to fix
+  EXPECT_TRUE(contains(r.err, "ks_corrupted_identifier")) << "the build log is not in the message\n" << r.describe();
+  EXPECT_EQ(r.out, "") << "no summary for a run that never started\n" << r.describe();
+}
+
+// ---- h. --device matching nothing ---------------------------------------------------------
+
+TEST(App, UnknownDeviceExits4AndListsDevices) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-nodevice");
+  const RunResult r = runApp(dir, {"--headless", "--frames", "5", "--device", "no-such-device-xyz"});
+  EXPECT_EQ(r.exitCode, 4) << r.describe();
+  EXPECT_TRUE(contains(r.err, "no-such-device-xyz")) << r.describe();
+  EXPECT_TRUE(contains(r.err, "available:")) << r.describe();
+  EXPECT_TRUE(contains(r.err, "[0] platform 0 device 0: ")) << r.describe();
+  // the same list --list-devices prints
+  const RunResult list = runApp(dir, {"--list-devices"});
+  ASSERT_EQ(list.exitCode, 0) << list.describe();
+  EXPECT_TRUE(contains(r.err, list.out)) << "--list-devices:\n" << list.out << r.describe();
+}
+
+// ---- more: explicit device choice, damaged settings ----------------------------------
+
+TEST(App, ExplicitPlatformAndDeviceIndex) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-device0");
+  const RunResult r = runApp(dir, {"--headless", "--frames", "2", "--platform", "0", "--device", "0"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.err, "(matches the request)")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "frames:    2 in")) << r.describe();
+}
+
+TEST(App, CorruptSettingsWarnAndRunOn) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-badsettings");
+  fs::create_directories(dir / "config");
+  test::writeFile(dir / "config/settings.json", "{ this is not json");
+  const RunResult r = runApp(dir, {"--headless", "--frames", "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.err, "warning: ignoring settings file")) << r.describe();
+  // headless: the damaged file is left as it was
+  EXPECT_EQ(test::readFile(dir / "config/settings.json"), "{ this is not json");
+}
+
+}  // namespace
+}  // namespace ks

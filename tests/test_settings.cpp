@@ -1,0 +1,217 @@
+// app/settings.h (settings.json round trip and recovery) and compute/kernel_files.h
+// (finding kernels/ at run time). All files live in a fresh temp directory.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "app/settings.h"
+#include "compute/kernel_files.h"
+#include "test_support.h"
+
+namespace ks {
+namespace {
+namespace fs = std::filesystem;
+using test::TempDir;
+using test::writeFile;
+
+void expectDefaults(const Settings& s) {
+  const Settings d;
+  EXPECT_EQ(s.windowWidth, d.windowWidth);
+  EXPECT_EQ(s.windowHeight, d.windowHeight);
+  EXPECT_EQ(s.devicePlatform, d.devicePlatform);
+  EXPECT_EQ(s.deviceName, d.deviceName);
+  EXPECT_EQ(s.vsync, d.vsync);
+  EXPECT_EQ(s.panels.devices, d.panels.devices);
+  EXPECT_EQ(s.panels.deviceInfo, d.panels.deviceInfo);
+  EXPECT_EQ(s.panels.scene, d.panels.scene);
+  EXPECT_EQ(s.panels.buildLog, d.panels.buildLog);
+  EXPECT_EQ(s.panels.log, d.panels.log);
+  EXPECT_EQ(s.panels.imguiDemo, d.panels.imguiDemo);
+}
+
+TEST(Settings, RoundTrip) {
+  TempDir dir;
+  // a directory that does not exist yet: saveSettings creates it
+  const fs::path file = dir / "config/kernelscope/settings.json";
+  Settings s;
+  s.windowWidth = 1024;
+  s.windowHeight = 700;
+  s.devicePlatform = "Portable Computing Language";
+  s.deviceName = "pthread-skylake \"quoted\" \\ name";
+  s.vsync = false;
+  s.panels.devices = false;
+  s.panels.deviceInfo = false;
+  s.panels.scene = false;
+  s.panels.buildLog = true;
+  s.panels.log = false;
+  s.panels.imguiDemo = true;
+  ASSERT_EQ(saveSettings(s, file), "");
+  ASSERT_TRUE(fs::exists(file));
+  EXPECT_FALSE(fs::exists(file.string() + ".tmp")) << "temporary file left behind";
+
+  std::string warning;
+  const Settings back = loadSettings(file, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(back.windowWidth, 1024);
+  EXPECT_EQ(back.windowHeight, 700);
+  EXPECT_EQ(back.devicePlatform, s.devicePlatform);
+  EXPECT_EQ(back.deviceName, s.deviceName);
+  EXPECT_FALSE(back.vsync);
+  EXPECT_FALSE(back.panels.devices);
+  EXPECT_FALSE(back.panels.deviceInfo);
+  EXPECT_FALSE(back.panels.scene);
+  EXPECT_TRUE(back.panels.buildLog);
+  EXPECT_FALSE(back.panels.log);
+  EXPECT_TRUE(back.panels.imguiDemo);
+
+  // saving again replaces the file
+  s.windowWidth = 640;
+  ASSERT_EQ(saveSettings(s, file), "");
+  EXPECT_EQ(loadSettings(file, &warning).windowWidth, 640);
+  EXPECT_EQ(warning, "");
+}
+
+TEST(Settings, MissingFileGivesDefaultsWithoutWarning) {
+  TempDir dir;
+  std::string warning;
+  const Settings s = loadSettings(dir / "settings.json", &warning);
+  expectDefaults(s);
+  EXPECT_EQ(warning, "");
+  // a null warning pointer is allowed
+  expectDefaults(loadSettings(dir / "nope/settings.json", nullptr));
+}
+
+TEST(Settings, CorruptFileGivesDefaultsAndWarning) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file, "{ \"version\": 1, \"window\": { \"width\": 900,");  // truncated
+  std::string warning;
+  const Settings s = loadSettings(file, &warning);
+  expectDefaults(s);
+  EXPECT_FALSE(warning.empty());
+  EXPECT_NE(warning.find(file.string()), std::string::npos) << warning;
+
+  // not even JSON
+  writeFile(file, "\x01\x02 binary garbage");
+  warning.clear();
+  expectDefaults(loadSettings(file, &warning));
+  EXPECT_FALSE(warning.empty());
+
+  // JSON, but the wrong types inside: defaults as a whole, not half a file
+  writeFile(file, R"({"version": 1, "window": {"width": "wide", "height": 700}})");
+  warning.clear();
+  expectDefaults(loadSettings(file, &warning));
+  EXPECT_FALSE(warning.empty());
+
+  // a null warning pointer is allowed here too
+  expectDefaults(loadSettings(file, nullptr));
+}
+
+TEST(Settings, WrongVersionGivesDefaultsAndWarning) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file, R"({"version": 2, "window": {"width": 900, "height": 700}, "vsync": false})");
+  std::string warning;
+  expectDefaults(loadSettings(file, &warning));
+  EXPECT_FALSE(warning.empty());
+  EXPECT_NE(warning.find("version"), std::string::npos) << warning;
+
+  // no version at all counts as wrong too
+  writeFile(file, R"({"window": {"width": 900, "height": 700}})");
+  warning.clear();
+  expectDefaults(loadSettings(file, &warning));
+  EXPECT_FALSE(warning.empty());
+}
+
+TEST(Settings, WindowSizeIsClamped) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file, R"({"version": 1, "window": {"width": 10, "height": 999999}})");
+  std::string warning;
+  const Settings s = loadSettings(file, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(s.windowWidth, 320);
+  EXPECT_EQ(s.windowHeight, 16384);
+}
+
+TEST(Settings, DefaultConfigDirFollowsXdg) {
+  const char* old = std::getenv("XDG_CONFIG_HOME");
+  const std::string saved = old ? old : "";
+  setenv("XDG_CONFIG_HOME", "/some/where", 1);
+  EXPECT_EQ(defaultConfigDir(), fs::path("/some/where/kernelscope"));
+  if (old)
+    setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
+  else
+    unsetenv("XDG_CONFIG_HOME");
+}
+
+// ---- kernels directory ----------------------------------------------------------
+
+TEST(KernelsDir, MissingOverrideThrows) {
+  TempDir dir;
+  const fs::path missing = dir / "does-not-exist";
+  try {
+    findKernelsDir(missing, dir.path());
+    FAIL() << "no exception for a missing --kernels-dir";
+  } catch (const KernelsDirError& e) {
+    EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
+  }
+  // a file is not a directory
+  writeFile(dir / "file.cl", "x");
+  EXPECT_THROW(findKernelsDir(dir / "file.cl", dir.path()), KernelsDirError);
+}
+
+TEST(KernelsDir, ExistingOverrideIsReturned) {
+  TempDir dir;
+  fs::create_directories(dir / "my-kernels");
+  const fs::path found = findKernelsDir(dir / "my-kernels", dir / "unrelated-exe-dir");
+  EXPECT_EQ(found, fs::weakly_canonical(dir / "my-kernels"));
+  // the override wins over kernels/ beside the executable
+  fs::create_directories(dir / "bin/kernels");
+  EXPECT_EQ(findKernelsDir(dir / "my-kernels", dir / "bin"), fs::weakly_canonical(dir / "my-kernels"));
+  // a relative spelling with ".." resolves to the same directory
+  EXPECT_EQ(findKernelsDir(dir / "bin/../my-kernels", dir / "bin"), fs::weakly_canonical(dir / "my-kernels"));
+}
+
+TEST(KernelsDir, WithoutOverrideKernelsBesideExecutableComeFirst) {
+  const char* env = std::getenv("KERNELSCOPE_KERNELS_DIR");
+  if (env && *env) GTEST_SKIP() << "KERNELSCOPE_KERNELS_DIR is set in the environment (" << env << ")";
+  TempDir dir;
+  fs::create_directories(dir / "bin/kernels");
+  EXPECT_EQ(findKernelsDir(std::nullopt, dir / "bin"), fs::weakly_canonical(dir / "bin/kernels"));
+  // nothing beside the executable: the search still ends in the source tree
+  const fs::path fallback = findKernelsDir(std::nullopt, dir / "empty");
+  EXPECT_TRUE(fs::is_directory(fallback)) << fallback;
+}
+
+TEST(KernelsDir, EnvironmentVariableComesBeforeExecutableDir) {
+  TempDir dir;
+  fs::create_directories(dir / "from-env");
+  fs::create_directories(dir / "bin/kernels");
+  const char* old = std::getenv("KERNELSCOPE_KERNELS_DIR");
+  const std::string saved = old ? old : "";
+  setenv("KERNELSCOPE_KERNELS_DIR", (dir / "from-env").c_str(), 1);
+  const fs::path found = findKernelsDir(std::nullopt, dir / "bin");
+  if (old)
+    setenv("KERNELSCOPE_KERNELS_DIR", saved.c_str(), 1);
+  else
+    unsetenv("KERNELSCOPE_KERNELS_DIR");
+  EXPECT_EQ(found, fs::weakly_canonical(dir / "from-env"));
+}
+
+TEST(KernelsDir, ReadKernelSourceNamesMissingFile) {
+  TempDir dir;
+  writeFile(dir / "a.cl", "__kernel void a() {}\n");
+  EXPECT_EQ(readKernelSource(dir.path(), "a.cl"), "__kernel void a() {}\n");
+  try {
+    readKernelSource(dir.path(), "missing.cl");
+    FAIL() << "no exception for a missing kernel file";
+  } catch (const KernelsDirError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing.cl"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ks
