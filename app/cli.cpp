@@ -37,6 +37,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--interop", interop,
                  "How kernel output reaches GL: auto (best available), gl-sharing, external or host")
       ->check(CLI::IsMember({"auto", "gl-sharing", "external", "host"}));
+  app.add_option("--bench", options.bench, "Run a benchmark instead of the viewer: interop")
+      ->check(CLI::IsMember({"interop"}));
+  app.add_option("--iterations", options.iterations, "Benchmark iterations (after an untimed warm-up)")
+      ->check(CLI::Range(1, 1000000));
   bool noVsync = false;
   app.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
   app.footer(

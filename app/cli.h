@@ -20,7 +20,9 @@ struct AppOptions {
   bool sizeGiven = false;
   bool listDevices = false;
   bool vsync = true;
-  std::optional<InteropPath> interop;  // empty: automatic (best available)
+  std::optional<InteropPath> interop;
+  std::string bench;       // "interop": run that benchmark instead of the viewer
+  int iterations = 100;    // benchmark iterations  // empty: automatic (best available)
 };
 
 // Exit codes documented in --help.

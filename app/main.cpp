@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "app/app_state.h"
+#include "app/bench_interop.h"
 #include "app/cli.h"
 #include "app/imgui_layer.h"
 #include "app/panels.h"
@@ -64,6 +65,8 @@ int run(ks::AppOptions options) {
   } catch (const ks::GraphicsError& e) {
     return fail(ks::kExitGraphicsFailed, e.what());
   }
+
+  if (options.bench == "interop") return ks::runInteropBenchmark(options, settings, *surface);
 
   ks::AppState state;
   state.headless = headless;

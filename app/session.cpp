@@ -53,43 +53,46 @@ std::string describeDeviceList(const std::vector<DeviceDescriptor>& devices) {
   return out.str();
 }
 
+StartDevice chooseStartDevice(const AppOptions& options, const Settings& settings, const GlContextHandles& gl) {
+  DeviceCatalog catalog = requireDevices();
+  StartDevice start;
+  start.notes = catalog.warnings;
+  for (const auto& note : probeGlSharing(catalog.devices, gl)) start.notes.push_back("GL sharing probe: " + note);
+  start.devices = std::move(catalog.devices);
+
+  const DeviceRequest request{options.platform, options.device};
+  DeviceChoice choice;
+  if (request.empty() && !settings.deviceName.empty()) {
+    // The device chosen last time, if it is still there.
+    for (size_t i = 0; i < start.devices.size(); ++i)
+      if (start.devices[i].name == settings.deviceName && start.devices[i].platformName == settings.devicePlatform &&
+          start.devices[i].available)
+        choice = {i, "chosen last time"};
+  }
+  if (!choice.index) choice = selectDevice(start.devices, request);
+  if (!choice.index)
+    throw StartupError(kExitNoUsableDevice, "no usable OpenCL device: " + choice.reason + "\navailable:\n" +
+                                                describeDeviceList(start.devices));
+  start.index = *choice.index;
+  start.reason = choice.reason;
+  return start;
+}
+
 Session::Session(const AppOptions& options, const Settings& settings, const RenderSurface& surface, AppState& state)
     : kernelsDir_(locateKernelsDir(options)), gl_(surface.glHandles()), wantedInterop_(options.interop) {
-  DeviceCatalog catalog = requireDevices();
-  for (const auto& w : catalog.warnings) state.report(w);
-  for (const auto& note : probeGlSharing(catalog.devices, gl_)) state.report("GL sharing probe: " + note);
-  state.devices = catalog.devices;
-
-  DeviceRequest request{options.platform, options.device};
-  DeviceChoice choice;
-  if (!request.empty()) {
-    choice = selectDevice(state.devices, request);
-    if (!choice.index)
-      throw StartupError(kExitNoUsableDevice, "no usable OpenCL device: " + choice.reason + "\navailable:\n" +
-                                                  describeDeviceList(state.devices));
-  } else {
-    // The device chosen last time, if it is still there; otherwise the default order.
-    if (!settings.deviceName.empty()) {
-      for (size_t i = 0; i < state.devices.size(); ++i)
-        if (state.devices[i].name == settings.deviceName && state.devices[i].platformName == settings.devicePlatform &&
-            state.devices[i].available)
-          choice = {i, "chosen last time"};
-    }
-    if (!choice.index) choice = selectDevice(state.devices, request);
-    if (!choice.index)
-      throw StartupError(kExitNoUsableDevice,
-                         "no usable OpenCL device: " + choice.reason + "\n" + describeDeviceList(state.devices));
-  }
+  StartDevice start = chooseStartDevice(options, settings, gl_);
+  for (const auto& note : start.notes) state.report(note);
+  state.devices = std::move(start.devices);
   quad_ = std::make_unique<ImageQuad>();
   try {
-    activate(*choice.index, state);
+    activate(start.index, state);
   } catch (const KernelsDirError& e) {
     throw StartupError(kExitKernelsMissing, e.what());
   } catch (const std::exception& e) {
     throw StartupError(kExitNoUsableDevice,
-                       "cannot start on " + state.devices[*choice.index].displayName() + ": " + e.what());
+                       "cannot start on " + state.devices[start.index].displayName() + ": " + e.what());
   }
-  state.deviceMessage = "using " + state.devices[*choice.index].displayName() + " (" + choice.reason + ")";
+  state.deviceMessage = "using " + state.devices[start.index].displayName() + " (" + start.reason + ")";
 }
 
 InteropPath Session::choosePath(const std::vector<InteropPathStatus>& statuses, AppState& state) const {

@@ -37,6 +37,17 @@ DeviceCatalog requireDevices();
 // One line per device, numbered as --device counts them.
 std::string describeDeviceList(const std::vector<DeviceDescriptor>& devices);
 
+// The devices, GL-sharing probed, and the one to start on: --platform/--device
+// when given, else the device used last time, else the default order. Throws
+// StartupError when nothing fits.
+struct StartDevice {
+  std::vector<DeviceDescriptor> devices;
+  size_t index = 0;
+  std::string reason;
+  std::vector<std::string> notes;  // probe warnings for the log
+};
+StartDevice chooseStartDevice(const AppOptions& options, const Settings& settings, const GlContextHandles& gl);
+
 class Session {
  public:
   Session(const AppOptions& options, const Settings& settings, const RenderSurface& surface, AppState& state);

@@ -26,6 +26,7 @@ void expectDefaults(const Settings& s) {
   EXPECT_EQ(s.panels.devices, d.panels.devices);
   EXPECT_EQ(s.panels.deviceInfo, d.panels.deviceInfo);
   EXPECT_EQ(s.panels.scene, d.panels.scene);
+  EXPECT_EQ(s.panels.interop, d.panels.interop);
   EXPECT_EQ(s.panels.buildLog, d.panels.buildLog);
   EXPECT_EQ(s.panels.log, d.panels.log);
   EXPECT_EQ(s.panels.imguiDemo, d.panels.imguiDemo);
@@ -44,6 +45,7 @@ TEST(Settings, RoundTrip) {
   s.panels.devices = false;
   s.panels.deviceInfo = false;
   s.panels.scene = false;
+  s.panels.interop = false;
   s.panels.buildLog = true;
   s.panels.log = false;
   s.panels.imguiDemo = true;
@@ -62,6 +64,7 @@ TEST(Settings, RoundTrip) {
   EXPECT_FALSE(back.panels.devices);
   EXPECT_FALSE(back.panels.deviceInfo);
   EXPECT_FALSE(back.panels.scene);
+  EXPECT_FALSE(back.panels.interop);
   EXPECT_TRUE(back.panels.buildLog);
   EXPECT_FALSE(back.panels.log);
   EXPECT_TRUE(back.panels.imguiDemo);
