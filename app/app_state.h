@@ -13,7 +13,7 @@
 namespace ks {
 
 struct FrameStats {
-  double fps = 0.0;              // smoothed over the last half second
+  double fps = 0.0;              // smoothed over the last quarter second
   double frameMs = 0.0;
   unsigned long long frames = 0;
 };

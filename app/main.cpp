@@ -130,12 +130,12 @@ int run(ks::AppOptions options) {
     ++fpsWindowFrames;
     const double windowSeconds = std::chrono::duration<double>(Clock::now() - fpsWindowStart).count();
     state.stats.frameMs = dt * 1000.0;
-    if (windowSeconds >= 0.5) {
+    if (windowSeconds >= 0.25) {
       state.stats.fps = fpsWindowFrames / windowSeconds;
       fpsWindowFrames = 0;
       fpsWindowStart = Clock::now();
     } else if (state.stats.fps == 0.0 && windowSeconds > 0.0) {
-      state.stats.fps = fpsWindowFrames / windowSeconds;  // until the first half second is full
+      state.stats.fps = fpsWindowFrames / windowSeconds;  // until the first quarter second is full
     }
   }
 

@@ -5,31 +5,23 @@
 #include <vulkan/vulkan.h>
 
 #include <cstring>
+#include <map>
+#include <mutex>
+
 #include <vector>
 
 namespace ks {
 
-struct VulkanExporter::Impl {
-  void* library = nullptr;
-  VkInstance instance = VK_NULL_HANDLE;
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
+struct VulkanExporter::Device {
   VkDevice device = VK_NULL_HANDLE;
+  std::string name;
   VkPhysicalDeviceMemoryProperties memoryProperties{};
-  PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
-  PFN_vkDestroyInstance destroyInstance = nullptr;
-  PFN_vkDestroyDevice destroyDevice = nullptr;
   PFN_vkCreateBuffer createBuffer = nullptr;
   PFN_vkDestroyBuffer destroyBuffer = nullptr;
   PFN_vkGetBufferMemoryRequirements bufferRequirements = nullptr;
   PFN_vkAllocateMemory allocateMemory = nullptr;
   PFN_vkFreeMemory freeMemory = nullptr;
   PFN_vkGetMemoryFdKHR getMemoryFd = nullptr;
-
-  ~Impl() {
-    if (device && destroyDevice) destroyDevice(device, nullptr);
-    if (instance && destroyInstance) destroyInstance(instance, nullptr);
-    if (library) dlclose(library);
-  }
 };
 
 namespace {
@@ -51,11 +43,51 @@ void vkCheck(VkResult r, const char* call) {
   if (r != VK_SUCCESS) throw VulkanError(std::string(call) + " failed: " + vkResultText(r));
 }
 
+// libvulkan and one instance for the whole process (see the header for why it
+// is never destroyed). A failure to set it up is remembered and reported again.
+struct VulkanRuntime {
+  void* library = nullptr;
+  VkInstance instance = VK_NULL_HANDLE;
+  PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+  std::map<DeviceUuid, std::unique_ptr<VulkanExporter::Device>> devices;
+  std::string error;
+};
+
 template <typename Fn>
-Fn instanceFn(const VulkanExporter::Impl& impl, const char* name) {
-  auto fn = reinterpret_cast<Fn>(impl.getInstanceProcAddr(impl.instance, name));
+Fn instanceFn(const VulkanRuntime& rt, const char* name) {
+  auto fn = reinterpret_cast<Fn>(rt.getInstanceProcAddr(rt.instance, name));
   if (!fn) throw VulkanError(std::string("Vulkan function ") + name + " not found");
   return fn;
+}
+
+void startRuntime(VulkanRuntime& rt) {
+  rt.library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!rt.library) throw VulkanError("Vulkan not found (libvulkan.so.1 could not be loaded)");
+  rt.getInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(rt.library, "vkGetInstanceProcAddr"));
+  if (!rt.getInstanceProcAddr) throw VulkanError("libvulkan.so.1 has no vkGetInstanceProcAddr");
+  auto createInstance =
+      reinterpret_cast<PFN_vkCreateInstance>(rt.getInstanceProcAddr(VK_NULL_HANDLE, "vkCreateInstance"));
+  if (!createInstance) throw VulkanError("Vulkan function vkCreateInstance not found");
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "kernelscope";
+  app.apiVersion = VK_API_VERSION_1_1;  // external memory and device IDs are core in 1.1
+  VkInstanceCreateInfo instanceInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  instanceInfo.pApplicationInfo = &app;
+  vkCheck(createInstance(&instanceInfo, nullptr, &rt.instance), "vkCreateInstance");
+}
+
+VulkanRuntime& runtime() {
+  static VulkanRuntime* rt = [] {
+    auto* r = new VulkanRuntime();  // never deleted: see the header
+    try {
+      startRuntime(*r);
+    } catch (const VulkanError& e) {
+      r->error = e.what();
+    }
+    return r;
+  }();
+  if (!rt->error.empty()) throw VulkanError(rt->error);
+  return *rt;
 }
 
 bool hasDeviceExtension(const std::vector<VkExtensionProperties>& list, const char* name) {
@@ -64,67 +96,47 @@ bool hasDeviceExtension(const std::vector<VkExtensionProperties>& list, const ch
   return false;
 }
 
-}  // namespace
-
-std::shared_ptr<VulkanExporter> VulkanExporter::create(const DeviceUuid& uuid) {
-  std::shared_ptr<VulkanExporter> self(new VulkanExporter());
-  self->impl_ = std::make_unique<Impl>();
-  Impl& impl = *self->impl_;
-
-  impl.library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!impl.library) throw VulkanError("Vulkan not found (libvulkan.so.1 could not be loaded)");
-  impl.getInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(impl.library, "vkGetInstanceProcAddr"));
-  if (!impl.getInstanceProcAddr) throw VulkanError("libvulkan.so.1 has no vkGetInstanceProcAddr");
-
-  auto createInstance =
-      reinterpret_cast<PFN_vkCreateInstance>(impl.getInstanceProcAddr(VK_NULL_HANDLE, "vkCreateInstance"));
-  if (!createInstance) throw VulkanError("Vulkan function vkCreateInstance not found");
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.pApplicationName = "kernelscope";
-  app.apiVersion = VK_API_VERSION_1_1;  // external memory and device IDs are core in 1.1
-  VkInstanceCreateInfo instanceInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  instanceInfo.pApplicationInfo = &app;
-  vkCheck(createInstance(&instanceInfo, nullptr, &impl.instance), "vkCreateInstance");
-  impl.destroyInstance = instanceFn<PFN_vkDestroyInstance>(impl, "vkDestroyInstance");
-
-  auto enumerate = instanceFn<PFN_vkEnumeratePhysicalDevices>(impl, "vkEnumeratePhysicalDevices");
-  auto properties2 = instanceFn<PFN_vkGetPhysicalDeviceProperties2>(impl, "vkGetPhysicalDeviceProperties2");
-  auto memoryProperties =
-      instanceFn<PFN_vkGetPhysicalDeviceMemoryProperties>(impl, "vkGetPhysicalDeviceMemoryProperties");
+std::unique_ptr<VulkanExporter::Device> createDevice(const VulkanRuntime& rt, const DeviceUuid& uuid) {
+  auto enumerate = instanceFn<PFN_vkEnumeratePhysicalDevices>(rt, "vkEnumeratePhysicalDevices");
+  auto properties2 = instanceFn<PFN_vkGetPhysicalDeviceProperties2>(rt, "vkGetPhysicalDeviceProperties2");
+  auto memoryProperties = instanceFn<PFN_vkGetPhysicalDeviceMemoryProperties>(rt, "vkGetPhysicalDeviceMemoryProperties");
   auto deviceExtensions =
-      instanceFn<PFN_vkEnumerateDeviceExtensionProperties>(impl, "vkEnumerateDeviceExtensionProperties");
+      instanceFn<PFN_vkEnumerateDeviceExtensionProperties>(rt, "vkEnumerateDeviceExtensionProperties");
   auto queueFamilies =
-      instanceFn<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(impl, "vkGetPhysicalDeviceQueueFamilyProperties");
-  auto createDevice = instanceFn<PFN_vkCreateDevice>(impl, "vkCreateDevice");
+      instanceFn<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(rt, "vkGetPhysicalDeviceQueueFamilyProperties");
+  auto vkCreateDeviceFn = instanceFn<PFN_vkCreateDevice>(rt, "vkCreateDevice");
+  auto getDeviceProcAddr = instanceFn<PFN_vkGetDeviceProcAddr>(rt, "vkGetDeviceProcAddr");
 
   uint32_t count = 0;
-  vkCheck(enumerate(impl.instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  vkCheck(enumerate(rt.instance, &count, nullptr), "vkEnumeratePhysicalDevices");
   std::vector<VkPhysicalDevice> physicals(count);
-  if (count) vkCheck(enumerate(impl.instance, &count, physicals.data()), "vkEnumeratePhysicalDevices");
+  if (count) vkCheck(enumerate(rt.instance, &count, physicals.data()), "vkEnumeratePhysicalDevices");
+  auto dev = std::make_unique<VulkanExporter::Device>();
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
   for (VkPhysicalDevice p : physicals) {
     VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     props.pNext = &ids;
     properties2(p, &props);
     if (std::memcmp(ids.deviceUUID, uuid.data(), VK_UUID_SIZE) == 0) {
-      impl.physical = p;
-      self->deviceName_ = props.properties.deviceName;
+      physical = p;
+      dev->name = props.properties.deviceName;
       break;
     }
   }
-  if (!impl.physical)
+  if (!physical)
     throw VulkanError("no Vulkan device has the OpenCL device's UUID (" + std::to_string(count) + " Vulkan device(s))");
 
   uint32_t extCount = 0;
-  vkCheck(deviceExtensions(impl.physical, nullptr, &extCount, nullptr), "vkEnumerateDeviceExtensionProperties");
+  vkCheck(deviceExtensions(physical, nullptr, &extCount, nullptr), "vkEnumerateDeviceExtensionProperties");
   std::vector<VkExtensionProperties> exts(extCount);
-  vkCheck(deviceExtensions(impl.physical, nullptr, &extCount, exts.data()), "vkEnumerateDeviceExtensionProperties");
+  vkCheck(deviceExtensions(physical, nullptr, &extCount, exts.data()), "vkEnumerateDeviceExtensionProperties");
   if (!hasDeviceExtension(exts, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
-    throw VulkanError(self->deviceName_ + " lacks " VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    throw VulkanError(dev->name + " lacks " VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
 
   uint32_t familyCount = 0;
-  queueFamilies(impl.physical, &familyCount, nullptr);
-  if (familyCount == 0) throw VulkanError(self->deviceName_ + " has no queue families");
+  queueFamilies(physical, &familyCount, nullptr);
+  if (familyCount == 0) throw VulkanError(dev->name + " has no queue families");
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queueInfo.queueFamilyIndex = 0;  // never used: we only allocate memory
@@ -136,30 +148,45 @@ std::shared_ptr<VulkanExporter> VulkanExporter::create(const DeviceUuid& uuid) {
   deviceInfo.pQueueCreateInfos = &queueInfo;
   deviceInfo.enabledExtensionCount = 1;
   deviceInfo.ppEnabledExtensionNames = enabled;
-  vkCheck(createDevice(impl.physical, &deviceInfo, nullptr, &impl.device), "vkCreateDevice");
-  memoryProperties(impl.physical, &impl.memoryProperties);
+  vkCheck(vkCreateDeviceFn(physical, &deviceInfo, nullptr, &dev->device), "vkCreateDevice");
+  memoryProperties(physical, &dev->memoryProperties);
 
-  auto getDeviceProcAddr = instanceFn<PFN_vkGetDeviceProcAddr>(impl, "vkGetDeviceProcAddr");
   auto deviceFn = [&](const char* name) {
-    auto fn = getDeviceProcAddr(impl.device, name);
+    auto fn = getDeviceProcAddr(dev->device, name);
     if (!fn) throw VulkanError(std::string("Vulkan function ") + name + " not found");
     return fn;
   };
-  impl.destroyDevice = reinterpret_cast<PFN_vkDestroyDevice>(deviceFn("vkDestroyDevice"));
-  impl.createBuffer = reinterpret_cast<PFN_vkCreateBuffer>(deviceFn("vkCreateBuffer"));
-  impl.destroyBuffer = reinterpret_cast<PFN_vkDestroyBuffer>(deviceFn("vkDestroyBuffer"));
-  impl.bufferRequirements =
-      reinterpret_cast<PFN_vkGetBufferMemoryRequirements>(deviceFn("vkGetBufferMemoryRequirements"));
-  impl.allocateMemory = reinterpret_cast<PFN_vkAllocateMemory>(deviceFn("vkAllocateMemory"));
-  impl.freeMemory = reinterpret_cast<PFN_vkFreeMemory>(deviceFn("vkFreeMemory"));
-  impl.getMemoryFd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(deviceFn("vkGetMemoryFdKHR"));
-  return self;
+  dev->createBuffer = reinterpret_cast<PFN_vkCreateBuffer>(deviceFn("vkCreateBuffer"));
+  dev->destroyBuffer = reinterpret_cast<PFN_vkDestroyBuffer>(deviceFn("vkDestroyBuffer"));
+  dev->bufferRequirements = reinterpret_cast<PFN_vkGetBufferMemoryRequirements>(deviceFn("vkGetBufferMemoryRequirements"));
+  dev->allocateMemory = reinterpret_cast<PFN_vkAllocateMemory>(deviceFn("vkAllocateMemory"));
+  dev->freeMemory = reinterpret_cast<PFN_vkFreeMemory>(deviceFn("vkFreeMemory"));
+  dev->getMemoryFd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(deviceFn("vkGetMemoryFdKHR"));
+  return dev;
 }
 
-VulkanExporter::~VulkanExporter() = default;
+}  // namespace
+
+std::shared_ptr<VulkanExporter> VulkanExporter::create(const DeviceUuid& uuid) {
+  static std::mutex mutex;
+  const std::lock_guard lock(mutex);
+  VulkanRuntime& rt = runtime();
+  auto& slot = rt.devices[uuid];
+  if (!slot) {
+    try {
+      slot = createDevice(rt, uuid);
+    } catch (...) {
+      rt.devices.erase(uuid);
+      throw;
+    }
+  }
+  return std::shared_ptr<VulkanExporter>(new VulkanExporter(*slot));
+}
+
+const std::string& VulkanExporter::deviceName() const { return device_.name; }
 
 std::unique_ptr<ExportedMemory> VulkanExporter::allocate(size_t bytes) const {
-  const Impl& impl = *impl_;
+  const Device& impl = device_;
   // A buffer only to learn the memory requirements (size, alignment, types) of
   // an exportable buffer; the memory itself is what gets shared.
   VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
@@ -203,11 +230,11 @@ std::unique_ptr<ExportedMemory> VulkanExporter::allocate(size_t bytes) const {
 }
 
 ExportedMemory::~ExportedMemory() {
-  if (memory_) owner_->impl_->freeMemory(owner_->impl_->device, static_cast<VkDeviceMemory>(memory_), nullptr);
+  if (memory_) owner_->device_.freeMemory(owner_->device_.device, static_cast<VkDeviceMemory>(memory_), nullptr);
 }
 
 int ExportedMemory::exportFd() const {
-  const auto& impl = *owner_->impl_;
+  const auto& impl = owner_->device_;
   VkMemoryGetFdInfoKHR info{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
   info.memory = static_cast<VkDeviceMemory>(memory_);
   info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;

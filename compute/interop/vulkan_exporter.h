@@ -39,26 +39,25 @@ class ExportedMemory {
   size_t bytes_ = 0, allocationBytes_ = 0;
 };
 
+// The Vulkan instance and devices live until the process exits, on purpose:
+// on NVIDIA's driver (580, H200) vkDestroyInstance terminates the EGL display
+// the app renders with (EGL_NOT_INITIALIZED afterwards, no current context).
 class VulkanExporter : public std::enable_shared_from_this<VulkanExporter> {
  public:
-  // Opens libvulkan, finds the physical device whose deviceUUID equals `uuid`,
-  // and creates a logical device with VK_KHR_external_memory_fd. Throws
-  // VulkanError saying which step failed.
+  // Opens libvulkan (once), finds the physical device whose deviceUUID equals
+  // `uuid` and a logical device with VK_KHR_external_memory_fd for it (once per
+  // UUID). Throws VulkanError saying which step failed.
   static std::shared_ptr<VulkanExporter> create(const DeviceUuid& uuid);
-  ~VulkanExporter();
-  VulkanExporter(const VulkanExporter&) = delete;
-  VulkanExporter& operator=(const VulkanExporter&) = delete;
 
   std::unique_ptr<ExportedMemory> allocate(size_t bytes) const;
-  const std::string& deviceName() const { return deviceName_; }
+  const std::string& deviceName() const;
 
-  struct Impl;
+  struct Device;  // one logical device, kept for the process lifetime
 
  private:
-  VulkanExporter() = default;
+  explicit VulkanExporter(const Device& device) : device_(device) {}
   friend class ExportedMemory;
-  std::unique_ptr<Impl> impl_;
-  std::string deviceName_;
+  const Device& device_;
 };
 
 }  // namespace ks
