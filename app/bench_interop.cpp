@@ -20,9 +20,10 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int runInteropBenchmark(const AppOptions& options, const Settings& settings, RenderSurface& surface) {
+int runInteropBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings,
+                        RenderSurface& surface) {
   const auto kernelsDir = locateKernelsDir(options);
-  StartDevice start = chooseStartDevice(options, settings, surface.glHandles());
+  StartDevice start = chooseStartDevice(std::move(catalog), options, settings, surface.glHandles());
   for (const auto& note : start.notes) std::fprintf(stderr, "kernelscope: %s\n", note.c_str());
   ComputeContext compute(start.devices[start.index], kernelsDir, surface.glHandles());
   InteropChecker checker(compute);

@@ -1,5 +1,6 @@
 #pragma once
 #include "app/cli.h"
+#include "compute/device_catalog.h"
 
 namespace ks {
 
@@ -9,6 +10,7 @@ struct Settings;
 // `--bench interop`: per-frame overhead (acquire + release + copy) of every
 // available interop path at 1, 4, 16 and 64 MB, each result checked bit-exact
 // through GL. Prints a table; returns the exit code.
-int runInteropBenchmark(const AppOptions& options, const Settings& settings, RenderSurface& surface);
+int runInteropBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings,
+                        RenderSurface& surface);
 
 }  // namespace ks

@@ -45,7 +45,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
   app.footer(
       "Exit codes: 0 ok, 1 other failure, 2 bad usage, 3 no OpenCL platform, 4 no usable OpenCL device,\n"
-      "5 OpenGL/EGL context creation failed, 6 kernels directory missing.");
+      "5 OpenGL/EGL context creation failed, 6 kernels directory missing, 7 a kernel failed to build.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -34,6 +34,7 @@ enum ExitCode : int {
   kExitNoUsableDevice = 4,
   kExitGraphicsFailed = 5,
   kExitKernelsMissing = 6,
+  kExitKernelBuildFailed = 7,
 };
 
 // Parses argv; returns an exit code when the program should stop now (--help,

@@ -39,13 +39,14 @@ bool shouldRunHeadless(const ks::AppOptions& options) {
 }
 
 int run(ks::AppOptions options) {
+  // ---- init ----------------------------------------------------------------
+  // OpenCL first: without a platform nothing else is worth setting up.
+  ks::DeviceCatalog catalog = ks::requireDevices();
   if (options.listDevices) {
-    const ks::DeviceCatalog catalog = ks::requireDevices();
     std::printf("%s", ks::describeDeviceList(catalog.devices).c_str());
     return ks::kExitOk;
   }
 
-  // ---- init ----------------------------------------------------------------
   const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
   std::string warning;
   ks::Settings settings = ks::loadSettings(configDir / "settings.json", &warning);
@@ -66,7 +67,7 @@ int run(ks::AppOptions options) {
     return fail(ks::kExitGraphicsFailed, e.what());
   }
 
-  if (options.bench == "interop") return ks::runInteropBenchmark(options, settings, *surface);
+  if (options.bench == "interop") return ks::runInteropBenchmark(std::move(catalog), options, settings, *surface);
 
   ks::AppState state;
   state.headless = headless;
@@ -78,7 +79,7 @@ int run(ks::AppOptions options) {
 
   // Headless runs leave the user's layout alone: no ini file, no settings written.
   ks::ImGuiLayer imgui(*surface, headless ? std::filesystem::path() : configDir / "imgui.ini");
-  ks::Session session(options, settings, *surface, state);
+  ks::Session session(std::move(catalog), options, settings, *surface, state);
   std::fprintf(stderr, "kernelscope: %s; rendering: %s, %s\n", state.deviceMessage.c_str(),
                state.surfaceDescription.c_str(), state.glRenderer.c_str());
 

@@ -53,8 +53,8 @@ std::string describeDeviceList(const std::vector<DeviceDescriptor>& devices) {
   return out.str();
 }
 
-StartDevice chooseStartDevice(const AppOptions& options, const Settings& settings, const GlContextHandles& gl) {
-  DeviceCatalog catalog = requireDevices();
+StartDevice chooseStartDevice(DeviceCatalog catalog, const AppOptions& options, const Settings& settings,
+                              const GlContextHandles& gl) {
   StartDevice start;
   start.notes = catalog.warnings;
   for (const auto& note : probeGlSharing(catalog.devices, gl)) start.notes.push_back("GL sharing probe: " + note);
@@ -78,9 +78,10 @@ StartDevice chooseStartDevice(const AppOptions& options, const Settings& setting
   return start;
 }
 
-Session::Session(const AppOptions& options, const Settings& settings, const RenderSurface& surface, AppState& state)
+Session::Session(DeviceCatalog catalog, const AppOptions& options, const Settings& settings,
+                 const RenderSurface& surface, AppState& state)
     : kernelsDir_(locateKernelsDir(options)), gl_(surface.glHandles()), wantedInterop_(options.interop) {
-  StartDevice start = chooseStartDevice(options, settings, gl_);
+  StartDevice start = chooseStartDevice(std::move(catalog), options, settings, gl_);
   for (const auto& note : start.notes) state.report(note);
   state.devices = std::move(start.devices);
   quad_ = std::make_unique<ImageQuad>();
@@ -88,6 +89,10 @@ Session::Session(const AppOptions& options, const Settings& settings, const Rend
     activate(start.index, state);
   } catch (const KernelsDirError& e) {
     throw StartupError(kExitKernelsMissing, e.what());
+  } catch (const ProgramBuildError& e) {
+    // Nothing is on screen yet: the log has to reach the terminal.
+    throw StartupError(kExitKernelBuildFailed, "cannot start on " + state.devices[start.index].displayName() + ": " +
+                                                   e.what() + "\nbuild log:\n" + e.build().log);
   } catch (const std::exception& e) {
     throw StartupError(kExitNoUsableDevice,
                        "cannot start on " + state.devices[start.index].displayName() + ": " + e.what());

@@ -37,7 +37,7 @@ DeviceCatalog requireDevices();
 // One line per device, numbered as --device counts them.
 std::string describeDeviceList(const std::vector<DeviceDescriptor>& devices);
 
-// The devices, GL-sharing probed, and the one to start on: --platform/--device
+// The devices (from requireDevices), GL-sharing probed, and the one to start on: --platform/--device
 // when given, else the device used last time, else the default order. Throws
 // StartupError when nothing fits.
 struct StartDevice {
@@ -46,11 +46,13 @@ struct StartDevice {
   std::string reason;
   std::vector<std::string> notes;  // probe warnings for the log
 };
-StartDevice chooseStartDevice(const AppOptions& options, const Settings& settings, const GlContextHandles& gl);
+StartDevice chooseStartDevice(DeviceCatalog catalog, const AppOptions& options, const Settings& settings,
+                              const GlContextHandles& gl);
 
 class Session {
  public:
-  Session(const AppOptions& options, const Settings& settings, const RenderSurface& surface, AppState& state);
+  Session(DeviceCatalog catalog, const AppOptions& options, const Settings& settings, const RenderSurface& surface,
+          AppState& state);
   // Acts on state.requestedDevice and state.requestedInterop; failures go to the
   // state's messages and log, and the running objects stay.
   void applyRequests(AppState& state);

@@ -6,4 +6,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/deps.sh"
 "$root/scripts/build.sh"
 build=${KS_BUILD_DIR:-$root/build}
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"
+status=0
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@" || status=$?
+# ctest lists skipped tests without saying why; the reasons are in its log.
+log="$build/Testing/Temporary/LastTest.log"
+if [ -f "$log" ] && grep -q ': Skipped$' "$log"; then
+  echo "Why tests were skipped:"
+  grep -A1 ': Skipped$' "$log" | grep -v -e ': Skipped$' -e '^--$' | sort | uniq -c | sed 's/^/  /'
+fi
+exit $status
