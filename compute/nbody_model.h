@@ -1,0 +1,71 @@
+#pragma once
+// The N-body system as plain host data, in double precision: start presets, the
+// CPU reference step the kernels are checked against, energy, and save/load.
+// No OpenCL, no GL.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace ks {
+
+struct NBodySystem {
+  std::vector<glm::dvec4> positions;   // xyz, w = mass (>= 0)
+  std::vector<glm::dvec4> velocities;  // xyz, w unused (0)
+  size_t size() const { return positions.size(); }
+};
+
+// Physical parameters of one step (the seed's integrator, with damping):
+//   a_i = G * sum_j m_j * d_ij / (|d_ij|^2 + eps2)^(3/2),  d_ij = p_j - p_i
+//   p' = p + v*dt + a*dt^2/2,   v' = (v + a*dt) * damping
+struct NBodyParams {
+  double dt = 0.01;
+  double softening2 = 0.01;  // eps^2 > 0
+  double gravity = 1.0;      // G
+  double damping = 1.0;      // 1: none
+};
+
+enum class NBodyPreset { RandomCube, SphereShell, DiskGalaxy, CollidingGalaxies };
+constexpr NBodyPreset kNBodyPresets[] = {NBodyPreset::RandomCube, NBodyPreset::SphereShell, NBodyPreset::DiskGalaxy,
+                                         NBodyPreset::CollidingGalaxies};
+const char* nbodyPresetName(NBodyPreset preset);  // "cube", "shell", "disk", "collision"
+std::optional<NBodyPreset> parseNBodyPreset(const std::string& name);
+
+// Parameters and a camera distance under which a preset looks right and stays
+// stable for thousands of steps (scaled with n where that matters).
+struct NBodyPresetDefaults {
+  NBodyParams params;
+  double cameraDistance = 10.0;
+};
+NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n);
+
+// n >= 1 bodies, deterministic for a given seed. Total mass is 1 in every preset
+// (so G and dt defaults carry over between sizes).
+NBodySystem makeNBodyPreset(NBodyPreset preset, size_t n, uint64_t seed);
+
+// CPU reference in double precision. `accelerations` includes G. `magnitudeSums`
+// (optional) receives, per body, G * sum_j |m_j d_ij / (|d_ij|^2+eps2)^(3/2)|:
+// the scale against which an accumulated acceleration's error is judged.
+void nbodyReferenceAccelerations(const NBodySystem& system, const NBodyParams& params,
+                                 std::vector<glm::dvec3>& accelerations, std::vector<double>* magnitudeSums = nullptr);
+NBodySystem nbodyReferenceStep(const NBodySystem& system, const NBodyParams& params);
+
+// Kinetic + potential energy (potential with the same softening:
+// -G m_i m_j / sqrt(|d|^2 + eps2) over pairs i<j).
+double nbodyTotalEnergy(const NBodySystem& system, const NBodyParams& params);
+
+class NBodyFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// A small binary format with a magic, a version, the count and the doubles.
+// Loading checks everything (magic, version, count against the file size,
+// finite values, masses >= 0) and throws NBodyFileError with a clear message.
+void saveNBodySystem(const NBodySystem& system, const std::filesystem::path& file);
+NBodySystem loadNBodySystem(const std::filesystem::path& file);
+
+}  // namespace ks
