@@ -2,9 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 namespace ks {
+
+bool NBodyOptions::given(const std::string& option) const {
+  return std::find(explicitOptions.begin(), explicitOptions.end(), option) != explicitOptions.end();
+}
 
 std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) {
   CLI::App app{"kernelscope " KERNELSCOPE_VERSION
@@ -37,8 +42,34 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--interop", interop,
                  "How kernel output reaches GL: auto (best available), gl-sharing, external or host")
       ->check(CLI::IsMember({"auto", "gl-sharing", "external", "host"}));
-  app.add_option("--bench", options.bench, "Run a benchmark instead of the viewer: interop")
-      ->check(CLI::IsMember({"interop"}));
+  app.add_option("--bench", options.bench, "Run a benchmark instead of the viewer: nbody or interop")
+      ->check(CLI::IsMember({"nbody", "interop"}));
+  NBodyOptions& nb = options.nbody;
+  auto* group = app.add_option_group("N-body", "N-body simulation, benchmark and sweep options");
+  group->add_option("--n", nb.bodies, "Number of bodies (>= 1)")->check(CLI::Range(size_t{1}, size_t{1} << 26));
+  group->add_option("--variant", nb.variants, "Kernel variant(s): naive, tiled, blocked (lists for --sweep)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"naive", "tiled", "blocked"}));
+  group->add_option("--wg", nb.workGroups, "Work-group (tile) size(s), multiples of 32")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 20));
+  group->add_option("--unroll", nb.unrolls, "Unroll factor(s): 1, 2, 4, 8, 16, 32")
+      ->delimiter(',')
+      ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
+  group->add_option("--bodies-per-item", nb.bodiesPerItem, "Bodies per work-item (register blocking): 1, 2, 4")
+      ->delimiter(',')
+      ->check(CLI::IsMember({1, 2, 4}));
+  group->add_flag("--fp64", nb.fp64, "Double precision (needs cl_khr_fp64)");
+  group->add_flag("--fast-math", nb.fastMath, "Build with -cl-fast-relaxed-math");
+  group->add_flag("--ftz", nb.denormsAreZero, "Build with -cl-denorms-are-zero (flush denormals)");
+  group->add_flag("--precise-rsqrt", nb.preciseRsqrt, "rsqrt() instead of native_rsqrt() in fp32");
+  group->add_flag("--sweep", nb.sweep, "Benchmark every combination of the given lists (all values when omitted)");
+  group->add_option("--csv", nb.csv, "Also write the benchmark/sweep results as CSV to this file");
+  group->add_option("--preset", nb.preset, "Start preset: cube, shell, disk, collision")
+      ->check(CLI::IsMember({"cube", "shell", "disk", "collision"}));
+  group->add_option("--seed", nb.seed, "Random seed of the start preset");
+  group->add_flag("--verify", nb.verify,
+                  "Compare one step of the chosen variant with the CPU reference, print the error and exit");
   app.add_option("--iterations", options.iterations, "Benchmark iterations (after an untimed warm-up)")
       ->check(CLI::Range(1, 1000000));
   bool noVsync = false;
@@ -58,6 +89,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     options.sizeGiven = true;
   }
   options.vsync = !noVsync;
+  for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--n"})
+    if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);
+  if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
   options.interop = parseInteropPath(interop);  // "auto" parses to none
   if (options.headless && options.frames == 0) options.frames = 300;
   return std::nullopt;

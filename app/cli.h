@@ -3,10 +3,26 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compute/interop/interop_path.h"
 
 namespace ks {
+
+// N-body choices from the command line; lists (comma-separated) are for --sweep.
+struct NBodyOptions {
+  size_t bodies = 16384;
+  std::vector<std::string> variants;
+  std::vector<int> workGroups, unrolls, bodiesPerItem;
+  bool fp64 = false, fastMath = false, denormsAreZero = false, preciseRsqrt = false;
+  bool sweep = false;
+  std::optional<std::filesystem::path> csv;
+  std::string preset = "disk";
+  uint64_t seed = 1;
+  bool verify = false;
+  bool given(const std::string& option) const;  // set by the parser
+  std::vector<std::string> explicitOptions;
+};
 
 struct AppOptions {
   bool headless = false;
@@ -21,7 +37,8 @@ struct AppOptions {
   bool listDevices = false;
   bool vsync = true;
   std::optional<InteropPath> interop;
-  std::string bench;       // "interop": run that benchmark instead of the viewer
+  std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
+  NBodyOptions nbody;
   int iterations = 100;    // benchmark iterations  // empty: automatic (best available)
 };
 

@@ -10,6 +10,7 @@
 
 #include "app/app_state.h"
 #include "app/bench_interop.h"
+#include "app/bench_nbody.h"
 #include "app/cli.h"
 #include "app/imgui_layer.h"
 #include "app/panels.h"
@@ -46,6 +47,10 @@ int run(ks::AppOptions options) {
     std::printf("%s", ks::describeDeviceList(catalog.devices).c_str());
     return ks::kExitOk;
   }
+  // N-body benchmark and verification need no GL; like every benchmark they
+  // ignore the saved device so that the same command measures the same thing.
+  if (options.bench == "nbody") return ks::runNBodyBenchmark(std::move(catalog), options, ks::Settings{});
+  if (options.nbody.verify) return ks::runNBodyVerify(std::move(catalog), options, ks::Settings{});
 
   const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
   std::string warning;
@@ -67,7 +72,8 @@ int run(ks::AppOptions options) {
     return fail(ks::kExitGraphicsFailed, e.what());
   }
 
-  if (options.bench == "interop") return ks::runInteropBenchmark(std::move(catalog), options, settings, *surface);
+  if (options.bench == "interop")
+    return ks::runInteropBenchmark(std::move(catalog), options, ks::Settings{}, *surface);
 
   ks::AppState state;
   state.headless = headless;

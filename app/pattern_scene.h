@@ -14,17 +14,6 @@ namespace ks {
 struct PatternParams;
 struct FrameBreakdown;
 
-// A kernel file that failed to build, with the compiler's log.
-class ProgramBuildError : public std::runtime_error {
- public:
-  explicit ProgramBuildError(std::shared_ptr<const ProgramBuild> build)
-      : std::runtime_error(build->error), build_(std::move(build)) {}
-  const ProgramBuild& build() const { return *build_; }
-
- private:
-  std::shared_ptr<const ProgramBuild> build_;
-};
-
 class PatternScene {
  public:
   // Builds kernels/pattern.cl for the context's device; throws ProgramBuildError

@@ -89,6 +89,24 @@ size_t Kernel::workGroupSize(cl_device_id device) const {
   return size;
 }
 
+KernelInfo Kernel::info(cl_device_id device) const {
+  KernelInfo k;
+  cl_ulong local = 0, priv = 0;
+  clCheck(clGetKernelWorkGroupInfo(handle_.get(), device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(size_t), &k.workGroupSize,
+                                   nullptr),
+          "clGetKernelWorkGroupInfo");
+  clCheck(clGetKernelWorkGroupInfo(handle_.get(), device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(size_t),
+                                   &k.preferredMultiple, nullptr),
+          "clGetKernelWorkGroupInfo");
+  clCheck(clGetKernelWorkGroupInfo(handle_.get(), device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local), &local, nullptr),
+          "clGetKernelWorkGroupInfo");
+  clCheck(clGetKernelWorkGroupInfo(handle_.get(), device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv, nullptr),
+          "clGetKernelWorkGroupInfo");
+  k.localMemBytes = local;
+  k.privateMemBytes = priv;
+  return k;
+}
+
 Queue::Queue(cl_context context, cl_device_id device) {
   cl_int status = CL_SUCCESS;
   const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};

@@ -5,6 +5,7 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +91,14 @@ class Buffer {
   size_t bytes_ = 0;
 };
 
+// What the runtime says about a built kernel on one device.
+struct KernelInfo {
+  size_t workGroupSize = 0;          // CL_KERNEL_WORK_GROUP_SIZE
+  size_t preferredMultiple = 0;      // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
+  uint64_t localMemBytes = 0;        // CL_KERNEL_LOCAL_MEM_SIZE
+  uint64_t privateMemBytes = 0;      // CL_KERNEL_PRIVATE_MEM_SIZE
+};
+
 class Kernel {
  public:
   Kernel() = default;
@@ -102,6 +111,7 @@ class Kernel {
   }
   void setArg(cl_uint index, const Buffer& buffer) { setArg(index, buffer.get()); }
   size_t workGroupSize(cl_device_id device) const;  // CL_KERNEL_WORK_GROUP_SIZE
+  KernelInfo info(cl_device_id device) const;
 
  private:
   KernelHandle handle_;

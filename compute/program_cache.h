@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "compute/cl_objects.h"
@@ -22,6 +23,17 @@ struct ProgramBuild {
 };
 
 uint64_t hashSource(const std::string& text);  // FNV-1a, 64 bit
+
+// A kernel file that failed to build, with the compiler's log.
+class ProgramBuildError : public std::runtime_error {
+ public:
+  explicit ProgramBuildError(std::shared_ptr<const ProgramBuild> build)
+      : std::runtime_error(build->error), build_(std::move(build)) {}
+  const ProgramBuild& build() const { return *build_; }
+
+ private:
+  std::shared_ptr<const ProgramBuild> build_;
+};
 
 class ProgramCache {
  public:

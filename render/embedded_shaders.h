@@ -3,4 +3,6 @@
 namespace ks::shaders {
 extern const char* const textured_quad_vert;
 extern const char* const textured_quad_frag;
+extern const char* const particles_vert;
+extern const char* const particles_frag;
 }  // namespace ks::shaders

@@ -1,0 +1,24 @@
+#pragma once
+// Headless N-body modes that need no GL: `--bench nbody` (one configuration, as
+// NVIDIA's nbody -benchmark reports it), `--sweep` (a table over configurations)
+// and `--verify` (one step against the CPU reference).
+#include <vector>
+
+#include "app/cli.h"
+#include "compute/device_catalog.h"
+#include "compute/nbody_variants.h"
+
+namespace ks {
+
+struct Settings;
+
+// The configuration(s) the options ask for: one for --bench/--verify (first value
+// of each list, defaults for the rest), the product of the lists for --sweep (all
+// allowed values where a list is not given). Invalid combinations are kept: the
+// caller reports them with nbodyConfigProblem().
+std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& options, const DeviceDescriptor& device);
+
+int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings);
+int runNBodyVerify(DeviceCatalog catalog, const AppOptions& options, const Settings& settings);
+
+}  // namespace ks

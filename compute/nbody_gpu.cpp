@@ -1,0 +1,151 @@
+#include "compute/nbody_gpu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace ks {
+
+NBodyKernel::NBodyKernel(ComputeContext& compute, const NBodyConfig& config) : config_(config) {
+  if (std::string problem = nbodyConfigProblem(config, compute.device()); !problem.empty())
+    throw NBodyConfigError(problem);
+  build_ = compute.buildKernelFile(kNBodyKernelFile, nbodyBuildOptions(config));
+  if (!build_->ok()) throw ProgramBuildError(build_);
+  kernel_ = Kernel(build_->program.get(), findNBodyVariant(config.variant)->kernel);
+  info_ = kernel_.info(compute.device().id);
+  // The compiled kernel may allow fewer work-items than the device (registers).
+  if (info_.workGroupSize < static_cast<size_t>(config.workGroup))
+    throw NBodyConfigError("this kernel allows at most " + std::to_string(info_.workGroupSize) +
+                           " work-items per group on this device (CL_KERNEL_WORK_GROUP_SIZE); " +
+                           std::to_string(config.workGroup) + " asked");
+  if (compute.device().localMemBytes && info_.localMemBytes > compute.device().localMemBytes)
+    throw NBodyConfigError("the kernel needs " + std::to_string(info_.localMemBytes) +
+                           " bytes of local memory; the device has " + std::to_string(compute.device().localMemBytes));
+}
+
+template <typename T>
+void NBodyKernel::setParams(const NBodyParams& p, size_t padded) {
+  kernel_.setArg(4, static_cast<cl_int>(padded));
+  kernel_.setArg(5, static_cast<T>(p.dt));
+  kernel_.setArg(6, static_cast<T>(p.softening2));
+  kernel_.setArg(7, static_cast<T>(p.gravity));
+  kernel_.setArg(8, static_cast<T>(p.damping));
+}
+
+void NBodyKernel::enqueueStep(Queue& queue, cl_mem posIn, cl_mem posOut, cl_mem velocities, cl_mem display,
+                              size_t padded, const NBodyParams& params, Event* event) {
+  kernel_.setArg(0, posIn);
+  kernel_.setArg(1, posOut);
+  kernel_.setArg(2, velocities);
+  kernel_.setArg(3, display);
+  if (config_.fp64) setParams<cl_double>(params, padded);
+  else setParams<cl_float>(params, padded);
+  const size_t global = padded / static_cast<size_t>(config_.bodiesPerItem);
+  queue.enqueueKernel(kernel_, {global}, {static_cast<size_t>(config_.workGroup)}, event);
+}
+
+namespace {
+
+template <typename T>
+std::vector<T> packed(const std::vector<glm::dvec4>& values, size_t padded) {
+  std::vector<T> out(padded * 4, T(0));
+  for (size_t i = 0; i < values.size(); ++i)
+    for (int c = 0; c < 4; ++c) out[i * 4 + c] = static_cast<T>(values[i][c]);
+  return out;
+}
+
+template <typename T>
+std::vector<glm::dvec4> unpacked(const std::vector<T>& values, size_t count) {
+  std::vector<glm::dvec4> out(count);
+  for (size_t i = 0; i < count; ++i)
+    out[i] = glm::dvec4(values[i * 4], values[i * 4 + 1], values[i * 4 + 2], values[i * 4 + 3]);
+  return out;
+}
+
+}  // namespace
+
+NBodyDeviceState::NBodyDeviceState(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config)
+    : bodies_(system.size()), padded_(nbodyPaddedCount(system.size(), config)), fp64_(config.fp64) {
+  if (bodies_ == 0) throw NBodyConfigError("the system has no bodies");
+  const size_t bytes = padded_ * 4 * (fp64_ ? sizeof(double) : sizeof(float));
+  if (bytes > compute.device().maxAllocBytes)
+    throw NBodyConfigError(std::to_string(bodies_) + " bodies need " + std::to_string(bytes >> 20) +
+                           " MiB per buffer; the device allows " +
+                           std::to_string(compute.device().maxAllocBytes >> 20) + " MiB per allocation");
+  for (auto& b : positions_) b = Buffer(compute.context(), CL_MEM_READ_WRITE, bytes);
+  velocities_ = Buffer(compute.context(), CL_MEM_READ_WRITE, bytes);
+  if (fp64_) {
+    const auto p = packed<double>(system.positions, padded_), v = packed<double>(system.velocities, padded_);
+    compute.queue().writeBuffer(positions_[0], 0, bytes, p.data());
+    compute.queue().writeBuffer(velocities_, 0, bytes, v.data());
+  } else {
+    const auto p = packed<float>(system.positions, padded_), v = packed<float>(system.velocities, padded_);
+    compute.queue().writeBuffer(positions_[0], 0, bytes, p.data());
+    compute.queue().writeBuffer(velocities_, 0, bytes, v.data());
+  }
+}
+
+NBodySystem NBodyDeviceState::download(Queue& queue) const {
+  NBodySystem system;
+  if (fp64_) {
+    std::vector<double> p(padded_ * 4), v(padded_ * 4);
+    queue.readBuffer(positions_[current_], 0, p.size() * sizeof(double), p.data());
+    queue.readBuffer(velocities_, 0, v.size() * sizeof(double), v.data());
+    system.positions = unpacked(p, bodies_);
+    system.velocities = unpacked(v, bodies_);
+  } else {
+    std::vector<float> p(padded_ * 4), v(padded_ * 4);
+    queue.readBuffer(positions_[current_], 0, p.size() * sizeof(float), p.data());
+    queue.readBuffer(velocities_, 0, v.size() * sizeof(float), v.data());
+    system.positions = unpacked(p, bodies_);
+    system.velocities = unpacked(v, bodies_);
+  }
+  return system;
+}
+
+NBodyVerification verifyNBodyStep(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
+                                  const NBodyParams& params) {
+  NBodySystem start = system;
+  for (auto& v : start.velocities) v = glm::dvec4(0.0);
+  NBodyParams unit = params;
+  unit.dt = 1.0;
+  unit.damping = 1.0;
+
+  NBodyKernel kernel(compute, config);
+  NBodyDeviceState state(compute, start, config);
+  Buffer display(compute.context(), CL_MEM_WRITE_ONLY, state.padded() * 4 * sizeof(float));
+  kernel.enqueueStep(compute.queue(), state.positionsIn(), state.positionsOut(), state.velocities(), display.get(),
+                     state.padded(), unit, nullptr);
+  compute.queue().finish();
+  state.swap();
+  const NBodySystem after = state.download(compute.queue());
+
+  // Reference accelerations for a sample of bodies against all bodies.
+  const size_t n = system.size();
+  const size_t samples = std::min<size_t>(n, 4096);
+  NBodyVerification result;
+  result.sampled = samples;
+  const bool approximate = config.fastRelaxedMath || (config.nativeRsqrt && !config.fp64);
+  result.tolerance = approximate ? 5e-4 : 1e-4;
+  for (size_t s = 0; s < samples; ++s) {
+    const size_t i = samples == n ? s : s * (n - 1) / (samples - 1);
+    glm::dvec3 acc(0.0);
+    double magnitude = 0.0;
+    const glm::dvec3 pi(start.positions[i]);
+    for (size_t j = 0; j < n; ++j) {
+      const glm::dvec3 d = glm::dvec3(start.positions[j]) - pi;
+      const double r2 = glm::dot(d, d) + params.softening2;
+      const double inv3 = 1.0 / (r2 * std::sqrt(r2));
+      acc += start.positions[j].w * inv3 * d;
+      magnitude += start.positions[j].w * inv3 * std::sqrt(glm::dot(d, d));
+    }
+    acc *= params.gravity;
+    magnitude *= params.gravity;
+    const glm::dvec3 gpu(after.velocities[i]);
+    const double error = magnitude > 0 ? glm::length(gpu - acc) / magnitude : glm::length(gpu - acc);
+    result.maxRelativeError = std::max(result.maxRelativeError, error);
+  }
+  return result;
+}
+
+}  // namespace ks

@@ -1,0 +1,80 @@
+#pragma once
+// The N-body kernel and state on an OpenCL device, without any display: used by
+// the live simulation (which adds the GL vertex buffer), the benchmark and the
+// verification against the CPU reference.
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "compute/cl_objects.h"
+#include "compute/compute_context.h"
+#include "compute/nbody_model.h"
+#include "compute/nbody_variants.h"
+
+namespace ks {
+
+// A configuration the device cannot run, with the reason (never a raw
+// CL_INVALID_WORK_GROUP_SIZE from a launch).
+class NBodyConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class NBodyKernel {
+ public:
+  // Checks the configuration, builds kernels/nbody.cl with its options and checks
+  // the built kernel's limits. Throws NBodyConfigError or ProgramBuildError.
+  NBodyKernel(ComputeContext& compute, const NBodyConfig& config);
+  // One step over `padded` bodies (nbodyPaddedCount); display receives float4
+  // (xyz, speed) per body.
+  void enqueueStep(Queue& queue, cl_mem posIn, cl_mem posOut, cl_mem velocities, cl_mem display, size_t padded,
+                   const NBodyParams& params, Event* event);
+  const NBodyConfig& config() const { return config_; }
+  const KernelInfo& info() const { return info_; }
+  const ProgramBuild& build() const { return *build_; }
+
+ private:
+  template <typename T>
+  void setParams(const NBodyParams& params, size_t padded);
+  NBodyConfig config_;
+  std::shared_ptr<const ProgramBuild> build_;
+  Kernel kernel_;
+  KernelInfo info_;
+};
+
+// Positions (double-buffered) and velocities of a system on the device, in the
+// precision of the configuration, padded with zero-mass bodies.
+class NBodyDeviceState {
+ public:
+  NBodyDeviceState(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config);
+  NBodySystem download(Queue& queue) const;
+  size_t bodies() const { return bodies_; }
+  size_t padded() const { return padded_; }
+  cl_mem positionsIn() const { return positions_[current_].get(); }
+  cl_mem positionsOut() const { return positions_[current_ ^ 1].get(); }
+  cl_mem velocities() const { return velocities_.get(); }
+  void swap() { current_ ^= 1; }
+
+ private:
+  size_t bodies_, padded_;
+  bool fp64_;
+  Buffer positions_[2];
+  Buffer velocities_;
+  int current_ = 0;
+};
+
+// One step of `config` from `system` compared with the CPU reference: the step is
+// run with zero velocities, dt = 1 and no damping, so the velocities it returns
+// are the accelerations. Error per body = |a_gpu - a_ref| / (G sum_j |a_ij|), the
+// largest is reported; `sampled` bodies (all of them up to 4096, else an even
+// spread) are checked.
+struct NBodyVerification {
+  double maxRelativeError = 0.0;
+  size_t sampled = 0;
+  double tolerance = 0.0;  // 1e-4, or 5e-4 with fast math / native_rsqrt
+  bool passed() const { return maxRelativeError <= tolerance; }
+};
+NBodyVerification verifyNBodyStep(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
+                                  const NBodyParams& params);
+
+}  // namespace ks

@@ -1,0 +1,516 @@
+#include "compute/nbody_model.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+namespace ks {
+namespace fs = std::filesystem;
+
+// ---- presets -------------------------------------------------------------------
+//
+// Units: total mass 1, G = 1, systems about 1 unit across, so one dynamical time
+// is about 1 time unit. Every preset is built around the origin with zero total
+// momentum, so it stays in front of a camera looking at the origin.
+
+const char* nbodyPresetName(NBodyPreset preset) {
+  switch (preset) {
+    case NBodyPreset::RandomCube: return "cube";
+    case NBodyPreset::SphereShell: return "shell";
+    case NBodyPreset::DiskGalaxy: return "disk";
+    case NBodyPreset::CollidingGalaxies: return "collision";
+  }
+  return "unknown";
+}
+
+std::optional<NBodyPreset> parseNBodyPreset(const std::string& name) {
+  for (NBodyPreset preset : kNBodyPresets)
+    if (name == nbodyPresetName(preset)) return preset;
+  return std::nullopt;
+}
+
+namespace {
+
+// The softening length shrinks with the mean spacing (n^-1/3) from 1K bodies on,
+// so big systems show finer structure, but stops at half its 4K value: below that
+// the dense cores of the collapsing presets would need a smaller dt.
+double softeningFor(double softeningAt4K, size_t n) {
+  const double scale = std::cbrt(4096.0 / static_cast<double>(std::max<size_t>(n, 1)));
+  return softeningAt4K * std::clamp(scale, 0.5, 1.6);
+}
+
+// Uniform and normal numbers as plain transforms of mt19937_64's output: unlike
+// the <random> distributions these give the same presets with every standard library.
+class PresetRandom {
+ public:
+  explicit PresetRandom(uint64_t seed) : engine_(seed) {}
+  double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double uniform(double low, double high) { return low + (high - low) * uniform(); }
+  double normal() {  // Box-Muller; 1 - u keeps the logarithm's argument in (0, 1]
+    const double radius = std::sqrt(-2.0 * std::log(1.0 - uniform()));
+    return radius * std::cos(2.0 * std::numbers::pi * uniform());
+  }
+  glm::dvec3 unitVector() {  // uniform on the sphere: z uniform in [-1, 1], angle uniform
+    const double z = uniform(-1.0, 1.0);
+    const double angle = uniform(0.0, 2.0 * std::numbers::pi);
+    const double ring = std::sqrt(std::max(0.0, 1.0 - z * z));
+    return {ring * std::cos(angle), ring * std::sin(angle), z};
+  }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+void addBody(NBodySystem& system, const glm::dvec3& position, const glm::dvec3& velocity, double mass) {
+  system.positions.emplace_back(position, mass);
+  system.velocities.emplace_back(velocity, 0.0);
+}
+
+// Moves the system into its centre-of-mass frame: the origin and zero momentum.
+void centreOnMass(NBodySystem& system) {
+  glm::dvec3 weightedPosition(0.0), momentum(0.0);
+  double mass = 0.0;
+  for (size_t i = 0; i < system.size(); ++i) {
+    const double m = system.positions[i].w;
+    weightedPosition += m * glm::dvec3(system.positions[i]);
+    momentum += m * glm::dvec3(system.velocities[i]);
+    mass += m;
+  }
+  const glm::dvec3 centre = weightedPosition / mass, drift = momentum / mass;
+  for (size_t i = 0; i < system.size(); ++i) {
+    system.positions[i] -= glm::dvec4(centre, 0.0);
+    system.velocities[i] -= glm::dvec4(drift, 0.0);
+  }
+}
+
+// Cold collapse: a cube of side 2 with small random velocities (about 5% of the
+// virial speed), so it falls in on itself and settles into a cluster.
+NBodySystem makeRandomCube(size_t n, PresetRandom& random) {
+  NBodySystem system;
+  const double mass = 1.0 / static_cast<double>(n);
+  for (size_t i = 0; i < n; ++i) {
+    const glm::dvec3 position(random.uniform(-1.0, 1.0), random.uniform(-1.0, 1.0), random.uniform(-1.0, 1.0));
+    const glm::dvec3 velocity(random.uniform(-0.05, 0.05), random.uniform(-0.05, 0.05), random.uniform(-0.05, 0.05));
+    addBody(system, position, velocity, mass);
+  }
+  centreOnMass(system);
+  return system;
+}
+
+// A thin shell of radius 1. Each body gets a small tangential velocity (20% of
+// the circular speed, random direction): the shell still collapses as one, but
+// the bodies miss the centre by a few percent of the radius instead of all
+// meeting in one point, and bounce back out as a halo.
+NBodySystem makeSphereShell(size_t n, PresetRandom& random) {
+  NBodySystem system;
+  const double mass = 1.0 / static_cast<double>(n);
+  const double circularSpeed = 1.0;  // sqrt(G M / r) at r = 1
+  for (size_t i = 0; i < n; ++i) {
+    const glm::dvec3 direction = random.unitVector();
+    const double radius = random.uniform(0.98, 1.02);
+    // Any unit vector not parallel to the radius, made perpendicular to it.
+    const glm::dvec3 other = std::abs(direction.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
+    const glm::dvec3 tangent1 = glm::normalize(glm::cross(direction, other));
+    const glm::dvec3 tangent2 = glm::cross(direction, tangent1);
+    const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
+    const glm::dvec3 tangent = std::cos(angle) * tangent1 + std::sin(angle) * tangent2;
+    addBody(system, radius * direction, 0.2 * circularSpeed * tangent, mass);
+  }
+  centreOnMass(system);
+  return system;
+}
+
+// One disk galaxy, appended to `system`: a central body with a fifth of the
+// galaxy's mass, then bodies with an exponential surface density on near-circular
+// orbits in the plane spanned by `axisX` and `axisY`, turning from axisX towards
+// axisY (angular momentum along axisX x axisY).
+struct DiskShape {
+  glm::dvec3 centre{0.0};
+  glm::dvec3 velocity{0.0};  // of the galaxy as a whole
+  glm::dvec3 axisX{1, 0, 0}, axisY{0, 1, 0};
+  double mass = 1.0;
+  double scaleLength = 0.3;  // of the exponential surface density
+  double innerRadius = 0.1;  // keeps the first orbits longer than a few steps
+  double outerRadius = 1.0;
+};
+
+void addDiskGalaxy(NBodySystem& system, size_t bodies, const DiskShape& shape, const NBodyParams& params,
+                   PresetRandom& random) {
+  if (bodies == 0) return;
+  const size_t centralIndex = system.size();
+  if (bodies == 1) {
+    addBody(system, shape.centre, shape.velocity, shape.mass);
+    return;
+  }
+  const double centralMass = 0.2 * shape.mass;
+  const size_t diskBodies = bodies - 1;
+  const double diskBodyMass = (shape.mass - centralMass) / static_cast<double>(diskBodies);
+  addBody(system, shape.centre, shape.velocity, centralMass);
+
+  // The radius of an exponential disk, p(r) ~ r exp(-r/h), is a Gamma(2, h)
+  // variable: the sum of two exponential ones. Draws outside the disk's
+  // annulus are drawn again.
+  std::vector<double> radii(diskBodies);
+  for (double& r : radii) {
+    do {
+      r = -shape.scaleLength * std::log((1.0 - random.uniform()) * (1.0 - random.uniform()));
+    } while (r < shape.innerRadius || r > shape.outerRadius);
+  }
+  // Mass enclosed by each radius (the central body and every disk body further
+  // in), treated as if spherical: the usual estimate for a disk's rotation curve.
+  std::vector<size_t> order(diskBodies);
+  for (size_t k = 0; k < diskBodies; ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return radii[a] < radii[b]; });
+  std::vector<double> enclosedMass(diskBodies);
+  for (size_t rank = 0; rank < diskBodies; ++rank)
+    enclosedMass[order[rank]] = centralMass + diskBodyMass * static_cast<double>(rank);
+
+  const glm::dvec3 normal = glm::cross(shape.axisX, shape.axisY);
+  const double eps2 = params.softening2;
+  glm::dvec3 diskMomentum(0.0);
+  for (size_t k = 0; k < diskBodies; ++k) {
+    const double r = radii[k];
+    const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
+    const glm::dvec3 radial = std::cos(angle) * shape.axisX + std::sin(angle) * shape.axisY;
+    const glm::dvec3 tangential = -std::sin(angle) * shape.axisX + std::cos(angle) * shape.axisY;
+    // Circular speed under the softened force of the enclosed mass:
+    // v^2 / r = G M r / (r^2 + eps2)^(3/2).
+    const double circular = std::sqrt(params.gravity * enclosedMass[k] * r * r / std::pow(r * r + eps2, 1.5));
+    // A little random motion (a few percent of the circular speed) and thickness
+    // make the disk less perfectly cold, so it breaks into spiral arms rather
+    // than rings.
+    const double height = 0.02 * shape.outerRadius * random.uniform(-1.0, 1.0);
+    const glm::dvec3 velocity = circular * (1.0 + 0.03 * random.uniform(-1.0, 1.0)) * tangential +
+                                0.03 * circular * random.uniform(-1.0, 1.0) * radial +
+                                0.01 * circular * random.uniform(-1.0, 1.0) * normal;
+    addBody(system, shape.centre + r * radial + height * normal, shape.velocity + velocity, diskBodyMass);
+    diskMomentum += diskBodyMass * velocity;
+  }
+  // The central body takes up the disk's net momentum (random phases leave
+  // some), so the galaxy does not drift away; the disk's orbits stay as drawn.
+  system.velocities[centralIndex] -= glm::dvec4(diskMomentum / centralMass, 0.0);
+}
+
+// A disk galaxy in the xy-plane, turning counter-clockwise seen from +z
+// (angular momentum along +z). Body 0 is the central body.
+NBodySystem makeDiskGalaxy(size_t n, PresetRandom& random) {
+  NBodySystem system;
+  addDiskGalaxy(system, n, DiskShape{}, nbodyPresetDefaults(NBodyPreset::DiskGalaxy, n).params, random);
+  return system;
+}
+
+// Two disk galaxies of mass 1/2 each (bodies 0 .. ceil(n/2)-1, then the rest;
+// each starts with its central body), 3 units apart on x with an impact
+// parameter of 0.6 on y, approaching a little slower than the parabolic speed so
+// they merge after a few passes. Their disks are tilted differently so the tidal
+// tails spread in 3D.
+NBodySystem makeCollidingGalaxies(size_t n, PresetRandom& random) {
+  NBodySystem system;
+  const NBodyParams params = nbodyPresetDefaults(NBodyPreset::CollidingGalaxies, n).params;
+  const size_t firstBodies = (n + 1) / 2, secondBodies = n / 2;
+  const double galaxyMass = secondBodies == 0 ? 1.0 : 0.5;
+  const double approachSpeed = 0.35;  // each; relative 0.7, parabolic ~0.8 at this distance
+
+  DiskShape first;
+  first.mass = galaxyMass;
+  first.scaleLength = 0.18;
+  first.innerRadius = 0.06;
+  first.outerRadius = 0.6;
+  DiskShape second = first;
+  if (secondBodies > 0) {
+    first.centre = {-1.5, -0.3, 0.0};
+    first.velocity = {approachSpeed, 0.0, 0.0};
+    second.centre = {1.5, 0.3, 0.0};
+    second.velocity = {-approachSpeed, 0.0, 0.0};
+  }
+  // First tilted 30 degrees about x, second 50 degrees the other way about y.
+  const double a = 30.0 * std::numbers::pi / 180.0, b = -50.0 * std::numbers::pi / 180.0;
+  first.axisX = {1.0, 0.0, 0.0};
+  first.axisY = {0.0, std::cos(a), std::sin(a)};
+  second.axisX = {std::cos(b), 0.0, -std::sin(b)};
+  second.axisY = {0.0, 1.0, 0.0};
+
+  addDiskGalaxy(system, firstBodies, first, params, random);
+  addDiskGalaxy(system, secondBodies, second, params, random);
+  return system;
+}
+
+}  // namespace
+
+NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n) {
+  // dt keeps the worst case (the softening's lower limit, reached from 32K
+  // bodies on) stable for thousands of steps: dense cores are resolved down to
+  // the softening length in roughly 10+ steps per crossing.
+  NBodyPresetDefaults defaults;
+  auto set = [&](double softeningAt4K, double dt, double cameraDistance) {
+    const double eps = softeningFor(softeningAt4K, n);
+    defaults.params.softening2 = eps * eps;
+    defaults.params.dt = dt;
+    defaults.params.gravity = 1.0;
+    defaults.params.damping = 1.0;
+    defaults.cameraDistance = cameraDistance;
+  };
+  switch (preset) {
+    case NBodyPreset::RandomCube: set(0.05, 0.005, 4.5); break;
+    case NBodyPreset::SphereShell: set(0.05, 0.004, 3.5); break;
+    case NBodyPreset::DiskGalaxy: set(0.03, 0.003, 3.0); break;
+    case NBodyPreset::CollidingGalaxies: set(0.025, 0.004, 6.0); break;
+  }
+  return defaults;
+}
+
+NBodySystem makeNBodyPreset(NBodyPreset preset, size_t n, uint64_t seed) {
+  if (n == 0) throw std::invalid_argument("an N-body preset needs at least one body");
+  PresetRandom random(seed);
+  switch (preset) {
+    case NBodyPreset::RandomCube: return makeRandomCube(n, random);
+    case NBodyPreset::SphereShell: return makeSphereShell(n, random);
+    case NBodyPreset::DiskGalaxy: return makeDiskGalaxy(n, random);
+    case NBodyPreset::CollidingGalaxies: return makeCollidingGalaxies(n, random);
+  }
+  throw std::invalid_argument("unknown N-body preset");
+}
+
+// ---- reference -------------------------------------------------------------------
+
+namespace {
+
+void checkParams(const NBodyParams& params) {
+  // eps2 > 0 is what makes the j == i term vanish (0 / eps^3) instead of 0 / 0.
+  if (!(params.softening2 > 0.0) || !std::isfinite(params.softening2))
+    throw std::invalid_argument("N-body softening2 must be positive and finite");
+}
+
+// Runs body(begin, end) over [0, n) split across up to two threads (the Verify
+// button's machines are laptops too); small systems stay on the calling thread.
+// Each body's sum is always taken in the same order, so results do not depend on
+// the split.
+template <typename Body>
+void forBodyRanges(size_t n, Body body) {
+  constexpr size_t kBodiesPerThread = 1024;
+  const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  const size_t threads = std::min<size_t>({2, hardware, std::max<size_t>(1, n / kBodiesPerThread)});
+  if (threads <= 1) {
+    body(size_t{0}, n);
+    return;
+  }
+  std::vector<std::jthread> workers;
+  const size_t chunk = (n + threads - 1) / threads;
+  for (size_t t = 1; t < threads; ++t)
+    workers.emplace_back([=] { body(std::min(n, t * chunk), std::min(n, (t + 1) * chunk)); });
+  body(size_t{0}, std::min(n, chunk));
+}
+
+template <bool kMagnitudes>
+void accelerationsInRange(const std::vector<glm::dvec4>& positions, double eps2, double gravity, size_t begin,
+                          size_t end, glm::dvec3* accelerations, double* magnitudeSums) {
+  const size_t n = positions.size();
+  for (size_t i = begin; i < end; ++i) {
+    const glm::dvec3 pi(positions[i]);
+    glm::dvec3 sum(0.0);
+    double magnitude = 0.0;
+    for (size_t j = 0; j < n; ++j) {
+      const glm::dvec3 d = glm::dvec3(positions[j]) - pi;
+      const double distance2 = glm::dot(d, d);
+      const double inverse = 1.0 / std::sqrt(distance2 + eps2);
+      const double weight = positions[j].w * inverse * inverse * inverse;
+      sum += weight * d;
+      if constexpr (kMagnitudes) magnitude += weight * std::sqrt(distance2);
+    }
+    accelerations[i] = gravity * sum;
+    if constexpr (kMagnitudes) magnitudeSums[i] = gravity * magnitude;
+  }
+}
+
+}  // namespace
+
+void nbodyReferenceAccelerations(const NBodySystem& system, const NBodyParams& params,
+                                 std::vector<glm::dvec3>& accelerations, std::vector<double>* magnitudeSums) {
+  checkParams(params);
+  const size_t n = system.size();
+  accelerations.assign(n, glm::dvec3(0.0));
+  if (magnitudeSums) magnitudeSums->assign(n, 0.0);
+  glm::dvec3* a = accelerations.data();
+  double* sums = magnitudeSums ? magnitudeSums->data() : nullptr;
+  forBodyRanges(n, [&](size_t begin, size_t end) {
+    if (sums)
+      accelerationsInRange<true>(system.positions, params.softening2, params.gravity, begin, end, a, sums);
+    else
+      accelerationsInRange<false>(system.positions, params.softening2, params.gravity, begin, end, a, nullptr);
+  });
+}
+
+NBodySystem nbodyReferenceStep(const NBodySystem& system, const NBodyParams& params) {
+  if (system.velocities.size() != system.positions.size())
+    throw std::invalid_argument("N-body system has " + std::to_string(system.positions.size()) + " positions but " +
+                                std::to_string(system.velocities.size()) + " velocities");
+  std::vector<glm::dvec3> accelerations;
+  nbodyReferenceAccelerations(system, params, accelerations);
+  NBodySystem next;
+  next.positions.resize(system.size());
+  next.velocities.resize(system.size());
+  const double dt = params.dt;
+  for (size_t i = 0; i < system.size(); ++i) {
+    const glm::dvec3 p(system.positions[i]), v(system.velocities[i]), a = accelerations[i];
+    next.positions[i] = glm::dvec4(p + v * dt + 0.5 * a * dt * dt, system.positions[i].w);
+    next.velocities[i] = glm::dvec4((v + a * dt) * params.damping, 0.0);
+  }
+  return next;
+}
+
+double nbodyTotalEnergy(const NBodySystem& system, const NBodyParams& params) {
+  checkParams(params);
+  const size_t n = system.size();
+  double kinetic = 0.0;
+  for (size_t i = 0; i < std::min(n, system.velocities.size()); ++i) {
+    const glm::dvec3 v(system.velocities[i]);
+    kinetic += 0.5 * system.positions[i].w * glm::dot(v, v);
+  }
+  // Per-body partial sums over j > i, added up in order afterwards: the same
+  // result however the bodies are split across threads.
+  std::vector<double> potentials(n, 0.0);
+  forBodyRanges(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const glm::dvec3 pi(system.positions[i]);
+      double sum = 0.0;
+      for (size_t j = i + 1; j < n; ++j) {
+        const glm::dvec3 d = glm::dvec3(system.positions[j]) - pi;
+        sum += system.positions[j].w / std::sqrt(glm::dot(d, d) + params.softening2);
+      }
+      potentials[i] = -params.gravity * system.positions[i].w * sum;
+    }
+  });
+  double potential = 0.0;
+  for (double p : potentials) potential += p;
+  return kinetic + potential;
+}
+
+// ---- save / load -------------------------------------------------------------------
+//
+// File layout (host byte order; kernelscope only builds for little-endian hosts):
+//   8 bytes   magic "KSNBODY\0"
+//   uint32    version (1)
+//   uint64    count (>= 1)
+//   count * 4 doubles: positions (x, y, z, mass)
+//   count * 4 doubles: velocities (x, y, z, w)
+// The header is packed (20 bytes), so the doubles are not aligned in the file;
+// stream reads copy them straight into the vectors, so that does not matter.
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the N-body file format is little-endian");
+static_assert(sizeof(glm::dvec4) == 4 * sizeof(double), "dvec4 is read and written as 4 doubles");
+
+constexpr char kMagic[8] = {'K', 'S', 'N', 'B', 'O', 'D', 'Y', '\0'};
+constexpr uint32_t kVersion = 1;
+constexpr uint64_t kHeaderBytes = sizeof(kMagic) + sizeof(uint32_t) + sizeof(uint64_t);
+constexpr uint64_t kBytesPerBody = 8 * sizeof(double);
+
+[[noreturn]] void fail(const fs::path& file, const std::string& what) {
+  throw NBodyFileError("N-body file '" + file.string() + "': " + what);
+}
+
+fs::path temporaryPathFor(const fs::path& file) {
+  // Beside the target, so the rename stays within one file system; the pid and
+  // a counter keep concurrent saves from sharing a temporary.
+  static std::atomic<unsigned> counter{0};
+  fs::path temporary = file;
+  temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  return temporary;
+}
+
+}  // namespace
+
+void saveNBodySystem(const NBodySystem& system, const fs::path& file) {
+  const uint64_t count = system.positions.size();
+  if (system.velocities.size() != count)
+    fail(file, "cannot save " + std::to_string(count) + " positions with " +
+                   std::to_string(system.velocities.size()) + " velocities");
+  if (count == 0) fail(file, "cannot save an empty system");
+
+  const fs::path temporary = temporaryPathFor(file);
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) fail(file, "cannot create '" + temporary.string() + "' for writing");
+    out.write(kMagic, sizeof(kMagic));
+    out.write(reinterpret_cast<const char*>(&kVersion), sizeof(kVersion));
+    out.write(reinterpret_cast<const char*>(&count), sizeof(count));
+    out.write(reinterpret_cast<const char*>(system.positions.data()),
+              static_cast<std::streamsize>(count * sizeof(glm::dvec4)));
+    out.write(reinterpret_cast<const char*>(system.velocities.data()),
+              static_cast<std::streamsize>(count * sizeof(glm::dvec4)));
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      fail(file, "writing '" + temporary.string() + "' failed");
+    }
+  }
+  std::error_code ec;
+  fs::rename(temporary, file, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    fail(file, "cannot replace it: " + ec.message());
+  }
+}
+
+NBodySystem loadNBodySystem(const fs::path& file) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(file, ec);
+  if (status.type() == fs::file_type::not_found) fail(file, "does not exist");
+  if (ec) fail(file, "cannot access it: " + ec.message());
+  if (fs::is_directory(status)) fail(file, "is a directory");
+  const uintmax_t size = fs::file_size(file, ec);
+  if (ec) fail(file, "cannot read its size: " + ec.message());
+  std::ifstream in(file, std::ios::binary);
+  if (!in) fail(file, "cannot open it for reading");
+
+  if (size < kHeaderBytes) fail(file, "too short for the header (" + std::to_string(size) + " bytes)");
+  char magic[sizeof(kMagic)];
+  uint32_t version = 0;
+  uint64_t count = 0;
+  in.read(magic, sizeof(magic));
+  in.read(reinterpret_cast<char*>(&version), sizeof(version));
+  in.read(reinterpret_cast<char*>(&count), sizeof(count));
+  if (!in) fail(file, "cannot read the header");
+  if (std::memcmp(magic, kMagic, sizeof(kMagic)) != 0) fail(file, "not a kernelscope N-body file (wrong magic)");
+  if (version != kVersion)
+    fail(file, "version " + std::to_string(version) + " (this build reads version " + std::to_string(kVersion) + ")");
+  if (count == 0) fail(file, "holds no bodies");
+  // Checked against the size before anything is allocated: a corrupt count
+  // must not become a huge allocation (and count * 64 must not overflow).
+  const uint64_t payload = size - kHeaderBytes;
+  if (payload % kBytesPerBody != 0 || payload / kBytesPerBody != count)
+    fail(file, "header says " + std::to_string(count) + " bodies, but the file's " + std::to_string(size) +
+                   " bytes do not match that");
+
+  NBodySystem system;
+  system.positions.resize(count);
+  system.velocities.resize(count);
+  in.read(reinterpret_cast<char*>(system.positions.data()), static_cast<std::streamsize>(count * sizeof(glm::dvec4)));
+  in.read(reinterpret_cast<char*>(system.velocities.data()), static_cast<std::streamsize>(count * sizeof(glm::dvec4)));
+  if (!in) fail(file, "cannot read the bodies (file shrank while reading?)");
+
+  for (uint64_t i = 0; i < count; ++i) {
+    const glm::dvec4& p = system.positions[i];
+    const glm::dvec4& v = system.velocities[i];
+    for (int c = 0; c < 4; ++c)
+      if (!std::isfinite(p[c]) || !std::isfinite(v[c]))
+        fail(file, "body " + std::to_string(i) + " has a non-finite value");
+    if (p.w < 0.0) fail(file, "body " + std::to_string(i) + " has a negative mass");
+  }
+  return system;
+}
+
+}  // namespace ks

@@ -1,0 +1,111 @@
+#include "compute/nbody_variants.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ks {
+
+const std::vector<NBodyVariant>& nbodyVariants() {
+  static const std::vector<NBodyVariant> table = {
+      {"naive", "nbody_naive",
+       "every work-item reads all bodies from global memory (the seed's nbody_sim_notile, fixed)", false, {1}, {1}},
+      {"tiled", "nbody_tiled", "the seed's nbody_sim: tiles of bodies in local memory, unrolled UNROLL times", true,
+       {1, 2, 4, 8, 16, 32}, {1}},
+      {"blocked", "nbody_tiled",
+       "tiled + register blocking: each work-item integrates B bodies, each local read feeds B interactions", true,
+       {1, 2, 4, 8, 16, 32}, {1, 2, 4}},
+  };
+  return table;
+}
+
+const NBodyVariant* findNBodyVariant(const std::string& name) {
+  for (const auto& v : nbodyVariants())
+    if (name == v.name) return &v;
+  return nullptr;
+}
+
+std::string nbodyBuildOptions(const NBodyConfig& c) {
+  std::ostringstream o;
+  o << "-DTILE=" << c.workGroup << " -DUNROLL=" << c.unroll << " -DBODIES_PER_ITEM=" << c.bodiesPerItem;
+  if (c.fp64) o << " -DUSE_FP64";
+  if (c.nativeRsqrt && !c.fp64) o << " -DUSE_NATIVE_RSQRT";
+  if (c.fastRelaxedMath) o << " -cl-fast-relaxed-math";
+  if (c.denormsAreZero) o << " -cl-denorms-are-zero";
+  return o.str();
+}
+
+std::string describeNBodyConfig(const NBodyConfig& c) {
+  std::ostringstream o;
+  o << c.variant << " wg=" << c.workGroup;
+  if (const NBodyVariant* v = findNBodyVariant(c.variant); v && v->localMemory) o << " unroll=" << c.unroll;
+  if (c.variant == "blocked") o << " B=" << c.bodiesPerItem;
+  o << (c.fp64 ? " fp64" : " fp32");
+  if (c.nativeRsqrt && !c.fp64) o << " native_rsqrt";
+  if (c.fastRelaxedMath) o << " fast-math";
+  if (c.denormsAreZero) o << " ftz";
+  return o.str();
+}
+
+size_t nbodyBodiesPerGroup(const NBodyConfig& c) {
+  return static_cast<size_t>(c.workGroup) * static_cast<size_t>(std::max(c.bodiesPerItem, 1));
+}
+
+size_t nbodyPaddedCount(size_t bodies, const NBodyConfig& c) {
+  const size_t group = nbodyBodiesPerGroup(c);
+  return std::max<size_t>(1, (bodies + group - 1) / group) * group;
+}
+
+size_t nbodyLocalMemoryBytes(const NBodyConfig& c) {
+  const NBodyVariant* v = findNBodyVariant(c.variant);
+  return v && v->localMemory ? static_cast<size_t>(c.workGroup) * (c.fp64 ? 32 : 16) : 0;
+}
+
+static bool contains(const std::vector<int>& values, int value) {
+  return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+std::string nbodyConfigProblem(const NBodyConfig& c, const DeviceDescriptor& device) {
+  const NBodyVariant* v = findNBodyVariant(c.variant);
+  if (!v) return "unknown variant '" + c.variant + "'";
+  if (c.workGroup < kNBodyWorkGroupStep || c.workGroup % kNBodyWorkGroupStep != 0)
+    return "work-group size " + std::to_string(c.workGroup) + " is not a multiple of 32";
+  if (device.maxWorkGroupSize && static_cast<size_t>(c.workGroup) > device.maxWorkGroupSize)
+    return "work-group size " + std::to_string(c.workGroup) + " exceeds the device's maximum " +
+           std::to_string(device.maxWorkGroupSize);
+  if (!device.maxWorkItemSizes.empty() && static_cast<size_t>(c.workGroup) > device.maxWorkItemSizes[0])
+    return "work-group size " + std::to_string(c.workGroup) + " exceeds the device's maximum work-item size " +
+           std::to_string(device.maxWorkItemSizes[0]);
+  if (!contains(v->unrolls, c.unroll))
+    return std::string("unroll ") + std::to_string(c.unroll) + " is not offered by the " + v->name + " variant";
+  if (v->localMemory && c.workGroup % c.unroll != 0)
+    return "unroll " + std::to_string(c.unroll) + " does not divide the tile of " + std::to_string(c.workGroup);
+  if (!contains(v->bodiesPerItem, c.bodiesPerItem))
+    return std::string("bodies per work-item ") + std::to_string(c.bodiesPerItem) + " is not offered by the " +
+           v->name + " variant";
+  if (c.fp64 && !device.hasExtension("cl_khr_fp64")) return "fp64 needs cl_khr_fp64, which the device lacks";
+  const size_t local = nbodyLocalMemoryBytes(c);
+  if (device.localMemBytes && local > device.localMemBytes)
+    return "the tile needs " + std::to_string(local) + " bytes of local memory; the device has " +
+           std::to_string(device.localMemBytes);
+  return {};
+}
+
+std::vector<NBodyConfig> allNBodyConfigs(const DeviceDescriptor& device, bool fp64) {
+  std::vector<NBodyConfig> out;
+  const int maxGroup = static_cast<int>(std::min<size_t>(device.maxWorkGroupSize ? device.maxWorkGroupSize : 1024, 1024));
+  for (const auto& v : nbodyVariants())
+    for (int wg = kNBodyWorkGroupStep; wg <= maxGroup; wg *= 2)
+      for (int u : v.unrolls)
+        for (int b : v.bodiesPerItem) {
+          NBodyConfig c;
+          c.variant = v.name;
+          c.workGroup = wg;
+          c.unroll = u;
+          c.bodiesPerItem = b;
+          c.fp64 = fp64;
+          if (nbodyConfigProblem(c, device).empty()) out.push_back(c);
+        }
+  return out;
+}
+
+}  // namespace ks

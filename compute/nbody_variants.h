@@ -1,0 +1,59 @@
+#pragma once
+// The N-body kernel variants as data: the UI, the benchmark CLI, the sweeps and
+// the tests all iterate over this one table, and over nbodyConfigProblem() to
+// know which combinations a device can run.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "compute/device_catalog.h"
+
+namespace ks {
+
+struct NBodyVariant {
+  const char* name;         // "naive", "tiled", "blocked"
+  const char* kernel;       // kernel function in kernels/nbody.cl
+  const char* description;
+  bool localMemory;         // stages tiles in local memory (work-group size = tile size)
+  std::vector<int> unrolls;        // allowed UNROLL values
+  std::vector<int> bodiesPerItem;  // allowed BODIES_PER_ITEM values
+};
+
+const std::vector<NBodyVariant>& nbodyVariants();
+const NBodyVariant* findNBodyVariant(const std::string& name);
+constexpr const char* kNBodyKernelFile = "nbody.cl";
+constexpr int kNBodyWorkGroupStep = 32;  // work-group sizes are multiples of 32, from 32 up
+
+// One runnable configuration of a variant.
+struct NBodyConfig {
+  std::string variant = "blocked";
+  int workGroup = 256;
+  int unroll = 8;
+  int bodiesPerItem = 2;
+  bool fp64 = false;
+  bool nativeRsqrt = true;      // native_rsqrt instead of rsqrt (fp32 only)
+  bool fastRelaxedMath = false; // -cl-fast-relaxed-math
+  bool denormsAreZero = false;  // -cl-denorms-are-zero
+  bool operator==(const NBodyConfig&) const = default;
+};
+
+std::string nbodyBuildOptions(const NBodyConfig& config);
+std::string describeNBodyConfig(const NBodyConfig& config);  // "blocked wg=256 unroll=8 B=2 fp32 native_rsqrt"
+
+// Bodies per work-group, and the padded body count a configuration runs on.
+size_t nbodyBodiesPerGroup(const NBodyConfig& config);
+size_t nbodyPaddedCount(size_t bodies, const NBodyConfig& config);
+// Bytes of local memory the variant uses for this configuration.
+size_t nbodyLocalMemoryBytes(const NBodyConfig& config);
+
+// Empty when the device can run the configuration before building it; otherwise
+// why not (unknown variant, unroll or B outside the variant's range, work-group
+// not a multiple of 32 or above the device's limit, local memory overflow, fp64
+// without cl_khr_fp64). The kernel's own limit (CL_KERNEL_WORK_GROUP_SIZE) is
+// checked after the build by the simulation.
+std::string nbodyConfigProblem(const NBodyConfig& config, const DeviceDescriptor& device);
+
+// Every configuration of the table the device can run (for sweeps), fp32 or fp64.
+std::vector<NBodyConfig> allNBodyConfigs(const DeviceDescriptor& device, bool fp64);
+
+}  // namespace ks

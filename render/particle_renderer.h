@@ -1,0 +1,45 @@
+#pragma once
+// Draws the N-body particles as additive point sprites straight from the GL
+// buffer the simulation writes (float4 per particle: xyz position, w speed).
+#include <glad/gl.h>
+
+#include <cstddef>
+#include <glm/glm.hpp>
+
+#include "render/gl_objects.h"
+
+namespace ks {
+
+struct ParticleStyle {
+  float pointSize = 2.0f;             // pixels
+  float brightness = 1.0f;            // scales the colour; additive, so dense regions saturate sooner
+  int colorMap = 0;                   // index into ParticleRenderer::colorMapNames
+  float maxSpeed = 1.0f;              // speed at the top of the colour map
+  float attenuationDistance = 0.0f;   // > 0: sprites this far from the eye are pointSize wide, nearer ones larger
+};
+
+class ParticleRenderer {
+ public:
+  // Needs a current GL 3.3 core context; compiles the shaders.
+  ParticleRenderer();
+
+  // Draws `count` particles from `vbo` into the current framebuffer and viewport.
+  // The buffer may change from call to call (simulation or interop path switched).
+  // Blending is additive and depth testing off; every GL state it changes
+  // (blend, depth test, program point size, program, VAO, array buffer) is restored.
+  // count 0 draws nothing. Throws GlError if `vbo` holds fewer than `count` particles.
+  void draw(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style) const;
+
+  // Names for the UI, in colorMap order ("inferno", "ice", "white").
+  static const char* const* colorMapNames(int* count);
+  static constexpr int kColorMapCount = 3;
+
+ private:
+  ShaderProgram program_;
+  VertexArray vao_;
+  float maxPointSize_ = 1.0f;
+  GLint viewProjectionLocation_ = -1, pointSizeLocation_ = -1, attenuationLocation_ = -1;
+  GLint maxPointSizeLocation_ = -1, maxSpeedLocation_ = -1, colorMapLocation_ = -1, brightnessLocation_ = -1;
+};
+
+}  // namespace ks
