@@ -17,6 +17,7 @@ NBodyConfig baseConfig(const NBodyOptions& o) {
   c.fastRelaxedMath = o.fastMath;
   c.denormsAreZero = o.denormsAreZero;
   c.nativeRsqrt = !o.preciseRsqrt;
+  c.extraOptions = o.extraOptions;
   return c;
 }
 
@@ -28,6 +29,8 @@ std::vector<T> orAll(const std::vector<T>& given, const std::vector<T>& all) {
 struct BenchResult {
   NBodyConfig config;
   std::string problem;  // empty when it ran
+  KernelInfo info;
+  std::string buildLog;
   double msPerStep = 0.0;
   double interactionsPerSecond = 0.0;
 };
@@ -36,9 +39,12 @@ struct BenchResult {
 // first step's start to the last step's end on the device's own clock.
 BenchResult measure(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
                     const NBodyParams& params, int iterations) {
-  BenchResult r{config, {}, 0.0, 0.0};
+  BenchResult r;
+  r.config = config;
   try {
     NBodyKernel kernel(compute, config);
+    r.info = kernel.info();
+    r.buildLog = kernel.build().log;
     NBodyDeviceState state(compute, system, config);
     Buffer display(compute.context(), CL_MEM_WRITE_ONLY, state.padded() * 4 * sizeof(float));
     auto step = [&](Event* event) {
@@ -134,6 +140,10 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
         return r.problem.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos ? kExitKernelBuildFailed : kExitUsage;
       }
       std::printf("%s\n", describeNBodyConfig(c).c_str());
+      std::printf("kernel: CL_KERNEL_WORK_GROUP_SIZE %zu, preferred multiple %zu, local %llu B, private %llu B\n",
+                  r.info.workGroupSize, r.info.preferredMultiple, static_cast<unsigned long long>(r.info.localMemBytes),
+                  static_cast<unsigned long long>(r.info.privateMemBytes));
+      if (o.showBuildLog) std::printf("build log:\n%s\n", r.buildLog.c_str());
       std::printf("%zu bodies, total time for %d iterations: %.3f ms\n", o.bodies, iterations, r.msPerStep * iterations);
       std::printf("= %.3f billion interactions per second\n", r.interactionsPerSecond * 1e-9);
       std::printf("= %.3f %s-precision GFLOP/s at %.0f flops per interaction\n",

@@ -63,6 +63,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_flag("--fast-math", nb.fastMath, "Build with -cl-fast-relaxed-math");
   group->add_flag("--ftz", nb.denormsAreZero, "Build with -cl-denorms-are-zero (flush denormals)");
   group->add_flag("--precise-rsqrt", nb.preciseRsqrt, "rsqrt() instead of native_rsqrt() in fp32");
+  group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel");
+  group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
   group->add_flag("--sweep", nb.sweep, "Benchmark every combination of the given lists (all values when omitted)");
   group->add_option("--csv", nb.csv, "Also write the benchmark/sweep results as CSV to this file");
   group->add_option("--preset", nb.preset, "Start preset: cube, shell, disk, collision")

@@ -15,6 +15,8 @@ struct NBodyOptions {
   std::vector<std::string> variants;
   std::vector<int> workGroups, unrolls, bodiesPerItem;
   bool fp64 = false, fastMath = false, denormsAreZero = false, preciseRsqrt = false;
+  std::string extraOptions;  // --cl-options
+  bool showBuildLog = false;
   bool sweep = false;
   std::optional<std::filesystem::path> csv;
   std::string preset = "disk";

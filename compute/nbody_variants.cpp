@@ -31,6 +31,7 @@ std::string nbodyBuildOptions(const NBodyConfig& c) {
   if (c.nativeRsqrt && !c.fp64) o << " -DUSE_NATIVE_RSQRT";
   if (c.fastRelaxedMath) o << " -cl-fast-relaxed-math";
   if (c.denormsAreZero) o << " -cl-denorms-are-zero";
+  if (!c.extraOptions.empty()) o << ' ' << c.extraOptions;
   return o.str();
 }
 
@@ -43,6 +44,7 @@ std::string describeNBodyConfig(const NBodyConfig& c) {
   if (c.nativeRsqrt && !c.fp64) o << " native_rsqrt";
   if (c.fastRelaxedMath) o << " fast-math";
   if (c.denormsAreZero) o << " ftz";
+  if (!c.extraOptions.empty()) o << " [" << c.extraOptions << ']';
   return o.str();
 }
 

@@ -34,6 +34,7 @@ struct NBodyConfig {
   bool nativeRsqrt = true;      // native_rsqrt instead of rsqrt (fp32 only)
   bool fastRelaxedMath = false; // -cl-fast-relaxed-math
   bool denormsAreZero = false;  // -cl-denorms-are-zero
+  std::string extraOptions;     // appended as is (e.g. -cl-nv-maxrregcount=64, -DLET_COMPILER_UNROLL)
   bool operator==(const NBodyConfig&) const = default;
 };
 

@@ -120,6 +120,11 @@ __kernel __attribute__((reqd_work_group_size(TILE, 1, 1))) void nbody_tiled(
   for (int t = 0; t < count; t += TILE) {
     tile[lid] = posIn[t + lid];
     barrier(CLK_LOCAL_MEM_FENCE);
+    // UNROLL is the unrolling: without this, compilers that know TILE unroll the
+    // whole tile, and the register pressure of that limits occupancy.
+#ifndef LET_COMPILER_UNROLL
+#pragma unroll 1
+#endif
     for (int j = 0; j < TILE; j += UNROLL) {
       UNROLLED_STEPS
     }

@@ -1,0 +1,564 @@
+// The drawing side of the N-body scene: orbit camera maths (no GL), and the
+// particle sprites rendered offscreen through a headless EGL context (Mesa
+// llvmpipe in CI, the GPU on the GPU machine), checked pixel by pixel.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "render/egl_headless.h"
+#include "render/embedded_shaders.h"
+#include "render/gl_check.h"
+#include "render/gl_objects.h"
+#include "render/orbit_camera.h"
+#include "render/particle_renderer.h"
+
+namespace ks {
+namespace {
+
+// ---- camera maths ------------------------------------------------------------
+
+glm::vec3 toNdc(const glm::mat4& viewProjection, const glm::vec3& world) {
+  const glm::vec4 clip = viewProjection * glm::vec4(world, 1.0f);
+  return glm::vec3(clip) / clip.w;
+}
+
+TEST(OrbitCamera, ViewPutsTargetAtScreenCentre) {
+  OrbitCamera camera(7.0);
+  camera.setTarget({1.0f, -2.0f, 3.5f});
+  const std::pair<double, double> angles[] = {{0.0, 0.0}, {1.0, 0.5}, {-2.5, -1.2}, {4.0, 1.4}};
+  for (const auto& [yaw, pitch] : angles) {
+    camera.setAngles(yaw, pitch);
+    const glm::vec3 ndc = toNdc(camera.projection(1.5f) * camera.view(), camera.target());
+    EXPECT_NEAR(ndc.x, 0.0f, 1e-5f) << "yaw " << yaw << " pitch " << pitch;
+    EXPECT_NEAR(ndc.y, 0.0f, 1e-5f) << "yaw " << yaw << " pitch " << pitch;
+    EXPECT_GT(ndc.z, -1.0f);
+    EXPECT_LT(ndc.z, 1.0f);
+    EXPECT_NEAR(glm::length(camera.eye() - camera.target()), 7.0f, 1e-4f);
+  }
+}
+
+TEST(OrbitCamera, ProjectsLikeA45DegreePerspective) {
+  // yaw 0, pitch 0 looks down -z: x and y land at x / (d tan(fov/2) aspect), y / (d tan(fov/2)).
+  OrbitCamera camera(10.0);
+  camera.setAngles(0.0, 0.0);
+  const float halfHeight = 10.0f * std::tan(OrbitCamera::kFovY * 0.5f);
+  const glm::vec3 ndc = toNdc(camera.projection(1.5f) * camera.view(), {2.0f, 1.5f, 0.0f});
+  EXPECT_NEAR(ndc.x, 2.0f / (halfHeight * 1.5f), 1e-5f);
+  EXPECT_NEAR(ndc.y, 1.5f / halfHeight, 1e-5f);
+  EXPECT_NEAR(camera.eye().z, 10.0f, 1e-5f);
+}
+
+TEST(OrbitCamera, ZoomIsMultiplicative) {
+  OrbitCamera camera(10.0);
+  camera.zoom(1.0f);
+  const double d1 = camera.distance();
+  EXPECT_LT(d1, 10.0);  // positive steps move towards the target
+  camera.zoom(1.0f);
+  const double d2 = camera.distance();
+  EXPECT_NEAR(d2 / d1, d1 / 10.0, 1e-12);
+  camera.zoom(-2.0f);
+  EXPECT_NEAR(camera.distance(), 10.0, 1e-9);
+  // The same steps scale a tiny and a huge system alike.
+  OrbitCamera tiny(1e-2), huge(1e5);
+  tiny.zoom(3.0f);
+  huge.zoom(3.0f);
+  EXPECT_NEAR(tiny.distance() / 1e-2, huge.distance() / 1e5, 1e-12);
+}
+
+TEST(OrbitCamera, DistanceIsClamped) {
+  OrbitCamera camera(10.0);
+  camera.setDistance(1e30);
+  EXPECT_EQ(camera.distance(), camera.maxDistance());
+  camera.zoom(1e4f);
+  EXPECT_EQ(camera.distance(), camera.minDistance());
+  camera.setDistance(-5.0);
+  EXPECT_EQ(camera.distance(), camera.minDistance());
+  camera.setDistanceLimits(1.0, 2.0);
+  EXPECT_EQ(camera.distance(), 1.0);
+  camera.zoom(-100.0f);
+  EXPECT_EQ(camera.distance(), 2.0);
+}
+
+TEST(OrbitCamera, RotateMovesTheEyeButKeepsTheDistance) {
+  OrbitCamera camera(5.0);
+  camera.setTarget({1.0f, 1.0f, 1.0f});
+  const glm::vec3 before = camera.eye();
+  camera.rotate(40.0f, -25.0f);
+  const glm::vec3 after = camera.eye();
+  EXPECT_GT(glm::length(after - before), 0.1f);
+  EXPECT_NEAR(glm::length(after - camera.target()), 5.0f, 1e-5f);
+  EXPECT_EQ(camera.distance(), 5.0);
+  EXPECT_EQ(camera.target(), glm::vec3(1.0f));
+}
+
+TEST(OrbitCamera, PitchIsClampedAwayFromThePoles) {
+  OrbitCamera camera(3.0);
+  camera.rotate(0.0f, 1e6f);
+  EXPECT_EQ(camera.pitch(), OrbitCamera::kMaxPitch);
+  EXPECT_LT(OrbitCamera::kMaxPitch, glm::half_pi<double>());
+  camera.rotate(0.0f, -1e6f);
+  EXPECT_EQ(camera.pitch(), -OrbitCamera::kMaxPitch);
+  camera.setAngles(0.0, 100.0);
+  EXPECT_EQ(camera.pitch(), OrbitCamera::kMaxPitch);
+  // Coasting into the clamp stops there, with a usable view.
+  camera.setAngles(0.0, 0.0);
+  for (int i = 0; i < 10; ++i) {
+    camera.rotate(0.0f, 80.0f);
+    camera.update(1.0 / 60.0);
+  }
+  for (int i = 0; i < 120; ++i) camera.update(1.0 / 60.0);
+  EXPECT_EQ(camera.pitch(), OrbitCamera::kMaxPitch);
+  const glm::mat4 view = camera.view();
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) EXPECT_TRUE(std::isfinite(view[c][r]));
+  const glm::vec3 ndc = toNdc(camera.projection(1.0f) * view, camera.target());
+  EXPECT_NEAR(ndc.x, 0.0f, 1e-5f);
+  EXPECT_NEAR(ndc.y, 0.0f, 1e-5f);
+}
+
+TEST(OrbitCamera, PanMovesTheTargetInTheViewPlane) {
+  OrbitCamera camera(10.0);
+  camera.setAngles(0.0, 0.0);
+  // Dragging right by 100 of 500 pixels moves the scene right: the target goes left
+  // by the matching share of the view plane's height at the target.
+  camera.pan(100.0f, 0.0f, 500);
+  const float unitsPerPixel = 2.0f * 10.0f * std::tan(OrbitCamera::kFovY * 0.5f) / 500.0f;
+  EXPECT_NEAR(camera.target().x, -100.0f * unitsPerPixel, 1e-5f);
+  EXPECT_NEAR(camera.target().y, 0.0f, 1e-6f);
+  EXPECT_NEAR(camera.target().z, 0.0f, 1e-6f);
+  camera.pan(0.0f, 50.0f, 500);  // mouse down: scene down, target up
+  EXPECT_NEAR(camera.target().y, 50.0f * unitsPerPixel, 1e-5f);
+  EXPECT_EQ(camera.distance(), 10.0);
+  camera.pan(10.0f, 10.0f, 0);  // no viewport: nothing to pan against
+  EXPECT_NEAR(camera.target().x, -100.0f * unitsPerPixel, 1e-5f);
+}
+
+// A fling: drag right at 240 px/s for half a second, release, coast for a second.
+double flingYaw(int fps, double coastSeconds = 1.0) {
+  OrbitCamera camera(10.0);
+  camera.setAngles(0.0, 0.0);
+  const double dt = 1.0 / fps;
+  for (int i = 0; i < fps / 2; ++i) {
+    camera.rotate(240.0f / fps, 0.0f);
+    camera.update(dt);
+  }
+  for (int i = 0; i < static_cast<int>(std::lround(coastSeconds * fps)); ++i) camera.update(dt);
+  return camera.yaw();
+}
+
+TEST(OrbitCamera, InertiaIsFrameRateIndependent) {
+  const double draggedOnly = flingYaw(60, 0.0);
+  const double at60 = flingYaw(60), at30 = flingYaw(30), at144 = flingYaw(144);
+  EXPECT_GT(std::abs(at60) - std::abs(draggedOnly), 0.2) << "the coast should have added a good deal";
+  EXPECT_NEAR(at30, at60, 1e-3 * std::abs(at60));
+  EXPECT_NEAR(at144, at60, 1e-3 * std::abs(at60));
+}
+
+TEST(OrbitCamera, InertiaDecaysToRest) {
+  OrbitCamera camera(10.0);
+  for (int i = 0; i < 10; ++i) {
+    camera.rotate(30.0f, 10.0f);
+    camera.pan(20.0f, -5.0f, 600);
+    camera.update(1.0 / 60.0);
+  }
+  camera.update(1.0 / 60.0);
+  EXPECT_TRUE(camera.moving());
+  for (int i = 0; i < 5 * 60; ++i) camera.update(1.0 / 60.0);
+  EXPECT_FALSE(camera.moving());
+  const double yaw = camera.yaw(), pitch = camera.pitch();
+  const glm::vec3 target = camera.target();
+  for (int i = 0; i < 60; ++i) camera.update(1.0 / 60.0);
+  EXPECT_EQ(camera.yaw(), yaw);
+  EXPECT_EQ(camera.pitch(), pitch);
+  EXPECT_EQ(camera.target(), target);
+}
+
+TEST(OrbitCamera, HoldingTheMouseStillStopsTheOrbit) {
+  OrbitCamera camera(10.0);
+  for (int i = 0; i < 20; ++i) {
+    camera.rotate(20.0f, 0.0f);
+    camera.update(1.0 / 60.0);
+  }
+  for (int i = 0; i < 30; ++i) {  // button held, mouse still
+    camera.rotate(0.0f, 0.0f);
+    camera.update(1.0 / 60.0);
+  }
+  const double released = camera.yaw();
+  for (int i = 0; i < 120; ++i) camera.update(1.0 / 60.0);
+  EXPECT_NEAR(camera.yaw(), released, 1e-3);
+}
+
+TEST(OrbitCamera, ZeroTimeStepKeepsTheDrag) {
+  OrbitCamera a(10.0), b(10.0);
+  a.rotate(10.0f, 0.0f);
+  a.update(0.0);  // e.g. the very first frame
+  a.update(1.0 / 60.0);
+  b.rotate(10.0f, 0.0f);
+  b.update(1.0 / 60.0);
+  for (int i = 0; i < 30; ++i) {
+    a.update(1.0 / 60.0);
+    b.update(1.0 / 60.0);
+  }
+  EXPECT_NEAR(a.yaw(), b.yaw(), 1e-12);
+}
+
+TEST(OrbitCamera, NearAndFarScaleWithTheDistance) {
+  for (double d : {1e-3, 1.0, 1e5}) {
+    OrbitCamera camera(d);
+    camera.setTarget(glm::vec3(static_cast<float>(3.0 * d), 0.0f, 0.0f));
+    const glm::mat4 vp = camera.projection(1.0f) * camera.view();
+    const glm::vec3 forward = glm::normalize(camera.target() - camera.eye());
+    // The target and a system a few distances deep around it all fit in depth.
+    for (float along : {-0.9f, 0.0f, 5.0f}) {
+      const glm::vec3 ndc = toNdc(vp, camera.target() + forward * static_cast<float>(along * d));
+      EXPECT_GT(ndc.z, -1.0f) << "distance " << d << ", " << along << " distances along the view";
+      EXPECT_LT(ndc.z, 1.0f) << "distance " << d << ", " << along << " distances along the view";
+    }
+  }
+}
+
+// ---- particle rendering ----------------------------------------------------------
+
+constexpr int kWidth = 96, kHeight = 64;  // not square: the aspect ratio has to be right
+
+// One GL context for the whole executable: EGL start-up is the slow part.
+struct GlEnvironment {
+  std::unique_ptr<EglHeadlessContext> egl;
+  std::string skipReason;
+};
+
+GlEnvironment& glEnvironment() {
+  static GlEnvironment env = [] {
+    GlEnvironment e;
+    try {
+      e.egl = std::make_unique<EglHeadlessContext>();
+    } catch (const std::exception& ex) {
+      e.skipReason = std::string("no headless GL context: ") + ex.what();
+    }
+    return e;
+  }();
+  return env;
+}
+
+struct Rgba {
+  unsigned char r, g, b, a;
+  int sum() const { return r + g + b; }
+};
+
+// Pixels in GL's order: row 0 at the bottom, like window coordinates.
+struct Image {
+  std::vector<Rgba> pixels;
+  const Rgba& at(int x, int y) const { return pixels[static_cast<size_t>(y) * kWidth + x]; }
+  bool black() const {
+    for (const Rgba& p : pixels)
+      if (p.r || p.g || p.b) return false;
+    return true;
+  }
+  int litCount() const {
+    int n = 0;
+    for (const Rgba& p : pixels) n += p.sum() > 0;
+    return n;
+  }
+  // Brightness-weighted centre of the pixels within `radius` of (x, y), in
+  // window coordinates (pixel i covers [i, i + 1)).
+  glm::vec2 centroid(glm::vec2 around, int radius) const {
+    glm::dvec2 sum(0.0);
+    double weight = 0.0;
+    for (int y = static_cast<int>(around.y) - radius; y <= static_cast<int>(around.y) + radius; ++y)
+      for (int x = static_cast<int>(around.x) - radius; x <= static_cast<int>(around.x) + radius; ++x) {
+        if (x < 0 || y < 0 || x >= kWidth || y >= kHeight) continue;
+        const double w = at(x, y).sum();
+        sum += glm::dvec2(x + 0.5, y + 0.5) * w;
+        weight += w;
+      }
+    return weight > 0 ? glm::vec2(sum / weight) : glm::vec2(-1.0f);
+  }
+};
+
+class ParticleRender : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!glEnvironment().skipReason.empty()) GTEST_SKIP() << glEnvironment().skipReason;
+    framebuffer_ = Framebuffer(kWidth, kHeight);
+    renderer_ = std::make_unique<ParticleRenderer>();
+    GLuint names[2] = {0, 0};
+    glGenBuffers(2, names);
+    buffer_ = GlBuffer(names[0]);
+    otherBuffer_ = GlBuffer(names[1]);
+    camera_.setAngles(0.0, 0.0);
+    style_.colorMap = 2;  // white unless a test says otherwise
+    style_.pointSize = 6.0f;
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
+    glViewport(0, 0, kWidth, kHeight);
+    glCheck("test set-up");
+  }
+  void TearDown() override {
+    if (glEnvironment().egl) {
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      while (glGetError() != GL_NO_ERROR) {
+      }  // a failed test must not leave an error for the next one
+    }
+  }
+
+  static void upload(GLuint buffer, const std::vector<glm::vec4>& particles) {
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(particles.size() * sizeof(glm::vec4)), particles.data(),
+                 GL_STATIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glCheck("particle upload");
+  }
+  glm::mat4 viewProjection() const {
+    return camera_.projection(static_cast<float>(kWidth) / kHeight) * camera_.view();
+  }
+  // Where a world point lands, in window coordinates.
+  glm::vec2 toWindow(const glm::vec3& world) const {
+    const glm::vec3 ndc = toNdc(viewProjection(), world);
+    return {(ndc.x * 0.5f + 0.5f) * kWidth, (ndc.y * 0.5f + 0.5f) * kHeight};
+  }
+  static void clear() {
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  }
+  static Image readBack() {
+    Image image;
+    image.pixels.resize(static_cast<size_t>(kWidth) * kHeight);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, kWidth, kHeight, GL_RGBA, GL_UNSIGNED_BYTE, image.pixels.data());
+    glCheck("glReadPixels");
+    return image;
+  }
+  Image render(const std::vector<glm::vec4>& particles) {
+    upload(buffer_.get(), particles);
+    clear();
+    renderer_->draw(buffer_.get(), particles.size(), viewProjection(), style_);
+    return readBack();
+  }
+
+  Framebuffer framebuffer_;
+  std::unique_ptr<ParticleRenderer> renderer_;
+  GlBuffer buffer_, otherBuffer_;
+  OrbitCamera camera_{10.0};
+  ParticleStyle style_;
+};
+
+TEST_F(ParticleRender, ParticleAtTheTargetLightsTheCentre) {
+  const Image image = render({glm::vec4(0.0f, 0.0f, 0.0f, 0.5f)});
+  const Rgba& centre = image.at(kWidth / 2, kHeight / 2);
+  EXPECT_GT(centre.sum(), 3 * 200) << "centre pixel " << int(centre.r) << "," << int(centre.g) << "," << int(centre.b);
+  const std::pair<int, int> corners[] = {{0, 0}, {kWidth - 1, 0}, {0, kHeight - 1}, {kWidth - 1, kHeight - 1}};
+  for (const auto& [x, y] : corners)
+    EXPECT_EQ(image.at(x, y).sum(), 0) << "corner " << x << "," << y;
+  const glm::vec2 c = image.centroid({kWidth / 2.0f, kHeight / 2.0f}, 6);
+  EXPECT_NEAR(c.x, kWidth / 2.0f, 0.5f);
+  EXPECT_NEAR(c.y, kHeight / 2.0f, 0.5f);
+  // A round sprite of about pointSize across, not a square of it.
+  const int lit = image.litCount();
+  EXPECT_GE(lit, 16);
+  EXPECT_LT(lit, 36);
+}
+
+TEST_F(ParticleRender, SpriteFallsOffTowardsItsRim) {
+  style_.pointSize = 16.0f;
+  const Image image = render({glm::vec4(0.0f, 0.0f, 0.0f, 0.0f)});
+  const int cx = kWidth / 2, cy = kHeight / 2;
+  EXPECT_GT(image.at(cx, cy).sum(), image.at(cx + 4, cy).sum());
+  EXPECT_GT(image.at(cx + 4, cy).sum(), image.at(cx + 6, cy).sum());
+  EXPECT_GT(image.at(cx + 6, cy).sum(), 0);
+  EXPECT_EQ(image.at(cx + 7, cy + 7).sum(), 0) << "the square's corner lies outside the disc";
+}
+
+TEST_F(ParticleRender, ParticlesLandAtTheirProjectedPixels) {
+  camera_.setTarget({0.5f, -0.25f, 0.0f});
+  const glm::vec3 a(2.0f, 0.0f, 0.0f), b(-1.0f, 1.5f, 0.0f);
+  const Image image = render({glm::vec4(a, 0.0f), glm::vec4(b, 0.0f)});
+  for (const glm::vec3& p : {a, b}) {
+    const glm::vec2 expected = toWindow(p);
+    const glm::vec2 got = image.centroid(expected, 5);
+    EXPECT_NEAR(got.x, expected.x, 0.75f) << "particle at " << p.x << "," << p.y;
+    EXPECT_NEAR(got.y, expected.y, 0.75f) << "particle at " << p.x << "," << p.y;
+    EXPECT_GT(image.at(static_cast<int>(expected.x), static_cast<int>(expected.y)).sum(), 0);
+  }
+  // Nothing where no particle is: the mirror image of a's position, and the target.
+  const glm::vec2 pa = toWindow(a);
+  EXPECT_EQ(image.at(kWidth - 1 - static_cast<int>(pa.x), kHeight - 1 - static_cast<int>(pa.y)).sum(), 0);
+  EXPECT_EQ(image.at(kWidth / 2, kHeight / 2).sum(), 0);
+}
+
+TEST_F(ParticleRender, AdditiveBlendingMakesOverlapsBrighter) {
+  style_.brightness = 0.3f;
+  const Rgba one = render({glm::vec4(0.0f)}).at(kWidth / 2, kHeight / 2);
+  const Rgba two = render({glm::vec4(0.0f), glm::vec4(0.0f)}).at(kWidth / 2, kHeight / 2);
+  EXPECT_GT(one.r, 20);
+  EXPECT_LT(one.r, 120);
+  EXPECT_NEAR(two.r, 2 * one.r, 2);
+  EXPECT_NEAR(two.g, 2 * one.g, 2);
+  EXPECT_NEAR(two.b, 2 * one.b, 2);
+}
+
+TEST_F(ParticleRender, CountZeroDrawsNothing) {
+  upload(buffer_.get(), {glm::vec4(0.0f), glm::vec4(1.0f, 1.0f, 0.0f, 0.0f)});
+  clear();
+  renderer_->draw(buffer_.get(), 0, viewProjection(), style_);
+  renderer_->draw(0, 0, viewProjection(), style_);  // no buffer yet is fine too
+  EXPECT_TRUE(readBack().black());
+  glCheck("after empty draws");
+}
+
+TEST_F(ParticleRender, FollowsTheBufferItIsGiven) {
+  upload(buffer_.get(), {glm::vec4(-2.0f, 0.0f, 0.0f, 0.0f)});
+  upload(otherBuffer_.get(), {glm::vec4(2.0f, 0.0f, 0.0f, 0.0f)});
+  clear();
+  renderer_->draw(buffer_.get(), 1, viewProjection(), style_);
+  const Image first = readBack();
+  clear();
+  renderer_->draw(otherBuffer_.get(), 1, viewProjection(), style_);
+  const Image second = readBack();
+  const glm::vec2 left = toWindow({-2.0f, 0.0f, 0.0f}), right = toWindow({2.0f, 0.0f, 0.0f});
+  EXPECT_GT(first.at(int(left.x), int(left.y)).sum(), 0);
+  EXPECT_EQ(first.at(int(right.x), int(right.y)).sum(), 0);
+  EXPECT_EQ(second.at(int(left.x), int(left.y)).sum(), 0);
+  EXPECT_GT(second.at(int(right.x), int(right.y)).sum(), 0);
+}
+
+TEST_F(ParticleRender, ColourFollowsSpeedThroughTheMap) {
+  int count = 0;
+  const char* const* names = ParticleRenderer::colorMapNames(&count);
+  ASSERT_EQ(count, ParticleRenderer::kColorMapCount);
+  ASSERT_EQ(count, 3);
+  EXPECT_STREQ(names[0], "inferno");
+  EXPECT_STREQ(names[1], "ice");
+  EXPECT_STREQ(names[2], "white");
+
+  style_.maxSpeed = 10.0f;
+  const glm::vec3 slowAt(-2.0f, 0.0f, 0.0f), fastAt(2.0f, 0.0f, 0.0f);
+  const std::vector<glm::vec4> particles = {glm::vec4(slowAt, 0.0f), glm::vec4(fastAt, 25.0f)};  // fast: past max
+  const glm::vec2 slowPx = toWindow(slowAt), fastPx = toWindow(fastAt);
+  auto colours = [&](int map) {
+    style_.colorMap = map;
+    const Image image = render(particles);
+    return std::pair{image.at(int(slowPx.x), int(slowPx.y)), image.at(int(fastPx.x), int(fastPx.y))};
+  };
+  const auto [infernoSlow, infernoFast] = colours(0);
+  EXPECT_GT(infernoSlow.sum(), 60) << "slow particles must stay visible on black";
+  EXPECT_GT(infernoSlow.b, infernoSlow.g);  // dark purple
+  EXPECT_GT(infernoFast.g, 200);            // pale yellow
+  EXPECT_GT(infernoFast.r, infernoFast.b);
+  const auto [iceSlow, iceFast] = colours(1);
+  EXPECT_GT(iceSlow.b, iceSlow.r + 40);  // deep blue
+  EXPECT_GT(iceFast.sum(), iceSlow.sum() + 200);
+  const auto [whiteSlow, whiteFast] = colours(2);
+  EXPECT_EQ(whiteSlow.r, whiteSlow.b);
+  EXPECT_EQ(whiteSlow.sum(), whiteFast.sum());
+  // Out-of-range maps fall back to the nearest one instead of drawing garbage.
+  const auto [clampedSlow, clampedFast] = colours(99);
+  EXPECT_EQ(clampedSlow.sum(), whiteSlow.sum());
+}
+
+TEST_F(ParticleRender, BrightnessScalesTheColour) {
+  style_.brightness = 0.25f;
+  const Rgba dim = render({glm::vec4(0.0f)}).at(kWidth / 2, kHeight / 2);
+  style_.brightness = 0.5f;
+  const Rgba bright = render({glm::vec4(0.0f)}).at(kWidth / 2, kHeight / 2);
+  EXPECT_NEAR(bright.r, 2 * dim.r, 2);
+  style_.brightness = 0.0f;
+  EXPECT_TRUE(render({glm::vec4(0.0f)}).black());
+}
+
+TEST_F(ParticleRender, AttenuationGrowsNearSprites) {
+  style_.pointSize = 6.0f;
+  style_.attenuationDistance = 10.0f;  // the camera's distance: sprites at the target keep pointSize
+  const int atTarget = render({glm::vec4(0.0f)}).litCount();
+  const int nearer = render({glm::vec4(0.0f, 0.0f, 5.0f, 0.0f)}).litCount();  // half as far from the eye
+  style_.attenuationDistance = 0.0f;
+  const int plain = render({glm::vec4(0.0f)}).litCount();
+  EXPECT_EQ(atTarget, plain);
+  EXPECT_GT(nearer, 3 * atTarget);
+}
+
+TEST_F(ParticleRender, TinyAndHugeSystemsBothRender) {
+  for (double scale : {1e-3, 1e5}) {
+    camera_.reset(10.0 * scale);
+    camera_.setTarget(glm::vec3(static_cast<float>(4.0 * scale), static_cast<float>(-scale), 0.0f));
+    const glm::vec3 offset(static_cast<float>(2.0 * scale), 0.0f, 0.0f);
+    const Image image = render({glm::vec4(camera_.target(), 0.0f), glm::vec4(camera_.target() + offset, 0.0f)});
+    EXPECT_GT(image.at(kWidth / 2, kHeight / 2).sum(), 0) << "scale " << scale;
+    const glm::vec2 px = toWindow(camera_.target() + offset);
+    EXPECT_GT(px.x, kWidth / 2.0f + 5.0f);
+    EXPECT_GT(image.at(int(px.x), int(px.y)).sum(), 0) << "scale " << scale;
+  }
+}
+
+TEST_F(ParticleRender, RestoresTheGlStateItChanges) {
+  const ShaderProgram other = createShaderProgram(shaders::textured_quad_vert, shaders::textured_quad_frag, "other");
+  const VertexArray otherVao = createVertexArray();
+  upload(buffer_.get(), {glm::vec4(0.0f)});
+
+  // State as the UI would leave it: blending for translucency, a program and VAO of its own, depth on.
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  glBlendEquation(GL_FUNC_SUBTRACT);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glUseProgram(other.get());
+  glBindVertexArray(otherVao.get());
+  glBindBuffer(GL_ARRAY_BUFFER, otherBuffer_.get());
+  glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+  glClearDepth(0.0);  // every fragment would fail GL_LESS: the sprites must not depth test
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glClearDepth(1.0);
+  renderer_->draw(buffer_.get(), 1, viewProjection(), style_);
+  glCheck("draw");
+  EXPECT_GT(readBack().at(kWidth / 2, kHeight / 2).sum(), 0) << "depth testing was left on";
+
+  auto integer = [](GLenum name) {
+    GLint v = 0;
+    glGetIntegerv(name, &v);
+    return v;
+  };
+  EXPECT_TRUE(glIsEnabled(GL_BLEND));
+  EXPECT_TRUE(glIsEnabled(GL_DEPTH_TEST));
+  EXPECT_FALSE(glIsEnabled(GL_PROGRAM_POINT_SIZE));
+  EXPECT_EQ(integer(GL_BLEND_SRC_RGB), GL_SRC_ALPHA);
+  EXPECT_EQ(integer(GL_BLEND_DST_RGB), GL_ONE_MINUS_SRC_ALPHA);
+  EXPECT_EQ(integer(GL_BLEND_SRC_ALPHA), GL_ONE);
+  EXPECT_EQ(integer(GL_BLEND_DST_ALPHA), GL_ONE_MINUS_SRC_ALPHA);
+  EXPECT_EQ(integer(GL_BLEND_EQUATION_RGB), GL_FUNC_SUBTRACT);
+  EXPECT_EQ(integer(GL_CURRENT_PROGRAM), static_cast<GLint>(other.get()));
+  EXPECT_EQ(integer(GL_VERTEX_ARRAY_BINDING), static_cast<GLint>(otherVao.get()));
+  EXPECT_EQ(integer(GL_ARRAY_BUFFER_BINDING), static_cast<GLint>(otherBuffer_.get()));
+
+  // And the other way round: nothing enabled, nothing bound.
+  glDisable(GL_BLEND);
+  glDisable(GL_DEPTH_TEST);
+  glBlendEquation(GL_FUNC_ADD);
+  glUseProgram(0);
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  renderer_->draw(buffer_.get(), 1, viewProjection(), style_);
+  EXPECT_FALSE(glIsEnabled(GL_BLEND));
+  EXPECT_FALSE(glIsEnabled(GL_DEPTH_TEST));
+  EXPECT_EQ(integer(GL_CURRENT_PROGRAM), 0);
+  EXPECT_EQ(integer(GL_VERTEX_ARRAY_BINDING), 0);
+  EXPECT_EQ(integer(GL_ARRAY_BUFFER_BINDING), 0);
+  glCheck("state queries");
+}
+
+TEST_F(ParticleRender, RejectsABufferTooSmallForTheCount) {
+  upload(buffer_.get(), {glm::vec4(0.0f), glm::vec4(0.0f)});
+  glUseProgram(0);
+  glDisable(GL_BLEND);
+  EXPECT_THROW(renderer_->draw(buffer_.get(), 3, viewProjection(), style_), GlError);
+  EXPECT_THROW(renderer_->draw(0, 1, viewProjection(), style_), GlError);
+  GLint program = -1;
+  glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+  EXPECT_EQ(program, 0);
+  EXPECT_FALSE(glIsEnabled(GL_BLEND));
+  glCheck("after rejected draws");
+}
+
+}  // namespace
+}  // namespace ks
