@@ -31,6 +31,7 @@ struct BenchResult {
   std::string problem;  // empty when it ran
   KernelInfo info;
   std::string buildLog;
+  std::string binary;
   double msPerStep = 0.0;
   double interactionsPerSecond = 0.0;
 };
@@ -45,6 +46,7 @@ BenchResult measure(ComputeContext& compute, const NBodySystem& system, const NB
     NBodyKernel kernel(compute, config);
     r.info = kernel.info();
     r.buildLog = kernel.build().log;
+    r.binary = programBinary(kernel.build().program.get());
     NBodyDeviceState state(compute, system, config);
     Buffer display(compute.context(), CL_MEM_WRITE_ONLY, state.padded() * 4 * sizeof(float));
     auto step = [&](Event* event) {
@@ -88,6 +90,7 @@ std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& o, const De
     c.unroll = o.unrolls.empty() ? (c.variant == "naive" ? 1 : defaults.unroll) : o.unrolls.front();
     c.bodiesPerItem = o.bodiesPerItem.empty() ? (c.variant == "blocked" ? defaults.bodiesPerItem : 1)
                                               : o.bodiesPerItem.front();
+    c.split = o.splits.empty() ? (c.variant == "blocked" ? defaults.split : 1) : o.splits.front();
     return {c};
   }
   std::vector<int> groups;
@@ -98,14 +101,16 @@ std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& o, const De
     if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), v.name) == o.variants.end()) continue;
     for (int wg : orAll(o.workGroups, groups))
       for (int u : orAll(o.unrolls, v.unrolls))
-        for (int b : orAll(o.bodiesPerItem, v.bodiesPerItem)) {
-          NBodyConfig c = baseConfig(o);
-          c.variant = v.name;
-          c.workGroup = wg;
-          c.unroll = u;
-          c.bodiesPerItem = b;
-          out.push_back(c);
-        }
+        for (int b : orAll(o.bodiesPerItem, v.bodiesPerItem))
+          for (int sp : orAll(o.splits, v.splits)) {
+            NBodyConfig c = baseConfig(o);
+            c.variant = v.name;
+            c.workGroup = wg;
+            c.unroll = u;
+            c.bodiesPerItem = b;
+            c.split = sp;
+            out.push_back(c);
+          }
   }
   return out;
 }
@@ -144,6 +149,14 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
                   r.info.workGroupSize, r.info.preferredMultiple, static_cast<unsigned long long>(r.info.localMemBytes),
                   static_cast<unsigned long long>(r.info.privateMemBytes));
       if (o.showBuildLog) std::printf("build log:\n%s\n", r.buildLog.c_str());
+      if (o.dumpProgram) {
+        std::ofstream out(*o.dumpProgram, std::ios::binary);
+        out << r.binary;
+        if (!out) {
+          std::fprintf(stderr, "kernelscope: error: cannot write '%s'\n", o.dumpProgram->c_str());
+          return kExitFailure;
+        }
+      }
       std::printf("%zu bodies, total time for %d iterations: %.3f ms\n", o.bodies, iterations, r.msPerStep * iterations);
       std::printf("= %.3f billion interactions per second\n", r.interactionsPerSecond * 1e-9);
       std::printf("= %.3f %s-precision GFLOP/s at %.0f flops per interaction\n",
@@ -173,14 +186,14 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       std::fprintf(stderr, "kernelscope: error: cannot write '%s'\n", o.csv->c_str());
       return kExitFailure;
     }
-    csv << "device,driver,variant,work_group,unroll,bodies_per_item,precision,native_rsqrt,fast_math,ftz,bodies,"
+    csv << "device,driver,variant,work_group,unroll,bodies_per_item,split,precision,native_rsqrt,fast_math,ftz,bodies,"
            "iterations,ms_per_step,g_interactions_per_s,gflops,status\n";
     for (const auto& r : results) {
       const NBodyConfig& c = r.config;
       std::string status = r.problem.empty() ? "ok" : r.problem.substr(0, r.problem.find('\n'));
       std::replace(status.begin(), status.end(), ',', ';');
       csv << '"' << device.name << "\"," << device.driverVersion << ',' << c.variant << ',' << c.workGroup << ','
-          << c.unroll << ',' << c.bodiesPerItem << ',' << (c.fp64 ? "fp64" : "fp32") << ','
+          << c.unroll << ',' << c.bodiesPerItem << ',' << c.split << ',' << (c.fp64 ? "fp64" : "fp32") << ','
           << (c.nativeRsqrt && !c.fp64) << ',' << c.fastRelaxedMath << ',' << c.denormsAreZero << ',' << o.bodies
           << ',' << iterations << ',' << r.msPerStep << ',' << r.interactionsPerSecond * 1e-9 << ','
           << r.interactionsPerSecond * flopsPerInteraction(c) * 1e-9 << ",\"" << status << "\"\n";

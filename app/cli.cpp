@@ -59,12 +59,17 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_option("--bodies-per-item", nb.bodiesPerItem, "Bodies per work-item (register blocking): 1, 2, 4")
       ->delimiter(',')
       ->check(CLI::IsMember({1, 2, 4}));
+  group->add_option("--split", nb.splits, "Work-items per body (blocked variant, for small N): 1, 2, 4")
+      ->delimiter(',')
+      ->check(CLI::IsMember({1, 2, 4}));
   group->add_flag("--fp64", nb.fp64, "Double precision (needs cl_khr_fp64)");
   group->add_flag("--fast-math", nb.fastMath, "Build with -cl-fast-relaxed-math");
   group->add_flag("--ftz", nb.denormsAreZero, "Build with -cl-denorms-are-zero (flush denormals)");
   group->add_flag("--precise-rsqrt", nb.preciseRsqrt, "rsqrt() instead of native_rsqrt() in fp32");
   group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel");
   group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
+  group->add_option("--dump-program", nb.dumpProgram,
+                    "Write the built N-body program's device binary (PTX on NVIDIA) to this file (benchmark)");
   group->add_flag("--sweep", nb.sweep, "Benchmark every combination of the given lists (all values when omitted)");
   group->add_option("--csv", nb.csv, "Also write the benchmark/sweep results as CSV to this file");
   group->add_option("--preset", nb.preset, "Start preset: cube, shell, disk, collision")
@@ -91,7 +96,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     options.sizeGiven = true;
   }
   options.vsync = !noVsync;
-  for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--n"})
+  for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--n"})
     if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);
   if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
   options.interop = parseInteropPath(interop);  // "auto" parses to none

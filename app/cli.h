@@ -13,10 +13,11 @@ namespace ks {
 struct NBodyOptions {
   size_t bodies = 16384;
   std::vector<std::string> variants;
-  std::vector<int> workGroups, unrolls, bodiesPerItem;
+  std::vector<int> workGroups, unrolls, bodiesPerItem, splits;
   bool fp64 = false, fastMath = false, denormsAreZero = false, preciseRsqrt = false;
   std::string extraOptions;  // --cl-options
   bool showBuildLog = false;
+  std::optional<std::filesystem::path> dumpProgram;  // --dump-program
   bool sweep = false;
   std::optional<std::filesystem::path> csv;
   std::string preset = "disk";

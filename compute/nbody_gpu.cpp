@@ -40,8 +40,7 @@ void NBodyKernel::enqueueStep(Queue& queue, cl_mem posIn, cl_mem posOut, cl_mem 
   kernel_.setArg(3, display);
   if (config_.fp64) setParams<cl_double>(params, padded);
   else setParams<cl_float>(params, padded);
-  const size_t global = padded / static_cast<size_t>(config_.bodiesPerItem);
-  queue.enqueueKernel(kernel_, {global}, {static_cast<size_t>(config_.workGroup)}, event);
+  queue.enqueueKernel(kernel_, {nbodyGlobalSize(padded, config_)}, {static_cast<size_t>(config_.workGroup)}, event);
 }
 
 namespace {

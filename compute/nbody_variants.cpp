@@ -8,12 +8,14 @@ namespace ks {
 const std::vector<NBodyVariant>& nbodyVariants() {
   static const std::vector<NBodyVariant> table = {
       {"naive", "nbody_naive",
-       "every work-item reads all bodies from global memory (the seed's nbody_sim_notile, fixed)", false, {1}, {1}},
+       "every work-item reads all bodies from global memory (the seed's nbody_sim_notile, fixed)", false, {1}, {1},
+       {1}},
       {"tiled", "nbody_tiled", "the seed's nbody_sim: tiles of bodies in local memory, unrolled UNROLL times", true,
-       {1, 2, 4, 8, 16, 32}, {1}},
+       {1, 2, 4, 8, 16, 32}, {1}, {1}},
       {"blocked", "nbody_tiled",
-       "tiled + register blocking: each work-item integrates B bodies, each local read feeds B interactions", true,
-       {1, 2, 4, 8, 16, 32}, {1, 2, 4}},
+       "tiled + register blocking (each work-item integrates B bodies, each local read feeds B interactions) and "
+       "splitting (S work-items share a body, for small N)",
+       true, {1, 2, 4, 8, 16, 32}, {1, 2, 4}, {1, 2, 4}},
   };
   return table;
 }
@@ -26,7 +28,8 @@ const NBodyVariant* findNBodyVariant(const std::string& name) {
 
 std::string nbodyBuildOptions(const NBodyConfig& c) {
   std::ostringstream o;
-  o << "-DTILE=" << c.workGroup << " -DUNROLL=" << c.unroll << " -DBODIES_PER_ITEM=" << c.bodiesPerItem;
+  o << "-DTILE=" << c.workGroup << " -DUNROLL=" << c.unroll << " -DBODIES_PER_ITEM=" << c.bodiesPerItem
+    << " -DSPLIT=" << c.split;
   if (c.fp64) o << " -DUSE_FP64";
   if (c.nativeRsqrt && !c.fp64) o << " -DUSE_NATIVE_RSQRT";
   if (c.fastRelaxedMath) o << " -cl-fast-relaxed-math";
@@ -39,7 +42,7 @@ std::string describeNBodyConfig(const NBodyConfig& c) {
   std::ostringstream o;
   o << c.variant << " wg=" << c.workGroup;
   if (const NBodyVariant* v = findNBodyVariant(c.variant); v && v->localMemory) o << " unroll=" << c.unroll;
-  if (c.variant == "blocked") o << " B=" << c.bodiesPerItem;
+  if (c.variant == "blocked") o << " B=" << c.bodiesPerItem << " S=" << c.split;
   o << (c.fp64 ? " fp64" : " fp32");
   if (c.nativeRsqrt && !c.fp64) o << " native_rsqrt";
   if (c.fastRelaxedMath) o << " fast-math";
@@ -55,6 +58,10 @@ size_t nbodyBodiesPerGroup(const NBodyConfig& c) {
 size_t nbodyPaddedCount(size_t bodies, const NBodyConfig& c) {
   const size_t group = nbodyBodiesPerGroup(c);
   return std::max<size_t>(1, (bodies + group - 1) / group) * group;
+}
+
+size_t nbodyGlobalSize(size_t padded, const NBodyConfig& c) {
+  return padded / static_cast<size_t>(std::max(c.bodiesPerItem, 1)) * static_cast<size_t>(std::max(c.split, 1));
 }
 
 size_t nbodyLocalMemoryBytes(const NBodyConfig& c) {
@@ -84,6 +91,11 @@ std::string nbodyConfigProblem(const NBodyConfig& c, const DeviceDescriptor& dev
   if (!contains(v->bodiesPerItem, c.bodiesPerItem))
     return std::string("bodies per work-item ") + std::to_string(c.bodiesPerItem) + " is not offered by the " +
            v->name + " variant";
+  if (!contains(v->splits, c.split))
+    return std::string("split ") + std::to_string(c.split) + " is not offered by the " + v->name + " variant";
+  if (v->localMemory && (c.workGroup % c.split != 0 || (c.workGroup / c.split) % c.unroll != 0))
+    return "unroll " + std::to_string(c.unroll) + " does not divide the tile slice of " +
+           std::to_string(c.workGroup) + "/" + std::to_string(c.split);
   if (c.fp64 && !device.hasExtension("cl_khr_fp64")) return "fp64 needs cl_khr_fp64, which the device lacks";
   const size_t local = nbodyLocalMemoryBytes(c);
   if (device.localMemBytes && local > device.localMemBytes)
@@ -98,15 +110,17 @@ std::vector<NBodyConfig> allNBodyConfigs(const DeviceDescriptor& device, bool fp
   for (const auto& v : nbodyVariants())
     for (int wg = kNBodyWorkGroupStep; wg <= maxGroup; wg *= 2)
       for (int u : v.unrolls)
-        for (int b : v.bodiesPerItem) {
-          NBodyConfig c;
-          c.variant = v.name;
-          c.workGroup = wg;
-          c.unroll = u;
-          c.bodiesPerItem = b;
-          c.fp64 = fp64;
-          if (nbodyConfigProblem(c, device).empty()) out.push_back(c);
-        }
+        for (int b : v.bodiesPerItem)
+          for (int sp : v.splits) {
+            NBodyConfig c;
+            c.variant = v.name;
+            c.workGroup = wg;
+            c.unroll = u;
+            c.bodiesPerItem = b;
+            c.split = sp;
+            c.fp64 = fp64;
+            if (nbodyConfigProblem(c, device).empty()) out.push_back(c);
+          }
   return out;
 }
 

@@ -17,6 +17,7 @@ struct NBodyVariant {
   bool localMemory;         // stages tiles in local memory (work-group size = tile size)
   std::vector<int> unrolls;        // allowed UNROLL values
   std::vector<int> bodiesPerItem;  // allowed BODIES_PER_ITEM values
+  std::vector<int> splits;         // allowed SPLIT values (work-items per body)
 };
 
 const std::vector<NBodyVariant>& nbodyVariants();
@@ -30,6 +31,7 @@ struct NBodyConfig {
   int workGroup = 256;
   int unroll = 8;
   int bodiesPerItem = 2;
+  int split = 1;                // work-items sharing one body
   bool fp64 = false;
   bool nativeRsqrt = true;      // native_rsqrt instead of rsqrt (fp32 only)
   bool fastRelaxedMath = false; // -cl-fast-relaxed-math
@@ -41,9 +43,11 @@ struct NBodyConfig {
 std::string nbodyBuildOptions(const NBodyConfig& config);
 std::string describeNBodyConfig(const NBodyConfig& config);  // "blocked wg=256 unroll=8 B=2 fp32 native_rsqrt"
 
-// Bodies per work-group, and the padded body count a configuration runs on.
+// Bodies per work-group, and the padded body count a configuration runs on
+// (a multiple of work-group x bodies per item, so tiles never run past the end).
 size_t nbodyBodiesPerGroup(const NBodyConfig& config);
 size_t nbodyPaddedCount(size_t bodies, const NBodyConfig& config);
+size_t nbodyGlobalSize(size_t padded, const NBodyConfig& config);  // work-items per step
 // Bytes of local memory the variant uses for this configuration.
 size_t nbodyLocalMemoryBytes(const NBodyConfig& config);
 

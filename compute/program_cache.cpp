@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <sstream>
+#include <vector>
 
 namespace ks {
 
@@ -12,6 +13,24 @@ uint64_t hashSource(const std::string& text) {
     hash *= 1099511628211ull;
   }
   return hash;
+}
+
+std::string programBinary(cl_program program) {
+  cl_uint devices = 0;
+  clCheck(clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof devices, &devices, nullptr), "clGetProgramInfo");
+  std::vector<size_t> sizes(devices);
+  clCheck(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizes.size() * sizeof(size_t), sizes.data(), nullptr),
+          "clGetProgramInfo");
+  std::vector<std::string> binaries(devices);
+  std::vector<unsigned char*> pointers(devices);
+  for (cl_uint i = 0; i < devices; ++i) {
+    binaries[i].resize(sizes[i]);
+    pointers[i] = reinterpret_cast<unsigned char*>(binaries[i].data());
+  }
+  clCheck(clGetProgramInfo(program, CL_PROGRAM_BINARIES, pointers.size() * sizeof(unsigned char*), pointers.data(),
+                           nullptr),
+          "clGetProgramInfo");
+  return devices ? binaries[0] : std::string();
 }
 
 static std::string buildLog(cl_program program, cl_device_id device) {

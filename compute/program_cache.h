@@ -24,6 +24,9 @@ struct ProgramBuild {
 
 uint64_t hashSource(const std::string& text);  // FNV-1a, 64 bit
 
+// The device binary of a built program (CL_PROGRAM_BINARIES; PTX text on NVIDIA).
+std::string programBinary(cl_program program);
+
 // A kernel file that failed to build, with the compiler's log.
 class ProgramBuildError : public std::runtime_error {
  public:

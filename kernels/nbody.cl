@@ -5,8 +5,9 @@
 //                UNROLL unrolls the loop over the tile; BODIES_PER_ITEM (register
 //                blocking) lets each work-item integrate several bodies, so each
 //                local-memory read feeds that many interactions.
+//                SPLIT shares each body between several work-items (small N).
 // Build options: -DTILE=<work-group size> -DUNROLL=<1..32> -DBODIES_PER_ITEM=<1,2,4>
-//                -DUSE_FP64 -DUSE_NATIVE_RSQRT (plus -cl-fast-relaxed-math etc.)
+//                -DSPLIT=<1,2,4> -DUSE_FP64 -DUSE_NATIVE_RSQRT (plus -cl-fast-relaxed-math etc.)
 // Bodies are padded to a multiple of TILE * BODIES_PER_ITEM with zero-mass
 // bodies, so no work-item ever reads out of bounds and no bounds test is needed
 // in the inner loop. Softening eps2 > 0 makes the self-interaction 0, not NaN.
@@ -30,6 +31,9 @@ typedef float4 real4;
 #endif
 #ifndef BODIES_PER_ITEM
 #define BODIES_PER_ITEM 1
+#endif
+#ifndef SPLIT
+#define SPLIT 1
 #endif
 
 #if defined(USE_NATIVE_RSQRT) && !defined(USE_FP64)
@@ -103,33 +107,57 @@ __kernel void nbody_naive(__global const real4* posIn, __global real4* posOut, _
 #error "UNROLL must divide TILE"
 #endif
 
+// SPLIT work-items share each body: each covers 1/SPLIT of every tile, and the
+// partial accelerations are summed through local memory at the end. More
+// work-items for the same N: what keeps a big GPU busy when N is small.
+#define SLICE (TILE / SPLIT)
+#if TILE % SPLIT != 0 || SLICE % UNROLL != 0
+#error "SPLIT must divide TILE, and UNROLL must divide TILE / SPLIT"
+#endif
+
 __kernel __attribute__((reqd_work_group_size(TILE, 1, 1))) void nbody_tiled(
     __global const real4* posIn, __global real4* posOut, __global real4* vel, __global float4* display,
     const int count, const real dt, const real eps2, const real gravity, const real damping) {
   __local real4 tile[TILE];
   const int lid = get_local_id(0);
-  // Bodies of this work-item: lid, lid + TILE, ... within the group's block, so
+  const int slice = lid / SLICE;  // which part of each tile this work-item covers
+  const int sub = lid % SLICE;
+  // Bodies of this work-item: sub, sub + SLICE, ... within the group's block, so
   // neighbouring work-items touch neighbouring bodies (coalesced).
-  const int first = get_group_id(0) * (TILE * BODIES_PER_ITEM) + lid;
+  const int first = get_group_id(0) * (SLICE * BODIES_PER_ITEM) + sub;
   real4 p[BODIES_PER_ITEM];
   real3 acc[BODIES_PER_ITEM];
   for (int k = 0; k < BODIES_PER_ITEM; ++k) {
-    p[k] = posIn[first + k * TILE];
+    p[k] = posIn[first + k * SLICE];
     acc[k] = (real3)(0);
   }
+  // The next tile is fetched into a register while this one is computed, so the
+  // global-memory latency hides behind the arithmetic.
+  real4 next = posIn[lid];
   for (int t = 0; t < count; t += TILE) {
-    tile[lid] = posIn[t + lid];
+    tile[lid] = next;
     barrier(CLK_LOCAL_MEM_FENCE);
+    if (t + TILE < count) next = posIn[t + TILE + lid];
     // UNROLL is the unrolling: without this, compilers that know TILE unroll the
     // whole tile, and the register pressure of that limits occupancy.
 #ifndef LET_COMPILER_UNROLL
 #pragma unroll 1
 #endif
-    for (int j = 0; j < TILE; j += UNROLL) {
+    for (int j = slice * SLICE; j < (slice + 1) * SLICE; j += UNROLL) {
       UNROLLED_STEPS
     }
     barrier(CLK_LOCAL_MEM_FENCE);  // the tile is consumed before the next load
   }
+#if SPLIT > 1
+  for (int k = 0; k < BODIES_PER_ITEM; ++k) {
+    tile[lid] = (real4)(acc[k], (real)0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (slice == 0)
+      for (int s = 1; s < SPLIT; ++s) acc[k] += tile[sub + s * SLICE].xyz;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (slice != 0) return;
+#endif
   for (int k = 0; k < BODIES_PER_ITEM; ++k)
-    integrate(first + k * TILE, p[k], acc[k], vel, posOut, display, dt, gravity, damping);
+    integrate(first + k * SLICE, p[k], acc[k], vel, posOut, display, dt, gravity, damping);
 }
