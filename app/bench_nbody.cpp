@@ -7,6 +7,7 @@
 
 #include "app/session.h"
 #include "compute/nbody_gpu.h"
+#include "compute/nbody_tuning.h"
 
 namespace ks {
 namespace {
@@ -83,6 +84,7 @@ double flopsPerInteraction(const NBodyConfig& c) { return c.fp64 ? 30.0 : 20.0; 
 
 std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& o, const DeviceDescriptor& device) {
   const NBodyConfig defaults;
+  if (!o.sweep && !o.kernelOptionsGiven()) return {tunedNBodyConfig(device, o.bodies)};
   if (!o.sweep) {
     NBodyConfig c = baseConfig(o);
     c.variant = o.variants.empty() ? defaults.variant : o.variants.front();

@@ -12,8 +12,9 @@ namespace ks {
 
 struct Settings;
 
-// The configuration(s) the options ask for: one for --bench/--verify (first value
-// of each list, defaults for the rest), the product of the lists for --sweep (all
+// The configuration(s) the options ask for: one for --bench/--verify (the tuned
+// configuration for the device when no kernel option is given, else the first
+// value of each list and defaults for the rest), the product of the lists for --sweep (all
 // allowed values where a list is not given). Invalid combinations are kept: the
 // caller reports them with nbodyConfigProblem().
 std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& options, const DeviceDescriptor& device);

@@ -11,6 +11,13 @@ bool NBodyOptions::given(const std::string& option) const {
   return std::find(explicitOptions.begin(), explicitOptions.end(), option) != explicitOptions.end();
 }
 
+bool NBodyOptions::kernelOptionsGiven() const {
+  for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--fp64", "--fast-math",
+                           "--ftz", "--precise-rsqrt", "--cl-options"})
+    if (given(name)) return true;
+  return false;
+}
+
 std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) {
   CLI::App app{"kernelscope " KERNELSCOPE_VERSION
                " - watch OpenCL kernels at work, live, and tune them.\n"
@@ -96,7 +103,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     options.sizeGiven = true;
   }
   options.vsync = !noVsync;
-  for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--n"})
+  for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--n", "--fp64",
+                           "--fast-math", "--ftz", "--precise-rsqrt", "--cl-options"})
     if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);
   if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
   options.interop = parseInteropPath(interop);  // "auto" parses to none

@@ -24,6 +24,7 @@ struct NBodyOptions {
   uint64_t seed = 1;
   bool verify = false;
   bool given(const std::string& option) const;  // set by the parser
+  bool kernelOptionsGiven() const;               // any option that shapes the kernel
   std::vector<std::string> explicitOptions;
 };
 
