@@ -8,7 +8,11 @@
 
 #include "app/settings.h"
 #include "compute/device_catalog.h"
+#include "compute/cl_objects.h"
 #include "compute/interop/interop_path.h"
+#include "compute/nbody_model.h"
+#include "compute/nbody_variants.h"
+#include "render/particle_renderer.h"
 
 namespace ks {
 
@@ -31,6 +35,40 @@ struct FrameBreakdown {
   double acquireMs = 0.0, kernelMs = 0.0, releaseMs = 0.0, copyMs = 0.0, renderMs = 0.0;
 };
 
+enum class SceneKind { NBody, Julia };
+
+// The N-body scene's settings and readings. `config`/`bodies`/`preset`/`seed`
+// are what the user asks for; the scene applies them between frames and, when a
+// request fails, puts the running values back and says why in `message`.
+struct NBodyState {
+  NBodyConfig config;
+  bool configFromUser = false;  // false: the tuned configuration for the device
+  NBodyParams params;
+  int bodies = 16384;
+  NBodyPreset preset = NBodyPreset::DiskGalaxy;
+  int seed = 1;
+  bool paused = false;
+  int stepsPerFrame = 1;
+  bool stepRequested = false;   // single step while paused
+  bool resetRequested = false;  // regenerate from preset/bodies/seed
+  bool verifyRequested = false;
+  char statePath[256] = "nbody-state.ksn";
+  bool saveRequested = false, loadRequested = false;
+  ParticleStyle style;
+  bool autoSpeedScale = true;
+  // readings
+  size_t runningBodies = 0;
+  NBodyConfig runningConfig;
+  KernelInfo kernelInfo;
+  double kernelMs = 0.0;            // per step, last frame
+  double interactionsPerSecond = 0.0;
+  double stepsPerSecond = 0.0;
+  unsigned long long steps = 0;
+  std::string message;
+  std::string verification;
+  bool cameraResetRequested = true;
+};
+
 struct AppState {
   // devices
   std::vector<DeviceDescriptor> devices;
@@ -50,7 +88,12 @@ struct AppState {
   bool headless = false;
   bool vsync = true;
   FrameStats stats;
+  SceneKind scene = SceneKind::NBody;
+  std::optional<SceneKind> requestedScene;
   PatternParams pattern;
+  NBodyState nbody;
+  bool showHelp = false;
+  bool fullscreenRequested = false;
   PanelVisibility panels;
   // builds that failed (label, device, error and compiler log), newest last
   struct BuildFailure {

@@ -49,6 +49,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--interop", interop,
                  "How kernel output reaches GL: auto (best available), gl-sharing, external or host")
       ->check(CLI::IsMember({"auto", "gl-sharing", "external", "host"}));
+  app.add_option("--scene", options.scene, "Scene to start with: nbody (default) or julia")
+      ->check(CLI::IsMember({"nbody", "julia"}));
   app.add_option("--bench", options.bench, "Run a benchmark instead of the viewer: nbody or interop")
       ->check(CLI::IsMember({"nbody", "interop"}));
   NBodyOptions& nb = options.nbody;

@@ -41,6 +41,7 @@ struct AppOptions {
   bool listDevices = false;
   bool vsync = true;
   std::optional<InteropPath> interop;
+  std::string scene = "nbody";  // nbody or julia
   std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
   NBodyOptions nbody;
   int iterations = 100;    // benchmark iterations  // empty: automatic (best available)

@@ -108,16 +108,22 @@ int run(ks::AppOptions options) {
     if (state.vsync != appliedVsync) surface->setVsync(appliedVsync = state.vsync);
 
     imgui.newFrame(dt);
-    if (!headless && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) && !ImGui::GetIO().WantCaptureKeyboard)
-      state.quitRequested = true;
+    ks::handleShortcuts(state);
+    if (state.fullscreenRequested) {
+      state.fullscreenRequested = false;
+      surface->toggleFullscreen();
+    }
+    const ks::SurfaceSize fb = surface->framebufferSize();
+    if (const ImGuiIO& io = ImGui::GetIO(); !headless && !io.WantCaptureMouse)
+      session.handleInput(io.MouseDelta.x, io.MouseDelta.y, io.MouseDown[0], io.MouseDown[1], io.MouseWheel,
+                          fb.height);
     ks::drawPanels(state);
 
     surface->bindDrawTarget();
-    const ks::SurfaceSize fb = surface->framebufferSize();
     renderTimer.begin();
     glClearColor(0.06f, 0.07f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    session.draw(fb.width, fb.height);
+    session.draw(state, fb.width, fb.height);
     imgui.render();
     renderTimer.end();
     state.breakdown.renderMs = renderTimer.lastMs();

@@ -34,15 +34,6 @@ bool containsNoCase(const std::string& text, const char* filter) {
   return a.find(b) != std::string::npos;
 }
 
-// First-start layout, relative to the display; ImGui's ini file remembers moves after that.
-void placeFirstTime(float x, float y, float w, float h) {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float top = ImGui::GetFrameHeight();
-  const float usable = display.y - top - kStatusBarHeight;
-  ImGui::SetNextWindowPos(ImVec2(display.x * x, top + usable * y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(display.x * w, usable * h), ImGuiCond_FirstUseEver);
-}
-
 const DeviceDescriptor* activeDevice(const AppState& state) {
   return state.activeDevice ? &state.devices[*state.activeDevice] : nullptr;
 }
@@ -57,6 +48,15 @@ void infoRow(const char* label, const std::string& value) {
 
 }  // namespace
 
+// First-start layout, relative to the display; ImGui's ini file remembers moves after that.
+void placePanelFirstTime(float x, float y, float w, float h) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float top = ImGui::GetFrameHeight();
+  const float usable = display.y - top - kStatusBarHeight;
+  ImGui::SetNextWindowPos(ImVec2(display.x * x, top + usable * y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(display.x * w, usable * h), ImGuiCond_FirstUseEver);
+}
+
 void drawMenuBar(AppState& state) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
@@ -66,12 +66,23 @@ void drawMenuBar(AppState& state) {
   if (ImGui::BeginMenu("View")) {
     ImGui::MenuItem("Devices", nullptr, &state.panels.devices);
     ImGui::MenuItem("Device info", nullptr, &state.panels.deviceInfo);
+    ImGui::MenuItem("N-body", nullptr, &state.panels.nbody);
     ImGui::MenuItem("Interop", nullptr, &state.panels.interop);
     ImGui::MenuItem("Build log", nullptr, &state.panels.buildLog);
     ImGui::MenuItem("Log", nullptr, &state.panels.log);
     ImGui::Separator();
     ImGui::MenuItem("Vsync", nullptr, &state.vsync, !state.headless);
+    if (ImGui::MenuItem("Fullscreen", "F", false, !state.headless)) state.fullscreenRequested = true;
     ImGui::MenuItem("ImGui demo", nullptr, &state.panels.imguiDemo);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::MenuItem("Keyboard and mouse", "H", &state.showHelp);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Scene")) {
+    if (ImGui::MenuItem("N-body", "1", state.scene == SceneKind::NBody)) state.requestedScene = SceneKind::NBody;
+    if (ImGui::MenuItem("Julia (demo)", "2", state.scene == SceneKind::Julia)) state.requestedScene = SceneKind::Julia;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Device")) {
@@ -117,7 +128,7 @@ void drawStatusBar(AppState& state) {
 
 void drawDevicesPanel(AppState& state) {
   if (!state.panels.devices) return;
-  placeFirstTime(0.0f, 0.0f, 0.30f, 0.26f);
+  placePanelFirstTime(0.0f, 0.0f, 0.25f, 0.22f);
   if (ImGui::Begin("Devices", &state.panels.devices)) {
     ImGui::TextDisabled("OpenCL devices; click one to switch (everything is rebuilt)");
     int lastPlatform = -1;
@@ -150,7 +161,7 @@ void drawDevicesPanel(AppState& state) {
 
 void drawDeviceInfoPanel(AppState& state) {
   if (!state.panels.deviceInfo) return;
-  placeFirstTime(0.0f, 0.26f, 0.30f, 0.74f);
+  placePanelFirstTime(0.0f, 0.22f, 0.25f, 0.46f);
   if (ImGui::Begin("Device info", &state.panels.deviceInfo)) {
     const DeviceDescriptor* d = activeDevice(state);
     if (!d) {
@@ -197,10 +208,11 @@ void drawDeviceInfoPanel(AppState& state) {
 }
 
 void drawScenePanel(AppState& state) {
+  if (state.scene != SceneKind::Julia) return;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(display.x * 0.72f, ImGui::GetFrameHeight() + 8), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(display.x * 0.27f, 0), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Scene")) {
+  if (ImGui::Begin("Julia")) {
     ImGui::TextDisabled("kernels/pattern.cl: julia, %dx%d", state.pattern.size, state.pattern.size);
     ImGui::Checkbox("Animate", &state.pattern.animate);
     ImGui::SliderFloat("Speed", &state.pattern.speed, 0.0f, 5.0f, "%.2f");
@@ -212,8 +224,7 @@ void drawScenePanel(AppState& state) {
 void drawInteropPanel(AppState& state) {
   if (!state.panels.interop) return;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x * 0.72f, ImGui::GetFrameHeight() + 150), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(display.x * 0.27f, 0), ImGuiCond_FirstUseEver);
+  placePanelFirstTime(0.0f, 0.68f, 0.25f, 0.32f);
   if (ImGui::Begin("Interop", &state.panels.interop)) {
     ImGui::TextDisabled("how kernel output reaches GL; switch live to compare");
     for (const auto& s : state.interopPaths) {
@@ -253,7 +264,7 @@ void drawInteropPanel(AppState& state) {
 
 void drawBuildLogPanel(AppState& state) {
   if (!state.panels.buildLog) return;
-  placeFirstTime(0.30f, 0.62f, 0.42f, 0.38f);
+  placePanelFirstTime(0.25f, 0.62f, 0.48f, 0.38f);
   if (ImGui::Begin("Build log", &state.panels.buildLog)) {
     if (state.buildFailures.empty()) ImGui::TextDisabled("no failed builds");
     for (auto it = state.buildFailures.rbegin(); it != state.buildFailures.rend(); ++it) {
@@ -270,7 +281,7 @@ void drawBuildLogPanel(AppState& state) {
 
 void drawLogPanel(AppState& state) {
   if (!state.panels.log) return;
-  placeFirstTime(0.72f, 0.70f, 0.28f, 0.30f);
+  placePanelFirstTime(0.73f, 0.74f, 0.27f, 0.26f);
   if (ImGui::Begin("Log", &state.panels.log)) {
     for (const auto& line : state.log) ImGui::TextWrapped("%s", line.c_str());
     if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
@@ -283,7 +294,9 @@ void drawPanels(AppState& state) {
   drawDevicesPanel(state);
   drawDeviceInfoPanel(state);
   drawScenePanel(state);
+  drawNBodyPanel(state);
   drawInteropPanel(state);
+  drawHelpWindow(state);
   drawBuildLogPanel(state);
   drawLogPanel(state);
   if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);

@@ -4,12 +4,21 @@ namespace ks {
 
 struct AppState;
 
+// Position and size for a panel's first appearance, as fractions of the area
+// between the menu bar and the status bar; imgui.ini keeps the user's moves after that.
+void placePanelFirstTime(float x, float y, float w, float h);
+
 void drawMenuBar(AppState& state);
 void drawStatusBar(AppState& state);
 void drawDevicesPanel(AppState& state);
 void drawDeviceInfoPanel(AppState& state);
 void drawScenePanel(AppState& state);
 void drawInteropPanel(AppState& state);
+void drawNBodyPanel(AppState& state);
+void drawHelpWindow(AppState& state);
+
+// Keyboard shortcuts (see the help window), when no widget has the keyboard.
+void handleShortcuts(AppState& state);
 void drawBuildLogPanel(AppState& state);
 void drawLogPanel(AppState& state);
 

@@ -6,7 +6,8 @@
 
 namespace ks {
 
-PatternScene::PatternScene(ComputeContext& compute, InteropBackend& interop, int size) : size_(size) {
+PatternScene::PatternScene(ComputeContext& compute, InteropBackend& interop, int size)
+    : compute_(compute), size_(size) {
   program_ = compute.buildKernelFile("pattern.cl");
   if (!program_->ok()) throw ProgramBuildError(program_);
   kernel_ = Kernel(program_->program.get(), "julia");
@@ -18,31 +19,34 @@ PatternScene::PatternScene(ComputeContext& compute, InteropBackend& interop, int
 
 void PatternScene::rebindInterop(InteropBackend& interop) { image_ = interop.createTexture(size_, size_); }
 
-void PatternScene::update(ComputeContext& compute, float time, const PatternParams& params, FrameBreakdown& frame) {
-  image_->acquireForCompute(compute.queue());
+void PatternScene::update(AppState& state, double seconds) {
+  const PatternParams& params = state.pattern;
+  if (params.animate) time_ += seconds * params.speed;
+  image_->acquireForCompute(compute_.queue());
   kernel_.setArg(0, image_->pixels().clMem());
   kernel_.setArg(1, static_cast<cl_int>(size_));
   kernel_.setArg(2, static_cast<cl_int>(size_));
-  kernel_.setArg(3, time);
+  kernel_.setArg(3, static_cast<float>(time_));
   kernel_.setArg(4, static_cast<cl_int>(std::clamp(params.iterations, 1, 4096)));
   const size_t global = (static_cast<size_t>(size_) + localSize_ - 1) / localSize_ * localSize_;
   Event done;
-  compute.queue().enqueueKernel(kernel_, {global, global}, {localSize_, localSize_}, &done);
+  compute_.queue().enqueueKernel(kernel_, {global, global}, {localSize_, localSize_}, &done);
   // Wait for the kernel here so release and copy below measure interop alone.
-  compute.queue().finish();
-  image_->releaseForDisplay(compute.queue());
+  compute_.queue().finish();
+  image_->releaseForDisplay(compute_.queue());
   const InteropTimings& t = image_->timings();
+  FrameBreakdown& frame = state.breakdown;
   frame.acquireMs = t.acquireMs;
   frame.releaseMs = t.releaseMs;
   frame.copyMs = t.copyMs;
   frame.kernelMs = done.elapsedMs();
 }
 
-void PatternScene::draw(const ImageQuad& quad, int viewportW, int viewportH) const {
+void PatternScene::draw(AppState&, int viewportW, int viewportH) {
   // Largest centred square that fits the viewport.
   const float side = static_cast<float>(std::min(viewportW, viewportH));
-  quad.draw(image_->texture(), (viewportW - side) * 0.5f, (viewportH - side) * 0.5f, side, side, viewportW,
-            viewportH);
+  quad_.draw(image_->texture(), (viewportW - side) * 0.5f, (viewportH - side) * 0.5f, side, side, viewportW,
+             viewportH);
 }
 
 }  // namespace ks

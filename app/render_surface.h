@@ -32,6 +32,7 @@ class RenderSurface {
   virtual RgbaImage capture() = 0;    // the frame drawn so far, before present()
   virtual void present() = 0;
   virtual void setVsync(bool on) = 0;
+  virtual void toggleFullscreen() {}
   virtual GlContextHandles glHandles() const = 0;
   virtual GLFWwindow* window() const { return nullptr; }
   bool headless() const { return window() == nullptr; }

@@ -3,6 +3,9 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "app/bench_nbody.h"
+#include "app/nbody_scene.h"
+#include "app/pattern_scene.h"
 #include "app/render_surface.h"
 #include "compute/gl_share_probe.h"
 #include "compute/kernel_files.h"
@@ -78,13 +81,28 @@ StartDevice chooseStartDevice(DeviceCatalog catalog, const AppOptions& options, 
   return start;
 }
 
+// The viewer starts with what the command line asks for: scene, N, preset,
+// seed, and the kernel configuration when any kernel option is given.
+static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor& device, AppState& state) {
+  state.scene = options.scene == "julia" ? SceneKind::Julia : SceneKind::NBody;
+  const NBodyOptions& o = options.nbody;
+  NBodyState& nb = state.nbody;
+  if (o.given("--n")) nb.bodies = static_cast<int>(std::min<size_t>(o.bodies, 1u << 30));
+  if (auto preset = parseNBodyPreset(o.preset)) nb.preset = *preset;
+  nb.seed = static_cast<int>(o.seed);
+  if (o.kernelOptionsGiven()) {
+    nb.config = nbodyConfigsFromOptions(o, device).front();
+    nb.configFromUser = true;
+  }
+}
+
 Session::Session(DeviceCatalog catalog, const AppOptions& options, const Settings& settings,
                  const RenderSurface& surface, AppState& state)
     : kernelsDir_(locateKernelsDir(options)), gl_(surface.glHandles()), wantedInterop_(options.interop) {
   StartDevice start = chooseStartDevice(std::move(catalog), options, settings, gl_);
   for (const auto& note : start.notes) state.report(note);
   state.devices = std::move(start.devices);
-  quad_ = std::make_unique<ImageQuad>();
+  applyNBodyOptions(options, state.devices[start.index], state);
   try {
     activate(start.index, state);
   } catch (const KernelsDirError& e) {
@@ -113,7 +131,20 @@ InteropPath Session::choosePath(const std::vector<InteropPathStatus>& statuses, 
   return best;
 }
 
-void Session::activate(size_t index, AppState& state) {
+std::unique_ptr<Scene> Session::makeScene(SceneKind kind, ComputeContext& compute, InteropBackend& interop,
+                                          AppState& state, std::optional<NBodySystem> carry) {
+  try {
+    if (kind == SceneKind::Julia) return std::make_unique<PatternScene>(compute, interop, state.pattern.size);
+    return std::make_unique<NBodyScene>(compute, interop, state, std::move(carry));
+  } catch (const ProgramBuildError& e) {
+    state.buildFailures.push_back(
+        {e.build().label + " " + e.build().options, compute.device().displayName(), e.build().error, e.build().log});
+    state.panels.buildLog = true;
+    throw;
+  }
+}
+
+void Session::activate(size_t index, AppState& state, std::optional<NBodySystem> carry) {
   const DeviceDescriptor& device = state.devices[index];
   auto compute = std::make_unique<ComputeContext>(device, kernelsDir_, gl_);
   auto statuses = probeInteropPaths(*compute);
@@ -126,14 +157,7 @@ void Session::activate(size_t index, AppState& state) {
     path = InteropPath::Host;
     interop = createInteropBackend(path, *compute);
   }
-  std::unique_ptr<PatternScene> scene;
-  try {
-    scene = std::make_unique<PatternScene>(*compute, *interop, state.pattern.size);
-  } catch (const ProgramBuildError& e) {
-    state.buildFailures.push_back({e.build().label, device.displayName(), e.build().error, e.build().log});
-    state.panels.buildLog = true;
-    throw;
-  }
+  auto scene = makeScene(state.scene, *compute, *interop, state, std::move(carry));
   // Only now, with everything built, replace the running ones (scene first: it
   // holds objects of the old interop backend and context).
   scene_ = std::move(scene);
@@ -175,13 +199,28 @@ void Session::applyRequests(AppState& state) {
     if (index < state.devices.size() && !(state.activeDevice && *state.activeDevice == index)) {
       const std::string name = state.devices[index].displayName();
       try {
-        activate(index, state);
+        // The N-body bodies move to the new device with their positions and velocities.
+        activate(index, state, scene_->snapshot());
         state.deviceMessage = "switched to " + name;
         state.report(state.deviceMessage);
       } catch (const std::exception& e) {
         state.deviceMessage =
             "could not switch to " + name + ", still on " + compute_->device().displayName() + ": " + e.what();
         state.report(state.deviceMessage);
+      }
+    }
+  }
+  if (state.requestedScene) {
+    const SceneKind kind = *state.requestedScene;
+    state.requestedScene.reset();
+    if (kind != state.scene) {
+      const SceneKind previous = state.scene;
+      state.scene = kind;
+      try {
+        scene_ = makeScene(kind, *compute_, *interop_, state, std::nullopt);
+      } catch (const std::exception& e) {
+        state.scene = previous;
+        state.report(std::string("cannot open the scene: ") + e.what());
       }
     }
   }
@@ -193,15 +232,18 @@ void Session::applyRequests(AppState& state) {
 }
 
 void Session::update(AppState& state, double seconds) {
-  if (state.pattern.animate) animationTime_ += seconds * state.pattern.speed;
   try {
-    scene_->update(*compute_, static_cast<float>(animationTime_), state.pattern, state.breakdown);
+    scene_->update(state, seconds);
   } catch (const std::exception& e) {
-    // Keep running with the last image; say once what went wrong.
+    // Keep running with the last picture; say once what went wrong.
     if (state.log.empty() || state.log.back() != e.what()) state.report(e.what());
   }
 }
 
-void Session::draw(int viewportW, int viewportH) const { scene_->draw(*quad_, viewportW, viewportH); }
+void Session::draw(AppState& state, int viewportW, int viewportH) { scene_->draw(state, viewportW, viewportH); }
+
+void Session::handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) {
+  scene_->handleInput(dx, dy, leftDown, rightDown, wheel, viewportH);
+}
 
 }  // namespace ks

@@ -10,7 +10,7 @@
 
 #include "app/app_state.h"
 #include "app/cli.h"
-#include "app/pattern_scene.h"
+#include "app/scene.h"
 #include "compute/compute_context.h"
 #include "compute/device_selection.h"
 #include "compute/gl_share_probe.h"
@@ -57,13 +57,17 @@ class Session {
   // state's messages and log, and the running objects stay.
   void applyRequests(AppState& state);
   void update(AppState& state, double seconds);
-  void draw(int viewportW, int viewportH) const;
+  void draw(AppState& state, int viewportW, int viewportH);
+  // Mouse input the UI did not take (drag deltas and wheel, in pixels).
+  void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH);
   const ComputeContext& compute() const { return *compute_; }
 
  private:
   // Builds context, interop and scene for devices[index]; throws on failure,
-  // leaving the current ones.
-  void activate(size_t index, AppState& state);
+  // leaving the current ones. `carry` is the N-body state to continue with.
+  void activate(size_t index, AppState& state, std::optional<NBodySystem> carry = std::nullopt);
+  std::unique_ptr<Scene> makeScene(SceneKind kind, ComputeContext& compute, InteropBackend& interop, AppState& state,
+                                   std::optional<NBodySystem> carry);
   // The path to use on `compute`: the user's choice when it is available there,
   // else the best available one (with a message saying why).
   InteropPath choosePath(const std::vector<InteropPathStatus>& statuses, AppState& state) const;
@@ -75,9 +79,7 @@ class Session {
   // Declared in dependency order: destroyed scene first, context last.
   std::unique_ptr<ComputeContext> compute_;
   std::unique_ptr<InteropBackend> interop_;
-  std::unique_ptr<PatternScene> scene_;
-  std::unique_ptr<ImageQuad> quad_;
-  double animationTime_ = 0.0;
+  std::unique_ptr<Scene> scene_;
 };
 
 }  // namespace ks

@@ -36,6 +36,7 @@ Settings loadSettings(const fs::path& file, std::string* warning) {
       s.panels.deviceInfo = p.value("device_info", defaults.panels.deviceInfo);
       s.panels.scene = p.value("scene", defaults.panels.scene);
       s.panels.interop = p.value("interop", defaults.panels.interop);
+      s.panels.nbody = p.value("nbody", defaults.panels.nbody);
       s.panels.buildLog = p.value("build_log", defaults.panels.buildLog);
       s.panels.log = p.value("log", defaults.panels.log);
       s.panels.imguiDemo = p.value("imgui_demo", defaults.panels.imguiDemo);
@@ -57,6 +58,7 @@ std::string saveSettings(const Settings& s, const fs::path& file) {
               {"device_info", s.panels.deviceInfo},
               {"scene", s.panels.scene},
               {"interop", s.panels.interop},
+              {"nbody", s.panels.nbody},
               {"build_log", s.panels.buildLog},
               {"log", s.panels.log},
               {"imgui_demo", s.panels.imguiDemo}}}};

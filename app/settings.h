@@ -12,6 +12,7 @@ struct PanelVisibility {
   bool deviceInfo = true;
   bool scene = true;
   bool interop = true;
+  bool nbody = true;
   bool buildLog = false;
   bool log = true;
   bool imguiDemo = false;

@@ -67,11 +67,24 @@ class WindowSurface final : public RenderSurface {
   }
   void present() override { glfwSwapBuffers(window_); }
   void setVsync(bool on) override { glfwSwapInterval(on ? 1 : 0); }
+  void toggleFullscreen() override {
+    if (glfwGetWindowMonitor(window_)) {
+      glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], GLFW_DONT_CARE);
+      return;
+    }
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    if (!mode) return;  // no monitor to go fullscreen on (e.g. some virtual displays)
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  }
   GlContextHandles glHandles() const override { return glfwNativeGlHandles(window_); }
   GLFWwindow* window() const override { return window_; }
 
  private:
   GLFWwindow* window_ = nullptr;
+  int windowed_[4] = {0, 0, 1280, 800};  // position and size to return to from fullscreen
 };
 
 }  // namespace

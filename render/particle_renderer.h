@@ -11,7 +11,7 @@
 namespace ks {
 
 struct ParticleStyle {
-  float pointSize = 2.0f;             // pixels
+  float pointSize = 3.0f;             // pixels
   float brightness = 1.0f;            // scales the colour; additive, so dense regions saturate sooner
   int colorMap = 0;                   // index into ParticleRenderer::colorMapNames
   float maxSpeed = 1.0f;              // speed at the top of the colour map

@@ -1,0 +1,198 @@
+#include "app/nbody_scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/app_state.h"
+#include "compute/nbody_tuning.h"
+
+namespace ks {
+namespace {
+
+// Speed at the top of the colour map: twice the RMS speed of the bodies, so most
+// of the map is in use from the first frame.
+float typicalSpeedScale(const NBodySystem& system) {
+  double sum = 0.0;
+  for (const auto& v : system.velocities) sum += glm::dot(glm::dvec3(v), glm::dvec3(v));
+  const double rms = system.size() ? std::sqrt(sum / static_cast<double>(system.size())) : 0.0;
+  return rms > 1e-9 ? static_cast<float>(2.0 * rms) : 1.0f;
+}
+
+std::string errorText(const std::exception& e) {
+  if (const auto* build = dynamic_cast<const ProgramBuildError*>(&e))
+    return std::string(build->what()) + "\n" + build->build().log;
+  return e.what();
+}
+
+}  // namespace
+
+NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
+                       std::optional<NBodySystem> start)
+    : compute_(compute) {
+  NBodyState& nb = state.nbody;
+  nb.bodies = std::max(nb.bodies, 1);
+  const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, static_cast<size_t>(nb.bodies));
+  NBodySystem system;
+  if (start) {
+    system = std::move(*start);
+  } else {
+    system = makeNBodyPreset(nb.preset, static_cast<size_t>(nb.bodies), static_cast<uint64_t>(nb.seed));
+    nb.params = defaults.params;
+  }
+  cameraDistance_ = defaults.cameraDistance;
+  const NBodyConfig tuned = tunedNBodyConfig(compute.device(), system.size());
+  if (!nb.configFromUser) nb.config = tuned;
+  try {
+    simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, nb.config);
+  } catch (const std::exception& e) {
+    // The user's configuration does not run on this device: start tuned, say why.
+    nb.message = describeNBodyConfig(nb.config) + " cannot run here (" + errorText(e) + "); using " +
+                 describeNBodyConfig(tuned);
+    state.report(nb.message);
+    nb.config = tuned;
+    simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, nb.config);
+  }
+  if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
+  nb.cameraResetRequested = true;
+  publishRunning(state);
+}
+
+void NBodyScene::rebindInterop(InteropBackend& interop) { simulation_->rebindInterop(interop); }
+
+void NBodyScene::publishRunning(AppState& state) const {
+  NBodyState& nb = state.nbody;
+  nb.runningBodies = simulation_->bodies();
+  nb.runningConfig = simulation_->config();
+  nb.kernelInfo = simulation_->kernel().info();
+}
+
+void NBodyScene::resetSystem(AppState& state) {
+  NBodyState& nb = state.nbody;
+  const size_t bodies = static_cast<size_t>(std::max(nb.bodies, 1));
+  try {
+    const NBodySystem system = makeNBodyPreset(nb.preset, bodies, static_cast<uint64_t>(nb.seed));
+    simulation_->setSystem(system);
+    const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, bodies);
+    nb.params = defaults.params;
+    cameraDistance_ = defaults.cameraDistance;
+    if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
+    nb.steps = 0;
+    nb.cameraResetRequested = true;
+    nb.message = "reset: " + std::to_string(bodies) + " bodies, " + nbodyPresetName(nb.preset) + " preset, seed " +
+                 std::to_string(nb.seed);
+  } catch (const std::exception& e) {
+    nb.message = "cannot make " + std::to_string(bodies) + " bodies: " + errorText(e) + "; keeping " +
+                 std::to_string(simulation_->bodies());
+    state.report(nb.message);
+    nb.bodies = static_cast<int>(simulation_->bodies());
+  }
+}
+
+void NBodyScene::applyRequests(AppState& state) {
+  NBodyState& nb = state.nbody;
+  if (!(nb.config == simulation_->config())) {
+    try {
+      simulation_->setConfig(nb.config);
+      nb.message = "running " + describeNBodyConfig(nb.config);
+    } catch (const std::exception& e) {
+      nb.message = describeNBodyConfig(nb.config) + ": " + errorText(e) + "\nstill running " +
+                   describeNBodyConfig(simulation_->config());
+      state.report(nb.message);
+      if (dynamic_cast<const ProgramBuildError*>(&e)) {
+        const auto& build = dynamic_cast<const ProgramBuildError&>(e).build();
+        state.buildFailures.push_back({build.label + " " + build.options, compute_.device().displayName(), build.error,
+                                       build.log});
+      }
+      nb.config = simulation_->config();
+    }
+  }
+  if (nb.resetRequested || static_cast<size_t>(std::max(nb.bodies, 1)) != simulation_->bodies()) {
+    nb.resetRequested = false;
+    resetSystem(state);
+  }
+  if (nb.saveRequested) {
+    nb.saveRequested = false;
+    try {
+      saveNBodySystem(simulation_->download(), nb.statePath);
+      nb.message = "saved " + std::to_string(simulation_->bodies()) + " bodies to " + nb.statePath;
+    } catch (const std::exception& e) {
+      nb.message = e.what();
+      state.report(nb.message);
+    }
+  }
+  if (nb.loadRequested) {
+    nb.loadRequested = false;
+    try {
+      const NBodySystem system = loadNBodySystem(nb.statePath);
+      simulation_->setSystem(system);
+      nb.bodies = static_cast<int>(system.size());
+      nb.steps = 0;
+      nb.message = "loaded " + std::to_string(system.size()) + " bodies from " + nb.statePath;
+    } catch (const std::exception& e) {
+      nb.message = "load failed, state unchanged: " + std::string(e.what());
+      state.report(nb.message);
+    }
+  }
+  if (nb.verifyRequested) {
+    nb.verifyRequested = false;
+    try {
+      const NBodyVerification v = verifyNBodyStep(compute_, simulation_->download(), simulation_->config(), nb.params);
+      char text[256];
+      std::snprintf(text, sizeof text, "%s: max relative error %.3g over %zu bodies (tolerance %.0e)",
+                    v.passed() ? "PASS" : "FAIL", v.maxRelativeError, v.sampled, v.tolerance);
+      nb.verification = text;
+    } catch (const std::exception& e) {
+      nb.verification = std::string("verification failed to run: ") + errorText(e);
+    }
+    state.report("verify " + describeNBodyConfig(simulation_->config()) + ": " + nb.verification);
+  }
+  publishRunning(state);
+}
+
+void NBodyScene::update(AppState& state, double seconds) {
+  NBodyState& nb = state.nbody;
+  applyRequests(state);
+  if (nb.cameraResetRequested) {
+    camera_.reset(cameraDistance_);
+    nb.cameraResetRequested = false;
+  }
+  camera_.update(seconds);
+
+  const int steps = nb.paused ? (nb.stepRequested ? 1 : 0) : std::clamp(nb.stepsPerFrame, 1, 1000);
+  nb.stepRequested = false;
+  if (steps == 0) {
+    nb.stepsPerSecond = 0.0;
+    return;
+  }
+  try {
+    const NBodyStepTiming t = simulation_->advance(steps, nb.params);
+    nb.steps += static_cast<unsigned long long>(steps);
+    nb.kernelMs = t.kernelMs / steps;
+    const double n = static_cast<double>(simulation_->bodies());
+    nb.interactionsPerSecond = t.kernelMs > 0 ? n * n * steps / (t.kernelMs * 1e-3) : 0.0;
+    nb.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
+    state.breakdown.kernelMs = t.kernelMs;
+    state.breakdown.acquireMs = t.interop.acquireMs;
+    state.breakdown.releaseMs = t.interop.releaseMs;
+    state.breakdown.copyMs = t.interop.copyMs;
+  } catch (const std::exception& e) {
+    nb.paused = true;
+    nb.message = std::string("step failed, paused: ") + errorText(e);
+    state.report(nb.message);
+  }
+}
+
+void NBodyScene::draw(AppState& state, int viewportW, int viewportH) {
+  if (viewportW <= 0 || viewportH <= 0) return;
+  const float aspect = static_cast<float>(viewportW) / static_cast<float>(viewportH);
+  renderer_.draw(simulation_->displayBuffer(), simulation_->bodies(), camera_.projection(aspect) * camera_.view(),
+                 state.nbody.style);
+}
+
+void NBodyScene::handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) {
+  if (leftDown) camera_.rotate(dx, dy);
+  if (rightDown) camera_.pan(dx, dy, viewportH);
+  if (wheel != 0.0f) camera_.zoom(wheel);
+}
+
+}  // namespace ks

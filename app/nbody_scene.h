@@ -1,0 +1,38 @@
+#pragma once
+// The N-body lab: the simulation (kernels writing the GL vertex buffer through
+// the interop layer), the particle renderer and the orbit camera, driven by
+// AppState::nbody.
+#include <memory>
+#include <optional>
+
+#include "app/scene.h"
+#include "compute/nbody_simulation.h"
+#include "render/orbit_camera.h"
+#include "render/particle_renderer.h"
+
+namespace ks {
+
+class NBodyScene final : public Scene {
+ public:
+  // Starts from `start` when given (a device switch), else from the preset in
+  // state.nbody. Throws when the simulation cannot be created at all.
+  NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
+             std::optional<NBodySystem> start = std::nullopt);
+  void rebindInterop(InteropBackend& interop) override;
+  void update(AppState& state, double seconds) override;
+  void draw(AppState& state, int viewportW, int viewportH) override;
+  void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) override;
+  std::optional<NBodySystem> snapshot() override { return simulation_->download(); }
+
+ private:
+  void applyRequests(AppState& state);
+  void resetSystem(AppState& state);
+  void publishRunning(AppState& state) const;
+  ComputeContext& compute_;
+  std::unique_ptr<NBodySimulation> simulation_;
+  ParticleRenderer renderer_;
+  OrbitCamera camera_;
+  double cameraDistance_ = 10.0;
+};
+
+}  // namespace ks

@@ -1,0 +1,220 @@
+// The N-body panel: kernel variant and parameters (combinations the device
+// cannot run are shown disabled with the reason), simulation, drawing, checks.
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+
+#include "app/app_state.h"
+#include "app/panels.h"
+#include "compute/nbody_tuning.h"
+
+namespace ks {
+namespace {
+
+const DeviceDescriptor* activeDevice(const AppState& state) {
+  return state.activeDevice ? &state.devices[*state.activeDevice] : nullptr;
+}
+
+// One combo over candidate values of one config field; values the device cannot
+// run with the rest of the configuration are disabled, their reason in a tooltip.
+template <typename T, typename Apply>
+bool configCombo(const char* label, const std::string& current, const std::vector<T>& values, const AppState& state,
+                 const NBodyConfig& config, Apply apply, std::string (*name)(const T&)) {
+  bool changed = false;
+  const DeviceDescriptor* device = activeDevice(state);
+  if (ImGui::BeginCombo(label, current.c_str())) {
+    for (const T& v : values) {
+      NBodyConfig candidate = config;
+      apply(candidate, v);
+      const std::string problem = device ? nbodyConfigProblem(candidate, *device) : std::string("no device");
+      const bool selected = name(v) == current;
+      if (ImGui::Selectable(name(v).c_str(), selected, problem.empty() ? 0 : ImGuiSelectableFlags_Disabled) &&
+          !selected) {
+        apply(const_cast<NBodyConfig&>(config), v);
+        changed = true;
+      }
+      if (!problem.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", problem.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+std::string intName(const int& v) { return std::to_string(v); }
+std::string stringName(const std::string& v) { return v; }
+
+void kernelSection(AppState& state) {
+  NBodyState& nb = state.nbody;
+  NBodyConfig& c = nb.config;
+  const DeviceDescriptor* device = activeDevice(state);
+  bool changed = false;
+
+  std::vector<std::string> variants;
+  for (const auto& v : nbodyVariants()) variants.push_back(v.name);
+  changed |= configCombo<std::string>(
+      "variant", c.variant, variants, state, c,
+      [](NBodyConfig& k, const std::string& v) {
+        k.variant = v;
+        const NBodyVariant* info = findNBodyVariant(v);
+        if (info->unrolls.size() == 1) k.unroll = info->unrolls.front();
+        if (info->bodiesPerItem.size() == 1) k.bodiesPerItem = info->bodiesPerItem.front();
+        if (info->splits.size() == 1) k.split = info->splits.front();
+      },
+      stringName);
+  if (const NBodyVariant* v = findNBodyVariant(c.variant); v && ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", v->description);
+
+  std::vector<int> groups;
+  const int maxGroup = device ? static_cast<int>(std::min<size_t>(device->maxWorkGroupSize, 1024)) : 256;
+  for (int wg = kNBodyWorkGroupStep; wg <= maxGroup; wg += kNBodyWorkGroupStep) groups.push_back(wg);
+  changed |= configCombo<int>("work-group", std::to_string(c.workGroup), groups, state, c,
+                              [](NBodyConfig& k, const int& v) { k.workGroup = v; }, intName);
+  if (const NBodyVariant* v = findNBodyVariant(c.variant)) {
+    if (v->unrolls.size() > 1)
+      changed |= configCombo<int>("unroll", std::to_string(c.unroll), v->unrolls, state, c,
+                                  [](NBodyConfig& k, const int& u) { k.unroll = u; }, intName);
+    if (v->bodiesPerItem.size() > 1)
+      changed |= configCombo<int>("bodies / item", std::to_string(c.bodiesPerItem), v->bodiesPerItem, state, c,
+                                  [](NBodyConfig& k, const int& b) { k.bodiesPerItem = b; }, intName);
+    if (v->splits.size() > 1)
+      changed |= configCombo<int>("items / body", std::to_string(c.split), v->splits, state, c,
+                                  [](NBodyConfig& k, const int& s) { k.split = s; }, intName);
+  }
+  const bool hasFp64 = device && device->hasExtension("cl_khr_fp64");
+  ImGui::BeginDisabled(!hasFp64);
+  changed |= ImGui::Checkbox("fp64", &c.fp64);
+  ImGui::EndDisabled();
+  if (!hasFp64 && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("the device lacks cl_khr_fp64");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(c.fp64);
+  changed |= ImGui::Checkbox("native_rsqrt", &c.nativeRsqrt);
+  ImGui::EndDisabled();
+  changed |= ImGui::Checkbox("-cl-fast-relaxed-math", &c.fastRelaxedMath);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("-cl-denorms-are-zero", &c.denormsAreZero);
+  if (changed) nb.configFromUser = true;
+  if (device && ImGui::Button("Tuned for this device")) {
+    nb.config = tunedNBodyConfig(*device, nb.runningBodies);
+    nb.configFromUser = false;
+  }
+  const KernelInfo& k = nb.kernelInfo;
+  ImGui::TextDisabled("running: %s", describeNBodyConfig(nb.runningConfig).c_str());
+  ImGui::TextDisabled("CL_KERNEL_WORK_GROUP_SIZE %zu, preferred multiple %zu, local %llu B, private %llu B",
+                      k.workGroupSize, k.preferredMultiple, static_cast<unsigned long long>(k.localMemBytes),
+                      static_cast<unsigned long long>(k.privateMemBytes));
+  ImGui::TextDisabled("options: %s", nbodyBuildOptions(nb.runningConfig).c_str());
+}
+
+void simulationSection(AppState& state) {
+  NBodyState& nb = state.nbody;
+  int bodies = nb.bodies;
+  ImGui::SetNextItemWidth(140);
+  if (ImGui::InputInt("bodies (Enter)", &bodies, 1024, 16384, ImGuiInputTextFlags_EnterReturnsTrue))
+    nb.bodies = std::max(1, bodies);
+  const char* presetNames[] = {nbodyPresetName(kNBodyPresets[0]), nbodyPresetName(kNBodyPresets[1]),
+                               nbodyPresetName(kNBodyPresets[2]), nbodyPresetName(kNBodyPresets[3])};
+  int preset = static_cast<int>(nb.preset);
+  ImGui::SetNextItemWidth(140);
+  if (ImGui::Combo("preset", &preset, presetNames, 4)) {
+    nb.preset = kNBodyPresets[preset];
+    nb.resetRequested = true;
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  ImGui::InputInt("seed", &nb.seed);
+  if (ImGui::Button(nb.paused ? "Run (Space)" : "Pause (Space)")) nb.paused = !nb.paused;
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!nb.paused);
+  if (ImGui::Button("Step (N)")) nb.stepRequested = true;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset (R)")) nb.resetRequested = true;
+  ImGui::SliderInt("steps / frame", &nb.stepsPerFrame, 1, 32);
+  float dt = static_cast<float>(nb.params.dt), eps2 = static_cast<float>(nb.params.softening2);
+  float g = static_cast<float>(nb.params.gravity), damping = static_cast<float>(nb.params.damping);
+  if (ImGui::SliderFloat("dt", &dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic)) nb.params.dt = dt;
+  if (ImGui::SliderFloat("softening eps^2", &eps2, 1e-6f, 1.0f, "%.6f", ImGuiSliderFlags_Logarithmic))
+    nb.params.softening2 = std::max(eps2, 1e-9f);  // eps^2 > 0: the self-interaction stays 0
+  if (ImGui::SliderFloat("G x mass", &g, 0.01f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic)) nb.params.gravity = g;
+  if (ImGui::SliderFloat("damping", &damping, 0.9f, 1.0f, "%.5f")) nb.params.damping = damping;
+}
+
+void drawingSection(AppState& state) {
+  NBodyState& nb = state.nbody;
+  ImGui::SliderFloat("point size", &nb.style.pointSize, 1.0f, 16.0f, "%.1f");
+  ImGui::SliderFloat("brightness", &nb.style.brightness, 0.01f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  int count = 0;
+  const char* const* maps = ParticleRenderer::colorMapNames(&count);
+  ImGui::Combo("colour by speed", &nb.style.colorMap, maps, count);
+  ImGui::BeginDisabled(nb.autoSpeedScale);
+  ImGui::SliderFloat("speed at top", &nb.style.maxSpeed, 1e-3f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::Checkbox("auto", &nb.autoSpeedScale);
+  if (ImGui::Button("Reset camera (C)")) nb.cameraResetRequested = true;
+  ImGui::SameLine();
+  ImGui::Checkbox("vsync (V)", &state.vsync);
+}
+
+}  // namespace
+
+void drawNBodyPanel(AppState& state) {
+  if (state.scene != SceneKind::NBody || !state.panels.nbody) return;
+  NBodyState& nb = state.nbody;
+  placePanelFirstTime(0.73f, 0.0f, 0.27f, 0.74f);
+  if (!ImGui::Begin("N-body", &state.panels.nbody)) {
+    ImGui::End();
+    return;
+  }
+  const double flops = nb.runningConfig.fp64 ? 30.0 : 20.0;
+  ImGui::Text("%zu bodies   step %llu", nb.runningBodies, nb.steps);
+  ImGui::Text("%.1f G interactions/s   %.1f GFLOP/s", nb.interactionsPerSecond * 1e-9,
+              nb.interactionsPerSecond * flops * 1e-9);
+  ImGui::Text("kernel %.3f ms/step   %.1f steps/s", nb.kernelMs, nb.stepsPerSecond);
+  ImGui::TextDisabled("%.0f flops per interaction (NVIDIA nbody convention); kernel time from OpenCL events", flops);
+  if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernelSection(state);
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(state);
+  if (ImGui::CollapsingHeader("Drawing")) drawingSection(state);
+  if (ImGui::CollapsingHeader("Check, save, load")) {
+    if (ImGui::Button("Verify against CPU reference")) nb.verifyRequested = true;
+    if (!nb.verification.empty()) ImGui::TextWrapped("%s", nb.verification.c_str());
+    ImGui::InputText("file", nb.statePath, sizeof nb.statePath);
+    if (ImGui::Button("Save state")) nb.saveRequested = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Load state")) nb.loadRequested = true;
+  }
+  if (!nb.message.empty()) {
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", nb.message.c_str());
+  }
+  ImGui::End();
+}
+
+void drawHelpWindow(AppState& state) {
+  if (!state.showHelp) return;
+  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Keyboard and mouse", &state.showHelp)) {
+    const char* rows[][2] = {{"left drag", "orbit the camera"},   {"right drag", "pan"},
+                             {"wheel", "zoom"},                   {"Space", "pause / run"},
+                             {"N", "single step (paused)"},       {"R", "reset the bodies"},
+                             {"C", "reset the camera"},           {"F / F11", "fullscreen"},
+                             {"V", "vsync on / off"},             {"1 / 2", "N-body / Julia scene"},
+                             {"H / F1", "this help"},             {"Esc", "quit"}};
+    if (ImGui::BeginTable("keys", 2)) {
+      for (const auto& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(r[0]);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(r[1]);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace ks

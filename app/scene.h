@@ -1,0 +1,32 @@
+#pragma once
+// What the frame loop runs and draws: the N-body lab or the Julia demo. A scene
+// lives on one ComputeContext; the Session replaces it when the device changes
+// and rebinds its GL-visible objects when the interop path changes.
+#include <optional>
+
+#include "compute/compute_context.h"
+#include "compute/interop/interop.h"
+#include "compute/nbody_model.h"
+
+namespace ks {
+
+struct AppState;
+
+class Scene {
+ public:
+  virtual ~Scene() = default;
+  virtual void rebindInterop(InteropBackend& interop) = 0;
+  // Acts on the scene's requests in `state`, runs its kernels, fills the readings.
+  virtual void update(AppState& state, double seconds) = 0;
+  // Draws into the current framebuffer; mouse input for the view comes in `state`-free
+  // form through handleInput.
+  virtual void draw(AppState& state, int viewportW, int viewportH) = 0;
+  // Mouse input not taken by the UI (drag, wheel), in pixels.
+  virtual void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) {
+    (void)dx, (void)dy, (void)leftDown, (void)rightDown, (void)wheel, (void)viewportH;
+  }
+  // The N-body bodies, so a device switch can carry them over.
+  virtual std::optional<NBodySystem> snapshot() { return std::nullopt; }
+};
+
+}  // namespace ks

@@ -1,0 +1,27 @@
+// Keyboard shortcuts. ImGui 1.86's GLFW backend fills io.KeysDown by GLFW key
+// code, so GLFW's constants name the keys.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include "app/app_state.h"
+#include "app/panels.h"
+
+namespace ks {
+
+void handleShortcuts(AppState& state) {
+  if (state.headless || ImGui::GetIO().WantCaptureKeyboard) return;
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+  NBodyState& nb = state.nbody;
+  if (pressed(GLFW_KEY_ESCAPE)) state.quitRequested = true;
+  if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
+  if (pressed(GLFW_KEY_N) && nb.paused) nb.stepRequested = true;
+  if (pressed(GLFW_KEY_R)) nb.resetRequested = true;
+  if (pressed(GLFW_KEY_C)) nb.cameraResetRequested = true;
+  if (pressed(GLFW_KEY_F) || pressed(GLFW_KEY_F11)) state.fullscreenRequested = true;
+  if (pressed(GLFW_KEY_V)) state.vsync = !state.vsync;
+  if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) state.showHelp = !state.showHelp;
+  if (pressed(GLFW_KEY_1)) state.requestedScene = SceneKind::NBody;
+  if (pressed(GLFW_KEY_2)) state.requestedScene = SceneKind::Julia;
+}
+
+}  // namespace ks
