@@ -162,6 +162,10 @@ int run(ks::AppOptions options) {
   std::printf("  frames:    %llu in %.2f s (%.1f FPS)\n", state.stats.frames, seconds,
               seconds > 0 ? state.stats.frames / seconds : 0.0);
   std::printf("  interop:   %s\n", ks::interopPathName(state.interopPath));
+  if (state.scene == ks::SceneKind::NBody)
+    std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
+                state.nbody.runningBodies, ks::describeNBodyConfig(state.nbody.runningConfig).c_str(),
+                state.nbody.steps, state.nbody.kernelMs, state.nbody.interactionsPerSecond * 1e-9);
   std::printf("  last frame: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f, render %.3f ms\n",
               state.breakdown.kernelMs, state.breakdown.acquireMs, state.breakdown.releaseMs, state.breakdown.copyMs,
               state.breakdown.renderMs);

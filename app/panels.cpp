@@ -223,7 +223,6 @@ void drawScenePanel(AppState& state) {
 
 void drawInteropPanel(AppState& state) {
   if (!state.panels.interop) return;
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
   placePanelFirstTime(0.0f, 0.68f, 0.25f, 0.32f);
   if (ImGui::Begin("Interop", &state.panels.interop)) {
     ImGui::TextDisabled("how kernel output reaches GL; switch live to compare");

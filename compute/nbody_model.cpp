@@ -93,24 +93,27 @@ void centreOnMass(NBodySystem& system) {
   }
 }
 
-// Cold collapse: a cube of side 2 with small random velocities (about 5% of the
-// virial speed), so it falls in on itself and settles into a cluster.
+// A cube of side 2 with small random velocities: kinetic energy a fifth of the
+// potential's size (virial equilibrium is a half), so it falls in to about half
+// its size and settles into a round cluster. A colder start collapses so deep
+// that the first-order step gains a third of the energy at the bounce.
 NBodySystem makeRandomCube(size_t n, PresetRandom& random) {
   NBodySystem system;
   const double mass = 1.0 / static_cast<double>(n);
   for (size_t i = 0; i < n; ++i) {
     const glm::dvec3 position(random.uniform(-1.0, 1.0), random.uniform(-1.0, 1.0), random.uniform(-1.0, 1.0));
-    const glm::dvec3 velocity(random.uniform(-0.05, 0.05), random.uniform(-0.05, 0.05), random.uniform(-0.05, 0.05));
+    const glm::dvec3 velocity(random.uniform(-0.45, 0.45), random.uniform(-0.45, 0.45), random.uniform(-0.45, 0.45));
     addBody(system, position, velocity, mass);
   }
   centreOnMass(system);
   return system;
 }
 
-// A thin shell of radius 1. Each body gets a small tangential velocity (20% of
-// the circular speed, random direction): the shell still collapses as one, but
-// the bodies miss the centre by a few percent of the radius instead of all
-// meeting in one point, and bounce back out as a halo.
+// A thin shell of radius 1. Each body gets a tangential velocity of half the
+// circular speed in a random direction: the shell still collapses as one, but
+// the bodies miss the centre by about a seventh of the radius instead of all
+// meeting in one point (where the step would gain a large part of the energy),
+// and bounce back out as a halo.
 NBodySystem makeSphereShell(size_t n, PresetRandom& random) {
   NBodySystem system;
   const double mass = 1.0 / static_cast<double>(n);
@@ -124,7 +127,7 @@ NBodySystem makeSphereShell(size_t n, PresetRandom& random) {
     const glm::dvec3 tangent2 = glm::cross(direction, tangent1);
     const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
     const glm::dvec3 tangent = std::cos(angle) * tangent1 + std::sin(angle) * tangent2;
-    addBody(system, radius * direction, 0.2 * circularSpeed * tangent, mass);
+    addBody(system, radius * direction, 0.5 * circularSpeed * tangent, mass);
   }
   centreOnMass(system);
   return system;
@@ -134,8 +137,11 @@ NBodySystem makeSphereShell(size_t n, PresetRandom& random) {
 // galaxy's mass, then bodies with an exponential surface density on near-circular
 // orbits in the plane spanned by `axisX` and `axisY`, turning from axisX towards
 // axisY (angular momentum along axisX x axisY).
-constexpr double kCentralMassFraction = 0.2;
-constexpr double kDiskDispersion = 0.05;
+// Half the mass in the central body: a lighter one leaves a self-gravitating
+// cold disk that breaks into clumps and throws its outer part far out; this way
+// it winds into spiral arms and stays a disk.
+constexpr double kCentralMassFraction = 0.5;
+constexpr double kDiskDispersion = 0.1;
 
 struct DiskShape {
   glm::dvec3 centre{0.0};
@@ -143,7 +149,10 @@ struct DiskShape {
   glm::dvec3 axisX{1, 0, 0}, axisY{0, 1, 0};
   double mass = 1.0;
   double scaleLength = 0.3;  // of the exponential surface density
-  double innerRadius = 0.1;  // keeps the first orbits longer than a few steps
+  // The step's velocity update is first order: an orbit of angular frequency w
+  // gains about (w dt)^2 of its energy per step. The inner edge keeps the fastest
+  // orbits slow enough for the default dt.
+  double innerRadius = 0.15;
   double outerRadius = 1.0;
 };
 
@@ -255,27 +264,29 @@ NBodySystem makeDiskGalaxy(size_t n, PresetRandom& random) {
 }
 
 // Two disk galaxies of mass 1/2 each (bodies 0 .. ceil(n/2)-1, then the rest;
-// each starts with its central body), 3 units apart on x with an impact
-// parameter of 0.6 on y, approaching a little slower than the parabolic speed so
+// each starts with its central body), 4 units apart on x with an impact
+// parameter of 0.8 on y, approaching a little slower than the parabolic speed so
 // they merge after a few passes. Their disks are tilted differently so the tidal
-// tails spread in 3D.
+// tails spread in 3D. Each is 0.8 across: half the mass in a disk 0.8 times the
+// size of the single galaxy gives orbits of about the same speeds, so the
+// same dt suits both presets.
 NBodySystem makeCollidingGalaxies(size_t n, PresetRandom& random) {
   NBodySystem system;
   const NBodyParams params = nbodyPresetDefaults(NBodyPreset::CollidingGalaxies, n).params;
   const size_t firstBodies = (n + 1) / 2, secondBodies = n / 2;
   const double galaxyMass = secondBodies == 0 ? 1.0 : 0.5;
-  const double approachSpeed = 0.35;  // each; relative 0.7, parabolic ~0.8 at this distance
+  const double approachSpeed = 0.3;  // each; relative 0.6, parabolic ~0.7 at this distance
 
   DiskShape first;
   first.mass = galaxyMass;
-  first.scaleLength = 0.18;
-  first.innerRadius = 0.06;
-  first.outerRadius = 0.6;
+  first.scaleLength = 0.24;
+  first.innerRadius = 0.12;
+  first.outerRadius = 0.8;
   DiskShape second = first;
   if (secondBodies > 0) {
-    first.centre = {-1.5, -0.3, 0.0};
+    first.centre = {-2.0, -0.4, 0.0};
     first.velocity = {approachSpeed, 0.0, 0.0};
-    second.centre = {1.5, 0.3, 0.0};
+    second.centre = {2.0, 0.4, 0.0};
     second.velocity = {-approachSpeed, 0.0, 0.0};
   }
   // First tilted 30 degrees about x, second 50 degrees the other way about y.
@@ -293,9 +304,9 @@ NBodySystem makeCollidingGalaxies(size_t n, PresetRandom& random) {
 }  // namespace
 
 NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n) {
-  // dt keeps the worst case (the softening's lower limit, reached from 32K
-  // bodies on) stable for thousands of steps: dense cores are resolved down to
-  // the softening length in roughly 10+ steps per crossing.
+  // The step's velocity update is first order, so the energy creeps up in
+  // proportion to dt; these dt keep that near 10% over the first few thousand
+  // steps, also at the softening's lower limit (reached from 32K bodies on).
   NBodyPresetDefaults defaults;
   auto set = [&](double softeningAt4K, double dt, double cameraDistance) {
     const double eps = softeningFor(softeningAt4K, n);
@@ -306,10 +317,10 @@ NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n) {
     defaults.cameraDistance = cameraDistance;
   };
   switch (preset) {
-    case NBodyPreset::RandomCube: set(0.05, 0.005, 4.5); break;
-    case NBodyPreset::SphereShell: set(0.05, 0.004, 3.5); break;
-    case NBodyPreset::DiskGalaxy: set(0.03, 0.003, 3.0); break;
-    case NBodyPreset::CollidingGalaxies: set(0.025, 0.004, 6.0); break;
+    case NBodyPreset::RandomCube: set(0.05, 0.0025, 4.5); break;
+    case NBodyPreset::SphereShell: set(0.05, 0.0025, 3.5); break;
+    case NBodyPreset::DiskGalaxy: set(0.04, 0.001, 3.0); break;
+    case NBodyPreset::CollidingGalaxies: set(0.04, 0.001, 7.0); break;
   }
   return defaults;
 }
