@@ -41,25 +41,40 @@ std::optional<NBodyPreset> parseNBodyPreset(const std::string& name) {
 
 namespace {
 
-// The softening length shrinks with the mean spacing (n^-1/3) from 1K bodies on,
-// so big systems show finer structure, but stops at half its 4K value: below that
-// the dense cores of the collapsing presets would need a smaller dt.
-double softeningFor(double softeningAt4K, size_t n) {
-  const double scale = std::cbrt(4096.0 / static_cast<double>(std::max<size_t>(n, 1)));
-  return softeningAt4K * std::clamp(scale, 0.5, 1.6);
+// Runs body(begin, end) over [0, count) split across up to two threads (the
+// Verify button runs on laptops too), at least `minPerThread` items each; small
+// jobs stay on the calling thread. Every item's result is computed the same way
+// whatever the split, so results do not depend on it.
+template <typename Body>
+void parallelRanges(size_t count, size_t minPerThread, Body body) {
+  const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  const size_t threads = std::min<size_t>({2, hardware, std::max<size_t>(1, count / minPerThread)});
+  if (threads <= 1) {
+    body(size_t{0}, count);
+    return;
+  }
+  std::vector<std::jthread> workers;
+  const size_t chunk = (count + threads - 1) / threads;
+  for (size_t t = 1; t < threads; ++t)
+    workers.emplace_back([=] { body(std::min(count, t * chunk), std::min(count, (t + 1) * chunk)); });
+  body(size_t{0}, std::min(count, chunk));
 }
 
-// Uniform and normal numbers as plain transforms of mt19937_64's output: unlike
-// the <random> distributions these give the same presets with every standard library.
+// The softening length follows the mean spacing (n^-1/3) between 1K bodies and
+// a floor, so big systems show finer structure; below the floor the dense parts
+// (collapsed cores, the galaxies' centres) would need a smaller dt.
+double softeningFor(double softeningAt4K, double floorFraction, size_t n) {
+  const double scale = std::cbrt(4096.0 / static_cast<double>(std::max<size_t>(n, 1)));
+  return softeningAt4K * std::clamp(scale, floorFraction, 1.6);
+}
+
+// Uniform numbers as a plain transform of mt19937_64's output: unlike the
+// <random> distributions this gives the same presets with every standard library.
 class PresetRandom {
  public:
   explicit PresetRandom(uint64_t seed) : engine_(seed) {}
   double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }  // [0, 1)
   double uniform(double low, double high) { return low + (high - low) * uniform(); }
-  double normal() {  // Box-Muller; 1 - u keeps the logarithm's argument in (0, 1]
-    const double radius = std::sqrt(-2.0 * std::log(1.0 - uniform()));
-    return radius * std::cos(2.0 * std::numbers::pi * uniform());
-  }
   glm::dvec3 unitVector() {  // uniform on the sphere: z uniform in [-1, 1], angle uniform
     const double z = uniform(-1.0, 1.0);
     const double angle = uniform(0.0, 2.0 * std::numbers::pi);
@@ -133,15 +148,11 @@ NBodySystem makeSphereShell(size_t n, PresetRandom& random) {
   return system;
 }
 
-// One disk galaxy, appended to `system`: a central body with a fifth of the
-// galaxy's mass, then bodies with an exponential surface density on near-circular
-// orbits in the plane spanned by `axisX` and `axisY`, turning from axisX towards
-// axisY (angular momentum along axisX x axisY).
-// Half the mass in the central body: a lighter one leaves a self-gravitating
-// cold disk that breaks into clumps and throws its outer part far out; this way
-// it winds into spiral arms and stays a disk.
+// Disk galaxies: half the mass in the central body. With a lighter one the
+// cold disk's own gravity dominates, it breaks into clumps and throws its outer
+// part far out; this way it winds into spiral arms and stays a disk.
 constexpr double kCentralMassFraction = 0.5;
-constexpr double kDiskDispersion = 0.1;
+constexpr double kDiskDispersion = 0.1;  // random velocity, in units of the circular speed
 
 struct DiskShape {
   glm::dvec3 centre{0.0};
@@ -152,7 +163,7 @@ struct DiskShape {
   // The step's velocity update is first order: an orbit of angular frequency w
   // gains about (w dt)^2 of its energy per step. The inner edge keeps the fastest
   // orbits slow enough for the default dt.
-  double innerRadius = 0.15;
+  double innerRadius = 0.2;
   double outerRadius = 1.0;
 };
 
@@ -164,45 +175,57 @@ class RotationCurve {
  public:
   RotationCurve(const NBodySystem& system, size_t firstBody, const DiskShape& shape, const NBodyParams& params)
       : innerRadius_(shape.innerRadius), outerRadius_(shape.outerRadius), inwardAcceleration_(kRings, 0.0) {
-    for (size_t ring = 0; ring < kRings; ++ring) {
-      const double radius = ringRadius(ring);
-      double sum = 0.0;
-      for (size_t k = 0; k < kPointsPerRing; ++k) {
-        const double angle = 2.0 * std::numbers::pi * (static_cast<double>(k) + 0.5 * static_cast<double>(ring % 2)) /
-                             static_cast<double>(kPointsPerRing);
-        const glm::dvec3 outward = std::cos(angle) * shape.axisX + std::sin(angle) * shape.axisY;
-        const glm::dvec3 point = shape.centre + radius * outward;
-        glm::dvec3 acceleration(0.0);
-        for (size_t j = firstBody; j < system.size(); ++j) {
-          const glm::dvec3 d = glm::dvec3(system.positions[j]) - point;
-          const double inverse = 1.0 / std::sqrt(glm::dot(d, d) + params.softening2);
-          acceleration += system.positions[j].w * inverse * inverse * inverse * d;
-        }
-        sum -= params.gravity * glm::dot(acceleration, outward);
-      }
-      inwardAcceleration_[ring] = std::max(0.0, sum / static_cast<double>(kPointsPerRing));
-    }
+    // Half the rings on each of two threads once there are enough bodies to matter.
+    const size_t ringsPerThread = system.size() - firstBody > 16384 ? kRings / 2 : kRings;
+    parallelRanges(kRings, ringsPerThread, [&](size_t begin, size_t end) {
+      for (size_t ring = begin; ring < end; ++ring) measureRing(system, firstBody, shape, params, ring);
+    });
   }
+
   // Speed of a circular orbit at `radius` (linear between the rings).
   double circularSpeed(double radius) const {
     const double position = std::clamp((radius - innerRadius_) / (outerRadius_ - innerRadius_), 0.0, 1.0) *
                             static_cast<double>(kRings - 1);
     const size_t below = std::min(static_cast<size_t>(position), kRings - 2);
     const double fraction = position - static_cast<double>(below);
-    const double inward =
-        (1.0 - fraction) * inwardAcceleration_[below] + fraction * inwardAcceleration_[below + 1];
+    const double inward = (1.0 - fraction) * inwardAcceleration_[below] + fraction * inwardAcceleration_[below + 1];
     return std::sqrt(radius * inward);
   }
 
  private:
-  static constexpr size_t kRings = 48, kPointsPerRing = 8;  // 384 test points: ~0.3 s at 256K bodies
-  double ringRadius(size_t ring) const {
-    return innerRadius_ + (outerRadius_ - innerRadius_) * static_cast<double>(ring) / static_cast<double>(kRings - 1);
+  static constexpr size_t kRings = 48, kPointsPerRing = 8;  // 384 test points: ~0.25 s at 256K bodies
+
+  void measureRing(const NBodySystem& system, size_t firstBody, const DiskShape& shape, const NBodyParams& params,
+                   size_t ring) {
+    const double radius =
+        innerRadius_ + (outerRadius_ - innerRadius_) * static_cast<double>(ring) / static_cast<double>(kRings - 1);
+    double sum = 0.0;
+    for (size_t k = 0; k < kPointsPerRing; ++k) {
+      // Alternate rings are turned by half a step so the points do not line up.
+      const double angle = 2.0 * std::numbers::pi * (static_cast<double>(k) + 0.5 * static_cast<double>(ring % 2)) /
+                           static_cast<double>(kPointsPerRing);
+      const glm::dvec3 outward = std::cos(angle) * shape.axisX + std::sin(angle) * shape.axisY;
+      const glm::dvec3 point = shape.centre + radius * outward;
+      glm::dvec3 acceleration(0.0);
+      for (size_t j = firstBody; j < system.size(); ++j) {
+        const glm::dvec3 d = glm::dvec3(system.positions[j]) - point;
+        const double inverse = 1.0 / std::sqrt(glm::dot(d, d) + params.softening2);
+        acceleration += system.positions[j].w * inverse * inverse * inverse * d;
+      }
+      sum -= params.gravity * glm::dot(acceleration, outward);
+    }
+    inwardAcceleration_[ring] = std::max(0.0, sum / static_cast<double>(kPointsPerRing));
   }
+
   double innerRadius_, outerRadius_;
   std::vector<double> inwardAcceleration_;
 };
 
+// One disk galaxy of `bodies` bodies, appended to `system`: the central body
+// first, then bodies with an exponential surface density on near-circular orbits
+// in the plane spanned by `axisX` and `axisY`, turning from axisX towards axisY
+// (angular momentum along axisX x axisY). The orbits are circular under
+// `params`' softening, so they match the preset's defaults.
 void addDiskGalaxy(NBodySystem& system, size_t bodies, const DiskShape& shape, const NBodyParams& params,
                    PresetRandom& random) {
   if (bodies == 0) return;
@@ -280,7 +303,7 @@ NBodySystem makeCollidingGalaxies(size_t n, PresetRandom& random) {
   DiskShape first;
   first.mass = galaxyMass;
   first.scaleLength = 0.24;
-  first.innerRadius = 0.12;
+  first.innerRadius = 0.16;
   first.outerRadius = 0.8;
   DiskShape second = first;
   if (secondBodies > 0) {
@@ -305,11 +328,14 @@ NBodySystem makeCollidingGalaxies(size_t n, PresetRandom& random) {
 
 NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n) {
   // The step's velocity update is first order, so the energy creeps up in
-  // proportion to dt; these dt keep that near 10% over the first few thousand
-  // steps, also at the softening's lower limit (reached from 32K bodies on).
+  // proportion to dt. Measured with the reference at 1K and 2K bodies, also at
+  // the softening floor (reached from 8K-32K bodies on), these dt keep the gain
+  // near 10% over 4000 steps for the cube and the shell; the galaxies' fast
+  // inner orbits gain 3-5% over 2000 steps and 8-15% over 4000. Halving dt
+  // halves the gain.
   NBodyPresetDefaults defaults;
-  auto set = [&](double softeningAt4K, double dt, double cameraDistance) {
-    const double eps = softeningFor(softeningAt4K, n);
+  auto set = [&](double softeningAt4K, double floorFraction, double dt, double cameraDistance) {
+    const double eps = softeningFor(softeningAt4K, floorFraction, n);
     defaults.params.softening2 = eps * eps;
     defaults.params.dt = dt;
     defaults.params.gravity = 1.0;
@@ -317,10 +343,12 @@ NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n) {
     defaults.cameraDistance = cameraDistance;
   };
   switch (preset) {
-    case NBodyPreset::RandomCube: set(0.05, 0.0025, 4.5); break;
-    case NBodyPreset::SphereShell: set(0.05, 0.0025, 3.5); break;
-    case NBodyPreset::DiskGalaxy: set(0.04, 0.001, 3.0); break;
-    case NBodyPreset::CollidingGalaxies: set(0.04, 0.001, 7.0); break;
+    // Camera distances frame the start (and the collapsed presets' later
+    // rebound) in a field of view of about 45 degrees.
+    case NBodyPreset::RandomCube: set(0.05, 0.5, 0.0025, 4.5); break;
+    case NBodyPreset::SphereShell: set(0.05, 0.5, 0.0025, 3.5); break;
+    case NBodyPreset::DiskGalaxy: set(0.04, 0.75, 0.001, 3.0); break;
+    case NBodyPreset::CollidingGalaxies: set(0.04, 0.75, 0.001, 7.0); break;
   }
   return defaults;
 }
@@ -347,25 +375,13 @@ void checkParams(const NBodyParams& params) {
     throw std::invalid_argument("N-body softening2 must be positive and finite");
 }
 
-// Runs body(begin, end) over [0, n) split across up to two threads (the Verify
-// button's machines are laptops too); small systems stay on the calling thread.
-// Each body's sum is always taken in the same order, so results do not depend on
-// the split.
-template <typename Body>
-void forBodyRanges(size_t n, Body body) {
-  constexpr size_t kBodiesPerThread = 1024;
-  const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-  const size_t threads = std::min<size_t>({2, hardware, std::max<size_t>(1, n / kBodiesPerThread)});
-  if (threads <= 1) {
-    body(size_t{0}, n);
-    return;
-  }
-  std::vector<std::jthread> workers;
-  const size_t chunk = (n + threads - 1) / threads;
-  for (size_t t = 1; t < threads; ++t)
-    workers.emplace_back([=] { body(std::min(n, t * chunk), std::min(n, (t + 1) * chunk)); });
-  body(size_t{0}, std::min(n, chunk));
+void checkVelocities(const NBodySystem& system) {
+  if (system.velocities.size() != system.positions.size())
+    throw std::invalid_argument("N-body system has " + std::to_string(system.positions.size()) + " positions but " +
+                                std::to_string(system.velocities.size()) + " velocities");
 }
+
+constexpr size_t kBodiesPerThread = 1024;
 
 template <bool kMagnitudes>
 void accelerationsInRange(const std::vector<glm::dvec4>& positions, double eps2, double gravity, size_t begin,
@@ -381,7 +397,7 @@ void accelerationsInRange(const std::vector<glm::dvec4>& positions, double eps2,
       const double inverse = 1.0 / std::sqrt(distance2 + eps2);
       const double weight = positions[j].w * inverse * inverse * inverse;
       sum += weight * d;
-      if constexpr (kMagnitudes) magnitude += weight * std::sqrt(distance2);
+      if constexpr (kMagnitudes) magnitude += std::abs(weight) * std::sqrt(distance2);
     }
     accelerations[i] = gravity * sum;
     if constexpr (kMagnitudes) magnitudeSums[i] = gravity * magnitude;
@@ -398,7 +414,7 @@ void nbodyReferenceAccelerations(const NBodySystem& system, const NBodyParams& p
   if (magnitudeSums) magnitudeSums->assign(n, 0.0);
   glm::dvec3* a = accelerations.data();
   double* sums = magnitudeSums ? magnitudeSums->data() : nullptr;
-  forBodyRanges(n, [&](size_t begin, size_t end) {
+  parallelRanges(n, kBodiesPerThread, [&](size_t begin, size_t end) {
     if (sums)
       accelerationsInRange<true>(system.positions, params.softening2, params.gravity, begin, end, a, sums);
     else
@@ -407,9 +423,7 @@ void nbodyReferenceAccelerations(const NBodySystem& system, const NBodyParams& p
 }
 
 NBodySystem nbodyReferenceStep(const NBodySystem& system, const NBodyParams& params) {
-  if (system.velocities.size() != system.positions.size())
-    throw std::invalid_argument("N-body system has " + std::to_string(system.positions.size()) + " positions but " +
-                                std::to_string(system.velocities.size()) + " velocities");
+  checkVelocities(system);
   std::vector<glm::dvec3> accelerations;
   nbodyReferenceAccelerations(system, params, accelerations);
   NBodySystem next;
@@ -426,16 +440,17 @@ NBodySystem nbodyReferenceStep(const NBodySystem& system, const NBodyParams& par
 
 double nbodyTotalEnergy(const NBodySystem& system, const NBodyParams& params) {
   checkParams(params);
+  checkVelocities(system);
   const size_t n = system.size();
   double kinetic = 0.0;
-  for (size_t i = 0; i < std::min(n, system.velocities.size()); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     const glm::dvec3 v(system.velocities[i]);
     kinetic += 0.5 * system.positions[i].w * glm::dot(v, v);
   }
   // Per-body partial sums over j > i, added up in order afterwards: the same
   // result however the bodies are split across threads.
   std::vector<double> potentials(n, 0.0);
-  forBodyRanges(n, [&](size_t begin, size_t end) {
+  parallelRanges(n, kBodiesPerThread, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       const glm::dvec3 pi(system.positions[i]);
       double sum = 0.0;
