@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/app_state.h"
+#include "compute/kernel_files.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {
@@ -44,7 +45,10 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
   if (!nb.configFromUser) nb.config = tuned;
   try {
     simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, nb.config);
+  } catch (const KernelsDirError&) {
+    throw;  // no configuration can help
   } catch (const std::exception& e) {
+    if (nb.config == tuned) throw;
     // The user's configuration does not run on this device: start tuned, say why.
     nb.message = describeNBodyConfig(nb.config) + " cannot run here (" + errorText(e) + "); using " +
                  describeNBodyConfig(tuned);

@@ -12,3 +12,5 @@ endforeach()
 string(APPEND _body "}\n")
 file(GENERATE OUTPUT ${KS_SHADER_CPP} CONTENT "${_body}")
 set(KS_SHADER_SOURCES ${KS_SHADER_CPP})
+# Re-run the embedding when a shader is edited, not only when one is added.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${KS_SHADER_FILES})

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 // ---- presets -------------------------------------------------------------------
 //
-// Units: total mass 1, G = 1, systems about 1 unit across, so one dynamical time
+// Units: total mass 1, G = 1, systems about 1 unit in radius, so one dynamical time
 // is about 1 time unit. Every preset is built around the origin with zero total
 // momentum, so it stays in front of a camera looking at the origin.
 

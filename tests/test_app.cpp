@@ -387,31 +387,45 @@ TEST(App, BadSizeExits2) {
 // ---- g. pattern.cl does not compile --------------------------------------------------------
 
 // A kernels dir whose pattern.cl has an undeclared name in the julia kernel.
-fs::path brokenKernelsDir(const TempDir& dir) {
+// A copy of kernels/ in which `file` no longer compiles (an undeclared identifier
+// right after `anchor`).
+fs::path brokenKernelsDir(const TempDir& dir, const std::string& file, const std::string& anchor) {
   const fs::path kernels = dir / "kernels";
   fs::create_directories(kernels);
-  std::string source = test::readFile(fs::path(KERNELSCOPE_SOURCE_KERNELS_DIR) / "pattern.cl");
-  const std::string anchor = "const int y = get_global_id(1);";
+  for (const auto& entry : fs::directory_iterator(KERNELSCOPE_SOURCE_KERNELS_DIR))
+    fs::copy_file(entry.path(), kernels / entry.path().filename());
+  std::string source = test::readFile(kernels / file);
   const size_t at = source.find(anchor);
   if (at == std::string::npos) return {};
   source.insert(at + anchor.size(), "\n  const int broken = ks_corrupted_identifier;");
-  test::writeFile(kernels / "pattern.cl", source);
+  test::writeFile(kernels / file, source);
   return kernels;
 }
 
-TEST(App, BrokenKernelFileExits7WithTheBuildLog) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+void expectBuildFailureExit(const std::string& scene, const std::string& file, const std::string& anchor) {
   TempDir dir("ks-app-brokenkernel");
-  const fs::path kernels = brokenKernelsDir(dir);
-  ASSERT_FALSE(kernels.empty()) << "pattern.cl changed; update brokenKernelsDir's anchor";
-  const RunResult r = runApp(dir, {"--headless", "--frames", "5", "--kernels-dir", kernels.string()});
+  const fs::path kernels = brokenKernelsDir(dir, file, anchor);
+  ASSERT_FALSE(kernels.empty()) << file << " changed; update the anchor";
+  const RunResult r =
+      runApp(dir, {"--headless", "--frames", "5", "--scene", scene, "--kernels-dir", kernels.string()});
   EXPECT_EQ(r.exitCode, 7) << r.describe();
   EXPECT_TRUE(contains(r.err, "CL_BUILD_PROGRAM_FAILURE")) << r.describe();
   EXPECT_TRUE(contains(r.err, "ks_corrupted_identifier")) << "the build log is not in the message\n" << r.describe();
-  EXPECT_TRUE(contains(r.err, "pattern.cl")) << r.describe();
+  EXPECT_TRUE(contains(r.err, file)) << r.describe();
   EXPECT_TRUE(contains(r.err, "cannot start on")) << r.describe();
   EXPECT_EQ(r.out, "") << "no summary for a run that never started\n" << r.describe();
+}
+
+TEST(App, BrokenNBodyKernelExits7WithTheBuildLog) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  expectBuildFailureExit("nbody", "nbody.cl", "const int i = get_global_id(0);");
+}
+
+TEST(App, BrokenPatternKernelExits7WithTheBuildLog) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  expectBuildFailureExit("julia", "pattern.cl", "const int y = get_global_id(1);");
 }
 
 // ---- h. --device matching nothing ---------------------------------------------------------
