@@ -19,6 +19,11 @@ float typicalSpeedScale(const NBodySystem& system) {
   return rms > 1e-9 ? static_cast<float>(2.0 * rms) : 1.0f;
 }
 
+// Additive sprites saturate to white when many overlap: start dimmer for large N.
+float brightnessFor(size_t bodies) {
+  return static_cast<float>(std::clamp(std::sqrt(20000.0 / static_cast<double>(std::max<size_t>(bodies, 1))), 0.12, 1.0));
+}
+
 std::string errorText(const std::exception& e) {
   if (const auto* build = dynamic_cast<const ProgramBuildError*>(&e))
     return std::string(build->what()) + "\n" + build->build().log;
@@ -57,6 +62,7 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
     simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, nb.config);
   }
   if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
+  if (!start) nb.style.brightness = brightnessFor(system.size());
   nb.cameraResetRequested = true;
   publishRunning(state);
 }
@@ -80,6 +86,7 @@ void NBodyScene::resetSystem(AppState& state) {
     nb.params = defaults.params;
     cameraDistance_ = defaults.cameraDistance;
     if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
+    nb.style.brightness = brightnessFor(bodies);
     nb.steps = 0;
     nb.cameraResetRequested = true;
     nb.message = "reset: " + std::to_string(bodies) + " bodies, " + nbodyPresetName(nb.preset) + " preset, seed " +

@@ -344,11 +344,12 @@ NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n) {
   };
   switch (preset) {
     // Camera distances frame the start (and the collapsed presets' later
-    // rebound) in a field of view of about 45 degrees.
-    case NBodyPreset::RandomCube: set(0.05, 0.5, 0.0025, 4.5); break;
-    case NBodyPreset::SphereShell: set(0.05, 0.5, 0.0025, 3.5); break;
-    case NBodyPreset::DiskGalaxy: set(0.04, 0.75, 0.001, 3.0); break;
-    case NBodyPreset::CollidingGalaxies: set(0.04, 0.75, 0.001, 7.0); break;
+    // rebound) in the middle half of a 45-degree view: the app's panels cover
+    // the sides of the window.
+    case NBodyPreset::RandomCube: set(0.05, 0.5, 0.0025, 6.0); break;
+    case NBodyPreset::SphereShell: set(0.05, 0.5, 0.0025, 5.0); break;
+    case NBodyPreset::DiskGalaxy: set(0.04, 0.75, 0.001, 4.0); break;
+    case NBodyPreset::CollidingGalaxies: set(0.04, 0.75, 0.001, 11.0); break;
   }
   return defaults;
 }
