@@ -61,6 +61,8 @@ class Session {
   // Mouse input the UI did not take (drag deltas and wheel, in pixels).
   void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH);
   const ComputeContext& compute() const { return *compute_; }
+  // The N-body bodies as they are now (empty in other scenes).
+  std::optional<NBodySystem> snapshot() { return scene_->snapshot(); }
 
  private:
   // Builds context, interop and scene for devices[index]; throws on failure,

@@ -253,6 +253,7 @@ TEST(App, WindowUnderXvfb) {
   EXPECT_EQ(saved.windowHeight, 600);
   EXPECT_FALSE(saved.deviceName.empty());
   EXPECT_TRUE(contains(r.out, saved.deviceName)) << "saved device '" << saved.deviceName << "'\n" << r.describe();
+  EXPECT_TRUE(fs::exists(dir / "config/imgui.ini")) << "ImGui keeps the panel layout there";
 }
 
 // ---- b. headless through EGL -------------------------------------------------------
@@ -468,6 +469,68 @@ TEST(App, CorruptSettingsWarnAndRunOn) {
   EXPECT_TRUE(contains(r.err, "warning: ignoring settings file")) << r.describe();
   // headless: the damaged file is left as it was
   EXPECT_EQ(test::readFile(dir / "config/settings.json"), "{ this is not json");
+}
+
+// ---- interop and N-body from the command line ------------------------------------
+
+TEST(App, ForcedGlSharingFallsBackWithAReason) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-interop");
+  const RunResult r = runApp(dir, {"--headless", "--frames", "3", "--n", "64", "--interop", "gl-sharing"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.err, "gl-sharing is not available: ")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "interop:   ")) << r.describe();
+  EXPECT_FALSE(contains(r.out, "interop:   gl-sharing")) << r.describe();
+}
+
+TEST(App, NBodyBenchmarkPrintsRates) {
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-bench");
+  const RunResult r = runApp(dir, {"--bench", "nbody", "--n", "300", "--iterations", "3"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "300 bodies, total time for 3 iterations: ")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "billion interactions per second")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "single-precision GFLOP/s at 20 flops per interaction")) << r.describe();
+}
+
+TEST(App, NBodySweepWritesACompleteCsv) {
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-sweep");
+  const fs::path csv = dir / "sweep.csv";
+  const RunResult r = runApp(dir, {"--sweep", "--variant", "naive,tiled", "--wg", "32,64", "--unroll", "1,4", "--n",
+                                   "100", "--iterations", "1", "--csv", csv.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  std::istringstream lines(test::readFile(csv));
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line.rfind("device,driver,variant,work_group,unroll,", 0), 0u) << line;
+  int ok = 0, refused = 0;
+  while (std::getline(lines, line)) {
+    if (contains(line, "\"ok\"")) ++ok;
+    else if (contains(line, "not offered by the naive variant")) ++refused;
+    else ADD_FAILURE() << "unexpected row: " << line;
+  }
+  EXPECT_EQ(ok, 6) << "naive x 2 groups + tiled x 2 groups x 2 unrolls";
+  EXPECT_EQ(refused, 2) << "naive has no unroll 4";
+  EXPECT_TRUE(contains(r.out, "best: ")) << r.describe();
+}
+
+TEST(App, NBodyVerifyPasses) {
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-verify");
+  const RunResult r = runApp(dir, {"--verify", "--n", "99", "--variant", "tiled", "--wg", "32", "--precise-rsqrt"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "PASS")) << r.describe();
+}
+
+TEST(App, NBodyInvalidWorkGroupExits2WithTheReason) {
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-badwg");
+  const RunResult r = runApp(dir, {"--bench", "nbody", "--n", "10", "--wg", "48"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_TRUE(contains(r.err, "not a multiple of 32")) << r.describe();
+  EXPECT_FALSE(contains(r.err, "CL_INVALID_WORK_GROUP_SIZE")) << r.describe();
 }
 
 }  // namespace
