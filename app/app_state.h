@@ -9,6 +9,7 @@
 #include "app/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/cl_objects.h"
+#include "compute/image_ops.h"
 #include "compute/interop/interop_path.h"
 #include "compute/nbody_model.h"
 #include "compute/nbody_variants.h"
@@ -35,7 +36,7 @@ struct FrameBreakdown {
   double acquireMs = 0.0, kernelMs = 0.0, releaseMs = 0.0, copyMs = 0.0, renderMs = 0.0;
 };
 
-enum class SceneKind { NBody, Julia };
+enum class SceneKind { NBody, Image, Julia };
 
 // The N-body scene's settings and readings. `config`/`bodies`/`preset`/`seed`
 // are what the user asks for; the scene applies them between frames and, when a
@@ -69,6 +70,52 @@ struct NBodyState {
   bool cameraResetRequested = true;
 };
 
+// The image lab: what is open, the pipeline's settings, the view, readings.
+struct ImageLabState {
+  // source
+  std::string path;         // empty: the built-in test image
+  std::string description;  // "PNG 8-bit RGBA 640x480"
+  int width = 0, height = 0, channels = 0;
+  std::vector<std::string> openRequests;  // drop, File > Open, command line: handled between frames
+  char openPath[512] = "";
+  std::vector<std::string> recent;        // most recent first
+  // pipeline: original -> rotate -> optional transpose -> display
+  std::string rotateVariant;              // empty: the scene's default
+  float angle = 0.0f;
+  bool expandCanvas = false;
+  bool transparentBackground = false;
+  float background[4] = {0.1f, 0.1f, 0.12f, 1.0f};
+  int rotateGroup[2] = {16, 16};
+  bool transpose = false;
+  std::string transposeVariant;
+  std::string histogramVariant;
+  bool histogramOfResult = true;
+  bool showChannel[5] = {true, true, true, false, true};  // R G B A luminance
+  bool logScale = false;
+  // view
+  enum class View { Original, Result, SideBySide };
+  View view = View::Result;
+  float zoom = 1.0f;
+  float panX = 0.0f, panY = 0.0f;
+  bool fitRequested = true;
+  // inspector: the panel asks for a pixel, the scene answers next frame
+  bool inspectResult = true;
+  int inspectX = -1, inspectY = -1;
+  bool inspectValid = false;
+  unsigned char inspectValue[4] = {0, 0, 0, 0};
+  char savePath[256] = "kernelscope-result.png";
+  bool saveRequested = false;
+  // readings (filled by the scene)
+  unsigned originalTexture = 0, resultTexture = 0;  // GL names for drawing
+  int resultWidth = 0, resultHeight = 0, resultChannels = 0;
+  std::string runningRotate, runningTranspose, runningHistogram;
+  double rotateMs = 0.0, transposeMs = 0.0, histogramMs = 0.0;
+  ImageHistogram histogram;
+  ImageStatistics statistics;
+  std::string message;
+  bool dirty = true;                      // recompute the pipeline this frame
+};
+
 struct AppState {
   // devices
   std::vector<DeviceDescriptor> devices;
@@ -92,6 +139,7 @@ struct AppState {
   std::optional<SceneKind> requestedScene;
   PatternParams pattern;
   NBodyState nbody;
+  ImageLabState image;
   bool showHelp = false;
   bool fullscreenRequested = false;
   PanelVisibility panels;

@@ -49,8 +49,12 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--interop", interop,
                  "How kernel output reaches GL: auto (best available), gl-sharing, external or host")
       ->check(CLI::IsMember({"auto", "gl-sharing", "external", "host"}));
-  app.add_option("--scene", options.scene, "Scene to start with: nbody (default) or julia")
-      ->check(CLI::IsMember({"nbody", "julia"}));
+  app.add_option("--scene", options.scene,
+                 "Scene to start with: nbody (default), image (default when an image file is given) or julia")
+      ->check(CLI::IsMember({"nbody", "image", "julia"}));
+  app.add_option("image", options.image, "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)");
+  app.add_option("--state-dump", options.stateDump,
+                 "At exit, write what the app showed (scene, image, log) as JSON to this file");
   app.add_option("--bench", options.bench, "Run a benchmark instead of the viewer: nbody or interop")
       ->check(CLI::IsMember({"nbody", "interop"}));
   NBodyOptions& nb = options.nbody;
@@ -109,6 +113,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                            "--fast-math", "--ftz", "--precise-rsqrt", "--cl-options"})
     if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);
   if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
+  if (options.scene.empty()) options.scene = options.image ? "image" : "nbody";
   options.interop = parseInteropPath(interop);  // "auto" parses to none
   if (options.headless && options.frames == 0) options.frames = 300;
   return std::nullopt;

@@ -41,7 +41,9 @@ struct AppOptions {
   bool listDevices = false;
   bool vsync = true;
   std::optional<InteropPath> interop;
-  std::string scene = "nbody";  // nbody or julia
+  std::string scene;  // nbody (default), julia or image (the default when an image is given)
+  std::optional<std::filesystem::path> image;      // positional: open this image in the image lab
+  std::optional<std::filesystem::path> stateDump;  // --state-dump: JSON of what the app showed, at exit
   std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
   NBodyOptions nbody;
   int iterations = 100;    // benchmark iterations  // empty: automatic (best available)

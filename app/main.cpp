@@ -17,6 +17,7 @@
 #include "app/render_surface.h"
 #include "app/session.h"
 #include "app/settings.h"
+#include "app/state_dump.h"
 #include "compute/cl_error.h"
 #include "render/gl_check.h"
 #include "render/gpu_timer.h"
@@ -85,6 +86,13 @@ int run(ks::AppOptions options) {
 
   // Headless runs leave the user's layout alone: no ini file, no settings written.
   ks::ImGuiLayer imgui(*surface, headless ? std::filesystem::path() : configDir / "imgui.ini");
+  state.image.recent = settings.recentImages;
+  // Files dropped on the window open in the image lab (the first of several).
+  surface->setDropHandler([&state](std::vector<std::string> paths) {
+    if (paths.empty()) return;
+    state.image.openRequests = std::move(paths);
+    state.requestedScene = ks::SceneKind::Image;
+  });
   ks::Session session(std::move(catalog), options, settings, *surface, state);
   std::fprintf(stderr, "kernelscope: %s; rendering: %s, %s\n", state.deviceMessage.c_str(),
                state.surfaceDescription.c_str(), state.glRenderer.c_str());
@@ -171,7 +179,12 @@ int run(ks::AppOptions options) {
               state.breakdown.renderMs);
   if (options.screenshot) std::printf("  screenshot: %s\n", std::filesystem::absolute(*options.screenshot).c_str());
 
+  if (options.stateDump) {
+    if (const std::string error = ks::writeStateDump(state, *options.stateDump); !error.empty())
+      std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
+  }
   if (!headless) {
+    settings.recentImages = state.image.recent;
     const ks::SurfaceSize windowSize = surface->windowSize();
     settings.windowWidth = windowSize.width;
     settings.windowHeight = windowSize.height;

@@ -60,6 +60,16 @@ void placePanelFirstTime(float x, float y, float w, float h) {
 void drawMenuBar(AppState& state) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open image...")) {
+      state.requestedScene = SceneKind::Image;
+      state.panels.imageLab = true;
+    }
+    for (const auto& file : state.image.recent)
+      if (ImGui::MenuItem(file.c_str())) {
+        state.image.openRequests.push_back(file);
+        state.requestedScene = SceneKind::Image;
+      }
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Esc")) state.quitRequested = true;
     ImGui::EndMenu();
   }
@@ -67,6 +77,7 @@ void drawMenuBar(AppState& state) {
     ImGui::MenuItem("Devices", nullptr, &state.panels.devices);
     ImGui::MenuItem("Device info", nullptr, &state.panels.deviceInfo);
     ImGui::MenuItem("N-body", nullptr, &state.panels.nbody);
+    ImGui::MenuItem("Image lab", nullptr, &state.panels.imageLab);
     ImGui::MenuItem("Interop", nullptr, &state.panels.interop);
     ImGui::MenuItem("Build log", nullptr, &state.panels.buildLog);
     ImGui::MenuItem("Log", nullptr, &state.panels.log);
@@ -82,7 +93,8 @@ void drawMenuBar(AppState& state) {
   }
   if (ImGui::BeginMenu("Scene")) {
     if (ImGui::MenuItem("N-body", "1", state.scene == SceneKind::NBody)) state.requestedScene = SceneKind::NBody;
-    if (ImGui::MenuItem("Julia (demo)", "2", state.scene == SceneKind::Julia)) state.requestedScene = SceneKind::Julia;
+    if (ImGui::MenuItem("Image lab", "2", state.scene == SceneKind::Image)) state.requestedScene = SceneKind::Image;
+    if (ImGui::MenuItem("Julia (demo)", "3", state.scene == SceneKind::Julia)) state.requestedScene = SceneKind::Julia;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Device")) {
@@ -294,6 +306,8 @@ void drawPanels(AppState& state) {
   drawDeviceInfoPanel(state);
   drawScenePanel(state);
   drawNBodyPanel(state);
+  drawImagePanel(state);
+  drawImageView(state);
   drawInteropPanel(state);
   drawHelpWindow(state);
   drawBuildLogPanel(state);

@@ -15,6 +15,8 @@ void drawDeviceInfoPanel(AppState& state);
 void drawScenePanel(AppState& state);
 void drawInteropPanel(AppState& state);
 void drawNBodyPanel(AppState& state);
+void drawImagePanel(AppState& state);
+void drawImageView(AppState& state);  // the image lab's pictures, behind the panels
 void drawHelpWindow(AppState& state);
 
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.

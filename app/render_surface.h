@@ -1,7 +1,9 @@
 #pragma once
 // Where frames go: a GLFW window, or an offscreen framebuffer in a headless EGL
 // context. The frame loop is the same for both.
+#include <functional>
 #include <memory>
+#include <vector>
 #include <string>
 
 #include "app/cli.h"
@@ -33,6 +35,8 @@ class RenderSurface {
   virtual void present() = 0;
   virtual void setVsync(bool on) = 0;
   virtual void toggleFullscreen() {}
+  // Paths of files dropped on the window, delivered from pollEvents().
+  virtual void setDropHandler(std::function<void(std::vector<std::string>)> handler) { (void)handler; }
   virtual GlContextHandles glHandles() const = 0;
   virtual GLFWwindow* window() const { return nullptr; }
   bool headless() const { return window() == nullptr; }

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "app/bench_nbody.h"
+#include "app/image_scene.h"
 #include "app/nbody_scene.h"
 #include "app/pattern_scene.h"
 #include "app/render_surface.h"
@@ -84,7 +85,9 @@ StartDevice chooseStartDevice(DeviceCatalog catalog, const AppOptions& options, 
 // The viewer starts with what the command line asks for: scene, N, preset,
 // seed, and the kernel configuration when any kernel option is given.
 static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor& device, AppState& state) {
-  state.scene = options.scene == "julia" ? SceneKind::Julia : SceneKind::NBody;
+  state.scene = options.scene == "julia" ? SceneKind::Julia : options.scene == "image" ? SceneKind::Image
+                                                                                      : SceneKind::NBody;
+  if (options.image) state.image.openRequests.push_back(options.image->string());
   const NBodyOptions& o = options.nbody;
   NBodyState& nb = state.nbody;
   if (o.given("--n")) nb.bodies = static_cast<int>(std::min<size_t>(o.bodies, 1u << 30));
@@ -135,6 +138,7 @@ std::unique_ptr<Scene> Session::makeScene(SceneKind kind, ComputeContext& comput
                                           AppState& state, std::optional<NBodySystem> carry) {
   try {
     if (kind == SceneKind::Julia) return std::make_unique<PatternScene>(compute, interop, state.pattern.size);
+    if (kind == SceneKind::Image) return std::make_unique<ImageScene>(compute, interop, state);
     return std::make_unique<NBodyScene>(compute, interop, state, std::move(carry));
   } catch (const ProgramBuildError& e) {
     state.buildFailures.push_back(

@@ -30,6 +30,9 @@ Settings loadSettings(const fs::path& file, std::string* warning) {
       s.devicePlatform = j["device"].value("platform", "");
       s.deviceName = j["device"].value("name", "");
     }
+    if (j.contains("recent_images"))
+      for (const auto& f : j["recent_images"])
+        if (f.is_string() && s.recentImages.size() < 10) s.recentImages.push_back(f.get<std::string>());
     if (j.contains("panels")) {
       const json& p = j["panels"];
       s.panels.devices = p.value("devices", defaults.panels.devices);
@@ -37,6 +40,7 @@ Settings loadSettings(const fs::path& file, std::string* warning) {
       s.panels.scene = p.value("scene", defaults.panels.scene);
       s.panels.interop = p.value("interop", defaults.panels.interop);
       s.panels.nbody = p.value("nbody", defaults.panels.nbody);
+      s.panels.imageLab = p.value("image_lab", defaults.panels.imageLab);
       s.panels.buildLog = p.value("build_log", defaults.panels.buildLog);
       s.panels.log = p.value("log", defaults.panels.log);
       s.panels.imguiDemo = p.value("imgui_demo", defaults.panels.imguiDemo);
@@ -53,12 +57,14 @@ std::string saveSettings(const Settings& s, const fs::path& file) {
             {"window", {{"width", s.windowWidth}, {"height", s.windowHeight}}},
             {"vsync", s.vsync},
             {"device", {{"platform", s.devicePlatform}, {"name", s.deviceName}}},
+            {"recent_images", s.recentImages},
             {"panels",
              {{"devices", s.panels.devices},
               {"device_info", s.panels.deviceInfo},
               {"scene", s.panels.scene},
               {"interop", s.panels.interop},
               {"nbody", s.panels.nbody},
+              {"image_lab", s.panels.imageLab},
               {"build_log", s.panels.buildLog},
               {"log", s.panels.log},
               {"imgui_demo", s.panels.imguiDemo}}}};

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ks {
 
@@ -13,6 +14,7 @@ struct PanelVisibility {
   bool scene = true;
   bool interop = true;
   bool nbody = true;
+  bool imageLab = true;
   bool buildLog = false;
   bool log = true;
   bool imguiDemo = false;
@@ -25,6 +27,7 @@ struct Settings {
   std::string devicePlatform, deviceName;
   PanelVisibility panels;
   bool vsync = true;
+  std::vector<std::string> recentImages;  // most recent first
 };
 
 // $XDG_CONFIG_HOME/kernelscope, else $HOME/.config/kernelscope.

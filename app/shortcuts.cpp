@@ -21,7 +21,8 @@ void handleShortcuts(AppState& state) {
   if (pressed(GLFW_KEY_V)) state.vsync = !state.vsync;
   if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) state.showHelp = !state.showHelp;
   if (pressed(GLFW_KEY_1)) state.requestedScene = SceneKind::NBody;
-  if (pressed(GLFW_KEY_2)) state.requestedScene = SceneKind::Julia;
+  if (pressed(GLFW_KEY_2)) state.requestedScene = SceneKind::Image;
+  if (pressed(GLFW_KEY_3)) state.requestedScene = SceneKind::Julia;
 }
 
 }  // namespace ks

@@ -81,10 +81,20 @@ class WindowSurface final : public RenderSurface {
   }
   GlContextHandles glHandles() const override { return glfwNativeGlHandles(window_); }
   GLFWwindow* window() const override { return window_; }
+  void setDropHandler(std::function<void(std::vector<std::string>)> handler) override {
+    dropHandler_ = std::move(handler);
+    // ImGui's GLFW backend leaves the drop callback and the user pointer alone.
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetDropCallback(window_, [](GLFWwindow* w, int count, const char** paths) {
+      auto* self = static_cast<WindowSurface*>(glfwGetWindowUserPointer(w));
+      if (self && self->dropHandler_) self->dropHandler_(std::vector<std::string>(paths, paths + count));
+    });
+  }
 
  private:
   GLFWwindow* window_ = nullptr;
   int windowed_[4] = {0, 0, 1280, 800};  // position and size to return to from fullscreen
+  std::function<void(std::vector<std::string>)> dropHandler_;
 };
 
 }  // namespace

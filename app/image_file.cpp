@@ -1,0 +1,468 @@
+#include "app/image_file.h"
+
+// The implementation is in libstb.a (libstb-dev); these are the headers only.
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+
+namespace ks {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t kMiB = 1024 * 1024;
+// stb_image takes the encoded bytes through an int length.
+constexpr uint64_t kFileCapCeiling = 1024 * kMiB;
+// stb_image refuses longer sides (STBI_MAX_DIMENSIONS); a header claiming more
+// is damaged or hostile rather than merely too big for this device.
+constexpr int64_t kAbsurdDimension = int64_t{1} << 24;
+
+std::string quoted(const fs::path& file) { return "'" + file.string() + "'"; }
+
+[[noreturn]] void fail(const fs::path& file, const std::string& what) {
+  throw ImageFileError(quoted(file) + " " + what);
+}
+
+// "4.7 KiB (4800 bytes)": readable, and exact where a limit is only just missed.
+std::string formatBytes(uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " bytes";
+  std::ostringstream s;
+  s.precision(1);
+  s << std::fixed;
+  if (bytes >= 1024 * kMiB) s << static_cast<double>(bytes) / (1024.0 * kMiB) << " GiB";
+  else if (bytes >= kMiB) s << static_cast<double>(bytes) / kMiB << " MiB";
+  else s << static_cast<double>(bytes) / 1024.0 << " KiB";
+  s << " (" << bytes << " bytes)";
+  return s.str();
+}
+
+// ---- reading the file ----------------------------------------------------------
+
+std::vector<uint8_t> readWholeFile(const fs::path& file, uint64_t cap) {
+  if (file.empty()) throw ImageFileError("no image file name given");
+  std::error_code ec;
+  const fs::file_status status = fs::status(file, ec);
+  if (status.type() == fs::file_type::not_found) {
+    std::error_code linkEc;
+    if (fs::is_symlink(fs::symlink_status(file, linkEc))) fail(file, "is a symbolic link to a file that does not exist");
+    fail(file, "does not exist");
+  }
+  if (ec) fail(file, "cannot be examined: " + ec.message());
+  if (fs::is_directory(status)) fail(file, "is a directory, not an image file");
+  // A FIFO or device could block or never end.
+  if (!fs::is_regular_file(status)) fail(file, "is not a regular file (a device, FIFO or socket)");
+  const uintmax_t size = fs::file_size(file, ec);
+  if (ec) fail(file, "cannot be examined: " + ec.message());
+  if (size == 0) fail(file, "is empty (0 bytes)");
+  if (size > cap)
+    fail(file, "is " + formatBytes(size) + "; image files for this device are limited to " + formatBytes(cap));
+
+  errno = 0;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) fail(file, std::string("cannot be read: ") + (errno ? std::strerror(errno) : "open failed"));
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+  if (static_cast<uintmax_t>(in.gcount()) != size) {
+    if (in.bad()) fail(file, std::string("cannot be read: ") + (errno ? std::strerror(errno) : "read failed"));
+    fail(file, "became shorter while it was read (" + std::to_string(in.gcount()) + " of " + std::to_string(size) +
+                   " bytes)");
+  }
+  return bytes;
+}
+
+// ---- what the bytes are ----------------------------------------------------------
+
+bool startsWith(const std::vector<uint8_t>& bytes, std::string_view magic) {
+  return bytes.size() >= magic.size() && std::memcmp(bytes.data(), magic.data(), magic.size()) == 0;
+}
+
+// The format by signature, the way stb_image tells them apart; TGA has none.
+std::string sniffFormat(const std::vector<uint8_t>& bytes) {
+  if (startsWith(bytes, "\x89PNG\r\n\x1a\n")) return "PNG";
+  if (startsWith(bytes, "\xFF\xD8")) return "JPEG";
+  if (startsWith(bytes, "GIF87a") || startsWith(bytes, "GIF89a")) return "GIF";
+  if (startsWith(bytes, "8BPS")) return "PSD";
+  if (startsWith(bytes, "\x53\x80\xF6\x34")) return "PIC";
+  if (startsWith(bytes, "#?RADIANCE") || startsWith(bytes, "#?RGBE")) return "HDR";
+  if (startsWith(bytes, "P5") || startsWith(bytes, "P6")) return "PNM";
+  if (startsWith(bytes, "BM")) return "BMP";
+  return {};
+}
+
+// No NUL and hardly any control characters in the first 4 KiB.
+bool looksLikeText(const std::vector<uint8_t>& bytes) {
+  const size_t n = std::min<size_t>(bytes.size(), 4096);
+  size_t control = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t c = bytes[i];
+    if (c == 0) return false;
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f) ++control;
+  }
+  return control * 100 <= n;
+}
+
+// PNG's IHDR sits at a fixed place: read it ourselves for what stbi_info does
+// not say (bit depth, palette) or refuses to say (sizes it finds too large).
+struct PngHeader {
+  uint32_t width = 0, height = 0;
+  int depth = 0, colourType = 0;
+};
+
+std::optional<PngHeader> readPngHeader(const std::vector<uint8_t>& bytes) {
+  if (bytes.size() < 26 || !startsWith(bytes, "\x89PNG\r\n\x1a\n") || std::memcmp(&bytes[12], "IHDR", 4) != 0)
+    return std::nullopt;
+  auto be32 = [&](size_t at) {
+    return uint32_t{bytes[at]} << 24 | uint32_t{bytes[at + 1]} << 16 | uint32_t{bytes[at + 2]} << 8 | bytes[at + 3];
+  };
+  return PngHeader{be32(16), be32(20), bytes[24], bytes[25]};
+}
+
+// stb_image reads PNM samples without looking at the maximum value (a 10-bit
+// PGM would come out dark) and copies nothing from a truncated file (the pixels
+// would be whatever the allocator left), so the header is read here too.
+struct PnmHeader {
+  uint64_t width = 0, height = 0;
+  int channels = 0;
+  uint32_t maxValue = 0;
+  size_t dataOffset = 0;
+  int bytesPerSample() const { return maxValue > 255 ? 2 : 1; }
+};
+
+std::optional<PnmHeader> readPnmHeader(const std::vector<uint8_t>& bytes) {
+  if (!startsWith(bytes, "P5") && !startsWith(bytes, "P6")) return std::nullopt;
+  PnmHeader header;
+  header.channels = bytes[1] == '6' ? 3 : 1;
+  size_t at = 2;
+  auto isSpace = [](uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+  auto skipSpaceAndComments = [&] {
+    for (;;) {
+      while (at < bytes.size() && isSpace(bytes[at])) ++at;
+      if (at >= bytes.size() || bytes[at] != '#') return;
+      while (at < bytes.size() && bytes[at] != '\n' && bytes[at] != '\r') ++at;
+    }
+  };
+  auto number = [&]() -> std::optional<uint64_t> {
+    skipSpaceAndComments();
+    if (at >= bytes.size() || bytes[at] < '0' || bytes[at] > '9') return std::nullopt;
+    uint64_t value = 0;
+    for (; at < bytes.size() && bytes[at] >= '0' && bytes[at] <= '9'; ++at)
+      if ((value = value * 10 + (bytes[at] - '0')) > 0xFFFFFFFFu) return std::nullopt;
+    return value;
+  };
+  const auto width = number(), height = number(), maxValue = number();
+  // Exactly one whitespace byte separates the header from the samples.
+  if (!width || !height || !maxValue || at >= bytes.size() || !isSpace(bytes[at])) return std::nullopt;
+  header.width = *width;
+  header.height = *height;
+  header.maxValue = static_cast<uint32_t>(*maxValue);
+  header.dataOffset = at + 1;
+  return header;
+}
+
+uint32_t le32(const std::vector<uint8_t>& b, size_t at) {
+  return uint32_t{b[at]} | uint32_t{b[at + 1]} << 8 | uint32_t{b[at + 2]} << 16 | uint32_t{b[at + 3]} << 24;
+}
+
+// stb_image reads zeros past the end of uncompressed BMP and PNM data instead
+// of failing; a short file is refused here, before decoding.
+void checkNotTruncated(const fs::path& file, const std::string& format, const std::vector<uint8_t>& bytes,
+                       const std::optional<PnmHeader>& pnm) {
+  uint64_t needed = 0;
+  if (pnm) {
+    if (pnm->width > kAbsurdDimension || pnm->height > kAbsurdDimension)
+      fail(file, "claims an absurd size in its header; the file is damaged");
+    needed = pnm->dataOffset + pnm->width * pnm->height * pnm->channels * pnm->bytesPerSample();
+  } else if (format == "BMP" && bytes.size() >= 34 && le32(bytes, 14) >= 40) {
+    const uint64_t offset = le32(bytes, 10);
+    const int64_t width = static_cast<int32_t>(le32(bytes, 18)), height = static_cast<int32_t>(le32(bytes, 22));
+    const int bitsPerPixel = bytes[28] | bytes[29] << 8;
+    const uint32_t compression = le32(bytes, 30);  // 0: BI_RGB, 3: BI_BITFIELDS (uncompressed)
+    if ((compression == 0 || compression == 3) && width > 0 && bitsPerPixel > 0 && bitsPerPixel <= 32) {
+      const uint64_t stride = (static_cast<uint64_t>(width) * bitsPerPixel + 31) / 32 * 4;
+      needed = offset + stride * static_cast<uint64_t>(height < 0 ? -height : height);
+    }
+  }
+  if (needed > bytes.size())
+    fail(file, "is a truncated " + format + " file: " + std::to_string(bytes.size()) + " bytes, the header needs " +
+                   std::to_string(needed));
+}
+
+// stb_image 2.27 misreads a PSD's depth in stbi_is_16_bit (it takes the
+// height's upper half: its STBI_NOTUSED skips no bytes), so PSD is read here.
+bool is16Bit(const std::string& format, const std::vector<uint8_t>& bytes) {
+  if (format == "PSD") return bytes.size() >= 24 && (bytes[22] << 8 | bytes[23]) == 16;
+  return stbi_is_16_bit_from_memory(bytes.data(), static_cast<int>(bytes.size()));
+}
+
+const char* layoutName(int channels) {
+  switch (channels) {
+    case 1: return "gray";
+    case 2: return "gray+alpha";
+    case 3: return "RGB";
+    default: return "RGBA";
+  }
+}
+
+// ---- limits, checked on the header's numbers -----------------------------------------
+
+void checkLimits(const fs::path& file, int64_t width, int64_t height, int channels, const ImageLimits& limits) {
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  if (width <= 0 || height <= 0 || width > kAbsurdDimension || height > kAbsurdDimension)
+    fail(file, "claims an absurd size in its header (" + size + " pixels); the file is damaged");
+  if (width > limits.maxDimension || height > limits.maxDimension)
+    fail(file, "is " + size + " pixels; this device and OpenGL take at most " + std::to_string(limits.maxDimension) +
+                   " pixels per side");
+  // At most 2^24 * 2^24 * 4 = 2^50: no overflow in 64 bits.
+  const uint64_t bytes = static_cast<uint64_t>(width) * static_cast<uint64_t>(height) * channels;
+  if (bytes > limits.maxBytes)
+    fail(file, "needs " + formatBytes(bytes) + " as 8-bit " + (channels == 1 ? "gray" : "RGBA") + " (" + size +
+                   "); this device takes at most " + formatBytes(limits.maxBytes) + " per image");
+}
+
+// Channels the 8-bit result will have, judged from the header; for PNG from
+// IHDR, since stbi_info says 1 for a palette image (which becomes RGB/RGBA). A
+// tRNS chunk can still give a gray PNG alpha: the result is checked again.
+int expectedChannels(int infoChannels, const std::optional<PngHeader>& png) {
+  if (png) return png->colourType == 0 ? 1 : 4;
+  return infoChannels == 1 ? 1 : 4;
+}
+
+// ---- decoding --------------------------------------------------------------------
+
+struct StbFree {
+  void operator()(void* p) const { stbi_image_free(p); }
+};
+
+// A sample in 0..maxValue to 0..255, rounded to nearest (maxValue 65535: 16 bits to 8).
+uint8_t rescale(uint32_t v, uint32_t maxValue) {
+  return static_cast<uint8_t>(std::min<uint32_t>(255, (v * 255 + maxValue / 2) / maxValue));
+}
+
+// Reinhard per channel (keeps every value below 1 without clipping highlights),
+// then the sRGB transfer curve, since HDR files hold linear light.
+uint8_t toneMap(float c) {
+  if (!(c > 0.0f)) return 0;  // negative and NaN
+  if (std::isinf(c)) return 255;
+  const float x = c / (1.0f + c);
+  const float encoded = x <= 0.0031308f ? 12.92f * x : 1.055f * std::pow(x, 1.0f / 2.4f) - 0.055f;
+  return static_cast<uint8_t>(std::lround(std::clamp(encoded, 0.0f, 1.0f) * 255.0f));
+}
+
+// 1 channel stays 1; 2 (gray+alpha), 3 and 4 become RGBA.
+template <typename T, typename Colour, typename Alpha>
+void fillPixels(HostImage& image, const T* src, int srcChannels, Colour colour, Alpha alpha) {
+  const size_t count = static_cast<size_t>(image.width) * image.height;
+  image.channels = srcChannels == 1 ? 1 : 4;
+  image.pixels.resize(count * image.channels);
+  uint8_t* out = image.pixels.data();
+  for (size_t i = 0; i < count; ++i) {
+    const T* p = src + i * srcChannels;
+    switch (srcChannels) {
+      case 1: out[i] = colour(p[0]); break;
+      case 2: {
+        const uint8_t g = colour(p[0]);
+        out[4 * i] = out[4 * i + 1] = out[4 * i + 2] = g;
+        out[4 * i + 3] = alpha(p[1]);
+        break;
+      }
+      default:
+        for (int c = 0; c < 3; ++c) out[4 * i + c] = colour(p[c]);
+        out[4 * i + 3] = srcChannels == 4 ? alpha(p[3]) : 255;
+    }
+  }
+}
+
+std::string decodeFailure(const fs::path& file, const std::string& format) {
+  const char* reason = stbi_failure_reason();
+  return quoted(file) + " is a damaged or truncated " + (format.empty() ? "TGA" : format) +
+         " file (stb_image: " + (reason ? reason : "unknown error") + ")";
+}
+
+}  // namespace
+
+uint64_t maxImageFileBytes(const ImageLimits& limits) {
+  const uint64_t scaled = limits.maxBytes > kFileCapCeiling ? kFileCapCeiling : limits.maxBytes * 4 + 4 * kMiB;
+  return std::min(scaled, kFileCapCeiling);
+}
+
+HostImage loadImageFile(const fs::path& file, const ImageLimits& limits) {
+  const std::vector<uint8_t> bytes = readWholeFile(file, maxImageFileBytes(limits));
+  const int length = static_cast<int>(bytes.size());  // <= kFileCapCeiling
+  const std::string format = sniffFormat(bytes);
+  const std::optional<PngHeader> png = readPngHeader(bytes);
+  const std::optional<PnmHeader> pnm = readPnmHeader(bytes);
+
+  int width = 0, height = 0, infoChannels = 0;
+  if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &infoChannels)) {
+    const std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "unknown error";
+    // stb_image refuses huge PNG sizes itself; say what they are and whether the device could ever take them.
+    if (png) checkLimits(file, png->width, png->height, expectedChannels(0, png), limits);
+    // stbi_info tries every format, so a reason other than "unknown image type" is rare.
+    if (!format.empty() && (format == "PNM" || format == "HDR" || !looksLikeText(bytes)))
+      fail(file, "is a damaged " + format + " file: its header is unreadable" +
+                     (reason == "unknown image type" ? std::string() : " (stb_image: " + reason + ")"));
+    if (looksLikeText(bytes)) fail(file, "is a text file, not an image");
+    fail(file, "is not an image stb_image can read (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PIC, PNM): " + reason);
+  }
+  const bool hdr = stbi_is_hdr_from_memory(bytes.data(), length);
+  checkLimits(file, width, height, hdr ? 4 : expectedChannels(infoChannels, png), limits);
+  if (format == "PNM" && (!pnm || pnm->maxValue == 0))
+    fail(file, "is a damaged PNM file: its header has no usable maximum sample value");
+  checkNotTruncated(file, format, bytes, pnm);
+
+  // Top row first, whatever another part of the program set globally.
+  stbi_set_flip_vertically_on_load_thread(0);
+  HostImage image;
+  int srcChannels = 0;
+  std::string bits = "8-bit";
+  auto checkDecoded = [&] { checkLimits(file, image.width, image.height, srcChannels == 1 ? 1 : 4, limits); };
+  if (pnm) {
+    // Read here: the samples are plain big-endian numbers after the header, and
+    // stb_image 2.27 returns 16-bit ones byte-swapped and ignores the maximum value.
+    image.width = static_cast<int>(pnm->width);
+    image.height = static_cast<int>(pnm->height);
+    srcChannels = pnm->channels;
+    checkDecoded();
+    const uint8_t* samples = bytes.data() + pnm->dataOffset;
+    const uint32_t maxValue = pnm->maxValue;
+    auto to8 = [maxValue](uint32_t v) { return rescale(std::min(v, maxValue), maxValue); };
+    if (pnm->bytesPerSample() == 2) {
+      std::vector<uint16_t> wide(static_cast<size_t>(image.width) * image.height * srcChannels);
+      for (size_t i = 0; i < wide.size(); ++i) wide[i] = static_cast<uint16_t>(samples[2 * i] << 8 | samples[2 * i + 1]);
+      fillPixels(image, wide.data(), srcChannels, to8, to8);
+    } else {
+      fillPixels(image, samples, srcChannels, to8, to8);
+    }
+    bits = std::to_string(std::bit_width(maxValue)) + "-bit";
+  } else if (hdr) {
+    std::unique_ptr<float, StbFree> data(stbi_loadf_from_memory(bytes.data(), length, &image.width, &image.height,
+                                                                &srcChannels, 0));
+    if (!data) throw ImageFileError(decodeFailure(file, format));
+    checkDecoded();
+    fillPixels(image, data.get(), srcChannels, toneMap, [](float a) {
+      return static_cast<uint8_t>(std::lround(std::clamp(a, 0.0f, 1.0f) * 255.0f));
+    });
+    bits = "float";
+  } else if (is16Bit(format, bytes)) {
+    std::unique_ptr<stbi_us, StbFree> data(stbi_load_16_from_memory(bytes.data(), length, &image.width,
+                                                                     &image.height, &srcChannels, 0));
+    if (!data) throw ImageFileError(decodeFailure(file, format));
+    checkDecoded();
+    auto to8 = [](stbi_us v) { return rescale(v, 65535); };
+    fillPixels(image, data.get(), srcChannels, to8, to8);
+    bits = "16-bit";
+  } else {
+    std::unique_ptr<stbi_uc, StbFree> data(
+        stbi_load_from_memory(bytes.data(), length, &image.width, &image.height, &srcChannels, 0));
+    if (!data) throw ImageFileError(decodeFailure(file, format));
+    checkDecoded();
+    auto same = [](stbi_uc v) { return v; };
+    fillPixels(image, data.get(), srcChannels, same, same);
+    if (png && png->depth < 8) bits = std::to_string(png->depth) + "-bit";
+  }
+
+  std::ostringstream description;
+  description << (format.empty() ? "TGA" : format) << ' ' << bits << ' '
+              << (png && png->colourType == 3 ? "palette " : "") << layoutName(srcChannels) << ' ' << image.width
+              << 'x' << image.height;
+  if (hdr) description << ", tone-mapped (Reinhard, sRGB)";
+  if (format == "GIF") description << " (first frame)";
+  image.description = description.str();
+  return image;
+}
+
+// ---- the built-in test image ----------------------------------------------------------
+
+HostImage makeTestImage(int width, int height) {
+  if (width <= 0 || height <= 0)
+    throw std::invalid_argument("test image size must be positive, not " + std::to_string(width) + "x" +
+                                std::to_string(height));
+  HostImage image;
+  image.width = width;
+  image.height = height;
+  image.channels = 4;
+  image.pixels.resize(static_cast<size_t>(width) * height * 4);
+  image.description = "built-in test image " + std::to_string(width) + "x" + std::to_string(height);
+
+  const int side = std::min(width, height);
+  const int cell = std::max(8, side / 8);    // grid spacing
+  const int marker = std::max(2, side / 8);  // corner squares
+  const double cx = (width - 1) / 2.0, cy = (height - 1) / 2.0;
+  const double radius = side * 0.3, halfRing = std::max(0.75, side / 80.0);
+  // The wedge lies between the ring and the bottom corner squares.
+  const int wedgeX0 = width / 4, wedgeX1 = std::max(wedgeX0 + 1, width * 3 / 4);
+  const int wedgeY0 = static_cast<int>(height * 0.84), wedgeY1 = wedgeY0 + std::max(1, height / 16);
+
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      uint8_t r = static_cast<uint8_t>(width > 1 ? x * 255 / (width - 1) : 0);
+      uint8_t g = static_cast<uint8_t>(height > 1 ? y * 255 / (height - 1) : 0);
+      uint8_t b = 128;
+      auto set = [&](uint8_t nr, uint8_t ng, uint8_t nb) { r = nr, g = ng, b = nb; };
+      if (x % cell == 0 || y % cell == 0) set(40, 40, 40);
+      if (std::abs(std::hypot(x - cx, y - cy) - radius) <= halfRing) set(255, 255, 255);
+      if (y >= wedgeY0 && y < wedgeY1 && x >= wedgeX0 && x < wedgeX1) {
+        const auto level = static_cast<uint8_t>((x - wedgeX0) * 16 / (wedgeX1 - wedgeX0) * 17);  // 0, 17, .. 255
+        set(level, level, level);
+      }
+      const bool left = x < marker, right = x >= width - marker, top = y < marker, bottom = y >= height - marker;
+      if (top && left) set(255, 0, 0);
+      else if (top && right) set(0, 255, 0);
+      else if (bottom && left) set(0, 0, 255);
+      else if (bottom && right) set(255, 0, 255);
+      uint8_t* p = image.pixels.data() + (static_cast<size_t>(y) * width + x) * 4;
+      p[0] = r, p[1] = g, p[2] = b, p[3] = 255;
+    }
+  }
+  return image;
+}
+
+// ---- writing PNG ------------------------------------------------------------------
+
+bool savePngFile(const HostImage& image, const fs::path& file, std::string* error) {
+  auto failed = [&](const std::string& why) {
+    if (error) *error = "cannot write PNG " + quoted(file) + ": " + why;
+    return false;
+  };
+  if (image.width <= 0 || image.height <= 0) return failed("the image is empty");
+  if (image.channels < 1 || image.channels > 4)
+    return failed("PNG takes 1 to 4 channels, not " + std::to_string(image.channels));
+  const uint64_t stride = static_cast<uint64_t>(image.width) * image.channels;
+  if (stride > INT_MAX) return failed("rows are too long for the PNG writer");
+  if (image.pixels.size() != stride * image.height)
+    return failed("the image holds " + std::to_string(image.pixels.size()) + " bytes of pixels, not " +
+                  std::to_string(stride * image.height) + " for " + std::to_string(image.width) + "x" +
+                  std::to_string(image.height) + "x" + std::to_string(image.channels));
+
+  // Encoded in memory and written here: stbi_write_png ignores fwrite errors
+  // (a full disk would pass as success).
+  std::string png;
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, image.width, image.height, image.channels, image.pixels.data(),
+                              static_cast<int>(stride)))
+    return failed("stb_image_write could not encode it");
+  errno = 0;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) return failed(errno ? std::strerror(errno) : "cannot create the file");
+  out.write(png.data(), static_cast<std::streamsize>(png.size()));
+  out.close();
+  if (!out) return failed(errno ? std::strerror(errno) : "write failed");
+  if (error) error->clear();
+  return true;
+}
+
+}  // namespace ks

@@ -1,0 +1,59 @@
+#pragma once
+// Image files in and out of host memory: everything stb_image decodes, made
+// into 8-bit gray or RGBA for the image lab; PNG out through stb_image_write.
+// The device's limits are checked against the file's header before anything is
+// decoded, so a hostile or damaged file cannot make us allocate gigabytes.
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+struct HostImage {
+  int width = 0, height = 0;
+  int channels = 0;             // 1 = gray or 4 = RGBA
+  std::vector<uint8_t> pixels;  // row-major, top row first, no padding
+  std::string description;      // e.g. "PNG 16-bit gray+alpha 640x480"
+};
+
+// What the caller can hold; loadImageFile rejects anything bigger.
+struct ImageLimits {
+  int maxDimension;   // min(GL_MAX_TEXTURE_SIZE, the device's 2D image width/height)
+  uint64_t maxBytes;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE and a memory budget, for the 8-bit result
+};
+
+// Every message names the file and says what is wrong with it.
+class ImageFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The largest file loadImageFile reads for these limits: 4 x maxBytes (a 16-bit
+// RGBA file holds 8 bytes per pixel for our 4, plus room for metadata) + 4 MiB,
+// at most 1 GiB (stb_image decodes from memory through an int length).
+uint64_t maxImageFileBytes(const ImageLimits& limits);
+
+// PNG (1 to 16 bits, palette), JPEG, BMP, TGA, GIF (first frame), PSD
+// (composite), HDR, PIC and binary PNM (P5/P6). Gray stays 1 channel; gray+alpha
+// (R = G = B = gray), RGB and RGBA become 4. 16-bit channels are rounded to 8
+// bits; HDR is tone-mapped per channel with Reinhard, c / (1 + c), then encoded
+// with the sRGB curve. Throws ImageFileError when the file is missing, not a
+// regular file, unreadable, empty, not an image, damaged, or bigger than
+// `limits` allow.
+HostImage loadImageFile(const std::filesystem::path& file, const ImageLimits& limits);
+
+// A generated RGBA picture for checking orientation and histograms by eye:
+// red grows to the right and green downwards over a blue of 128, a dark grid,
+// a white ring in the middle, a 16-step gray wedge near the bottom, and four
+// distinct corner squares (top-left red, top-right green, bottom-left blue,
+// bottom-right magenta) so every flip, rotation and transpose looks different.
+// Throws std::invalid_argument unless both sizes are positive.
+HostImage makeTestImage(int width, int height);
+
+// Writes 1 to 4 channels as PNG. Returns false with a message naming the file
+// in *error (when given) on failure, write errors included.
+bool savePngFile(const HostImage& image, const std::filesystem::path& file, std::string* error);
+
+}  // namespace ks

@@ -1,0 +1,294 @@
+#include "app/image_scene.h"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/app_state.h"
+
+namespace ks {
+namespace {
+
+constexpr int kTestImageWidth = 640, kTestImageHeight = 480;
+constexpr uint64_t kHostBudgetBytes = uint64_t{1} << 30;  // one 8-bit copy of the image on the host
+
+template <typename Config, typename Table>
+Config firstValid(const Table& all, const std::string& variant, const Config& fallback) {
+  if (variant.empty() || variant == fallback.variant) return fallback;
+  for (const auto& c : all)
+    if (c.variant == variant) return c;
+  return fallback;
+}
+
+std::string errorText(const std::exception& e) {
+  if (const auto* build = dynamic_cast<const ProgramBuildError*>(&e))
+    return std::string(build->what()) + "\n" + build->build().log;
+  return e.what();
+}
+
+}  // namespace
+
+ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state)
+    : compute_(compute), interop_(&interop) {
+  auto build = compute.buildKernelFile("display.cl");
+  if (!build->ok()) throw ProgramBuildError(build);
+  toRgba_ = Kernel(build->program.get(), "to_rgba");
+  ImageLabState& lab = state.image;
+  HostImage start = makeTestImage(kTestImageWidth, kTestImageHeight);
+  std::string path;
+  // An image that is open carries over a device switch.
+  if (!lab.path.empty()) {
+    try {
+      start = loadImageFile(lab.path, limits());
+      path = lab.path;
+    } catch (const std::exception& e) {
+      lab.message = e.what();
+    }
+  }
+  setImage(std::move(start), path, state);
+}
+
+ImageLimits ImageScene::limits() const {
+  GLint maxTexture = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
+  const DeviceDescriptor& d = compute_.device();
+  // The RGBA texture and the device buffers (result up to ~2x the pixels when the
+  // rotation expands the canvas) must fit.
+  const uint64_t deviceBytes = d.maxAllocBytes / 2;
+  return {std::max(1, static_cast<int>(maxTexture)), std::min<uint64_t>(deviceBytes, kHostBudgetBytes)};
+}
+
+void ImageScene::setImage(HostImage image, const std::string& path, AppState& state) {
+  original_ = std::move(image);
+  originalLayout_ = {original_.width, original_.height, original_.channels};
+  uploadOriginal();
+  ImageLabState& lab = state.image;
+  lab.path = path;
+  lab.description = path.empty() ? "built-in test image " + describeImageLayout(originalLayout_) : original_.description;
+  lab.width = original_.width;
+  lab.height = original_.height;
+  lab.channels = original_.channels;
+  lab.fitRequested = true;
+  applied_.reset();  // recompute everything for the new image
+}
+
+void ImageScene::uploadOriginal() {
+  originalBuffer_ = Buffer(compute_.context(), CL_MEM_READ_ONLY, originalLayout_.bytes());
+  compute_.queue().writeBuffer(originalBuffer_, 0, originalLayout_.bytes(), original_.pixels.data());
+  showOnTexture(originalBuffer_.get(), originalLayout_, originalTexture_);
+}
+
+void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture) {
+  if (!texture || texture->width() != layout.width || texture->height() != layout.height)
+    texture = interop_->createTexture(layout.width, layout.height);
+  texture->acquireForCompute(compute_.queue());
+  toRgba_.setArg(0, pixels);
+  toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
+  toRgba_.setArg(2, texture->pixels().clMem());
+  toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
+  const size_t local = 64;
+  compute_.queue().enqueueKernel(toRgba_, {(layout.pixels() + local - 1) / local * local}, {local});
+  compute_.queue().finish();
+  texture->releaseForDisplay(compute_.queue());
+}
+
+void ImageScene::rebindInterop(InteropBackend& interop) {
+  interop_ = &interop;
+  originalTexture_.reset();
+  resultTexture_.reset();
+  showOnTexture(originalBuffer_.get(), originalLayout_, originalTexture_);
+  if (result_) showOnTexture(result_, resultLayout_, resultTexture_);
+}
+
+void ImageScene::openRequested(AppState& state) {
+  ImageLabState& lab = state.image;
+  if (lab.openRequests.empty()) return;
+  const std::vector<std::string> requests = std::move(lab.openRequests);
+  lab.openRequests.clear();
+  const std::string& file = requests.front();
+  if (file.empty()) {  // the built-in test image
+    setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
+    lab.message = "showing the built-in test image";
+    return;
+  }
+  try {
+    HostImage image = loadImageFile(file, limits());
+    setImage(std::move(image), file, state);
+    lab.message = "opened " + file + " (" + lab.description + ")";
+    if (requests.size() > 1)
+      lab.message += "; " + std::to_string(requests.size()) + " files were dropped, only the first is opened";
+    lab.recent.erase(std::remove(lab.recent.begin(), lab.recent.end(), file), lab.recent.end());
+    lab.recent.insert(lab.recent.begin(), file);
+    if (lab.recent.size() > 10) lab.recent.resize(10);
+    state.report(lab.message);
+  } catch (const std::exception& e) {
+    // The previous image stays.
+    lab.message = "cannot open " + file + ": " + e.what();
+    state.report(lab.message);
+  }
+}
+
+ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
+  const ImageLabState& lab = state.image;
+  const DeviceDescriptor& device = compute_.device();
+  const int channels = originalLayout_.channels;
+  Applied a;
+  a.rotate.variant = lab.rotateVariant.empty() ? "bilinear" : lab.rotateVariant;
+  a.rotate.workGroupX = lab.rotateGroup[0];
+  a.rotate.workGroupY = lab.rotateGroup[1];
+  if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant);
+      v && std::find(v->pixelsPerItem.begin(), v->pixelsPerItem.end(), a.rotate.pixelsPerItem) == v->pixelsPerItem.end())
+    a.rotate.pixelsPerItem = v->pixelsPerItem.front();
+  a.params.degrees = lab.angle;
+  a.params.canvas = lab.expandCanvas ? RotateCanvas::Expand : RotateCanvas::Crop;
+  a.params.transparent = lab.transparentBackground;
+  for (int i = 0; i < 4; ++i)
+    a.params.background[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
+  a.transpose = lab.transpose;
+  a.transposeConfig =
+      firstValid(allTransposeConfigs(device, channels), lab.transposeVariant, defaultTransposeConfig(channels));
+  a.histogram = firstValid(allHistogramConfigs(device, channels), lab.histogramVariant, HistogramConfig{});
+  a.histogramOfResult = lab.histogramOfResult;
+  return a;
+}
+
+void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
+  ImageLabState& lab = state.image;
+  const int channels = originalLayout_.channels;
+  // Runners are rebuilt only when their configuration changes; a failure leaves
+  // the previous pipeline and its picture in place.
+  if (!rotator_ || !(rotator_->config() == wanted.rotate)) {
+    if (std::string p = imageRotateConfigProblem(wanted.rotate, compute_.device(), channels); !p.empty())
+      throw ImageConfigError(describeRotateConfig(wanted.rotate) + ": " + p);
+    rotator_ = std::make_unique<ImageRotator>(compute_, wanted.rotate);
+  }
+  if (!transposer_ || !(transposer_->config() == wanted.transposeConfig))
+    transposer_ = std::make_unique<ImageTransposer>(compute_, wanted.transposeConfig);
+  if (!histogrammer_ || !(histogrammer_->config() == wanted.histogram))
+    histogrammer_ = std::make_unique<ImageHistogrammer>(compute_, wanted.histogram);
+
+  const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
+  if (rotatedBuffer_.bytes() < rotated.bytes())
+    rotatedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, rotated.bytes());
+  ImageOpEvents rotateEvents;
+  rotator_->run(compute_.queue(), originalBuffer_.get(), originalLayout_, rotatedBuffer_.get(), rotated,
+                wanted.params, &rotateEvents);
+  lab.rotateMs = rotateEvents.elapsedMs();
+  result_ = rotatedBuffer_.get();
+  resultLayout_ = rotated;
+  lab.transposeMs = 0.0;
+  if (wanted.transpose) {
+    const ImageLayout transposed = transposedLayout(rotated);
+    if (transposedBuffer_.bytes() < transposed.bytes())
+      transposedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, transposed.bytes());
+    ImageOpEvents transposeEvents;
+    transposer_->run(compute_.queue(), rotatedBuffer_.get(), rotated, transposedBuffer_.get(), transposed,
+                     &transposeEvents);
+    lab.transposeMs = transposeEvents.elapsedMs();
+    result_ = transposedBuffer_.get();
+    resultLayout_ = transposed;
+  }
+  showOnTexture(result_, resultLayout_, resultTexture_);
+
+  ImageOpEvents histogramEvents;
+  const ImageHistogramResult h =
+      wanted.histogramOfResult ? histogrammer_->compute(compute_.queue(), result_, resultLayout_, &histogramEvents)
+                               : histogrammer_->compute(compute_.queue(), originalBuffer_.get(), originalLayout_,
+                                                        &histogramEvents);
+  lab.histogramMs = histogramEvents.elapsedMs();
+  FrameBreakdown& frame = state.breakdown;
+  frame.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
+  frame.acquireMs = resultTexture_->timings().acquireMs;
+  frame.releaseMs = resultTexture_->timings().releaseMs;
+  frame.copyMs = resultTexture_->timings().copyMs;
+  lab.histogram = h.histogram;
+  lab.statistics = h.statistics;
+}
+
+void ImageScene::update(AppState& state, double) {
+  ImageLabState& lab = state.image;
+  openRequested(state);
+  const Applied wanted = wantedFrom(state);
+  if (!applied_ || !(*applied_ == wanted) || lab.dirty) {
+    lab.dirty = false;
+    try {
+      runPipeline(state, wanted);
+      applied_ = wanted;
+    } catch (const std::exception& e) {
+      lab.message = errorText(e);
+      state.report(lab.message);
+      if (auto* build = dynamic_cast<const ProgramBuildError*>(&e))
+        state.buildFailures.push_back({build->build().label + " " + build->build().options,
+                                       compute_.device().displayName(), build->build().error, build->build().log});
+      // Put the panel back on what runs, so the next frame does not retry forever.
+      if (applied_) {
+        lab.rotateVariant = applied_->rotate.variant;
+        lab.rotateGroup[0] = applied_->rotate.workGroupX;
+        lab.rotateGroup[1] = applied_->rotate.workGroupY;
+        lab.transposeVariant = applied_->transposeConfig.variant;
+        lab.histogramVariant = applied_->histogram.variant;
+      }
+      applied_ = wanted;  // do not retry the failing combination every frame
+    }
+  }
+  inspect(state);
+  if (lab.saveRequested) {
+    lab.saveRequested = false;
+    save(state);
+  }
+  publish(state);
+}
+
+void ImageScene::inspect(AppState& state) {
+  ImageLabState& lab = state.image;
+  const ImageLayout& layout = lab.inspectResult ? resultLayout_ : originalLayout_;
+  lab.inspectValid = false;
+  if (lab.inspectX < 0 || lab.inspectY < 0 || lab.inspectX >= layout.width || lab.inspectY >= layout.height) return;
+  if (lab.inspectResult && !result_) return;
+  const size_t offset = (static_cast<size_t>(lab.inspectY) * layout.width + lab.inspectX) * layout.channels;
+  unsigned char value[4] = {0, 0, 0, 0};
+  if (lab.inspectResult) {
+    clCheck(clEnqueueReadBuffer(compute_.queue().get(), result_, CL_TRUE, offset, layout.channels, value, 0, nullptr,
+                                nullptr),
+            "clEnqueueReadBuffer (pixel inspector)");
+  } else {
+    std::copy_n(original_.pixels.data() + offset, layout.channels, value);
+  }
+  std::copy_n(value, 4, lab.inspectValue);
+  lab.inspectValid = true;
+}
+
+void ImageScene::save(AppState& state) {
+  ImageLabState& lab = state.image;
+  if (!result_) return;
+  HostImage out;
+  out.width = resultLayout_.width;
+  out.height = resultLayout_.height;
+  out.channels = resultLayout_.channels;
+  out.pixels.resize(resultLayout_.bytes());
+  clCheck(clEnqueueReadBuffer(compute_.queue().get(), result_, CL_TRUE, 0, out.pixels.size(), out.pixels.data(), 0,
+                              nullptr, nullptr),
+          "clEnqueueReadBuffer (save result)");
+  std::string error;
+  lab.message = savePngFile(out, lab.savePath, &error) ? std::string("saved the result to ") + lab.savePath : error;
+  state.report(lab.message);
+}
+
+void ImageScene::publish(AppState& state) const {
+  ImageLabState& lab = state.image;
+  lab.originalTexture = originalTexture_ ? originalTexture_->texture() : 0;
+  lab.resultTexture = resultTexture_ ? resultTexture_->texture() : 0;
+  lab.resultWidth = resultLayout_.width;
+  lab.resultHeight = resultLayout_.height;
+  lab.resultChannels = resultLayout_.channels;
+  if (rotator_) lab.runningRotate = describeRotateConfig(rotator_->config());
+  if (transposer_) lab.runningTranspose = describeTransposeConfig(transposer_->config());
+  if (histogrammer_) lab.runningHistogram = describeHistogramConfig(histogrammer_->config());
+}
+
+void ImageScene::draw(AppState&, int, int) {
+  // The panels draw the textures with ImGui (zoom, pan, side by side, inspector).
+}
+
+}  // namespace ks

@@ -1,0 +1,59 @@
+#pragma once
+// The image lab: an image (dropped, opened or the built-in test picture) goes
+// through rotate -> optional transpose on the device; the original and the result
+// reach GL textures through the interop layer; the histogram and statistics of
+// either are computed on the device. Driven by AppState::image; the panels draw
+// the textures (zoom, pan, inspector) with ImGui.
+#include <memory>
+#include <optional>
+
+#include "app/image_file.h"
+#include "app/scene.h"
+#include "compute/image_ops.h"
+
+namespace ks {
+
+class ImageScene final : public Scene {
+ public:
+  ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state);
+  void rebindInterop(InteropBackend& interop) override;
+  void update(AppState& state, double seconds) override;
+  void draw(AppState& state, int viewportW, int viewportH) override;
+
+ private:
+  // The pipeline's settings as last applied; a change recomputes.
+  struct Applied {
+    RotateConfig rotate;
+    RotateParams params;
+    bool transpose = false;
+    TransposeConfig transposeConfig;
+    HistogramConfig histogram;
+    bool histogramOfResult = true;
+    bool operator==(const Applied&) const = default;
+  };
+  ImageLimits limits() const;
+  void openRequested(AppState& state);
+  void setImage(HostImage image, const std::string& path, AppState& state);
+  void uploadOriginal();
+  void runPipeline(AppState& state, const Applied& wanted);
+  void showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture);
+  Applied wantedFrom(AppState& state) const;
+  void inspect(AppState& state);
+  void save(AppState& state);
+  void publish(AppState& state) const;
+
+  ComputeContext& compute_;
+  InteropBackend* interop_;
+  HostImage original_;
+  ImageLayout originalLayout_, resultLayout_;
+  Buffer originalBuffer_, rotatedBuffer_, transposedBuffer_;
+  cl_mem result_ = nullptr;  // rotatedBuffer_ or transposedBuffer_
+  std::unique_ptr<ImageRotator> rotator_;
+  std::unique_ptr<ImageTransposer> transposer_;
+  std::unique_ptr<ImageHistogrammer> histogrammer_;
+  std::unique_ptr<SharedTexture> originalTexture_, resultTexture_;
+  Kernel toRgba_;
+  std::optional<Applied> applied_;
+};
+
+}  // namespace ks

@@ -1,0 +1,279 @@
+// The image lab's panel (open, pipeline, histogram, statistics, save) and its
+// view: the textures drawn behind the panels with zoom about the cursor, drag to
+// pan, fit / 1:1, original / result / side by side, and a pixel inspector.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/app_state.h"
+#include "app/panels.h"
+
+namespace ks {
+namespace {
+
+const DeviceDescriptor* activeDevice(const AppState& state) {
+  return state.activeDevice ? &state.devices[*state.activeDevice] : nullptr;
+}
+
+// A combo over variant names; the ones the device cannot run are disabled with the reason.
+template <typename Table, typename Problem>
+void variantCombo(const char* label, std::string& current, const Table& table, Problem problem) {
+  if (ImGui::BeginCombo(label, current.c_str())) {
+    for (const auto& v : table) {
+      const std::string why = problem(v.name);
+      if (ImGui::Selectable(v.name, current == v.name, why.empty() ? 0 : ImGuiSelectableFlags_Disabled))
+        current = v.name;
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", why.empty() ? v.description : why.c_str());
+    }
+    ImGui::EndCombo();
+  }
+}
+
+void openSection(AppState& state) {
+  ImageLabState& lab = state.image;
+  ImGui::TextWrapped("%s", lab.description.c_str());
+  ImGui::TextDisabled("drop a file on the window, or:");
+  ImGui::SetNextItemWidth(-70);
+  const bool enter = ImGui::InputTextWithHint("##open", "path to an image", lab.openPath, sizeof lab.openPath,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if ((ImGui::Button("Open") || enter) && lab.openPath[0]) lab.openRequests.push_back(lab.openPath);
+  if (!lab.recent.empty() && ImGui::BeginCombo("recent", lab.recent.front().c_str())) {
+    for (const auto& file : lab.recent)
+      if (ImGui::Selectable(file.c_str())) lab.openRequests.push_back(file);
+    ImGui::EndCombo();
+  }
+  if (ImGui::Button("Built-in test image")) lab.openRequests.push_back("");
+}
+
+void pipelineSection(AppState& state) {
+  ImageLabState& lab = state.image;
+  const DeviceDescriptor* device = activeDevice(state);
+  const int channels = std::max(lab.channels, 1);
+  if (lab.rotateVariant.empty()) lab.rotateVariant = "bilinear";
+  variantCombo("rotate", lab.rotateVariant, imageRotateVariants(), [&](const char* name) {
+    RotateConfig c;
+    c.variant = name;
+    c.workGroupX = lab.rotateGroup[0];
+    c.workGroupY = lab.rotateGroup[1];
+    if (const auto* v = findImageRotateVariant(name)) c.pixelsPerItem = v->pixelsPerItem.front();
+    return device ? imageRotateConfigProblem(c, *device, channels) : std::string("no device");
+  });
+  ImGui::SliderFloat("angle", &lab.angle, -180.0f, 180.0f, "%.1f deg");
+  if (ImGui::Button("-90")) lab.angle = std::remainder(lab.angle - 90.0f, 360.0f);
+  ImGui::SameLine();
+  if (ImGui::Button("+90")) lab.angle = std::remainder(lab.angle + 90.0f, 360.0f);
+  ImGui::SameLine();
+  if (ImGui::Button("0")) lab.angle = 0.0f;
+  ImGui::SameLine();
+  ImGui::Checkbox("expand canvas", &lab.expandCanvas);
+  ImGui::Checkbox("transparent", &lab.transparentBackground);
+  if (!lab.transparentBackground) {
+    ImGui::SameLine();
+    ImGui::ColorEdit4("background", lab.background, ImGuiColorEditFlags_NoInputs);
+  }
+  const int widths[] = {8, 16, 32, 64, 128, 256};
+  const int heights[] = {1, 2, 4, 8, 16, 32};
+  ImGui::SetNextItemWidth(80);
+  if (ImGui::BeginCombo("##wgx", std::to_string(lab.rotateGroup[0]).c_str())) {
+    for (int w : widths)
+      if (ImGui::Selectable(std::to_string(w).c_str(), w == lab.rotateGroup[0])) lab.rotateGroup[0] = w;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(80);
+  if (ImGui::BeginCombo("rotate work-group", std::to_string(lab.rotateGroup[1]).c_str())) {
+    for (int h : heights)
+      if (ImGui::Selectable(std::to_string(h).c_str(), h == lab.rotateGroup[1])) lab.rotateGroup[1] = h;
+    ImGui::EndCombo();
+  }
+  ImGui::Checkbox("transpose", &lab.transpose);
+  if (lab.transpose) {
+    if (lab.transposeVariant.empty()) lab.transposeVariant = defaultTransposeConfig(channels).variant;
+    variantCombo("transpose variant", lab.transposeVariant, imageTransposeVariants(), [&](const char* name) {
+      if (!device) return std::string("no device");
+      for (const auto& c : allTransposeConfigs(*device, channels))
+        if (c.variant == name) return std::string();
+      return std::string("no configuration of this variant runs on the device");
+    });
+  }
+  ImGui::TextDisabled("rotate %.3f ms   transpose %.3f ms   histogram %.3f ms", lab.rotateMs, lab.transposeMs,
+                      lab.histogramMs);
+  ImGui::TextDisabled("running: %s%s%s", lab.runningRotate.c_str(), lab.transpose ? " | " : "",
+                      lab.transpose ? lab.runningTranspose.c_str() : "");
+}
+
+void histogramSection(AppState& state) {
+  ImageLabState& lab = state.image;
+  const DeviceDescriptor* device = activeDevice(state);
+  const int channels = std::max(lab.channels, 1);
+  if (lab.histogramVariant.empty()) lab.histogramVariant = HistogramConfig{}.variant;
+  variantCombo("histogram", lab.histogramVariant, imageHistogramVariants(), [&](const char* name) {
+    if (!device) return std::string("no device");
+    for (const auto& c : allHistogramConfigs(*device, channels))
+      if (c.variant == name) return std::string();
+    return std::string("no configuration of this variant runs on the device");
+  });
+  ImGui::Checkbox("of the result", &lab.histogramOfResult);
+  ImGui::SameLine();
+  ImGui::Checkbox("log scale", &lab.logScale);
+  const ImageHistogram& h = lab.histogram;
+  if (h.bins.empty()) return;
+  for (int c = 0; c < h.channelCount(); ++c) {
+    ImGui::SameLine();
+    ImGui::Checkbox(histogramChannelName(h.imageChannels, c), &lab.showChannel[std::min(c, 4)]);
+  }
+  static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
+                                   {1, 1, 0.6f, 1}};
+  for (int c = 0; c < h.channelCount(); ++c) {
+    if (!lab.showChannel[std::min(c, 4)]) continue;
+    float values[kHistogramBins];
+    const uint32_t* bins = h.channel(c);
+    for (int i = 0; i < kHistogramBins; ++i)
+      values[i] = lab.logScale ? std::log10(1.0f + static_cast<float>(bins[i])) : static_cast<float>(bins[i]);
+    const int colour = h.imageChannels == 1 ? 3 : c;
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[colour]);
+    ImGui::PlotHistogram(histogramChannelName(h.imageChannels, c), values, kHistogramBins, 0, nullptr, 0.0f, FLT_MAX,
+                         ImVec2(-80, 50));
+    ImGui::PopStyleColor();
+  }
+  if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    for (const char* head : {"", "min", "max", "mean", "stddev", "median", "p5", "p95"}) ImGui::TableSetupColumn(head);
+    ImGui::TableHeadersRow();
+    for (size_t c = 0; c < lab.statistics.channels.size(); ++c) {
+      const ChannelStatistics& s = lab.statistics.channels[c];
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(histogramChannelName(lab.statistics.imageChannels, static_cast<int>(c)));
+      const double values[] = {double(s.min), double(s.max), s.mean, s.stddev, double(s.median),
+                               double(s.percentiles[1]), double(s.percentiles[5])};
+      for (int i = 0; i < 7; ++i) {
+        ImGui::TableSetColumnIndex(i + 1);
+        ImGui::Text(i == 2 || i == 3 ? "%.2f" : "%.0f", values[i]);
+      }
+    }
+    ImGui::EndTable();
+  }
+}
+
+// Where the image is on screen for the current zoom and pan: its top-left corner.
+ImVec2 imageOrigin(const ImageLabState& lab, ImVec2 viewCentre, float width, float height) {
+  return ImVec2(viewCentre.x + lab.panX - width * lab.zoom * 0.5f, viewCentre.y + lab.panY - height * lab.zoom * 0.5f);
+}
+
+}  // namespace
+
+void drawImagePanel(AppState& state) {
+  if (state.scene != SceneKind::Image || !state.panels.imageLab) return;
+  ImageLabState& lab = state.image;
+  placePanelFirstTime(0.73f, 0.0f, 0.27f, 0.74f);
+  if (!ImGui::Begin("Image lab", &state.panels.imageLab)) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::CollapsingHeader("Image", ImGuiTreeNodeFlags_DefaultOpen)) openSection(state);
+  if (ImGui::CollapsingHeader("Rotate and transpose", ImGuiTreeNodeFlags_DefaultOpen)) pipelineSection(state);
+  if (ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) histogramSection(state);
+  if (ImGui::CollapsingHeader("View and save", ImGuiTreeNodeFlags_DefaultOpen)) {
+    int view = static_cast<int>(lab.view);
+    ImGui::RadioButton("original", &view, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("result", &view, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("side by side", &view, 2);
+    lab.view = static_cast<ImageLabState::View>(view);
+    if (ImGui::Button("Fit")) lab.fitRequested = true;
+    ImGui::SameLine();
+    if (ImGui::Button("1:1")) {
+      lab.zoom = 1.0f;
+      lab.panX = lab.panY = 0.0f;
+    }
+    ImGui::SameLine();
+    ImGui::Text("zoom %.2fx", lab.zoom);
+    ImGui::InputText("##save", lab.savePath, sizeof lab.savePath);
+    ImGui::SameLine();
+    if (ImGui::Button("Save result PNG")) lab.saveRequested = true;
+  }
+  if (!lab.message.empty()) {
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", lab.message.c_str());
+  }
+  ImGui::End();
+}
+
+void drawImageView(AppState& state) {
+  if (state.scene != SceneKind::Image) return;
+  ImageLabState& lab = state.image;
+  ImGuiIO& io = ImGui::GetIO();
+  const float top = ImGui::GetFrameHeight(), bottom = io.DisplaySize.y - 24.0f;
+  // The free area between the left column of panels (25%) and the right one (27%).
+  const ImVec2 centre(io.DisplaySize.x * 0.49f, (top + bottom) * 0.5f);
+  const bool sideBySide = lab.view == ImageLabState::View::SideBySide;
+  // Both pictures share the zoom; side by side they sit left and right of the centre.
+  const float w = static_cast<float>(std::max(lab.resultWidth, 1)), h = static_cast<float>(std::max(lab.resultHeight, 1));
+  if (lab.fitRequested) {
+    const float availableW = io.DisplaySize.x * (sideBySide ? 0.22f : 0.45f), availableH = (bottom - top) * 0.9f;
+    lab.zoom = std::min(availableW / std::max(w, float(lab.width)), availableH / std::max(h, float(lab.height)));
+    lab.panX = lab.panY = 0.0f;
+    lab.fitRequested = false;
+  }
+  struct Shown {
+    unsigned texture;
+    float width, height;
+    bool result;
+    ImVec2 centre;
+  };
+  std::vector<Shown> shown;
+  const float offset = sideBySide ? io.DisplaySize.x * 0.12f : 0.0f;
+  if (lab.view != ImageLabState::View::Result)
+    shown.push_back({lab.originalTexture, float(lab.width), float(lab.height), false, ImVec2(centre.x - offset, centre.y)});
+  if (lab.view != ImageLabState::View::Original)
+    shown.push_back({lab.resultTexture, w, h, true, ImVec2(centre.x + offset, centre.y)});
+
+  if (!io.WantCaptureMouse) {
+    if (io.MouseWheel != 0.0f) {  // zoom about the cursor
+      const float factor = std::pow(1.15f, io.MouseWheel);
+      const float newZoom = std::clamp(lab.zoom * factor, 0.01f, 64.0f);
+      const ImVec2 c = shown.empty() ? centre : shown.back().centre;
+      lab.panX = io.MousePos.x - (io.MousePos.x - (c.x + lab.panX)) * (newZoom / lab.zoom) - c.x;
+      lab.panY = io.MousePos.y - (io.MousePos.y - (c.y + lab.panY)) * (newZoom / lab.zoom) - c.y;
+      lab.zoom = newZoom;
+    }
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right)) {
+      lab.panX += io.MouseDelta.x;
+      lab.panY += io.MouseDelta.y;
+    }
+  }
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  lab.inspectX = lab.inspectY = -1;
+  for (const Shown& s : shown) {
+    if (!s.texture) continue;
+    const ImVec2 p0 = imageOrigin(lab, s.centre, s.width, s.height);
+    const ImVec2 p1(p0.x + s.width * lab.zoom, p0.y + s.height * lab.zoom);
+    draw->AddRectFilled(p0, p1, IM_COL32(40, 40, 40, 255));  // shows transparency as dark gray
+    draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(s.texture)), p0, p1);
+    draw->AddRect(p0, p1, IM_COL32(90, 90, 100, 255));
+    const ImVec2 m = io.MousePos;
+    if (!io.WantCaptureMouse && m.x >= p0.x && m.x < p1.x && m.y >= p0.y && m.y < p1.y) {
+      lab.inspectResult = s.result;
+      lab.inspectX = static_cast<int>((m.x - p0.x) / lab.zoom);
+      lab.inspectY = static_cast<int>((m.y - p0.y) / lab.zoom);
+    }
+  }
+  if (lab.inspectX >= 0 && lab.inspectValid) {
+    const int channels = lab.inspectResult ? lab.resultChannels : lab.channels;
+    const unsigned char* v = lab.inspectValue;
+    if (channels == 1)
+      ImGui::SetTooltip("%s (%d, %d)\ngray %d", lab.inspectResult ? "result" : "original", lab.inspectX, lab.inspectY,
+                        v[0]);
+    else
+      ImGui::SetTooltip("%s (%d, %d)\nR %d  G %d  B %d  A %d", lab.inspectResult ? "result" : "original", lab.inspectX,
+                        lab.inspectY, v[0], v[1], v[2], v[3]);
+  }
+}
+
+}  // namespace ks

@@ -1,0 +1,40 @@
+#include "app/state_dump.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "app/app_state.h"
+
+namespace ks {
+
+std::string writeStateDump(const AppState& state, const std::filesystem::path& file) {
+  using nlohmann::json;
+  json j;
+  j["scene"] = state.scene == SceneKind::Image ? "image" : state.scene == SceneKind::Julia ? "julia" : "nbody";
+  j["device"] = state.activeDevice ? state.devices[*state.activeDevice].displayName() : "";
+  j["interop"] = interopPathName(state.interopPath);
+  j["frames"] = state.stats.frames;
+  if (state.image.width > 0)
+    j["image"] = {{"path", state.image.path},
+                  {"width", state.image.width},
+                  {"height", state.image.height},
+                  {"channels", state.image.channels},
+                  {"result_width", state.image.resultWidth},
+                  {"result_height", state.image.resultHeight}};
+  else
+    j["image"] = nullptr;
+  if (state.nbody.runningBodies > 0)
+    j["nbody"] = {{"bodies", state.nbody.runningBodies},
+                  {"config", describeNBodyConfig(state.nbody.runningConfig)},
+                  {"steps", state.nbody.steps}};
+  else
+    j["nbody"] = nullptr;
+  j["log"] = json::array();
+  for (const auto& line : state.log) j["log"].push_back(line);
+  std::ofstream out(file);
+  out << j.dump(2) << '\n';
+  if (!out) return "cannot write the state dump '" + file.string() + "'";
+  return {};
+}
+
+}  // namespace ks

@@ -1,0 +1,223 @@
+// Image transpose: out (height x width) = in (width x height) transposed, any
+// width and height, gray or RGBA. Variants (chosen by kernel name and build
+// options; see compute/image_ops.cpp):
+//   transpose_naive            coalesced reads, scattered writes (one pixel per item)
+//   transpose_tiled            a TILE x TILE tile in local memory: coalesced both ways
+//   transpose_tiled_padded     the same with every tile row padded by one element
+//                              (Apple's sample): the column reads stop hitting one bank
+//   transpose_tiled_diagonal   padded + diagonal block order (seed 000)
+//   transpose_4x4              4x4 pixels per work-item: rows of 4 pixels are moved as
+//   transpose_4x4_diagonal     one vector (uchar4 gray, uint4 RGBA) and each 4x4 block is
+//                              transposed in registers with shuffle2 (seeds 000, 002)
+// Build options: -DCHANNELS=1|4 and one family:
+//   -DNAIVE | -DTILED -DTILE=8|16|32 -DROWS=1|2|4|8 | -DBLOCK4X4 -DB4_TILE=32|64|128 -DB4_WG=64|128|256
+// A "pixel" is a uchar (gray) or a 32-bit word holding the RGBA bytes: a transpose
+// only moves pixels, so the byte order inside the word never matters.
+// Indices are 32-bit: the host refuses images above 2^31 - 1 pixels.
+
+#ifndef CHANNELS
+#define CHANNELS 1
+#endif
+#if CHANNELS == 1
+typedef uchar pixel_t;
+typedef uchar4 pixel4_t;  // 4 pixels of one row
+typedef uchar4 mask4_t;   // shuffle2 masks have the element size of the data
+#elif CHANNELS == 4
+typedef uint pixel_t;
+typedef uint4 pixel4_t;
+typedef uint4 mask4_t;
+#else
+#error "CHANNELS must be 1 or 4"
+#endif
+
+#if !defined(NAIVE) && !defined(TILED) && !defined(BLOCK4X4)
+// No family asked for (a plain build of the file): compile all with defaults.
+#define NAIVE
+#define TILED
+#define BLOCK4X4
+#endif
+
+// ---- naive ------------------------------------------------------------------------
+#ifdef NAIVE
+__kernel void transpose_naive(__global const pixel_t* restrict in, __global pixel_t* restrict out, const int width,
+                              const int height) {
+  const int x = get_global_id(0);
+  const int y = get_global_id(1);
+  // Neighbouring work-items read neighbouring pixels of a row (coalesced) and
+  // write pixels a whole output row apart (one memory transaction each).
+  if (x < width && y < height) out[x * height + y] = in[y * width + x];
+}
+#endif
+
+// Diagonal block order for any grid (NVIDIA's transpose paper): consecutive
+// groups take blocks along diagonals, so concurrently running groups write to
+// different partitions of memory instead of one column of blocks. Bijective
+// for rectangular grids too.
+inline int2 diagonal_block(void) {
+  const int nbx = get_num_groups(0), nby = get_num_groups(1);
+  const int bid = get_group_id(0) + nbx * get_group_id(1);
+  const int by = bid % nby;
+  const int bx = (bid / nby + by) % nbx;
+  return (int2)(bx, by);
+}
+
+// ---- tiled ------------------------------------------------------------------------
+#ifdef TILED
+#ifndef TILE
+#define TILE 32
+#endif
+#ifndef ROWS
+#define ROWS 4
+#endif
+#if TILE % ROWS != 0
+#error "ROWS must divide TILE"
+#endif
+#define TILE_ITEMS_Y (TILE / ROWS)  // the work-group is TILE x TILE_ITEMS_Y; each item moves ROWS rows
+
+inline void tiled_transpose(__global const pixel_t* restrict in, __global pixel_t* restrict out, const int width,
+                            const int height, __local pixel_t* tile, const int stride, const int bx, const int by) {
+  const int lx = get_local_id(0), ly = get_local_id(1);
+  const int x = bx * TILE + lx;
+  for (int r = ly; r < TILE; r += TILE_ITEMS_Y) {
+    const int y = by * TILE + r;
+    if (x < width && y < height) tile[r * stride + lx] = in[y * width + x];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Output row oy = input column, output column ox = input row: neighbouring
+  // items write neighbouring pixels and read a column of the tile.
+  const int ox = by * TILE + lx;
+  for (int r = ly; r < TILE; r += TILE_ITEMS_Y) {
+    const int oy = bx * TILE + r;
+    if (ox < height && oy < width) out[oy * height + ox] = tile[lx * stride + r];
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(TILE, TILE_ITEMS_Y, 1))) void transpose_tiled(
+    __global const pixel_t* restrict in, __global pixel_t* restrict out, const int width, const int height) {
+  __local pixel_t tile[TILE * TILE];
+  tiled_transpose(in, out, width, height, tile, TILE, get_group_id(0), get_group_id(1));
+}
+
+__kernel __attribute__((reqd_work_group_size(TILE, TILE_ITEMS_Y, 1))) void transpose_tiled_padded(
+    __global const pixel_t* restrict in, __global pixel_t* restrict out, const int width, const int height) {
+  __local pixel_t tile[TILE * (TILE + 1)];
+  tiled_transpose(in, out, width, height, tile, TILE + 1, get_group_id(0), get_group_id(1));
+}
+
+__kernel __attribute__((reqd_work_group_size(TILE, TILE_ITEMS_Y, 1))) void transpose_tiled_diagonal(
+    __global const pixel_t* restrict in, __global pixel_t* restrict out, const int width, const int height) {
+  __local pixel_t tile[TILE * (TILE + 1)];
+  const int2 b = diagonal_block();
+  tiled_transpose(in, out, width, height, tile, TILE + 1, b.x, b.y);
+}
+#endif
+
+// ---- 4x4 pixels per work-item -------------------------------------------------------
+#ifdef BLOCK4X4
+#ifndef B4_TILE
+#define B4_TILE 64
+#endif
+#ifndef B4_WG
+#define B4_WG 256
+#endif
+#define B4_V (B4_TILE / 4)  // 4-pixel vectors per tile row (a power of two)
+#if B4_V & (B4_V - 1)
+#error "B4_TILE / 4 must be a power of two"
+#endif
+// The tile is B4_TILE rows of B4_V vectors. Vector c of row r is stored at column
+// c ^ (r / 4): the 4 rows of a 4x4 block share one swizzle, and the column reads
+// of the second phase (items with consecutive r / 4, same c) land in different
+// banks without padding (padding would break the 16-byte alignment of uint4).
+#define B4_AT(r, c) ((r) * B4_V + ((c) ^ (((r) >> 2) & (B4_V - 1))))
+
+// Four pixels of row y from column x (a multiple of 4): one vector load when the
+// row holds them and rows start on a 4-pixel boundary, else pixel by pixel.
+inline pixel4_t load4(__global const pixel_t* restrict in, const int x, const int y, const int width,
+                      const int height, const bool aligned) {
+  pixel4_t v = (pixel4_t)(0);
+  if (y >= height || x >= width) return v;
+  const int i = y * width + x;
+  if (aligned && x + 3 < width) return ((__global const pixel4_t*)in)[i >> 2];
+  v.s0 = in[i];
+  if (x + 1 < width) v.s1 = in[i + 1];
+  if (x + 2 < width) v.s2 = in[i + 2];
+  if (x + 3 < width) v.s3 = in[i + 3];
+  return v;
+}
+
+inline void store4(__global pixel_t* restrict out, const pixel4_t v, const int x, const int y, const int width,
+                   const int height, const bool aligned) {
+  if (y >= height || x >= width) return;
+  const int i = y * width + x;
+  if (aligned && x + 3 < width) {
+    ((__global pixel4_t*)out)[i >> 2] = v;
+    return;
+  }
+  out[i] = v.s0;
+  if (x + 1 < width) out[i + 1] = v.s1;
+  if (x + 2 < width) out[i + 2] = v.s2;
+  if (x + 3 < width) out[i + 3] = v.s3;
+}
+
+// Rows a, b, c, d of a 4x4 block become its columns, in registers (seed 002's
+// shuffle2: each result element picks an element of the two inputs).
+inline void transpose4x4(pixel4_t* a, pixel4_t* b, pixel4_t* c, pixel4_t* d) {
+  const mask4_t lo = (mask4_t)(0, 4, 1, 5), hi = (mask4_t)(2, 6, 3, 7);
+  const mask4_t lo2 = (mask4_t)(0, 1, 4, 5), hi2 = (mask4_t)(2, 3, 6, 7);
+  const pixel4_t t0 = shuffle2(*a, *b, lo);  // a0 b0 a1 b1
+  const pixel4_t t1 = shuffle2(*c, *d, lo);  // c0 d0 c1 d1
+  const pixel4_t t2 = shuffle2(*a, *b, hi);  // a2 b2 a3 b3
+  const pixel4_t t3 = shuffle2(*c, *d, hi);  // c2 d2 c3 d3
+  *a = shuffle2(t0, t1, lo2);                // a0 b0 c0 d0
+  *b = shuffle2(t0, t1, hi2);                // a1 b1 c1 d1
+  *c = shuffle2(t2, t3, lo2);                // a2 b2 c2 d2
+  *d = shuffle2(t2, t3, hi2);                // a3 b3 c3 d3
+}
+
+inline void block4x4_transpose(__global const pixel_t* restrict in, __global pixel_t* restrict out, const int width,
+                               const int height, __local pixel4_t* tile, const int bx, const int by) {
+  const int lid = get_local_id(0);
+  const int x0 = bx * B4_TILE, y0 = by * B4_TILE;
+  const bool inAligned = (width & 3) == 0;    // every input row starts on a 4-pixel boundary
+  const bool outAligned = (height & 3) == 0;  // every output row too
+  // Phase 1: the tile, row by row; consecutive items load consecutive vectors.
+  for (int i = lid; i < B4_TILE * B4_V; i += B4_WG) {
+    const int r = i / B4_V, c = i % B4_V;
+    tile[B4_AT(r, c)] = load4(in, x0 + 4 * c, y0 + r, width, height, inAligned);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Phase 2: block (bc, br) = tile rows 4br..4br+3, vector column bc. Its
+  // transpose is 4 output rows (input columns x0 + 4bc + k) at output columns
+  // y0 + 4br..: consecutive items take consecutive br, so they store
+  // consecutive vectors of an output row.
+  for (int b = lid; b < B4_V * B4_V; b += B4_WG) {
+    const int br = b % B4_V, bc = b / B4_V;
+    const int oy = x0 + 4 * bc;  // first output row
+    if (oy >= width) continue;
+    pixel4_t r0 = tile[B4_AT(4 * br + 0, bc)];
+    pixel4_t r1 = tile[B4_AT(4 * br + 1, bc)];
+    pixel4_t r2 = tile[B4_AT(4 * br + 2, bc)];
+    pixel4_t r3 = tile[B4_AT(4 * br + 3, bc)];
+    transpose4x4(&r0, &r1, &r2, &r3);
+    const int ox = y0 + 4 * br;
+    store4(out, r0, ox, oy + 0, height, width, outAligned);
+    store4(out, r1, ox, oy + 1, height, width, outAligned);
+    store4(out, r2, ox, oy + 2, height, width, outAligned);
+    store4(out, r3, ox, oy + 3, height, width, outAligned);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(B4_WG, 1, 1))) void transpose_4x4(__global const pixel_t* restrict in,
+                                                                               __global pixel_t* restrict out,
+                                                                               const int width, const int height) {
+  __local pixel4_t tile[B4_TILE * B4_V];
+  block4x4_transpose(in, out, width, height, tile, get_group_id(0), get_group_id(1));
+}
+
+__kernel __attribute__((reqd_work_group_size(B4_WG, 1, 1))) void transpose_4x4_diagonal(
+    __global const pixel_t* restrict in, __global pixel_t* restrict out, const int width, const int height) {
+  __local pixel4_t tile[B4_TILE * B4_V];
+  const int2 b = diagonal_block();
+  block4x4_transpose(in, out, width, height, tile, b.x, b.y);
+}
+#endif

@@ -1,0 +1,290 @@
+// End to end: files dropped on the kernelscope window through real XDND under
+// Xvfb. A script started by xvfb-run runs the app (KERNELSCOPE_BINARY) in the
+// background and xdnd_drop (XDND_DROP_BINARY, a drag source) against its
+// window; the test then reads the app's --state-dump. What the machine may lack
+// (Xvfb, an OpenCL device) is probed without the app, as in test_app.cpp.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <stb_image_write.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "compute/device_catalog.h"
+#include "compute/device_selection.h"
+#include "test_support.h"
+
+namespace ks {
+namespace {
+namespace fs = std::filesystem;
+using test::TempDir;
+
+const fs::path kBinary = KERNELSCOPE_BINARY;
+const fs::path kDropTool = XDND_DROP_BINARY;
+constexpr int kDropTimeoutSeconds = 40;  // xdnd_drop's own limit, window wait included
+constexpr int kRunTimeoutSeconds = 90;   // the whole script; below the ctest TIMEOUT (150 s)
+
+// ---- running a script (as test_app.cpp runs the app) ------------------------------
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string readIfThere(const fs::path& file) {
+  std::error_code ec;
+  return fs::exists(file, ec) ? test::readFile(file) : "(no file)\n";
+}
+
+struct RunResult {
+  int exitCode = -1;
+  bool timedOut = false;
+  std::string out, err;
+};
+
+// /bin/sh -c `command` in its own process group, killed as a group after kRunTimeoutSeconds.
+RunResult runShell(const std::string& command, const fs::path& scratch) {
+  RunResult r;
+  const fs::path outFile = scratch / "script.out", errFile = scratch / "script.err";
+  const pid_t pid = fork();
+  if (pid < 0) {
+    r.err = "fork failed";
+    return r;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int out = open(outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int in = open("/dev/null", O_RDONLY);
+    if (out < 0 || err < 0 || in < 0) _exit(125);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kRunTimeoutSeconds);
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0) {
+      r.err = "waitpid failed";
+      return r;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      r.timedOut = true;
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = readIfThere(outFile);
+  r.err = readIfThere(errFile);
+  return r;
+}
+
+// ---- what the machine offers ----------------------------------------------------------
+
+std::optional<fs::path> findInPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    if (d.empty()) continue;
+    const fs::path candidate = fs::path(d) / name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+// Empty when xvfb-run can start a display, else why not.
+std::string xvfbMissing() {
+  if (!findInPath("xvfb-run")) return "xvfb-run not found in PATH (install the xvfb package)";
+  if (!findInPath("Xvfb")) return "Xvfb not found in PATH (install the xvfb package)";
+  if (!findInPath("xauth")) return "xauth not found in PATH (xvfb-run needs it)";
+  return {};
+}
+
+// Empty when an OpenCL device is usable, else why not.
+std::string openClMissing() {
+  try {
+    const DeviceCatalog catalog = enumerateDevices();
+    if (catalog.platformCount == 0) return "no OpenCL platform (the ICD loader found no driver)";
+    const DeviceChoice choice = selectDevice(catalog.devices, {});
+    if (!choice.index) return "no usable OpenCL device: " + choice.reason;
+    return {};
+  } catch (const std::exception& e) {
+    return std::string("cannot list OpenCL platforms: ") + e.what();
+  }
+}
+
+#define KS_REQUIRE(missing)                                                     \
+  do {                                                                          \
+    if (const std::string why_ = (missing); !why_.empty()) GTEST_SKIP() << why_; \
+  } while (0)
+
+// ---- a drop on the running app ---------------------------------------------------------------
+
+struct DropRun {
+  RunResult script;
+  std::optional<int> appExit, dropExit;
+  std::string report;  // everything, for assertion messages
+  nlohmann::json dump;  // null when the app wrote none (or it does not parse)
+};
+
+std::optional<int> exitLine(const std::string& out, const std::string& label) {
+  const size_t at = out.find(label + " exit: ");
+  if (at == std::string::npos) return std::nullopt;
+  return std::atoi(out.c_str() + at + label.size() + 7);
+}
+
+// Starts kernelscope in the image lab under Xvfb, drops `files` on its window
+// with xdnd_drop, and waits for the app to finish its frames.
+DropRun dropOnApp(const TempDir& dir, const std::vector<fs::path>& files) {
+  const fs::path dump = dir / "state.json";
+  std::string uris;
+  for (const auto& f : files) uris += " " + shellQuote(f.string());  // xdnd_drop makes file:// URIs of paths
+  const fs::path scratch = dir.path();
+  std::ostringstream script;
+  script << "cd " << shellQuote(scratch.string()) << "\n"
+         << shellQuote(kBinary.string())
+         << " --scene image --frames 400 --no-vsync --size 800x600 --state-dump " << shellQuote(dump.string())
+         << " --config-dir " << shellQuote((dir / "config").string()) << " > app.out 2> app.err &\n"
+         << "app=$!\n"
+         << shellQuote(kDropTool.string()) << " kernelscope" << uris << " --timeout " << kDropTimeoutSeconds
+         << " > drop.out 2> drop.err &\n"
+         << "drop=$!\n"
+         << "wait $app; app_exit=$?\n"
+         // With the app gone, a drop still waiting for its window never completes.
+         << "i=0; while kill -0 $drop 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done\n"
+         << "kill $drop 2>/dev/null\n"
+         << "wait $drop; drop_exit=$?\n"
+         << "echo \"kernelscope exit: $app_exit\"\n"
+         << "echo \"xdnd_drop exit: $drop_exit\"\n";
+  test::writeFile(dir / "drop.sh", script.str());
+
+  const std::string command = "env -u KERNELSCOPE_KERNELS_DIR -u XDG_CONFIG_HOME -u WAYLAND_DISPLAY " +
+                              shellQuote(findInPath("xvfb-run")->string()) + " -a -s " +
+                              shellQuote("-screen 0 1280x1024x24") + " sh " + shellQuote((dir / "drop.sh").string());
+  DropRun run;
+  run.script = runShell(command, scratch);
+  run.appExit = exitLine(run.script.out, "kernelscope");
+  run.dropExit = exitLine(run.script.out, "xdnd_drop");
+  const std::string dumpText = readIfThere(dump);
+  run.dump = nlohmann::json::parse(dumpText, nullptr, /*allow_exceptions=*/false);
+  if (run.dump.is_discarded()) run.dump = nullptr;
+
+  std::ostringstream report;
+  report << "command: " << command << (run.script.timedOut ? " (timed out, killed)" : "") << "\n--- drop.sh ---\n"
+         << script.str() << "--- script stdout ---\n" << run.script.out << "--- script stderr ---\n"
+         << run.script.err << "--- kernelscope stdout ---\n" << readIfThere(dir / "app.out")
+         << "--- kernelscope stderr ---\n" << readIfThere(dir / "app.err") << "--- xdnd_drop stdout ---\n"
+         << readIfThere(dir / "drop.out") << "--- xdnd_drop stderr ---\n" << readIfThere(dir / "drop.err")
+         << "--- state dump ---\n" << dumpText << "\n--------------";
+  run.report = report.str();
+  return run;
+}
+
+fs::path writePng(const fs::path& file, int width, int height) {
+  std::vector<unsigned char> pixels(static_cast<size_t>(width) * height * 4);
+  for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>(i * 7 + i / 4);
+  EXPECT_TRUE(stbi_write_png(file.c_str(), width, height, 4, pixels.data(), width * 4)) << file;
+  return file;
+}
+
+bool samePath(const std::string& reported, const fs::path& expected) {
+  if (reported == expected.string()) return true;
+  std::error_code ec;
+  return fs::equivalent(reported, expected, ec);
+}
+
+// The run worked as a run: both processes ended well and the dump is there.
+void expectCleanRun(const DropRun& run) {
+  ASSERT_FALSE(run.script.timedOut) << run.report;
+  ASSERT_TRUE(run.appExit) << run.report;
+  EXPECT_EQ(*run.appExit, 0) << run.report;
+  ASSERT_TRUE(run.dropExit) << run.report;
+  EXPECT_EQ(*run.dropExit, 0) << "xdnd_drop: 4 no window, 5 refused, 6 timed out, 7 window gone\n" << run.report;
+  ASSERT_TRUE(run.dump.is_object()) << "no readable --state-dump\n" << run.report;
+  EXPECT_EQ(run.dump.value("scene", ""), "image") << run.report;
+  ASSERT_TRUE(run.dump.contains("log") && run.dump["log"].is_array()) << run.report;
+}
+
+void expectImage(const DropRun& run, const fs::path& file, int width, int height, int channels) {
+  const nlohmann::json& image = run.dump["image"];
+  ASSERT_TRUE(image.is_object()) << run.report;
+  EXPECT_TRUE(samePath(image.value("path", ""), file)) << "expected " << file << "\n" << run.report;
+  EXPECT_EQ(image.value("width", 0), width) << run.report;
+  EXPECT_EQ(image.value("height", 0), height) << run.report;
+  EXPECT_EQ(image.value("channels", 0), channels) << run.report;
+}
+
+#define KS_REQUIRE_DISPLAY_AND_DEVICE() \
+  KS_REQUIRE(xvfbMissing());            \
+  KS_REQUIRE(openClMissing())
+
+// ---- the tests --------------------------------------------------------------------------
+
+TEST(ImageDrop, DroppedPngOpens) {
+  KS_REQUIRE_DISPLAY_AND_DEVICE();
+  TempDir dir("ks-drop-png");
+  const fs::path png = writePng(dir / "dropped photo.png", 37, 23);  // a space: the URI is percent-encoded
+  const DropRun run = dropOnApp(dir, {png});
+  expectCleanRun(run);
+  expectImage(run, png, 37, 23, 4);
+}
+
+TEST(ImageDrop, CorruptFileIsReportedAndTheAppRunsOn) {
+  KS_REQUIRE_DISPLAY_AND_DEVICE();
+  TempDir dir("ks-drop-corrupt");
+  std::string noise(4096, '\0');
+  uint32_t seed = 12345;
+  for (char& c : noise) c = static_cast<char>((seed = seed * 1664525u + 1013904223u) >> 24);
+  const fs::path corrupt = dir / "corrupt.png";
+  test::writeFile(corrupt, noise);
+  const DropRun run = dropOnApp(dir, {corrupt});
+  expectCleanRun(run);
+  // the previous image (the built-in one) stays
+  const nlohmann::json& image = run.dump["image"];
+  if (!image.is_null()) {
+    ASSERT_TRUE(image.is_object()) << run.report;
+    EXPECT_FALSE(samePath(image.value("path", ""), corrupt)) << run.report;
+  }
+  bool reported = false;
+  for (const auto& line : run.dump["log"])
+    if (line.is_string()) {
+      const std::string text = line.get<std::string>();
+      reported = reported || (text.find("cannot open") != std::string::npos &&
+                              text.find(corrupt.filename().string()) != std::string::npos);
+    }
+  EXPECT_TRUE(reported) << "no log message with 'cannot open' and " << corrupt.filename() << "\n" << run.report;
+}
+
+TEST(ImageDrop, SeveralFilesOpenTheFirst) {
+  KS_REQUIRE_DISPLAY_AND_DEVICE();
+  TempDir dir("ks-drop-several");
+  const fs::path first = writePng(dir / "first.png", 37, 23);
+  const fs::path second = writePng(dir / "second.png", 11, 7);
+  const DropRun run = dropOnApp(dir, {first, second});
+  expectCleanRun(run);
+  expectImage(run, first, 37, 23, 4);
+}
+
+}  // namespace
+}  // namespace ks

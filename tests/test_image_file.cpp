@@ -1,0 +1,610 @@
+// Image files (app/image_file.h): every format stb_image reads, written here by
+// stb_image_write or byte by byte (16-bit PNG, palette PNG, PNM, GIF, PSD), and
+// every kind of bad file the image lab can be handed. No downloaded images.
+// Not covered: Softimage PIC (nothing writes it) and gray JPEG (stb_image_write
+// only writes colour JPEG).
+#include <gtest/gtest.h>
+
+#include <stb_image_write.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/image_file.h"
+#include "test_support.h"
+
+namespace ks {
+namespace {
+namespace fs = std::filesystem;
+using test::TempDir;
+using Bytes = std::vector<uint8_t>;
+
+const ImageLimits kRoomy{16384, uint64_t{1} << 30};
+
+// ---- pixels ----------------------------------------------------------------------
+
+// Deterministic noise: every byte value turns up in a few hundred samples.
+Bytes noise(size_t count, uint32_t seed) {
+  Bytes out(count);
+  for (auto& b : out) {
+    seed = seed * 1664525u + 1013904223u;
+    b = static_cast<uint8_t>(seed >> 24);
+  }
+  return out;
+}
+
+// What loadImageFile should make of `channels`-channel 8-bit pixels.
+Bytes expectedPixels(const Bytes& src, int channels) {
+  if (channels == 1) return src;
+  Bytes out;
+  for (size_t i = 0; i < src.size(); i += channels) {
+    const uint8_t* p = &src[i];
+    if (channels == 2) out.insert(out.end(), {p[0], p[0], p[0], p[1]});
+    else out.insert(out.end(), {p[0], p[1], p[2], channels == 4 ? p[3] : uint8_t{255}});
+  }
+  return out;
+}
+
+uint8_t round16(uint16_t v) { return static_cast<uint8_t>(std::lround(v * 255.0 / 65535.0)); }
+
+std::string str(const Bytes& b) { return std::string(b.begin(), b.end()); }
+
+std::string errorOf(const fs::path& file, const ImageLimits& limits = kRoomy) {
+  try {
+    const HostImage image = loadImageFile(file, limits);
+    return "(no error: loaded " + image.description + ")";
+  } catch (const ImageFileError& e) {
+    return e.what();
+  }
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// ---- hand-built files ----------------------------------------------------------------
+
+std::string be16(uint32_t v) { return {static_cast<char>(v >> 8), static_cast<char>(v)}; }
+std::string be32(uint32_t v) { return be16(v >> 16) + be16(v & 0xFFFF); }
+std::string le16(uint32_t v) { return {static_cast<char>(v), static_cast<char>(v >> 8)}; }
+
+uint32_t crc32(const std::string& data) {
+  uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char c : data) {
+    crc ^= c;
+    for (int k = 0; k < 8; ++k) crc = crc & 1 ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
+  }
+  return ~crc;
+}
+
+std::string pngChunk(const std::string& type, const std::string& data) {
+  return be32(static_cast<uint32_t>(data.size())) + type + data + be32(crc32(type + data));
+}
+
+// zlib stream of stored (uncompressed) deflate blocks.
+std::string zlibStored(const std::string& raw) {
+  std::string out = "\x78\x01";
+  size_t at = 0;
+  do {
+    const size_t n = std::min<size_t>(65535, raw.size() - at);
+    const bool last = at + n == raw.size();
+    out += static_cast<char>(last ? 1 : 0);
+    out += le16(static_cast<uint32_t>(n)) + le16(static_cast<uint32_t>(~n & 0xFFFF));
+    out += raw.substr(at, n);
+    at += n;
+  } while (at < raw.size());
+  uint32_t a = 1, b = 0;
+  for (unsigned char c : raw) {
+    a = (a + c) % 65521;
+    b = (b + a) % 65521;
+  }
+  return out + be32(b << 16 | a);
+}
+
+const std::string kPngSignature = "\x89PNG\r\n\x1a\n";
+
+std::string pngHeader(uint32_t width, uint32_t height, int depth, int colourType) {
+  return pngChunk("IHDR", be32(width) + be32(height) + static_cast<char>(depth) + static_cast<char>(colourType) +
+                              std::string(3, '\0'));
+}
+
+// `rows`: the raw scanlines without filter bytes; `extra`: chunks before IDAT.
+std::string handPng(uint32_t width, uint32_t height, int depth, int colourType, const std::vector<std::string>& rows,
+                    const std::string& extra = {}) {
+  std::string raw;
+  for (const auto& row : rows) raw += '\0' + row;  // filter 0 (None)
+  return kPngSignature + pngHeader(width, height, depth, colourType) + extra + pngChunk("IDAT", zlibStored(raw)) +
+         pngChunk("IEND", "");
+}
+
+// 16-bit samples, row by row, big-endian as PNG and PNM store them.
+std::vector<std::string> rows16(const std::vector<uint16_t>& samples, size_t perRow) {
+  std::vector<std::string> rows;
+  for (size_t i = 0; i < samples.size(); i += perRow) {
+    std::string row;
+    for (size_t k = 0; k < perRow; ++k) row += be16(samples[i + k]);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::vector<uint16_t> samples16(size_t count, uint32_t seed) {
+  // the awkward values first: both ends and both sides of a rounding boundary
+  std::vector<uint16_t> out = {0, 65535, 128, 129, 0x0101 * 77, 32767, 32768, 65534, 257, 383, 384};
+  const Bytes n = noise(count * 2, seed);
+  for (size_t i = 0; out.size() < count; ++i) out.push_back(static_cast<uint16_t>(n[2 * i] << 8 | n[2 * i + 1]));
+  out.resize(count);
+  return out;
+}
+
+// GIF with a 128-colour table whose frames are full-canvas index images. LZW
+// with 7-bit roots: a clear code every 100 indices keeps codes 8 bits wide, so
+// each code is one byte.
+std::string handGif(int width, int height, const Bytes& palette, const std::vector<Bytes>& frames) {
+  std::string out = "GIF89a" + le16(width) + le16(height);
+  out += static_cast<char>(0xF6);  // global table, 8-bit colour resolution, 2^(6+1) entries
+  out += std::string(2, '\0');
+  std::string table = str(palette);
+  table.resize(128 * 3, '\0');
+  out += table;
+  for (const Bytes& frame : frames) {
+    out += ',' + le16(0) + le16(0) + le16(width) + le16(height) + '\0';
+    out += static_cast<char>(7);  // minimum code size
+    std::string codes;
+    for (size_t i = 0; i < frame.size(); ++i) {
+      if (i % 100 == 0) codes += static_cast<char>(128);  // clear
+      codes += static_cast<char>(frame[i]);
+    }
+    codes += static_cast<char>(129);  // end of information
+    for (size_t at = 0; at < codes.size(); at += 255) {
+      const std::string block = codes.substr(at, 255);
+      out += static_cast<char>(block.size()) + block;
+    }
+    out += '\0';
+  }
+  return out + ';';
+}
+
+// Photoshop file, composite image only, raw planar channels.
+std::string handPsd(int width, int height, int channels, int depth, const std::vector<uint16_t>& planar) {
+  std::string out = "8BPS" + be16(1) + std::string(6, '\0') + be16(channels) + be32(height) + be32(width) +
+                    be16(depth) + be16(3 /* RGB */) + be32(0) + be32(0) + be32(0) + be16(0 /* raw */);
+  for (uint16_t v : planar) out += depth == 16 ? be16(v) : std::string(1, static_cast<char>(v));
+  return out;
+}
+
+// ---- writing ----------------------------------------------------------------------
+
+fs::path writeStb(const TempDir& dir, const std::string& name, int w, int h, int channels, const Bytes& pixels) {
+  const fs::path file = dir / name;
+  const std::string ext = file.extension().string();
+  int ok = 0;
+  if (ext == ".png") ok = stbi_write_png(file.c_str(), w, h, channels, pixels.data(), w * channels);
+  else if (ext == ".bmp") ok = stbi_write_bmp(file.c_str(), w, h, channels, pixels.data());
+  else if (ext == ".tga") ok = stbi_write_tga(file.c_str(), w, h, channels, pixels.data());
+  else if (ext == ".jpg") ok = stbi_write_jpg(file.c_str(), w, h, channels, pixels.data(), 100);
+  EXPECT_TRUE(ok) << "stb_image_write failed for " << file;
+  return file;
+}
+
+fs::path writeBytes(const TempDir& dir, const std::string& name, const std::string& bytes) {
+  const fs::path file = dir / name;
+  test::writeFile(file, bytes);
+  return file;
+}
+
+void expectImage(const HostImage& image, int w, int h, int channels, const Bytes& pixels) {
+  EXPECT_EQ(image.width, w);
+  EXPECT_EQ(image.height, h);
+  EXPECT_EQ(image.channels, channels);
+  ASSERT_EQ(image.pixels.size(), static_cast<size_t>(w) * h * channels);
+  size_t wrong = 0, first = 0;
+  for (size_t i = 0; i < pixels.size(); ++i)
+    if (image.pixels[i] != pixels[i] && wrong++ == 0) first = i;
+  EXPECT_EQ(wrong, 0u) << "first difference at byte " << first << ": " << int(image.pixels[first]) << " instead of "
+                       << int(pixels[first]) << " (" << image.description << ")";
+}
+
+// ---- lossless formats, bit-exact -------------------------------------------------------
+
+TEST(ImageFile, Png8BitAllLayouts) {
+  TempDir dir("ks-image-png");
+  const char* layouts[] = {"", "gray", "gray+alpha", "RGB", "RGBA"};
+  for (int channels = 1; channels <= 4; ++channels) {
+    SCOPED_TRACE(channels);
+    const int w = 37, h = 23;
+    const Bytes pixels = noise(static_cast<size_t>(w) * h * channels, 10 + channels);
+    const HostImage image = loadImageFile(writeStb(dir, "c" + std::to_string(channels) + ".png", w, h, channels, pixels), kRoomy);
+    expectImage(image, w, h, channels == 1 ? 1 : 4, expectedPixels(pixels, channels));
+    EXPECT_EQ(image.description, std::string("PNG 8-bit ") + layouts[channels] + " 37x23");
+  }
+}
+
+TEST(ImageFile, Png16BitRoundsToNearest) {
+  TempDir dir("ks-image-png16");
+  const std::pair<int, int> colourTypes[] = {{0, 1}, {4, 2}, {2, 3}, {6, 4}};  // PNG colour type, channels
+  for (const auto& [colourType, channels] : colourTypes) {
+    SCOPED_TRACE(colourType);
+    const int w = 5, h = 4;
+    const std::vector<uint16_t> samples = samples16(static_cast<size_t>(w) * h * channels, colourType + 1);
+    const fs::path file = writeBytes(dir, "p16.png", handPng(w, h, 16, colourType, rows16(samples, w * channels)));
+    Bytes rounded;
+    for (uint16_t v : samples) rounded.push_back(round16(v));
+    const HostImage image = loadImageFile(file, kRoomy);
+    expectImage(image, w, h, channels == 1 ? 1 : 4, expectedPixels(rounded, channels));
+    EXPECT_TRUE(contains(image.description, "PNG 16-bit ")) << image.description;
+  }
+  // the brief's example description
+  const std::vector<uint16_t> ga = samples16(640 * 2, 3);
+  const HostImage wide = loadImageFile(writeBytes(dir, "ga.png", handPng(640, 1, 16, 4, rows16(ga, 640 * 2))), kRoomy);
+  EXPECT_EQ(wide.description, "PNG 16-bit gray+alpha 640x1");
+}
+
+TEST(ImageFile, PngPaletteAndTransparencyBecomeRgba) {
+  TempDir dir("ks-image-palette");
+  // 3x2, palette of 3 colours, entry 2 half transparent
+  const std::string plte("\xFF\x00\x00"
+                         "\x00\xFF\x00"
+                         "\x00\x00\xFF",
+                         9);
+  const std::string trns = std::string("\xFF\xFF\x80", 3);
+  const std::string png = handPng(3, 2, 8, 3, {std::string("\x00\x01\x02", 3), std::string("\x02\x01\x00", 3)},
+                                  pngChunk("PLTE", plte) + pngChunk("tRNS", trns));
+  const HostImage image = loadImageFile(writeBytes(dir, "pal.png", png), kRoomy);
+  expectImage(image, 3, 2, 4,
+              {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 128, 0, 0, 255, 128, 0, 255, 0, 255, 255, 0, 0, 255});
+  EXPECT_EQ(image.description, "PNG 8-bit palette RGBA 3x2");
+
+  // gray with a tRNS colour key: gray+alpha, so RGBA
+  const std::string keyed =
+      handPng(2, 1, 8, 0, {std::string("\x10\x20", 2)}, pngChunk("tRNS", std::string("\x00\x20", 2)));
+  expectImage(loadImageFile(writeBytes(dir, "key.png", keyed), kRoomy), 2, 1, 4,
+              {0x10, 0x10, 0x10, 255, 0x20, 0x20, 0x20, 0});
+
+  // 1-bit gray: stb_image scales 1 to 255
+  const HostImage bits = loadImageFile(writeBytes(dir, "bits.png", handPng(5, 1, 1, 0, {"\xA8"})), kRoomy);
+  expectImage(bits, 5, 1, 1, {255, 0, 255, 0, 255});
+  EXPECT_EQ(bits.description, "PNG 1-bit gray 5x1");
+}
+
+TEST(ImageFile, BmpAndTga) {
+  TempDir dir("ks-image-bmp-tga");
+  const int w = 37, h = 23;
+  for (int channels : {3, 4}) {
+    SCOPED_TRACE(channels);
+    Bytes pixels = noise(static_cast<size_t>(w) * h * channels, 20 + channels);
+    const HostImage image = loadImageFile(writeStb(dir, "b.bmp", w, h, channels, pixels), kRoomy);
+    expectImage(image, w, h, 4, expectedPixels(pixels, channels));
+    EXPECT_TRUE(contains(image.description, "BMP 8-bit")) << image.description;
+  }
+  for (int channels = 1; channels <= 4; ++channels) {
+    SCOPED_TRACE(channels);
+    const Bytes pixels = noise(static_cast<size_t>(w) * h * channels, 30 + channels);
+    const HostImage image = loadImageFile(writeStb(dir, "t.tga", w, h, channels, pixels), kRoomy);
+    expectImage(image, w, h, channels == 1 ? 1 : 4, expectedPixels(pixels, channels));
+    EXPECT_TRUE(contains(image.description, "TGA 8-bit")) << image.description;
+  }
+}
+
+TEST(ImageFile, Pnm) {
+  TempDir dir("ks-image-pnm");
+  const Bytes gray = noise(6 * 4, 40);
+  const HostImage pgm = loadImageFile(writeBytes(dir, "g.pgm", "P5\n# a comment\n6 4\n255\n" + str(gray)), kRoomy);
+  expectImage(pgm, 6, 4, 1, gray);
+  EXPECT_EQ(pgm.description, "PNM 8-bit gray 6x4");
+
+  const Bytes rgb = noise(6 * 4 * 3, 41);
+  expectImage(loadImageFile(writeBytes(dir, "c.ppm", "P6 6 4 255\n" + str(rgb)), kRoomy), 6, 4, 4,
+              expectedPixels(rgb, 3));
+
+  // 16-bit: big-endian samples, rounded
+  const std::vector<uint16_t> wide = samples16(6 * 4, 42);
+  std::string body;
+  for (const auto& row : rows16(wide, 6)) body += row;
+  Bytes rounded;
+  for (uint16_t v : wide) rounded.push_back(round16(v));
+  const HostImage pgm16 = loadImageFile(writeBytes(dir, "g16.pgm", "P5\n6 4\n65535\n" + body), kRoomy);
+  expectImage(pgm16, 6, 4, 1, rounded);
+  EXPECT_EQ(pgm16.description, "PNM 16-bit gray 6x4");
+
+  // 10-bit: scaled by the maximum value, not cut
+  const std::vector<uint16_t> tenBit = {0, 1, 2, 511, 512, 1022, 1023, 1023, 0};
+  std::string tenBody;
+  Bytes tenExpected;
+  for (uint16_t v : tenBit) {
+    tenBody += be16(v);
+    tenExpected.push_back(static_cast<uint8_t>(std::lround(v * 255.0 / 1023.0)));
+  }
+  const HostImage ppm10 = loadImageFile(writeBytes(dir, "c10.ppm", "P6\n3 1\n1023\n" + tenBody), kRoomy);
+  expectImage(ppm10, 3, 1, 4, expectedPixels(tenExpected, 3));
+  EXPECT_EQ(ppm10.description, "PNM 10-bit RGB 3x1");
+}
+
+TEST(ImageFile, GifGivesTheFirstFrame) {
+  TempDir dir("ks-image-gif");
+  const int w = 7, h = 30;  // 210 pixels: more than one LZW clear run
+  Bytes palette;
+  for (int i = 0; i < 128; ++i) palette.insert(palette.end(), {uint8_t(i * 2), uint8_t(255 - i), uint8_t(i * 7)});
+  Bytes first = noise(w * h, 50), second(w * h, 5);
+  for (auto& i : first) i &= 127;
+  const HostImage image = loadImageFile(writeBytes(dir, "anim.gif", handGif(w, h, palette, {first, second})), kRoomy);
+  Bytes expected;
+  for (uint8_t i : first) expected.insert(expected.end(), {palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2], 255});
+  expectImage(image, w, h, 4, expected);
+  EXPECT_EQ(image.description, "GIF 8-bit RGBA 7x30 (first frame)");
+}
+
+TEST(ImageFile, Psd) {
+  TempDir dir("ks-image-psd");
+  // 8-bit RGB: planar R, G, B
+  const int w = 3, h = 2;
+  const Bytes rgb = noise(w * h * 3, 60);
+  std::vector<uint16_t> planar;
+  for (int c = 0; c < 3; ++c)
+    for (int i = 0; i < w * h; ++i) planar.push_back(rgb[i * 3 + c]);
+  const HostImage image = loadImageFile(writeBytes(dir, "rgb.psd", handPsd(w, h, 3, 8, planar)), kRoomy);
+  expectImage(image, w, h, 4, expectedPixels(rgb, 3));
+  EXPECT_TRUE(contains(image.description, "PSD 8-bit")) << image.description;
+
+  // 16-bit RGBA, alpha 0 or 65535 only (stb_image un-mattes partial alpha)
+  std::vector<uint16_t> rgba = samples16(w * h * 4, 61);
+  for (int i = 0; i < w * h; ++i) rgba[i * 4 + 3] = i % 2 ? 65535 : 0;
+  std::vector<uint16_t> planar16;
+  for (int c = 0; c < 4; ++c)
+    for (int i = 0; i < w * h; ++i) planar16.push_back(rgba[i * 4 + c]);
+  Bytes rounded;
+  for (uint16_t v : rgba) rounded.push_back(round16(v));
+  const HostImage image16 = loadImageFile(writeBytes(dir, "rgba16.psd", handPsd(w, h, 4, 16, planar16)), kRoomy);
+  expectImage(image16, w, h, 4, rounded);
+  EXPECT_TRUE(contains(image16.description, "PSD 16-bit RGBA")) << image16.description;
+}
+
+// ---- lossy and high dynamic range ---------------------------------------------------------
+
+TEST(ImageFile, JpegIsClose) {
+  TempDir dir("ks-image-jpeg");
+  const int w = 64, h = 48;
+  Bytes pixels;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) pixels.insert(pixels.end(), {uint8_t(x * 4), uint8_t(y * 5), uint8_t(200 - x - y)});
+  const HostImage image = loadImageFile(writeStb(dir, "smooth.jpg", w, h, 3, pixels), kRoomy);
+  ASSERT_EQ(image.width, w);
+  ASSERT_EQ(image.height, h);
+  ASSERT_EQ(image.channels, 4);
+  double error = 0;
+  for (size_t i = 0; i < static_cast<size_t>(w) * h; ++i) {
+    for (int c = 0; c < 3; ++c) error += std::abs(image.pixels[i * 4 + c] - pixels[i * 3 + c]);
+    EXPECT_EQ(image.pixels[i * 4 + 3], 255);
+  }
+  EXPECT_LT(error / (w * h * 3), 3.0) << "mean absolute error of a quality-100 JPEG";
+  EXPECT_EQ(image.description, "JPEG 8-bit RGB 64x48");
+}
+
+// Reinhard then sRGB, written out independently of the code under test.
+double expectedToneMapped(double linear) {
+  const double x = linear / (1 + linear);
+  return 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * std::pow(x, 1 / 2.4) - 0.055);
+}
+
+TEST(ImageFile, HdrIsToneMapped) {
+  TempDir dir("ks-image-hdr");
+  // RGBE shares one exponent per pixel: a gray ramp keeps every value to about
+  // 8 significant bits; the last pixel is coloured with modest ratios.
+  const std::vector<float> values = {0.0f, 0.001f, 0.05f, 0.25f, 0.5f, 1.0f, 2.0f, 4.0f, 16.0f, 100.0f, 1000.0f, 65000.0f};
+  std::vector<float> pixels;
+  for (float v : values) pixels.insert(pixels.end(), {v, v, v});
+  pixels.insert(pixels.end(), {2.0f, 1.0f, 0.5f});
+  const int w = static_cast<int>(values.size()) + 1;
+  const fs::path file = dir / "ramp.hdr";
+  ASSERT_TRUE(stbi_write_hdr(file.c_str(), w, 1, 3, pixels.data()));
+  const HostImage image = loadImageFile(file, kRoomy);
+  ASSERT_EQ(image.width, w);
+  ASSERT_EQ(image.height, 1);
+  ASSERT_EQ(image.channels, 4);
+  for (int i = 0; i < w; ++i) {
+    SCOPED_TRACE(i);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(image.pixels[i * 4 + c], expectedToneMapped(pixels[i * 3 + c]), 2.0);
+    EXPECT_EQ(image.pixels[i * 4 + 3], 255);
+    if (i > 0 && i < w - 1) {
+      EXPECT_GE(image.pixels[i * 4], image.pixels[(i - 1) * 4]) << "tone mapping keeps the order";
+    }
+  }
+  EXPECT_EQ(image.pixels[0], 0);
+  EXPECT_GE(image.pixels[(w - 2) * 4], 254) << "the brightest value ends near white";
+  EXPECT_LT(image.pixels[5 * 4], 200) << "1.0 maps to mid-bright (Reinhard: 0.5 linear), not white";
+  EXPECT_TRUE(contains(image.description, "HDR float RGB 13x1, tone-mapped")) << image.description;
+}
+
+// ---- bad files --------------------------------------------------------------------
+
+// Every message names the file.
+void expectError(const fs::path& file, const std::string& what, const ImageLimits& limits = kRoomy) {
+  const std::string message = errorOf(file, limits);
+  EXPECT_TRUE(contains(message, what)) << "expected '" << what << "' in: " << message;
+  EXPECT_TRUE(contains(message, file.string())) << "the message should name the file: " << message;
+}
+
+TEST(ImageFile, MissingDirectoryEmptyAndOtherNonFiles) {
+  TempDir dir("ks-image-nonfile");
+  expectError(dir / "no-such.png", "does not exist");
+  expectError(dir / "no-such-dir/x.png", "does not exist");
+  fs::create_directory(dir / "folder.png");
+  expectError(dir / "folder.png", "is a directory");
+  expectError(writeBytes(dir, "empty.png", ""), "is empty");
+  fs::create_symlink(dir / "gone.png", dir / "dangling.png");
+  expectError(dir / "dangling.png", "symbolic link to a file that does not exist");
+  ASSERT_EQ(mkfifo((dir / "pipe.png").c_str(), 0600), 0);
+  expectError(dir / "pipe.png", "not a regular file");  // and does not hang reading it
+  EXPECT_THROW(loadImageFile("", kRoomy), ImageFileError);
+}
+
+TEST(ImageFile, UnreadableFile) {
+  if (geteuid() == 0) GTEST_SKIP() << "running as root: permission bits do not stop root from reading";
+  TempDir dir("ks-image-unreadable");
+  const fs::path file = writeStb(dir, "locked.png", 2, 2, 1, {1, 2, 3, 4});
+  fs::permissions(file, fs::perms::none);
+  expectError(file, "cannot be read: Permission denied");
+}
+
+TEST(ImageFile, NotAnImage) {
+  TempDir dir("ks-image-notimage");
+  expectError(writeBytes(dir, "notes.png", "These are notes, not a picture.\nSecond line.\n"), "is a text file");
+  expectError(writeBytes(dir, "noise.png", str(noise(4096, 70))), "is not an image stb_image can read");
+}
+
+TEST(ImageFile, TruncatedAndCorruptFiles) {
+  TempDir dir("ks-image-truncated");
+  const std::string whole = test::readFile(writeStb(dir, "whole.png", 64, 64, 4, noise(64 * 64 * 4, 80)));
+  expectError(writeBytes(dir, "half.png", whole.substr(0, whole.size() / 2)), "is a damaged or truncated PNG file (stb_image: ");
+  expectError(writeBytes(dir, "sig-only.png", whole.substr(0, 8)), "is a damaged PNG file: its header is unreadable");
+
+  std::string badZlib = whole;
+  const size_t idat = badZlib.find("IDAT");
+  ASSERT_NE(idat, std::string::npos);
+  badZlib[idat + 4] = badZlib[idat + 5] = '\xFF';
+  expectError(writeBytes(dir, "badzlib.png", badZlib), "(stb_image: ");
+
+  expectError(writeBytes(dir, "ctype.png", kPngSignature + pngHeader(4, 4, 8, 5) + pngChunk("IEND", "")),
+              "is a damaged PNG file: its header is unreadable");
+
+  // uncompressed formats whose pixels stop early: stb_image would read zeros or garbage
+  expectError(writeBytes(dir, "short.pgm", "P5\n6 4\n255\n" + std::string(10, 'x')), "is a truncated PNM file");
+  const std::string bmp = test::readFile(writeStb(dir, "whole.bmp", 16, 16, 3, noise(16 * 16 * 3, 81)));
+  expectError(writeBytes(dir, "short.bmp", bmp.substr(0, bmp.size() - 100)), "is a truncated BMP file");
+  expectError(writeBytes(dir, "zero-max.pgm", "P5\n2 2\n0\n" + std::string(4, 'x')), "is a damaged PNM file");
+}
+
+TEST(ImageFile, HugeHeaderIsRejectedBeforeDecoding) {
+  TempDir dir("ks-image-huge");
+  // 100000 x 100000 RGBA would be 40 GB; the file is 70 bytes.
+  const fs::path claim =
+      writeBytes(dir, "claims-huge.png", kPngSignature + pngHeader(100000, 100000, 8, 6) + pngChunk("IEND", ""));
+  const auto start = std::chrono::steady_clock::now();
+  expectError(claim, "is 100000x100000 pixels; this device and OpenGL take at most 16384 pixels per side");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+
+  // limits that allow the sides: the bytes are too many
+  const ImageLimits wide{1 << 20, uint64_t{1} << 30};
+  expectError(claim, "needs 37.3 GiB (40000000000 bytes) as 8-bit RGBA (100000x100000); this device takes at most 1.0 GiB "
+              "(1073741824 bytes) per image", wide);
+
+  // beyond anything stb_image decodes: the header is damaged
+  const ImageLimits unlimited{INT_MAX, UINT64_MAX};
+  expectError(writeBytes(dir, "absurd.png", kPngSignature + pngHeader(40000000, 16, 8, 0) + pngChunk("IEND", "")),
+              "claims an absurd size in its header (40000000x16 pixels)", unlimited);
+  expectError(writeBytes(dir, "zero.pgm", "P5\n0 5\n255\n"), "claims an absurd size in its header (0x5 pixels)");
+}
+
+TEST(ImageFile, DeviceLimits) {
+  TempDir dir("ks-image-limits");
+  const fs::path rgba = writeStb(dir, "40x30.png", 40, 30, 4, noise(40 * 30 * 4, 90));
+  expectError(rgba, "is 40x30 pixels; this device and OpenGL take at most 32 pixels per side", {32, 1 << 30});
+  EXPECT_NO_THROW(loadImageFile(rgba, {40, 40 * 30 * 4}));
+  expectError(rgba, "needs 4.7 KiB (4800 bytes) as 8-bit RGBA (40x30); this device takes at most 4.7 KiB (4799 bytes) per image",
+              {16384, 40 * 30 * 4 - 1});
+  // gray stays one byte per pixel, so it fits where RGBA does not
+  const fs::path gray = writeStb(dir, "gray.png", 40, 30, 1, noise(40 * 30, 91));
+  EXPECT_NO_THROW(loadImageFile(gray, {16384, 40 * 30}));
+  // a tRNS chunk turns a gray PNG into RGBA: caught after decoding
+  const std::string keyed =
+      handPng(40, 30, 8, 0, std::vector<std::string>(30, std::string(40, '\x07')), pngChunk("tRNS", std::string("\0\7", 2)));
+  expectError(writeBytes(dir, "keyed.png", keyed), "needs 4.7 KiB (4800 bytes) as 8-bit RGBA", {16384, 40 * 30});
+}
+
+TEST(ImageFile, FileTooBigToRead) {
+  TempDir dir("ks-image-bigfile");
+  const ImageLimits small{16384, 1000};
+  EXPECT_EQ(maxImageFileBytes(small), 4000u + 4 * 1024 * 1024);
+  EXPECT_EQ(maxImageFileBytes(kRoomy), uint64_t{1} << 30) << "capped: stb_image takes an int length";
+  const std::string big = kPngSignature + std::string(maxImageFileBytes(small), '\0');
+  expectError(writeBytes(dir, "big.png", big), "is 4.0 MiB (4198312 bytes); image files for this device are limited to 4.0 MiB (4198304 bytes)", small);
+}
+
+// ---- the built-in test image and PNG output -------------------------------------------------
+
+std::vector<uint32_t> toColours(const HostImage& image) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < image.pixels.size(); i += 4)
+    out.push_back(uint32_t{image.pixels[i]} << 24 | image.pixels[i + 1] << 16 | image.pixels[i + 2] << 8 | image.pixels[i + 3]);
+  return out;
+}
+
+TEST(ImageFile, TestImageShowsEveryOrientation) {
+  const HostImage image = makeTestImage(256, 256);
+  ASSERT_EQ(image.channels, 4);
+  ASSERT_EQ(image.pixels.size(), 256u * 256 * 4);
+  EXPECT_EQ(image.description, "built-in test image 256x256");
+  const std::vector<uint32_t> colours = toColours(image);
+  auto at = [&](int x, int y) { return colours[y * 256 + x]; };
+  EXPECT_EQ(at(5, 5), 0xFF0000FFu) << "top left red";
+  EXPECT_EQ(at(250, 5), 0x00FF00FFu) << "top right green";
+  EXPECT_EQ(at(5, 250), 0x0000FFFFu) << "bottom left blue";
+  EXPECT_EQ(at(250, 250), 0xFF00FFFFu) << "bottom right magenta";
+  EXPECT_EQ(at(128 + 77, 128), 0xFFFFFFFFu) << "the ring (radius 0.3 of the side)";
+  for (uint32_t c : colours) EXPECT_EQ(c & 0xFF, 0xFFu) << "opaque";
+  // the gray wedge: 16 levels, 0 to 255
+  std::set<uint32_t> wedge;
+  for (int x = 64; x < 192; ++x) wedge.insert(at(x, 220));
+  EXPECT_EQ(wedge.size(), 16u);
+  EXPECT_TRUE(wedge.count(0x000000FFu) && wedge.count(0xFFFFFFFFu));
+  EXPECT_GT(std::set<uint32_t>(colours.begin(), colours.end()).size(), 1000u) << "gradients";
+
+  // all eight flips, rotations and transposes differ
+  std::set<std::vector<uint32_t>> seen;
+  for (int t = 0; t < 8; ++t) {
+    std::vector<uint32_t> moved(colours.size());
+    for (int y = 0; y < 256; ++y)
+      for (int x = 0; x < 256; ++x) {
+        int u = t & 1 ? 255 - x : x, v = t & 2 ? 255 - y : y;
+        if (t & 4) std::swap(u, v);
+        moved[v * 256 + u] = at(x, y);
+      }
+    seen.insert(moved);
+  }
+  EXPECT_EQ(seen.size(), 8u);
+
+  for (auto [w, h] : {std::pair{1, 1}, {3, 200}, {640, 2}}) {
+    const HostImage odd = makeTestImage(w, h);
+    EXPECT_EQ(odd.pixels.size(), static_cast<size_t>(w) * h * 4);
+  }
+  EXPECT_THROW(makeTestImage(0, 10), std::invalid_argument);
+  EXPECT_THROW(makeTestImage(10, -1), std::invalid_argument);
+}
+
+TEST(ImageFile, SavePngRoundTrips) {
+  TempDir dir("ks-image-save");
+  const HostImage test = makeTestImage(123, 77);
+  std::string error = "stale";
+  ASSERT_TRUE(savePngFile(test, dir / "test.png", &error)) << error;
+  EXPECT_EQ(error, "");
+  const HostImage back = loadImageFile(dir / "test.png", kRoomy);
+  expectImage(back, 123, 77, 4, test.pixels);
+  EXPECT_EQ(back.description, "PNG 8-bit RGBA 123x77");
+
+  HostImage gray;
+  gray.width = 9;
+  gray.height = 7;
+  gray.channels = 1;
+  gray.pixels = noise(9 * 7, 100);
+  ASSERT_TRUE(savePngFile(gray, dir / "gray.png", &error)) << error;
+  expectImage(loadImageFile(dir / "gray.png", kRoomy), 9, 7, 1, gray.pixels);
+
+  EXPECT_FALSE(savePngFile(test, dir / "no-such-dir/x.png", &error));
+  EXPECT_TRUE(contains(error, (dir / "no-such-dir/x.png").string())) << error;
+  EXPECT_TRUE(contains(error, "No such file or directory")) << error;
+  gray.pixels.pop_back();
+  EXPECT_FALSE(savePngFile(gray, dir / "short.png", &error));
+  EXPECT_TRUE(contains(error, "62 bytes of pixels, not 63")) << error;
+  EXPECT_FALSE(savePngFile(HostImage{}, dir / "empty.png", nullptr));
+}
+
+}  // namespace
+}  // namespace ks

@@ -1,0 +1,686 @@
+// The image lab's kernels (rotate, transpose, histogram + statistics) against the
+// CPU references of compute/image_reference.h, over awkward sizes (1x1, one row,
+// one column, odd, not multiples of tiles or of 4) in gray and RGBA, on the
+// machine's OpenCL device (PoCL in CI). Transpose, histogram and nearest
+// rotation must be bit-exact; the buffer bilinear rotation too (same integer
+// arithmetic); the image-sampler bilinear within a level (two on GPUs, whose
+// samplers use 8-bit weights).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "compute/compute_context.h"
+#include "compute/device_catalog.h"
+#include "compute/image_ops.h"
+#include "compute/image_reference.h"
+
+namespace ks {
+namespace {
+
+ComputeContext* sharedCompute() {
+  static std::unique_ptr<ComputeContext> compute = []() -> std::unique_ptr<ComputeContext> {
+    // A GPU when there is one (the GPU machine also lists PoCL), else any device.
+    DeviceCatalog catalog = enumerateDevices();
+    for (const auto& d : catalog.devices)
+      if (d.available && d.kind == DeviceKind::Gpu)
+        return std::make_unique<ComputeContext>(d, KERNELSCOPE_SOURCE_KERNELS_DIR);
+    for (const auto& d : catalog.devices)
+      if (d.available) return std::make_unique<ComputeContext>(d, KERNELSCOPE_SOURCE_KERNELS_DIR);
+    return nullptr;
+  }();
+  return compute.get();
+}
+
+struct Size {
+  int width, height;
+};
+// 1x1, one column (1xN), one row (Nx1), odd, square, big odd, and a long thin one.
+const std::vector<Size> kSizes = {{1, 1}, {1, 1000}, {1000, 1}, {17, 13}, {256, 256}, {1000, 777}, {4099, 3}};
+bool isBig(const Size& s) { return s.width == 1000 && s.height == 777; }
+
+std::string name(const Size& s, int channels) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height) + (channels == 1 ? " gray" : " RGBA");
+}
+
+// "" when equal, else where the first difference is and how many bytes differ.
+std::string difference(const HostImage& got, const HostImage& want, int tolerance = 0) {
+  if (!(got.layout == want.layout))
+    return "layout " + describeImageLayout(got.layout) + ", expected " + describeImageLayout(want.layout);
+  size_t bad = 0, first = 0;
+  int worst = 0;
+  for (size_t i = 0; i < got.data.size(); ++i) {
+    const int d = std::abs(static_cast<int>(got.data[i]) - static_cast<int>(want.data[i]));
+    if (d > tolerance) {
+      if (!bad) first = i;
+      ++bad;
+    }
+    worst = std::max(worst, d);
+  }
+  if (!bad) return {};
+  const size_t c = static_cast<size_t>(got.layout.channels), w = static_cast<size_t>(got.layout.width);
+  std::ostringstream o;
+  o << bad << " bytes differ by more than " << tolerance << " (worst " << worst << "); first at pixel ("
+    << (first / c) % w << ", " << (first / c) / w << ") channel " << first % c << ": got " << int(got.data[first])
+    << ", expected " << int(want.data[first]);
+  return o.str();
+}
+
+int maxDifference(const HostImage& a, const HostImage& b) {
+  int worst = 0;
+  for (size_t i = 0; i < a.data.size() && i < b.data.size(); ++i)
+    worst = std::max(worst, std::abs(static_cast<int>(a.data[i]) - static_cast<int>(b.data[i])));
+  return worst;
+}
+
+class ImageKernels : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    compute_ = sharedCompute();
+    if (!compute_) GTEST_SKIP() << "no OpenCL device";
+  }
+  Buffer upload(const HostImage& image) {
+    Buffer b(compute_->context(), CL_MEM_READ_WRITE, image.data.size());
+    compute_->queue().writeBuffer(b, 0, image.data.size(), image.data.data());
+    return b;
+  }
+  HostImage download(const Buffer& b, const ImageLayout& layout) {
+    HostImage image(layout);
+    compute_->queue().readBuffer(b, 0, image.data.size(), image.data.data());
+    return image;
+  }
+  // Output buffers start as 0xCD garbage, so a pixel never written shows up.
+  Buffer garbage(const ImageLayout& layout) { return upload(HostImage(layout, 0xCD)); }
+
+  HostImage transpose(ImageTransposer& t, const HostImage& in) {
+    const Buffer src = upload(in);
+    const ImageLayout outLayout = transposedLayout(in.layout);
+    Buffer dst = garbage(outLayout);
+    t.run(compute_->queue(), src.get(), in.layout, dst.get(), outLayout);
+    return download(dst, outLayout);
+  }
+  HostImage rotate(ImageRotator& r, const HostImage& in, const RotateParams& params) {
+    const Buffer src = upload(in);
+    const ImageLayout outLayout = rotatedLayout(in.layout, params);
+    Buffer dst = garbage(outLayout);
+    r.run(compute_->queue(), src.get(), in.layout, dst.get(), outLayout, params);
+    return download(dst, outLayout);
+  }
+  ImageHistogramResult histogram(ImageHistogrammer& h, const HostImage& in) {
+    const Buffer src = upload(in);
+    return h.compute(compute_->queue(), src.get(), in.layout);
+  }
+  bool runnable(const TransposeConfig& c, int channels) {
+    return imageTransposeConfigProblem(c, compute_->device(), channels).empty();
+  }
+  bool runnable(const RotateConfig& c, int channels) {
+    return imageRotateConfigProblem(c, compute_->device(), channels).empty();
+  }
+  bool runnable(const HistogramConfig& c, int channels) {
+    return imageHistogramConfigProblem(c, compute_->device(), channels).empty();
+  }
+  ComputeContext* compute_ = nullptr;
+};
+
+// ---- transpose ----------------------------------------------------------------------------
+
+TransposeConfig transposeConfig(const std::string& variant) {
+  TransposeConfig c;
+  c.variant = variant;
+  c.tile = findImageTransposeVariant(variant)->kind == TransposeKind::Block4x4 ? 64 : 32;
+  c.rowsPerItem = 4;
+  c.workGroup = 256;
+  c.workGroupX = 16;
+  c.workGroupY = 8;
+  return c;
+}
+
+TEST_F(ImageKernels, EveryTransposeVariantIsBitExactOnEverySize) {
+  for (const auto& v : imageTransposeVariants()) {
+    const TransposeConfig c = transposeConfig(v.name);
+    ImageTransposer t(*compute_, c);
+    // 1000x777 for one variant of each kind (the others share their code).
+    const bool big = c.variant == "naive" || c.variant == "tiled_padded" || c.variant == "block4x4";
+    for (int channels : {1, 4})
+      for (const Size& s : kSizes) {
+        if (isBig(s) && !big) continue;
+        const HostImage in = randomHostImage({s.width, s.height, channels}, 7);
+        EXPECT_EQ(difference(transpose(t, in), transposeReference(in)), "")
+            << describeTransposeConfig(c) << ", " << name(s, channels);
+      }
+  }
+}
+
+TEST_F(ImageKernels, TransposeTileSizesAndWorkGroups) {
+  struct Case {
+    TransposeConfig config;
+    int channels;
+  };
+  std::vector<Case> cases;
+  TransposeConfig c = transposeConfig("tiled_padded");
+  c.tile = 8, c.rowsPerItem = 8;  // 8x1 work-groups
+  cases.push_back({c, 1});
+  c.tile = 16, c.rowsPerItem = 2;
+  cases.push_back({c, 4});
+  c = transposeConfig("tiled");
+  c.tile = 32, c.rowsPerItem = 1;  // 32x32 work-groups
+  cases.push_back({c, 4});
+  c = transposeConfig("block4x4_diagonal");
+  c.tile = 32, c.workGroup = 64;
+  cases.push_back({c, 4});
+  c.tile = 128, c.workGroup = 256;
+  cases.push_back({c, 1});
+  c = transposeConfig("naive");
+  c.workGroupX = 64, c.workGroupY = 1;
+  cases.push_back({c, 1});
+  for (const Case& k : cases) {
+    if (!runnable(k.config, k.channels)) continue;
+    ImageTransposer t(*compute_, k.config);
+    for (const Size& s : {Size{17, 13}, Size{130, 67}, Size{256, 256}, Size{4099, 3}}) {
+      const HostImage in = randomHostImage({s.width, s.height, k.channels}, 11);
+      EXPECT_EQ(difference(transpose(t, in), transposeReference(in)), "")
+          << describeTransposeConfig(k.config) << ", " << name(s, k.channels);
+    }
+  }
+}
+
+TEST_F(ImageKernels, DefaultTransposeConfigurationsRunHere) {
+  for (int channels : {1, 4}) {
+    const TransposeConfig c = defaultTransposeConfig(channels);
+    ASSERT_EQ(imageTransposeConfigProblem(c, compute_->device(), channels), "") << describeTransposeConfig(c);
+    ImageTransposer t(*compute_, c);
+    const HostImage in = randomHostImage({300, 129, channels}, 5);
+    EXPECT_EQ(difference(transpose(t, in), transposeReference(in)), "") << describeTransposeConfig(c);
+  }
+}
+
+// ---- rotation --------------------------------------------------------------------------------
+
+std::vector<RotateParams> rotateCases() {
+  RotateParams a;  // a colour, cropped
+  a.degrees = 30.0;
+  a.background = {10, 200, 30, 255};
+  RotateParams b;  // a quarter turn, expanded (w and h swap), transparent
+  b.degrees = 90.0;
+  b.canvas = RotateCanvas::Expand;
+  b.transparent = true;
+  RotateParams c;  // an awkward angle, expanded, a translucent colour
+  c.degrees = -123.4;
+  c.canvas = RotateCanvas::Expand;
+  c.background = {255, 0, 128, 77};
+  return {a, b, c};
+}
+
+std::string describe(const RotateParams& p) {
+  std::ostringstream o;
+  o << p.degrees << " deg " << (p.canvas == RotateCanvas::Crop ? "crop" : "expand")
+    << (p.transparent ? " transparent" : "");
+  return o.str();
+}
+
+// Bilinear through the image sampler: PoCL filters in float (within a level of
+// the 12-bit reference); GPU samplers use 8-bit fixed-point weights (CUDA's
+// texture unit: 1/256 steps), which can move a high-contrast edge by two levels.
+int imageBilinearTolerance(const DeviceDescriptor& device) { return device.kind == DeviceKind::Gpu ? 2 : 1; }
+
+TEST_F(ImageKernels, EveryRotationVariantMatchesItsReferenceOnEverySize) {
+  for (const auto& v : imageRotateVariants()) {
+    RotateConfig c;
+    c.variant = v.name;
+    c.workGroupX = 16;
+    c.workGroupY = 8;
+    c.pixelsPerItem = v.pixelsPerItem.back();  // 4 where offered
+    if (v.image && !runnable(c, 1)) {
+      std::cout << "[ SKIPPED  ] " << v.name << ": " << imageRotateConfigProblem(c, compute_->device(), 1) << "\n";
+      continue;
+    }
+    ImageRotator r(*compute_, c);
+    const int tolerance = v.image && v.sampling == RotateSampling::Bilinear ? imageBilinearTolerance(compute_->device()) : 0;
+    // 1000x777 for the forward variant and bilinear (buffer and image).
+    const bool big = v.sampling != RotateSampling::Nearest;
+    for (int channels : {1, 4})
+      for (const Size& s : kSizes) {
+        if (isBig(s) && !big) continue;
+        const HostImage in = randomHostImage({s.width, s.height, channels}, 3);
+        for (const RotateParams& p : rotateCases()) {
+          if (isBig(s) && p.degrees == 90.0) continue;
+          const HostImage want = rotateReference(in, p, v.sampling);
+          EXPECT_EQ(difference(rotate(r, in, p), want, tolerance), "")
+              << describeRotateConfig(c) << ", " << name(s, channels) << ", " << describe(p);
+        }
+      }
+  }
+}
+
+TEST_F(ImageKernels, RotationWithOnePixelPerWorkItemAndOtherWorkGroups) {
+  for (const char* variant : {"nearest", "bilinear"}) {
+    RotateConfig c;
+    c.variant = variant;
+    c.workGroupX = 8;
+    c.workGroupY = 32;
+    c.pixelsPerItem = 1;
+    ImageRotator r(*compute_, c);
+    for (int channels : {1, 4}) {
+      const HostImage in = randomHostImage({257, 31, channels}, 9);
+      for (const RotateParams& p : rotateCases())
+        EXPECT_EQ(difference(rotate(r, in, p), rotateReference(in, p, r.variant().sampling)), "")
+            << describeRotateConfig(c) << ", " << describe(p);
+    }
+  }
+}
+
+TEST_F(ImageKernels, ForwardMappingEqualsTheSeedsCpuFunction) {
+  // The fixed-point reference is the seed's cpu_rotate: on a cropped rotation it
+  // agrees with the literal float version except where a product lands within
+  // float rounding of an integer.
+  for (double degrees : {30.0, 45.0, 200.0}) {
+    const HostImage in = randomHostImage({256, 200, 1}, 1);
+    RotateParams p;
+    p.degrees = degrees;
+    p.background = {0, 0, 0, 255};
+    const HostImage fixed = rotateForwardReference(in, p);
+    const HostImage seed = rotateSeedFloatReference(in, degrees, rotateBackgroundPixel(p, 1));
+    size_t same = 0;
+    for (size_t i = 0; i < fixed.data.size(); ++i) same += fixed.data[i] == seed.data[i];
+    EXPECT_GT(static_cast<double>(same) / fixed.data.size(), 0.995) << degrees << " degrees";
+    // and the device's forward variant equals the CPU function exactly, holes included
+    RotateConfig c;
+    c.variant = "forward";
+    c.pixelsPerItem = 1;
+    ImageRotator r(*compute_, c);
+    EXPECT_EQ(difference(rotate(r, in, p), fixed), "") << degrees << " degrees";
+  }
+  // A 45-degree forward rotation leaves holes (that is what the teaching variant shows).
+  const HostImage white(ImageLayout{64, 64, 1}, 255);
+  RotateParams p;
+  p.degrees = 45.0;
+  p.transparent = true;
+  const HostImage rotated = rotateForwardReference(white, p);
+  size_t holes = 0;
+  for (int y = 24; y < 40; ++y)
+    for (int x = 24; x < 40; ++x) holes += rotated.pixel(x, y)[0] == 0;
+  EXPECT_GT(holes, 0u) << "no holes in the middle of a forward-mapped 45-degree turn";
+}
+
+TEST_F(ImageKernels, RotationGeometry) {
+  // Quarter turns are exact and clockwise on screen: out(x, y) = in(y, H - 1 - x).
+  const HostImage in = randomHostImage({5, 3, 4}, 2);
+  RotateParams p;
+  p.degrees = 90.0;
+  p.canvas = RotateCanvas::Expand;
+  for (RotateSampling s : {RotateSampling::Nearest, RotateSampling::Bilinear, RotateSampling::Forward}) {
+    const HostImage out = rotateReference(in, p, s);
+    ASSERT_EQ(out.layout, (ImageLayout{3, 5, 4}));
+    for (int y = 0; y < 5; ++y)
+      for (int x = 0; x < 3; ++x)
+        for (int k = 0; k < 4; ++k)
+          ASSERT_EQ(out.pixel(x, y)[k], in.pixel(y, 2 - x)[k]) << "(" << x << ", " << y << ") sampling " << int(s);
+  }
+  // 0 degrees is the identity for every sampling.
+  p.degrees = 0.0;
+  p.canvas = RotateCanvas::Crop;
+  for (RotateSampling s : {RotateSampling::Nearest, RotateSampling::Bilinear, RotateSampling::Forward})
+    EXPECT_EQ(rotateReference(in, p, s), in);
+  // A constant image on a background of the same colour stays constant.
+  HostImage flat(ImageLayout{40, 30, 4});
+  for (size_t i = 0; i < flat.data.size(); i += 4) flat.data[i] = 9, flat.data[i + 1] = 99, flat.data[i + 2] = 199, flat.data[i + 3] = 255;
+  p.degrees = 33.3;
+  p.background = {9, 99, 199, 255};
+  EXPECT_EQ(rotateBilinearReference(flat, p), flat);
+  // Expanded canvases hold the rotated rectangle.
+  p.canvas = RotateCanvas::Expand;
+  p.degrees = 45.0;
+  EXPECT_EQ(rotatedLayout({100, 100, 1}, p), (ImageLayout{142, 142, 1}));
+  p.degrees = -90.0;
+  EXPECT_EQ(rotatedLayout({1000, 777, 4}, p), (ImageLayout{777, 1000, 4}));
+  p.degrees = 180.0;
+  EXPECT_EQ(rotatedLayout({17, 13, 1}, p), (ImageLayout{17, 13, 1}));
+  EXPECT_EQ(rotateBackgroundPixel(p, 1)[0], imageLuminance(9, 99, 199));
+  p.transparent = true;
+  EXPECT_EQ(rotateBackgroundPixel(p, 4), (std::array<uint8_t, 4>{0, 0, 0, 0}));
+}
+
+// ---- histogram and statistics -------------------------------------------------------------------
+
+// Configurations that fit the device: the seed's sub-histograms need 256 bytes
+// per work-item and histogram channel, so RGBA (5 channels) takes small groups.
+std::vector<HistogramConfig> histogramConfigs(int channels) {
+  HistogramConfig sub;
+  sub.variant = "subhist_uchar";
+  sub.workGroup = channels == 1 ? 128 : 32;
+  sub.pixelsPerItem = 255;
+  HistogramConfig atomic;
+  atomic.variant = "local_atomic";
+  atomic.workGroup = 256;
+  atomic.copies = 1;
+  atomic.groupsPerComputeUnit = 8;
+  HistogramConfig copies = atomic;
+  copies.workGroup = 64;
+  copies.copies = 4;
+  copies.groupsPerComputeUnit = 2;
+  return {sub, atomic, copies};
+}
+
+void expectHistogramMatches(const ImageHistogramResult& got, const HostImage& in, const std::string& what) {
+  const ImageHistogram want = histogramReference(in);
+  EXPECT_EQ(got.histogram.bins, want.bins) << what;
+  for (int ch = 0; ch < want.channelCount(); ++ch)
+    EXPECT_EQ(got.histogram.total(ch), in.layout.pixels()) << what << ", channel " << histogramChannelName(in.layout.channels, ch);
+  const ImageStatistics ref = statisticsReference(in);
+  ASSERT_EQ(got.statistics.channels.size(), ref.channels.size()) << what;
+  for (size_t ch = 0; ch < ref.channels.size(); ++ch) {
+    const ChannelStatistics& g = got.statistics.channels[ch];
+    const ChannelStatistics& r = ref.channels[ch];
+    const std::string where = what + ", channel " + histogramChannelName(in.layout.channels, static_cast<int>(ch));
+    EXPECT_EQ(g.count, r.count) << where;
+    EXPECT_EQ(g.sum, r.sum) << where;
+    EXPECT_EQ(g.sumSquares, r.sumSquares) << where;
+    EXPECT_EQ(g.min, r.min) << where;
+    EXPECT_EQ(g.max, r.max) << where;
+    EXPECT_NEAR(g.mean, r.mean, 1e-9 * (1 + r.mean)) << where;
+    EXPECT_NEAR(g.stddev, r.stddev, 1e-7 * (1 + r.stddev)) << where;
+    EXPECT_EQ(g.median, r.median) << where;
+    EXPECT_EQ(g.percentiles, r.percentiles) << where;
+  }
+}
+
+TEST_F(ImageKernels, EveryHistogramVariantCountsExactlyOnEverySize) {
+  for (int channels : {1, 4})
+    for (const HistogramConfig& c : histogramConfigs(channels)) {
+      if (!runnable(c, channels)) continue;
+      ImageHistogrammer h(*compute_, c);
+      for (const Size& s : kSizes) {
+        if (isBig(s) && c.copies != 1) continue;
+        const HostImage in = randomHostImage({s.width, s.height, channels}, 13);
+        expectHistogramMatches(histogram(h, in), in, describeHistogramConfig(c) + ", " + name(s, channels));
+      }
+    }
+}
+
+TEST_F(ImageKernels, UcharSubHistogramsDoNotOverflowOnAConstantImage) {
+  // 1000x777 pixels of one value: the seed's design (256 pixels per work-item
+  // counted in uchar bins) would wrap every bin to 0. At most 255 pixels per
+  // work-item, any number of work-groups, must count all 777000.
+  for (int channels : {1, 4}) {
+    HistogramConfig c;
+    c.variant = "subhist_uchar";
+    c.workGroup = 32;
+    c.pixelsPerItem = kSubHistogramMaxPixelsPerItem;
+    ImageHistogrammer h(*compute_, c);
+    EXPECT_GT(h.groupCount({1000, 777, channels}), 1u);
+    const HostImage in(ImageLayout{1000, 777, channels}, 200);
+    const ImageHistogramResult got = histogram(h, in);
+    for (int ch = 0; ch < histogramChannelCount(channels); ++ch) {
+      const uint8_t value = ch == 4 ? imageLuminance(200, 200, 200) : 200;
+      EXPECT_EQ(got.histogram.channel(ch)[value], 777000u) << "channel " << histogramChannelName(channels, ch);
+      EXPECT_EQ(got.histogram.total(ch), 777000u);
+    }
+    expectHistogramMatches(got, in, "constant " + std::to_string(channels));
+  }
+  // The same for local atomics (every work-item hits one bin: the worst case).
+  HistogramConfig atomic;
+  atomic.variant = "local_atomic";
+  atomic.copies = 8;
+  ImageHistogrammer h(*compute_, atomic);
+  const HostImage in(ImageLayout{1000, 777, 1}, 77);
+  expectHistogramMatches(histogram(h, in), in, "constant gray, local atomics");
+}
+
+TEST_F(ImageKernels, StatisticsOfKnownImages) {
+  HistogramConfig c;  // local_atomic defaults
+  ImageHistogrammer h(*compute_, c);
+  // A gray ramp 0..255 repeated: mean 127.5, min 0, max 255, median 127.
+  HostImage ramp(ImageLayout{256, 4, 1});
+  for (size_t i = 0; i < ramp.data.size(); ++i) ramp.data[i] = static_cast<uint8_t>(i % 256);
+  const ImageHistogramResult r = histogram(h, ramp);
+  ASSERT_EQ(r.statistics.channels.size(), 1u);
+  const ChannelStatistics& s = r.statistics.channels[0];
+  EXPECT_EQ(s.min, 0);
+  EXPECT_EQ(s.max, 255);
+  EXPECT_DOUBLE_EQ(s.mean, 127.5);
+  EXPECT_NEAR(s.stddev, std::sqrt((256.0 * 256.0 - 1.0) / 12.0), 1e-12);
+  EXPECT_EQ(s.median, 127);
+  EXPECT_EQ(s.percentiles[0], 2);   // 1%: rank ceil(10.24) = 11 of 1024 -> value 2
+  EXPECT_EQ(s.percentiles[6], 253);  // 99%: rank ceil(1013.76) = 1014 -> value 253
+  expectHistogramMatches(r, ramp, "ramp");
+  // RGBA with a luminance: pure red, green, blue and white quarters.
+  HostImage quads(ImageLayout{2, 2, 4});
+  const uint8_t colours[4][4] = {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 0}, {255, 255, 255, 128}};
+  for (int i = 0; i < 4; ++i) std::copy_n(colours[i], 4, quads.data.data() + i * 4);
+  const ImageHistogramResult q = histogram(h, quads);
+  expectHistogramMatches(q, quads, "quads");
+  EXPECT_EQ(q.histogram.channel(4)[77], 1u);   // red
+  EXPECT_EQ(q.histogram.channel(4)[150], 1u);  // green
+  EXPECT_EQ(q.histogram.channel(4)[29], 1u);   // blue
+  EXPECT_EQ(q.histogram.channel(4)[255], 1u);  // white
+}
+
+TEST_F(ImageKernels, DeviceBuffersCanBeUsedDirectly) {
+  // run() into caller-owned buffers, runStatistics() from them, and the events.
+  HistogramConfig c;
+  ImageHistogrammer h(*compute_, c);
+  const HostImage in = randomHostImage({333, 77, 4}, 21);
+  const Buffer src = upload(in);
+  Buffer bins(compute_->context(), CL_MEM_READ_WRITE, histogramBinCount(in.layout) * 4);
+  Buffer moments(compute_->context(), CL_MEM_READ_WRITE, 5 * kMomentsPerChannel * 8);
+  ImageOpEvents events;
+  h.run(compute_->queue(), src.get(), in.layout, bins.get(), &events);
+  h.runStatistics(compute_->queue(), bins.get(), 4, moments.get(), &events);
+  ASSERT_EQ(events.commands.size(), 3u);
+  EXPECT_EQ(events.commands[0].label, "histogram");
+  EXPECT_EQ(events.commands[1].label, "merge");
+  EXPECT_EQ(events.commands[2].label, "statistics");
+  EXPECT_GE(events.elapsedMs(), events.commandMs("merge"));
+  std::vector<uint32_t> got(histogramBinCount(in.layout));
+  compute_->queue().readBuffer(bins, 0, got.size() * 4, got.data());
+  EXPECT_EQ(got, histogramReference(in).bins);
+  std::vector<cl_ulong> m(5 * kMomentsPerChannel);
+  compute_->queue().readBuffer(moments, 0, m.size() * 8, m.data());
+  const ImageStatistics ref = statisticsReference(in);
+  for (int ch = 0; ch < 5; ++ch) {
+    EXPECT_EQ(m[ch * 5 + 0], ref.channels[ch].count);
+    EXPECT_EQ(m[ch * 5 + 1], ref.channels[ch].sum);
+    EXPECT_EQ(m[ch * 5 + 3], static_cast<cl_ulong>(ref.channels[ch].min));
+    EXPECT_EQ(m[ch * 5 + 4], static_cast<cl_ulong>(ref.channels[ch].max));
+  }
+}
+
+TEST_F(ImageKernels, CopyKernelCopiesAnyByteCount) {
+  ImageCopier copier(*compute_);
+  for (size_t bytes : {size_t{1}, size_t{15}, size_t{16}, size_t{4099 * 3 + 5}}) {
+    const HostImage in = randomHostImage({static_cast<int>(bytes), 1, 1}, 4);
+    const Buffer src = upload(in);
+    Buffer dst = garbage(in.layout);
+    ImageOpEvents events;
+    copier.run(compute_->queue(), src.get(), dst.get(), bytes, &events);
+    EXPECT_EQ(download(dst, in.layout), in) << bytes << " bytes";
+    EXPECT_EQ(events.commands.size(), 1u);
+  }
+}
+
+// ---- refusals with a reason ------------------------------------------------------------------------
+
+template <typename Runner, typename Config>
+std::string refusal(ComputeContext& compute, const Config& config) {
+  try {
+    Runner runner(compute, config);
+    return {};
+  } catch (const ImageConfigError& e) {
+    return e.what();
+  }
+}
+
+TEST_F(ImageKernels, InvalidConfigurationsAreRefusedWithAReasonNotALaunchError) {
+  TransposeConfig t = transposeConfig("tiled_padded");
+  t.tile = 24;
+  EXPECT_NE(refusal<ImageTransposer>(*compute_, t).find("tile 24 is not offered"), std::string::npos);
+  t.tile = 32;
+  t.rowsPerItem = 3;
+  EXPECT_NE(refusal<ImageTransposer>(*compute_, t).find("3 rows"), std::string::npos);
+  t = transposeConfig("block4x4");
+  t.tile = 32;
+  t.workGroup = 256;  // 64 blocks of 4x4 in a 32x32 tile
+  EXPECT_NE(refusal<ImageTransposer>(*compute_, t).find("64 4x4 blocks"), std::string::npos);
+  t = transposeConfig("naive");
+  t.workGroupX = 256, t.workGroupY = 32;  // 8192 work-items: above every device's limit here
+  EXPECT_NE(refusal<ImageTransposer>(*compute_, t).find("exceeds the device's maximum"), std::string::npos);
+  t.variant = "zigzag";
+  EXPECT_NE(refusal<ImageTransposer>(*compute_, t).find("unknown"), std::string::npos);
+
+  RotateConfig r;
+  r.variant = "nearest_image";
+  r.pixelsPerItem = 4;
+  EXPECT_NE(refusal<ImageRotator>(*compute_, r).find("not offered"), std::string::npos);
+  r.variant = "bilinear";
+  r.workGroupX = 12;
+  EXPECT_NE(refusal<ImageRotator>(*compute_, r).find("width 12"), std::string::npos);
+
+  HistogramConfig h;
+  h.variant = "subhist_uchar";
+  h.workGroup = 32;
+  h.pixelsPerItem = 256;
+  EXPECT_NE(refusal<ImageHistogrammer>(*compute_, h).find("overflow"), std::string::npos);
+  h.pixelsPerItem = 255;
+  h.workGroup = 100;
+  EXPECT_NE(refusal<ImageHistogrammer>(*compute_, h).find("work-group size 100"), std::string::npos);
+  h.variant = "local_atomic";
+  h.workGroup = 256;
+  h.copies = 3;
+  EXPECT_NE(refusal<ImageHistogrammer>(*compute_, h).find("3 histogram copies"), std::string::npos);
+}
+
+TEST_F(ImageKernels, BadLayoutsAndBuffersAreRefusedBeforeAnyLaunch) {
+  ImageTransposer t(*compute_, transposeConfig("naive"));
+  const HostImage in = randomHostImage({10, 6, 4}, 1);
+  const Buffer src = upload(in);
+  Buffer small(compute_->context(), CL_MEM_READ_WRITE, 16);
+  auto reason = [](auto&& call) -> std::string {
+    try {
+      call();
+      return {};
+    } catch (const ImageConfigError& e) {
+      return e.what();
+    }
+  };
+  // wrong output layout, too small an output buffer, 3 channels, empty image
+  EXPECT_NE(reason([&] { t.run(compute_->queue(), src.get(), in.layout, small.get(), in.layout); }).find("transpose of"),
+            std::string::npos);
+  EXPECT_NE(reason([&] { t.run(compute_->queue(), src.get(), in.layout, small.get(), transposedLayout(in.layout)); })
+                .find("bytes"),
+            std::string::npos);
+  EXPECT_NE(reason([&] { t.run(compute_->queue(), src.get(), {10, 6, 3}, small.get(), {6, 10, 3}); }).find("channels"),
+            std::string::npos);
+  EXPECT_NE(reason([&] { t.run(compute_->queue(), src.get(), {0, 6, 1}, small.get(), {6, 0, 1}); }).find("empty"),
+            std::string::npos);
+  RotateParams p;
+  p.degrees = 45.0;
+  p.canvas = RotateCanvas::Expand;
+  ImageRotator r(*compute_, RotateConfig{});
+  EXPECT_NE(reason([&] { r.run(compute_->queue(), src.get(), in.layout, small.get(), in.layout, p); }).find("rotated output"),
+            std::string::npos);
+  // RGBA sub-histograms of 1024 bytes x 5 channels per work-item do not fit 48 KB.
+  HistogramConfig h;
+  h.variant = "subhist_uchar";
+  h.workGroup = 256;
+  DeviceDescriptor gpu;
+  gpu.maxWorkGroupSize = 1024;
+  gpu.localMemBytes = 48 * 1024;
+  EXPECT_NE(imageHistogramConfigProblem(h, gpu, 4).find("local memory"), std::string::npos);
+  EXPECT_EQ(imageHistogramConfigProblem(h, gpu, 1), "");
+}
+
+// ---- tables and helpers (no device) -------------------------------------------------------------------
+
+DeviceDescriptor fakeH200() {
+  DeviceDescriptor gpu;
+  gpu.name = "NVIDIA H200";
+  gpu.kind = DeviceKind::Gpu;
+  gpu.computeUnits = 132;
+  gpu.maxWorkGroupSize = 1024;
+  gpu.maxWorkItemSizes = {1024, 1024, 64};
+  gpu.localMemBytes = 48 * 1024;
+  return gpu;
+}
+
+TEST(ImageVariantTables, EveryListedConfigurationIsValidAndDescribed) {
+  const DeviceDescriptor gpu = fakeH200();
+  for (int channels : {1, 4}) {
+    const auto rotate = allRotateConfigs(gpu, channels);
+    const auto transpose = allTransposeConfigs(gpu, channels);
+    const auto histogram = allHistogramConfigs(gpu, channels);
+    EXPECT_GT(rotate.size(), 50u);
+    EXPECT_GT(transpose.size(), 30u);
+    EXPECT_GT(histogram.size(), 20u);
+    for (const auto& c : rotate) {
+      EXPECT_EQ(imageRotateConfigProblem(c, gpu, channels), "") << describeRotateConfig(c);
+      EXPECT_NE(imageRotateBuildOptions(c, channels).find("-DCHANNELS=" + std::to_string(channels)), std::string::npos);
+    }
+    for (const auto& c : transpose) EXPECT_EQ(imageTransposeConfigProblem(c, gpu, channels), "") << describeTransposeConfig(c);
+    for (const auto& c : histogram) EXPECT_EQ(imageHistogramConfigProblem(c, gpu, channels), "") << describeHistogramConfig(c);
+    EXPECT_EQ(imageTransposeConfigProblem(defaultTransposeConfig(channels), gpu, channels), "");
+    EXPECT_EQ(imageHistogramConfigProblem(HistogramConfig{}, gpu, channels), "");
+    EXPECT_EQ(imageRotateConfigProblem(RotateConfig{}, gpu, channels), "");
+  }
+  // Every variant of every table appears in the sweeps.
+  for (const auto& v : imageTransposeVariants()) {
+    bool seen = false;
+    for (const auto& c : allTransposeConfigs(gpu, 4)) seen |= c.variant == v.name;
+    EXPECT_TRUE(seen) << v.name;
+  }
+  // Local memory: a 128x128 RGBA tile is 64 KB.
+  TransposeConfig big;
+  big.variant = "block4x4";
+  big.tile = 128;
+  big.workGroup = 256;
+  EXPECT_EQ(imageTransposeLocalMemoryBytes(big, 4), 128u * 128u * 4u);
+  EXPECT_NE(imageTransposeConfigProblem(big, gpu, 4).find("local memory"), std::string::npos);
+  EXPECT_EQ(imageTransposeConfigProblem(big, gpu, 1), "");
+  TransposeConfig padded;
+  padded.variant = "tiled_padded";
+  padded.tile = 32;
+  EXPECT_EQ(imageTransposeLocalMemoryBytes(padded, 1), 32u * 33u);
+  EXPECT_EQ(describeTransposeConfig(padded), "tiled_padded T=32 rows=4");
+  EXPECT_EQ(imageTransposeBuildOptions(padded, 4), "-DCHANNELS=4 -DTILED -DTILE=32 -DROWS=4");
+  HistogramConfig sub;
+  sub.variant = "subhist_uchar";
+  sub.workGroup = 64;
+  EXPECT_EQ(imageHistogramBuildOptions(sub, 1), "-DCHANNELS=1 -DWG=64 -DSUBHIST -DPIXELS_PER_ITEM=255");
+  EXPECT_NE(imageHistogramConfigProblem(sub, gpu, 3).find("channels"), std::string::npos);
+}
+
+TEST(ImageHelpers, LuminancePercentilesAndBytes) {
+  EXPECT_EQ(imageLuminance(0, 0, 0), 0);
+  EXPECT_EQ(imageLuminance(255, 255, 255), 255);
+  EXPECT_EQ(imageLuminance(255, 0, 0), 77);
+  EXPECT_EQ(imageLuminance(0, 255, 0), 150);
+  EXPECT_EQ(imageLuminance(0, 0, 255), 29);
+  EXPECT_EQ(imageLuminance(100, 100, 100), 100);
+  uint32_t bins[256] = {};
+  bins[10] = 1;
+  bins[20] = 2;
+  bins[30] = 1;
+  EXPECT_EQ(histogramPercentile(bins, 0), 10);
+  EXPECT_EQ(histogramPercentile(bins, 25), 10);
+  EXPECT_EQ(histogramPercentile(bins, 50), 20);
+  EXPECT_EQ(histogramPercentile(bins, 75), 20);
+  EXPECT_EQ(histogramPercentile(bins, 100), 30);
+  const uint64_t m[5] = {4, 80, 1800, 10, 30};
+  const ChannelStatistics s = channelStatistics(m, bins);
+  EXPECT_DOUBLE_EQ(s.mean, 20.0);
+  EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(50.0));
+  EXPECT_EQ(s.median, 20);
+  const ImageLayout rgba{8192, 8192, 4};
+  EXPECT_EQ(imageOpBytes(ImageOp::Copy, rgba), 2u * 8192 * 8192 * 4);
+  EXPECT_EQ(imageOpBytes(ImageOp::Transpose, rgba, transposedLayout(rgba)), 2u * 8192 * 8192 * 4);
+  EXPECT_EQ(imageOpBytes(ImageOp::Histogram, {8192, 8192, 1}), 8192u * 8192);
+  EXPECT_DOUBLE_EQ(imageGigabytesPerSecond(2000000, 1.0), 2.0);
+  EXPECT_NE(imageLayoutProblem({70000, 70000, 1}).find("32-bit"), std::string::npos);
+  EXPECT_EQ(imageLayoutProblem({4099, 3, 4}), "");
+}
+
+}  // namespace
+}  // namespace ks
