@@ -55,8 +55,18 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("image", options.image, "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)");
   app.add_option("--state-dump", options.stateDump,
                  "At exit, write what the app showed (scene, image, log) as JSON to this file");
-  app.add_option("--bench", options.bench, "Run a benchmark instead of the viewer: nbody or interop")
-      ->check(CLI::IsMember({"nbody", "interop"}));
+  app.add_option("--bench", options.bench, "Run a benchmark instead of the viewer: nbody, image or interop")
+      ->check(CLI::IsMember({"nbody", "image", "interop"}));
+  std::string imageSize;
+  app.add_option("--image-size", imageSize, "Image size for --bench image, WIDTHxHEIGHT (default 8192x8192)")
+      ->check([](const std::string& s) -> std::string {
+        int w = 0, h = 0;
+        char x = 0;
+        if (std::sscanf(s.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') || w < 1 || h < 1 ||
+            w > 65536 || h > 65536)
+          return "expected WIDTHxHEIGHT between 1x1 and 65536x65536";
+        return {};
+      });
   NBodyOptions& nb = options.nbody;
   auto* group = app.add_option_group("N-body", "N-body simulation, benchmark and sweep options");
   group->add_option("--n", nb.bodies, "Number of bodies (>= 1)")->check(CLI::Range(size_t{1}, size_t{1} << 26));
@@ -109,6 +119,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     options.sizeGiven = true;
   }
   options.vsync = !noVsync;
+  if (!imageSize.empty()) {
+    char x = 0;
+    std::sscanf(imageSize.c_str(), "%d%c%d", &options.imageBenchWidth, &x, &options.imageBenchHeight);
+  }
   for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--n", "--fp64",
                            "--fast-math", "--ftz", "--precise-rsqrt", "--cl-options"})
     if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);

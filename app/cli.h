@@ -46,7 +46,8 @@ struct AppOptions {
   std::optional<std::filesystem::path> stateDump;  // --state-dump: JSON of what the app showed, at exit
   std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
   NBodyOptions nbody;
-  int iterations = 100;    // benchmark iterations  // empty: automatic (best available)
+  int iterations = 100;    // benchmark iterations
+  int imageBenchWidth = 8192, imageBenchHeight = 8192;  // --image-size for --bench image  // empty: automatic (best available)
 };
 
 // Exit codes documented in --help.

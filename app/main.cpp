@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "app/app_state.h"
+#include "app/bench_image.h"
 #include "app/bench_interop.h"
 #include "app/bench_nbody.h"
 #include "app/cli.h"
@@ -52,6 +53,7 @@ int run(ks::AppOptions options) {
   // ignore the saved device so that the same command measures the same thing.
   if (options.bench == "nbody") return ks::runNBodyBenchmark(std::move(catalog), options, ks::Settings{});
   if (options.nbody.verify) return ks::runNBodyVerify(std::move(catalog), options, ks::Settings{});
+  if (options.bench == "image") return ks::runImageBenchmark(std::move(catalog), options, ks::Settings{});
 
   const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
   std::string warning;

@@ -1,0 +1,154 @@
+#include "app/bench_image.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "app/session.h"
+#include "compute/image_ops.h"
+
+namespace ks {
+namespace {
+
+// Median time of `iterations` runs after a few untimed ones, from the device's counters.
+double medianMs(Queue& queue, int iterations, const std::function<void(ImageOpEvents*)>& run) {
+  for (int i = 0; i < 3; ++i) run(nullptr);
+  queue.finish();
+  std::vector<double> times;
+  for (int i = 0; i < iterations; ++i) {
+    ImageOpEvents events;
+    run(&events);
+    queue.finish();
+    times.push_back(events.elapsedMs());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// 2D work-group shapes the benchmark tries (every one would take minutes of builds).
+bool benchShape(int x, int y) {
+  return (x == 32 && y == 8) || (x == 16 && y == 16) || (x == 64 && y == 4) || (x == 256 && y == 1) ||
+         (x == 128 && y == 2);
+}
+
+void row(const char* what, const std::string& config, size_t bytes, double ms, double copyGbps) {
+  const double gbps = imageGigabytesPerSecond(bytes, ms);
+  std::printf("%-10s %-44s %9.4f ms %8.1f GB/s %6.2fx copy\n", what, config.c_str(), ms, gbps, gbps / copyGbps);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings) {
+  StartDevice start = chooseStartDevice(std::move(catalog), options, settings, GlContextHandles{});
+  const DeviceDescriptor& device = start.devices[start.index];
+  ComputeContext compute(device, locateKernelsDir(options));
+  Queue& queue = compute.queue();
+  const int iterations = options.iterations;
+  const int w = options.imageBenchWidth, h = options.imageBenchHeight;
+  std::printf("kernelscope image benchmark on %s, driver %s: %dx%d, median of %d runs after 3 untimed\n",
+              device.displayName().c_str(), device.driverVersion.c_str(), w, h, iterations);
+  std::printf("GB/s count the bytes an ideal kernel moves (copy/transpose/rotate: read + write; histogram: read)\n");
+
+  for (int channels : {1, 4}) {
+    const ImageLayout layout{w, h, channels};
+    if (const std::string p = imageLayoutProblem(layout); !p.empty() || layout.bytes() * 2 > device.maxAllocBytes * 2) {
+      std::printf("%s: skipped (%s)\n", describeImageLayout(layout).c_str(), p.empty() ? "too large" : p.c_str());
+      continue;
+    }
+    std::vector<uint8_t> random(layout.bytes());
+    std::mt19937 rng(1234);
+    for (auto& b : random) b = static_cast<uint8_t>(rng() >> 24);
+    Buffer in(compute.context(), CL_MEM_READ_WRITE, layout.bytes());
+    Buffer out(compute.context(), CL_MEM_READ_WRITE, layout.bytes() * 2);  // room for an expanded rotation
+    queue.writeBuffer(in, 0, layout.bytes(), random.data());
+    std::printf("\n== %s (%.1f MB)\n", describeImageLayout(layout).c_str(), layout.bytes() / 1e6);
+
+    ImageCopier copier(compute);
+    const size_t copyBytes = imageOpBytes(ImageOp::Copy, layout);
+    const double copyMs = medianMs(queue, iterations, [&](ImageOpEvents* e) {
+      copier.run(queue, in.get(), out.get(), layout.bytes(), e);
+    });
+    const double copyGbps = imageGigabytesPerSecond(copyBytes, copyMs);
+    row("copy", "float4 copy", copyBytes, copyMs, copyGbps);
+
+    double bestTranspose = 0.0;
+    std::string bestTransposeName;
+    for (const TransposeConfig& c : allTransposeConfigs(device, channels)) {
+      if (c.variant == "naive" && !benchShape(c.workGroupX, c.workGroupY)) continue;
+      try {
+        ImageTransposer t(compute, c);
+        t.prepare(channels);
+        const ImageLayout outLayout = transposedLayout(layout);
+        const double ms = medianMs(queue, iterations, [&](ImageOpEvents* e) {
+          t.run(queue, in.get(), layout, out.get(), outLayout, e);
+        });
+        row("transpose", describeTransposeConfig(c), imageOpBytes(ImageOp::Transpose, layout, outLayout), ms, copyGbps);
+        const double gbps = imageGigabytesPerSecond(imageOpBytes(ImageOp::Transpose, layout, outLayout), ms);
+        if (gbps > bestTranspose) bestTranspose = gbps, bestTransposeName = describeTransposeConfig(c);
+      } catch (const std::exception& e) {
+        std::printf("transpose  %-44s skipped: %s\n", describeTransposeConfig(c).c_str(), e.what());
+      }
+    }
+    std::printf("best transpose: %s, %.1f GB/s = %.3fx copy\n", bestTransposeName.c_str(), bestTranspose,
+                bestTranspose / copyGbps);
+
+    RotateParams params;
+    params.degrees = 30.0;
+    const ImageLayout rotated = rotatedLayout(layout, params);
+    for (const auto& v : imageRotateVariants()) {
+      RotateConfig best;
+      double bestGbps = 0.0;
+      for (const RotateConfig& c : allRotateConfigs(device, channels)) {
+        if (c.variant != v.name || !benchShape(c.workGroupX, c.workGroupY)) continue;
+        try {
+          ImageRotator r(compute, c);
+          r.prepare(channels);
+          const double ms = medianMs(queue, std::max(3, iterations / 4), [&](ImageOpEvents* e) {
+            r.run(queue, in.get(), layout, out.get(), rotated, params, e);
+          });
+          const double gbps = imageGigabytesPerSecond(imageOpBytes(ImageOp::Rotate, layout, rotated), ms);
+          if (gbps > bestGbps) bestGbps = gbps, best = c;
+        } catch (const std::exception& e) {
+          std::printf("rotate     %-44s skipped: %s\n", describeRotateConfig(c).c_str(), e.what());
+        }
+      }
+      if (bestGbps > 0) {
+        const double ms = imageOpBytes(ImageOp::Rotate, layout, rotated) / (bestGbps * 1e6);
+        row("rotate 30", "best " + describeRotateConfig(best), imageOpBytes(ImageOp::Rotate, layout, rotated), ms,
+            copyGbps);
+      }
+    }
+
+    std::vector<uint8_t> constant(layout.bytes(), 77);
+    Buffer constantIn(compute.context(), CL_MEM_READ_ONLY, layout.bytes());
+    queue.writeBuffer(constantIn, 0, layout.bytes(), constant.data());
+    for (const HistogramConfig& c : allHistogramConfigs(device, channels)) {
+      // A slice of the table: every variant, the shapes that matter on GPUs.
+      const bool sub = c.variant == "subhist_uchar";
+      if (sub ? (c.workGroup != 64 && c.workGroup != 256) || (c.pixelsPerItem != 64 && c.pixelsPerItem != 255)
+              : (c.workGroup != 256 && c.workGroup != 1024) || (c.copies != 1 && c.copies != 4) ||
+                    (c.groupsPerComputeUnit != 4 && c.groupsPerComputeUnit != 16))
+        continue;
+      try {
+        ImageHistogrammer hgram(compute, c);
+        hgram.prepare(channels);
+        Buffer bins(compute.context(), CL_MEM_READ_WRITE, histogramBinCount(layout) * sizeof(cl_uint));
+        for (const auto& [data, label] : {std::pair{&in, "random"}, std::pair{&constantIn, "constant"}}) {
+          const double ms = medianMs(queue, iterations, [&](ImageOpEvents* e) {
+            hgram.run(queue, data->get(), layout, bins.get(), e);
+          });
+          row(label == std::string("random") ? "hist rand" : "hist const", describeHistogramConfig(c),
+              imageOpBytes(ImageOp::Histogram, layout), ms, copyGbps);
+        }
+      } catch (const std::exception& e) {
+        std::printf("histogram  %-44s skipped: %s\n", describeHistogramConfig(c).c_str(), e.what());
+      }
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace ks
