@@ -206,6 +206,57 @@ bool is16Bit(const std::string& format, const std::vector<uint8_t>& bytes) {
   return stbi_is_16_bit_from_memory(bytes.data(), static_cast<int>(bytes.size()));
 }
 
+// stb_image 2.27 loops forever on an HDR scanline run of length 0, which is
+// also what it reads past the end of a truncated file (CVE-2021-42715), and
+// reads past the end of flat HDR data. The scanlines are walked here first,
+// the way stb_image walks them, without decoding anything.
+void checkHdrData(const fs::path& file, const std::vector<uint8_t>& bytes, uint64_t width, uint64_t height) {
+  const size_t end = bytes.size();
+  size_t at = 0;
+  auto line = [&] {  // length of the line at `at`, which moves past its '\n'
+    const size_t start = at;
+    while (at < end && bytes[at] != '\n') ++at;
+    const size_t length = at - start;
+    if (at < end) ++at;
+    return length;
+  };
+  line();                  // #?RADIANCE
+  while (line() != 0) {}   // variables, up to an empty line
+  line();                  // -Y height +X width
+  const std::string truncated = "is a truncated HDR file: its pixel data ends early";
+  // Flat (not run-length encoded) pixels: 4 bytes each.
+  if (width < 8 || width >= 32768) {
+    if (at + width * height * 4 > end) fail(file, truncated);
+    return;
+  }
+  for (uint64_t row = 0; row < height; ++row) {
+    if (at + 4 > end) fail(file, truncated);
+    if (bytes[at] != 2 || bytes[at + 1] != 2 || (bytes[at + 2] & 0x80)) {
+      // Not encoded after all: stb_image reads the whole image flat from here.
+      if (at + width * height * 4 > end) fail(file, truncated);
+      return;
+    }
+    if (static_cast<uint64_t>(bytes[at + 2] << 8 | bytes[at + 3]) != width) return;  // stb_image refuses it
+    at += 4;
+    for (int component = 0; component < 4; ++component) {
+      for (uint64_t x = 0; x < width;) {
+        if (at >= end) fail(file, truncated);
+        uint64_t count = bytes[at++];
+        if (count > 128) {  // a run: one value repeated
+          count -= 128;
+          if (at++ >= end) fail(file, truncated);
+        } else {  // literal values
+          if (count == 0) fail(file, "is a damaged HDR file: a scanline holds a run of length 0");
+          if (count <= width - x && at + count > end) fail(file, truncated);
+          at += count;
+        }
+        if (count > width - x) return;  // stb_image refuses it ("bad RLE data")
+        x += count;
+      }
+    }
+  }
+}
+
 const char* layoutName(int channels) {
   switch (channels) {
     case 1: return "gray";
@@ -321,6 +372,7 @@ HostImage loadImageFile(const fs::path& file, const ImageLimits& limits) {
   if (format == "PNM" && (!pnm || pnm->maxValue == 0))
     fail(file, "is a damaged PNM file: its header has no usable maximum sample value");
   checkNotTruncated(file, format, bytes, pnm);
+  if (hdr) checkHdrData(file, bytes, width, height);
 
   // Top row first, whatever another part of the program set globally.
   stbi_set_flip_vertically_on_load_thread(0);

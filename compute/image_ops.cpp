@@ -195,17 +195,24 @@ const std::vector<ImageRotateVariant>& imageRotateVariants() {
       {"forward", "rotate_forward_scatter",
        "the seed's forward mapping: each source pixel written to its rotated spot, holes keep the background "
        "(collisions resolved like the CPU loop: the last source pixel wins, by atomic_max)",
-       RotateSampling::Forward, false, {1}},
+       RotateSampling::Forward, false, false, {1}},
       {"nearest", "rotate_nearest", "inverse mapping: each output pixel fetches the source pixel under its centre",
-       RotateSampling::Nearest, false, {1, 4}},
+       RotateSampling::Nearest, false, false, {1, 4}},
       {"bilinear", "rotate_bilinear",
        "inverse mapping with bilinear sampling of the 4 nearest source pixels (12-bit fixed-point weights)",
-       RotateSampling::Bilinear, false, {1, 4}},
+       RotateSampling::Bilinear, false, false, {1, 4}},
+      {"nearest_local", "rotate_nearest_local",
+       "nearest from local memory: the group first copies the source region of its output tile (coalesced, "
+       "background outside the image), then samples without bounds tests",
+       RotateSampling::Nearest, false, true, {1, 4}},
+      {"bilinear_local", "rotate_bilinear_local", "bilinear from the group's source region staged in local memory",
+       RotateSampling::Bilinear, false, true, {1, 4}},
       {"nearest_image", "rotate_nearest_image",
        "nearest through image2d_t + sampler (the source copied into a CL image; pixel chosen in integers)",
-       RotateSampling::Nearest, true, {1}},
+       RotateSampling::Nearest, true, false, {1}},
       {"bilinear_image", "rotate_bilinear_image",
-       "bilinear by the sampler's filtering (CLK_FILTER_LINEAR) from a CL image", RotateSampling::Bilinear, true, {1}},
+       "bilinear by the sampler's filtering (CLK_FILTER_LINEAR) from a CL image", RotateSampling::Bilinear, true,
+       false, {1}},
   };
   return table;
 }
@@ -247,11 +254,28 @@ std::array<uint8_t, 4> rotateBackgroundPixel(const RotateParams& params, int cha
   return params.background;
 }
 
+size_t imageRotateBoxPixels(const RotateConfig& c) {
+  // Source span of a tile of A+1 x B+1 pixels: |cos| A + |sin| B by |sin| A + |cos| B,
+  // whose product is at most (A + B)^2 / 2 (at 45 degrees); plus 3 columns and rows
+  // for floor rounding and the bilinear taps, 6 more columns for gray word alignment.
+  const double span = std::max(0, c.workGroupX * c.pixelsPerItem - 1) + std::max(0, c.workGroupY - 1);
+  return static_cast<size_t>(std::ceil(span * span / 2.0 * 1.001 + 14.0 * span * 1.001 + 40.0));
+}
+
+size_t imageRotateLocalMemoryBytes(const RotateConfig& c, int channels) {
+  const ImageRotateVariant* v = findImageRotateVariant(c.variant);
+  if (!v || !v->staged) return 0;
+  return imageRotateBoxPixels(c) * (channels == 4 ? 4 : 1);
+}
+
 std::string imageRotateBuildOptions(const RotateConfig& config, int channels) {
   const ImageRotateVariant* v = findImageRotateVariant(config.variant);
   std::ostringstream o;
   o << "-DCHANNELS=" << channels << " -DPIXELS_PER_ITEM=" << config.pixelsPerItem;
   if (v && v->image) o << " -DUSE_IMAGES";
+  if (v && v->staged)
+    o << " -DSTAGED -DWG_X=" << config.workGroupX << " -DWG_Y=" << config.workGroupY
+      << " -DBOX_AREA=" << imageRotateBoxPixels(config);
   return o.str();
 }
 
@@ -269,6 +293,10 @@ std::string imageRotateConfigProblem(const RotateConfig& c, const DeviceDescript
   if (!contains(v->pixelsPerItem, c.pixelsPerItem))
     return std::to_string(c.pixelsPerItem) + " pixels per work-item are not offered by the " + v->name +
            " variant (" + listOf(v->pixelsPerItem) + ")";
+  if (v->staged)
+    if (std::string p = localMemoryProblem(imageRotateLocalMemoryBytes(c, channels), device, "the staged source region");
+        !p.empty())
+      return p;
   if (v->image && !deviceImageSupport(device))
     return std::string("the ") + v->name +
            " variant reads an image2d_t, and the device has no image support (CL_DEVICE_IMAGE_SUPPORT is false)";
@@ -321,8 +349,8 @@ const ImageTransposeVariant* findImageTransposeVariant(const std::string& name) 
 TransposeConfig defaultTransposeConfig(int channels) {
   TransposeConfig c;
   c.variant = "block4x4";
-  c.tile = channels == 1 ? 128 : 64;
-  c.workGroup = 256;
+  c.tile = 64;
+  c.workGroup = channels == 1 ? 256 : 128;
   return c;
 }
 
@@ -458,10 +486,14 @@ const std::vector<ImageHistogramVariant>& imageHistogramVariants() {
        "the seed's design: a uchar sub-histogram per work-item in local memory, summed per group; at most 255 pixels "
        "per work-item so the uchar bins never wrap",
        {32, 64, 128, 256}, {16, 32, 64, 128, 255}, {}, {}},
+      {"subhist_flush", "histogram_subhist_flush",
+       "the seed's uchar sub-histograms without atomics or their limits: each item's counters one bank per lane "
+       "(no conflicts), summed into the group's histogram every <= 255 pixels; a fixed grid loops over the image",
+       {32, 64, 128, 256}, {}, {}, {1, 2, 4, 8, 16}},
       {"local_atomic", "histogram_local_atomic",
-       "one histogram per work-group in local memory (optionally several interleaved copies), atomic increments, "
-       "16-byte loads in a grid-stride loop",
-       {64, 128, 256, 512, 1024}, {}, {1, 2, 4, 8, 16}, {1, 2, 4, 8, 16, 32}},
+       "one histogram per work-group in local memory, atomic increments, 16-byte loads in a grid-stride loop; "
+       "several interleaved copies spread bank conflicts (32: one bank per lane, none left)",
+       {64, 128, 256, 512, 1024}, {}, {1, 2, 4, 8, 16, 32}, {1, 2, 4, 8, 16, 32}},
   };
   return table;
 }
@@ -472,13 +504,24 @@ const ImageHistogramVariant* findImageHistogramVariant(const std::string& name) 
   return nullptr;
 }
 
+HistogramConfig defaultHistogramConfig(int channels) {
+  HistogramConfig c;
+  c.variant = "local_atomic";
+  c.workGroup = 256;
+  c.copies = 8;  // RGBA: 5 channels x 8 copies x 1 KB = 40 KB of local memory
+  c.groupsPerComputeUnit = channels == 1 ? 4 : 2;
+  return c;
+}
+
 static bool isSubHistogram(const ImageHistogramVariant* v) { return v && std::string(v->name) == "subhist_uchar"; }
+static bool isFlushed(const ImageHistogramVariant* v) { return v && std::string(v->name) == "subhist_flush"; }
 
 std::string imageHistogramBuildOptions(const HistogramConfig& c, int channels) {
   const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
   std::ostringstream o;
   o << "-DCHANNELS=" << channels << " -DWG=" << c.workGroup;
   if (isSubHistogram(v)) o << " -DSUBHIST -DPIXELS_PER_ITEM=" << c.pixelsPerItem;
+  else if (isFlushed(v)) o << " -DSUBHIST_FLUSH";
   else o << " -DLOCAL_ATOMIC -DCOPIES=" << c.copies;
   return o.str();
 }
@@ -486,7 +529,9 @@ std::string imageHistogramBuildOptions(const HistogramConfig& c, int channels) {
 std::string describeHistogramConfig(const HistogramConfig& c) {
   std::ostringstream o;
   o << c.variant << " wg=" << c.workGroup;
-  if (isSubHistogram(findImageHistogramVariant(c.variant))) o << " ppi=" << c.pixelsPerItem;
+  const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
+  if (isSubHistogram(v)) o << " ppi=" << c.pixelsPerItem;
+  else if (isFlushed(v)) o << " groups/CU=" << c.groupsPerComputeUnit;
   else o << " copies=" << c.copies << " groups/CU=" << c.groupsPerComputeUnit;
   return o.str();
 }
@@ -496,6 +541,7 @@ size_t imageHistogramLocalMemoryBytes(const HistogramConfig& c, int channels) {
   if (!v) return 0;
   const size_t bins = static_cast<size_t>(kHistogramBins) * static_cast<size_t>(histogramChannelCount(channels));
   if (isSubHistogram(v)) return bins * static_cast<size_t>(std::max(c.workGroup, 0));  // one byte per item and bin
+  if (isFlushed(v)) return bins * static_cast<size_t>(std::max(c.workGroup, 0)) + bins * 4;  // + the group's uint bins
   return bins * static_cast<size_t>(std::max(c.copies, 0)) * 4;
 }
 
@@ -516,7 +562,7 @@ std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDe
       return std::to_string(c.pixelsPerItem) + " pixels per work-item are not offered by the " + v->name +
              " variant (" + listOf(v->pixelsPerItem) + ")";
   } else {
-    if (!contains(v->copies, c.copies))
+    if (!isFlushed(v) && !contains(v->copies, c.copies))
       return std::to_string(c.copies) + " histogram copies are not offered by the " + v->name + " variant (" +
              listOf(v->copies) + ")";
     if (!contains(v->groupsPerComputeUnit, c.groupsPerComputeUnit))
@@ -527,7 +573,7 @@ std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDe
     return "the statistics reduction needs work-groups of 256; the device allows " +
            std::to_string(device.maxWorkGroupSize);
   return localMemoryProblem(imageHistogramLocalMemoryBytes(c, channels), device,
-                            isSubHistogram(v) ? "the sub-histograms" : "the histogram copies");
+                            isSubHistogram(v) || isFlushed(v) ? "the sub-histograms" : "the histogram copies");
 }
 
 std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels) {
@@ -540,6 +586,11 @@ std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device,
       if (isSubHistogram(&v)) {
         for (int ppi : v.pixelsPerItem) {
           c.pixelsPerItem = ppi;
+          if (imageHistogramConfigProblem(c, device, channels).empty()) out.push_back(c);
+        }
+      } else if (isFlushed(&v)) {
+        for (int g : v.groupsPerComputeUnit) {
+          c.groupsPerComputeUnit = g;
           if (imageHistogramConfigProblem(c, device, channels).empty()) out.push_back(c);
         }
       } else {
@@ -851,12 +902,15 @@ ImageHistogrammer::Built& ImageHistogrammer::built(int channels) {
   const std::string options = imageHistogramBuildOptions(config_, channels);
   b->histogram = buildKernel(compute_, kHistogramKernelFile, options, variant_->kernel,
                              static_cast<size_t>(config_.workGroup));
-  b->merge = buildKernel(compute_, kHistogramKernelFile, options, "histogram_merge", 32);
-  b->mergeRows = std::clamp<size_t>(b->merge.info.workGroupSize / 32, 1, 32);
-  if (compute_.device().maxWorkGroupSize)
-    b->mergeRows = std::min(b->mergeRows, std::max<size_t>(1, compute_.device().maxWorkGroupSize / 32));
+  b->merge = buildKernel(compute_, kHistogramKernelFile, options, "histogram_merge", 8);
+  // Rows of the merge's (8, rows) work-group: a power of two up to 128 that the
+  // kernel and the device allow.
+  size_t rowLimit = std::min<size_t>(128, b->merge.info.workGroupSize / 8);
+  if (compute_.device().maxWorkGroupSize) rowLimit = std::min(rowLimit, compute_.device().maxWorkGroupSize / 8);
   if (compute_.device().maxWorkItemSizes.size() >= 2)
-    b->mergeRows = std::min(b->mergeRows, std::max<size_t>(1, compute_.device().maxWorkItemSizes[1]));
+    rowLimit = std::min(rowLimit, compute_.device().maxWorkItemSizes[1]);
+  b->mergeRows = 1;
+  while (b->mergeRows * 2 <= rowLimit) b->mergeRows *= 2;
   b->stats = buildKernel(compute_, kHistogramKernelFile, options, "histogram_stats", kHistogramBins);
   slot = std::move(b);
   return *slot;
@@ -893,7 +947,7 @@ void ImageHistogrammer::run(Queue& queue, cl_mem in, const ImageLayout& layout, 
   m.setArg(1, static_cast<cl_uint>(groups));
   m.setArg(2, static_cast<cl_uint>(binCount));
   m.setArg(3, bins);
-  enqueue(queue, m, {binCount, b.mergeRows}, {32, b.mergeRows}, eventFor(events, "merge"));
+  enqueue(queue, m, {binCount, b.mergeRows}, {8, b.mergeRows}, eventFor(events, "merge"));
 }
 
 void ImageHistogrammer::runStatistics(Queue& queue, cl_mem bins, int imageChannels, cl_mem moments,

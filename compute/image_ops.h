@@ -95,11 +95,12 @@ enum class RotateSampling { Forward, Nearest, Bilinear };
 enum class RotateCanvas { Crop, Expand };  // output the input's size, or big enough for the rotated rectangle
 
 struct ImageRotateVariant {
-  const char* name;         // "forward", "nearest", "bilinear", "nearest_image", "bilinear_image"
+  const char* name;  // forward, nearest, bilinear, nearest_local, bilinear_local, nearest_image, bilinear_image
   const char* kernel;       // kernel function in kernels/rotate.cl (the forward variant also runs rotate_forward_resolve)
   const char* description;
   RotateSampling sampling;
   bool image;                       // reads the source through image2d_t + sampler (needs CL_DEVICE_IMAGE_SUPPORT)
+  bool staged;                      // stages the group's source region in local memory first
   std::vector<int> pixelsPerItem;   // allowed PIXELS_PER_ITEM (consecutive output pixels of one row per work-item)
 };
 const std::vector<ImageRotateVariant>& imageRotateVariants();
@@ -107,9 +108,9 @@ const ImageRotateVariant* findImageRotateVariant(const std::string& name);
 constexpr const char* kRotateKernelFile = "rotate.cl";
 
 struct RotateConfig {
-  std::string variant = "bilinear";
-  int workGroupX = 32;
-  int workGroupY = 8;
+  std::string variant = "bilinear";  // the fastest on an H200 (8192x8192, gray and RGBA)
+  int workGroupX = 8;
+  int workGroupY = 32;
   int pixelsPerItem = 4;
   bool operator==(const RotateConfig&) const = default;
 };
@@ -137,12 +138,17 @@ ImageLayout rotatedLayout(const ImageLayout& in, const RotateParams& params);
 // The background as stored in the output: RGBA bytes, or the gray value in [0].
 std::array<uint8_t, 4> rotateBackgroundPixel(const RotateParams& params, int channels);
 
+// Staged variants: pixels of local memory reserved for the source region of one
+// output tile (TILE_W = workGroupX x pixelsPerItem by workGroupY), enough for any
+// angle: the tile's rotated bounding box, bilinear margins and gray word alignment.
+size_t imageRotateBoxPixels(const RotateConfig& config);
+size_t imageRotateLocalMemoryBytes(const RotateConfig& config, int channels);
 std::string imageRotateBuildOptions(const RotateConfig& config, int channels);
 std::string describeRotateConfig(const RotateConfig& config);  // "bilinear wg=32x8 ppi=4"
 // Empty when the device can run the configuration for this channel count (1 or 4);
 // otherwise why not: unknown variant, work-group shape not offered or above the
-// device's limits, pixels per item not offered by the variant, an image variant on
-// a device without image support. A descriptor without a runtime handle (id null,
+// device's limits, pixels per item not offered by the variant, a staged region
+// larger than local memory, an image variant on a device without image support. A descriptor without a runtime handle (id null,
 // as in unit tests) counts as image-capable; the rotator checks again when built.
 std::string imageRotateConfigProblem(const RotateConfig& config, const DeviceDescriptor& device, int channels);
 std::vector<RotateConfig> allRotateConfigs(const DeviceDescriptor& device, int channels);
@@ -198,13 +204,13 @@ const char* histogramChannelName(int imageChannels, int index);  // "gray", "R",
 size_t histogramBinCount(const ImageLayout& layout);
 
 struct ImageHistogramVariant {
-  const char* name;  // "subhist_uchar", "local_atomic"
+  const char* name;  // "subhist_uchar", "subhist_flush", "local_atomic"
   const char* kernel;
   const char* description;
   std::vector<int> workGroups;            // allowed work-group sizes
   std::vector<int> pixelsPerItem;         // subhist_uchar: pixels per work-item (<= 255: uchar bins)
   std::vector<int> copies;                // local_atomic: copies of the group's histogram (spreads conflicts)
-  std::vector<int> groupsPerComputeUnit;  // local_atomic: groups launched per compute unit (grid-stride loop)
+  std::vector<int> groupsPerComputeUnit;  // subhist_flush, local_atomic: groups launched per compute unit
 };
 const std::vector<ImageHistogramVariant>& imageHistogramVariants();
 const ImageHistogramVariant* findImageHistogramVariant(const std::string& name);
@@ -217,11 +223,13 @@ struct HistogramConfig {
   std::string variant = "local_atomic";
   int workGroup = 256;
   int pixelsPerItem = 255;         // subhist_uchar
-  int copies = 1;                  // local_atomic
-  int groupsPerComputeUnit = 8;    // local_atomic
+  int copies = 8;                  // local_atomic
+  int groupsPerComputeUnit = 8;    // subhist_flush, local_atomic
   bool operator==(const HistogramConfig&) const = default;
 };
 
+// The configuration that ran fastest for this pixel size on an H200 (8192x8192).
+HistogramConfig defaultHistogramConfig(int channels);
 std::string imageHistogramBuildOptions(const HistogramConfig& config, int channels);
 std::string describeHistogramConfig(const HistogramConfig& config);  // "local_atomic wg=256 copies=1 groups/CU=8"
 size_t imageHistogramLocalMemoryBytes(const HistogramConfig& config, int channels);

@@ -10,14 +10,18 @@
 //                           pixels (the seed's 256 per item wraps to 0 on an image of
 //                           one value); bigger images just use more work-groups.
 //   histogram_local_atomic  one histogram per work-group in local memory (COPIES
-//                           interleaved copies), atomic increments, 16-byte loads in a
-//                           grid-stride loop over the whole image
+//                           interleaved copies: 32 gives every lane its own bank),
+//                           atomic increments, 16-byte loads in a grid-stride loop
+//   histogram_subhist_flush the seed's uchar counters without its limits: a fixed number
+//                           of groups loops over the image; each item's 256 counters sit
+//                           one bank per lane (no conflicts, no atomics) and are summed
+//                           into the group's histogram every <= 255 pixels of the item
 //   histogram_merge         sums the groups' partial histograms (no host loop)
 //   histogram_stats         one 256-item work-group per channel: tree reduction of the
 //                           bins (the seed's reduction) to count, sum, sum of squares,
 //                           min and max
 // Build options: -DCHANNELS=1|4 and -DSUBHIST -DWG=.. -DPIXELS_PER_ITEM=..  or
-//                -DLOCAL_ATOMIC -DWG=.. -DCOPIES=..
+//                -DLOCAL_ATOMIC -DWG=.. -DCOPIES=..  or  -DSUBHIST_FLUSH -DWG=..
 
 #ifndef CHANNELS
 #define CHANNELS 1
@@ -33,9 +37,10 @@
 #define HIST_BINS (HIST_CHANNELS * BINS)
 #define LUMA(r, g, b) ((77u * (r) + 150u * (g) + 29u * (b) + 128u) >> 8)
 
-#if !defined(SUBHIST) && !defined(LOCAL_ATOMIC)
+#if !defined(SUBHIST) && !defined(LOCAL_ATOMIC) && !defined(SUBHIST_FLUSH)
 #define SUBHIST
 #define LOCAL_ATOMIC
+#define SUBHIST_FLUSH
 #endif
 #ifndef WG
 #if CHANNELS == 4
@@ -109,8 +114,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_subhist(
 #ifndef COPIES
 #define COPIES 1
 #endif
-// Copy c of bin b lives at b * COPIES + c: items of a warp that hit the same bin
-// (flat images) use COPIES different words in different banks.
+// Copy c of bin b lives at b * COPIES + c, and item i counts into copy i % COPIES.
+// With COPIES = 32 every lane of a warp (32 wide on NVIDIA) owns a bank: no bank
+// conflicts whatever the data (random pixels collide on banks otherwise, flat
+// images on one word); fewer copies trade that for local memory.
 #define COUNT(bin) atomic_inc(&hist[(bin)*COPIES + copy])
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_atomic(
@@ -124,12 +131,20 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
   __global const uchar16* in16 = (__global const uchar16*)in;
 #if CHANNELS == 1
   const uint vectors = pixels / 16;  // 16 gray pixels per load
-  for (uint i = gid; i < vectors; i += stride) {
+#define ATOMIC16(v)                                 \
+  COUNT(v.s0); COUNT(v.s1); COUNT(v.s2); COUNT(v.s3); \
+  COUNT(v.s4); COUNT(v.s5); COUNT(v.s6); COUNT(v.s7); \
+  COUNT(v.s8); COUNT(v.s9); COUNT(v.sa); COUNT(v.sb); \
+  COUNT(v.sc); COUNT(v.sd); COUNT(v.se); COUNT(v.sf)
+  uint i = gid;
+  for (; i + stride < vectors; i += 2 * stride) {  // two loads in flight
+    const uchar16 v0 = in16[i], v1 = in16[i + stride];
+    ATOMIC16(v0);
+    ATOMIC16(v1);
+  }
+  if (i < vectors) {
     const uchar16 v = in16[i];
-    COUNT(v.s0); COUNT(v.s1); COUNT(v.s2); COUNT(v.s3);
-    COUNT(v.s4); COUNT(v.s5); COUNT(v.s6); COUNT(v.s7);
-    COUNT(v.s8); COUNT(v.s9); COUNT(v.sa); COUNT(v.sb);
-    COUNT(v.sc); COUNT(v.sd); COUNT(v.se); COUNT(v.sf);
+    ATOMIC16(v);
   }
   for (uint p = vectors * 16 + gid; p < pixels; p += stride) COUNT(in[p]);
 #else
@@ -139,12 +154,20 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
     COUNT(4 * BINS + LUMA((uint)(r), (uint)(g), (uint)(b)));             \
   }
   const uint vectors = pixels / 4;  // 4 RGBA pixels per load
-  for (uint i = gid; i < vectors; i += stride) {
+#define ATOMIC4(v)                      \
+  COUNT_RGBA(v.s0, v.s1, v.s2, v.s3); \
+  COUNT_RGBA(v.s4, v.s5, v.s6, v.s7); \
+  COUNT_RGBA(v.s8, v.s9, v.sa, v.sb); \
+  COUNT_RGBA(v.sc, v.sd, v.se, v.sf)
+  uint i = gid;
+  for (; i + stride < vectors; i += 2 * stride) {  // two loads in flight
+    const uchar16 v0 = in16[i], v1 = in16[i + stride];
+    ATOMIC4(v0);
+    ATOMIC4(v1);
+  }
+  if (i < vectors) {
     const uchar16 v = in16[i];
-    COUNT_RGBA(v.s0, v.s1, v.s2, v.s3);
-    COUNT_RGBA(v.s4, v.s5, v.s6, v.s7);
-    COUNT_RGBA(v.s8, v.s9, v.sa, v.sb);
-    COUNT_RGBA(v.sc, v.sd, v.se, v.sf);
+    ATOMIC4(v);
   }
   __global const uchar4* in4 = (__global const uchar4*)in;
   for (uint p = vectors * 4 + gid; p < pixels; p += stride) {
@@ -161,15 +184,114 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
 }
 #endif
 
+// ---- uchar counters, one bank per lane, flushed: no atomics ------------------------------
+#ifdef SUBHIST_FLUSH
+#if WG % 32 != 0 || WG > 256
+#error "WG must be a multiple of 32, at most 256"
+#endif
+#if CHANNELS == 1
+#define FLUSH_PIXELS_PER_LOAD 16
+#define FLUSH_LOADS 15  // 240 pixels per item between flushes
+#else
+#define FLUSH_PIXELS_PER_LOAD 4
+#define FLUSH_LOADS 63  // 252 pixels (each counted in 5 channels) per item between flushes
+#endif
+#define QUADS (HIST_BINS / 4)
+// Item i's counter for bin b: byte b % 4 of word (b / 4) * WG + i. Every word an
+// item touches is in bank i % 32, so a warp's increments never conflict, whatever
+// the pixels; each byte has one owner, so no atomics.
+#define INC(bin) counters[((((bin) >> 2) * WG + lid) << 2) | ((bin)&3)]++
+#if CHANNELS == 1
+#define COUNT16(v)                                                                           \
+  INC(v.s0); INC(v.s1); INC(v.s2); INC(v.s3); INC(v.s4); INC(v.s5); INC(v.s6); INC(v.s7);   \
+  INC(v.s8); INC(v.s9); INC(v.sa); INC(v.sb); INC(v.sc); INC(v.sd); INC(v.se); INC(v.sf)
+#else
+#define COUNT_PIXEL(r, g, b, a)                                                              \
+  INC(r); INC(BINS + (g)); INC(2 * BINS + (b)); INC(3 * BINS + (a));                         \
+  INC(4 * BINS + LUMA((uint)(r), (uint)(g), (uint)(b)))
+#define COUNT16(v)                                                                           \
+  COUNT_PIXEL(v.s0, v.s1, v.s2, v.s3); COUNT_PIXEL(v.s4, v.s5, v.s6, v.s7);                  \
+  COUNT_PIXEL(v.s8, v.s9, v.sa, v.sb); COUNT_PIXEL(v.sc, v.sd, v.se, v.sf)
+#endif
+
+// Adds every item's counters into the group histogram and clears them. Item q
+// sums quad q (4 bins) over the WG items: the 4 bytes of each word go to two
+// 16-bit lanes pairwise (at most 2 x 255 x WG / 2 < 65536). Items start at word
+// q so that the quads read at one step sit in different banks.
+inline void flush(__local uint* words, __local uint* group, const uint lid) {
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint q = lid; q < QUADS; q += WG) {
+    __local const uint* row = words + q * WG;
+    uint even = 0, odd = 0;
+    for (uint j = 0; j < WG; ++j) {
+      const uint w = row[(j + q) & (WG - 1)];
+      even += w & 0x00ff00ffu;
+      odd += (w >> 8) & 0x00ff00ffu;
+    }
+    group[4 * q + 0] += even & 0xffffu;
+    group[4 * q + 1] += odd & 0xffffu;
+    group[4 * q + 2] += even >> 16;
+    group[4 * q + 3] += odd >> 16;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint q = 0; q < QUADS; ++q) words[q * WG + lid] = 0;  // this item's own words
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_subhist_flush(
+    __global const uchar* restrict in, const uint pixels, __global uint* restrict partials) {
+  __local uint words[QUADS * WG];
+  __local uint group[HIST_BINS];
+  __local uchar* counters = (__local uchar*)words;
+  const uint lid = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+  for (uint q = 0; q < QUADS; ++q) words[q * WG + lid] = 0;
+  for (uint b = lid; b < HIST_BINS; b += WG) group[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  // Each group takes a contiguous run of 16-byte loads; the group's items take
+  // consecutive ones (coalesced), FLUSH_LOADS each between flushes.
+  __global const uchar16* in16 = (__global const uchar16*)in;
+  const uint loads = pixels / FLUSH_PIXELS_PER_LOAD;
+  const uint per = (loads + groups - 1) / groups;
+  const uint begin = min(g * per, loads), end = min(begin + per, loads);
+  for (uint base = begin; base < end; base += FLUSH_LOADS * WG) {  // the same trip count for all items
+    for (uint k = 0; k < FLUSH_LOADS; k += 3) {  // three loads in flight, then count them
+      const uint i0 = base + k * WG + lid, i1 = i0 + WG, i2 = i1 + WG;
+      const uchar16 v0 = i0 < end ? in16[i0] : (uchar16)(0);
+      const uchar16 v1 = i1 < end ? in16[i1] : (uchar16)(0);
+      const uchar16 v2 = i2 < end ? in16[i2] : (uchar16)(0);
+      if (i0 < end) { COUNT16(v0); }
+      if (i1 < end) { COUNT16(v1); }
+      if (i2 < end) { COUNT16(v2); }
+    }
+    flush(words, group, lid);
+  }
+  // The pixels after the last whole load (fewer than 16), by the last group.
+  if (g == groups - 1) {
+    for (uint p = loads * FLUSH_PIXELS_PER_LOAD + lid; p < pixels; p += WG) {
+#if CHANNELS == 1
+      INC(in[p]);
+#else
+      const uchar4 c = ((__global const uchar4*)in)[p];
+      COUNT_PIXEL(c.x, c.y, c.z, c.w);
+#endif
+    }
+    flush(words, group, lid);
+  }
+  for (uint b = lid; b < HIST_BINS; b += WG) partials[g * HIST_BINS + b] = group[b];
+}
+#endif
+
 // ---- merge: bins[b] = sum over groups of partials[g][b] -------------------------------------
-// Work-group (32, rows): 32 consecutive bins per group, the rows stride over the
-// partial histograms (coalesced 128-byte reads), four loads in flight per item,
-// then the rows' sums are added through local memory. rows <= 32.
+// Work-group (8, rows), rows a power of two <= 128: 8 consecutive bins (one
+// 32-byte sector of each partial histogram), the rows stride over the partial
+// histograms with four loads in flight per item, then a tree reduction over the
+// rows in local memory. binCount is a multiple of 8.
 __kernel void histogram_merge(__global const uint* restrict partials, const uint count, const uint binCount,
                               __global uint* restrict bins) {
-  __local uint sums[32 * 32];
+  __local uint sums[8 * 128];
   const uint lx = get_local_id(0), ly = get_local_id(1), rows = get_local_size(1);
-  const uint bin = get_group_id(0) * 32 + lx;
+  const uint bin = get_group_id(0) * 8 + lx;
   uint s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   uint g = ly;
   for (; g + 3 * rows < count; g += 4 * rows) {
@@ -179,13 +301,13 @@ __kernel void histogram_merge(__global const uint* restrict partials, const uint
     s3 += partials[(g + 3 * rows) * binCount + bin];
   }
   for (; g < count; g += rows) s0 += partials[g * binCount + bin];
-  sums[ly * 32 + lx] = s0 + s1 + s2 + s3;
+  sums[ly * 8 + lx] = s0 + s1 + s2 + s3;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (ly == 0) {
-    uint total = 0;
-    for (uint r = 0; r < rows; ++r) total += sums[r * 32 + lx];
-    bins[bin] = total;
+  for (uint s = rows / 2; s > 0; s >>= 1) {
+    if (ly < s) sums[ly * 8 + lx] += sums[(ly + s) * 8 + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
+  if (ly == 0) bins[bin] = sums[lx];
 }
 
 // ---- statistics: a tree reduction over the 256 bins of each channel ------------------------

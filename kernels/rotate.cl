@@ -10,10 +10,15 @@
 //   rotate_nearest           inverse mapping (each output pixel fetches its source),
 //   rotate_bilinear          nearest or bilinear; PIXELS_PER_ITEM consecutive pixels
 //                            of a row per work-item (one vector store)
+//   rotate_nearest_local     the same sampling, but the work-group first copies the source
+//   rotate_bilinear_local    region its output tile maps to (a rotated rectangle's bounding
+//                            box, background outside the image) into local memory with
+//                            coalesced loads, then samples there without bounds tests
+//                            (-DSTAGED -DWG_X -DWG_Y -DBOX_AREA: see compute/image_ops.cpp)
 //   rotate_nearest_image     the same through image2d_t + sampler (-DUSE_IMAGES):
 //   rotate_bilinear_image    nearest reads at integer coordinates (bit-exact), bilinear
 //                            uses the sampler's filtering (within a level or two)
-// Build options: -DCHANNELS=1|4 -DPIXELS_PER_ITEM=1|4 [-DUSE_IMAGES]
+// Build options: -DCHANNELS=1|4 -DPIXELS_PER_ITEM=1|4 [-DUSE_IMAGES] [-DSTAGED ...]
 //
 // Geometry, all in integers (the host passes cos and sin as Q16 integers, and the
 // CPU reference in compute/image_reference.cpp does the same arithmetic):
@@ -136,6 +141,130 @@ inline pixel_t sample_bilinear(__global const pixel_t* restrict in, const long2 
 
 INVERSE_KERNEL(rotate_nearest, sample_nearest)
 INVERSE_KERNEL(rotate_bilinear, sample_bilinear)
+
+// ---- inverse mapping from a staged source region ------------------------------------------
+#ifdef STAGED
+#ifndef WG_X
+#define WG_X 16
+#endif
+#ifndef WG_Y
+#define WG_Y 16
+#endif
+#define TILE_W (WG_X * PIXELS_PER_ITEM)  // output pixels of a work-group: TILE_W x WG_Y
+#ifndef BOX_AREA
+#error "BOX_AREA (pixels of local memory for the source region) must be given"
+#endif
+
+// The source region of this group's output tile: the bounding box of the source
+// points of the tile's four corner pixels (the map is affine), widened for the
+// bilinear taps; for gray, widened to whole 32-bit words. Uniform in the group.
+inline int4 source_box(const int tx0, const int ty0, const int inW, const int inH, const int outW, const int outH,
+                       const int cosQ, const int sinQ, const bool bilinear) {
+  long minX = LONG_MAX, maxX = LONG_MIN, minY = LONG_MAX, maxY = LONG_MIN;
+  for (int k = 0; k < 4; ++k) {
+    const long2 q = source_point(tx0 + (k & 1) * (TILE_W - 1), ty0 + (k >> 1) * (WG_Y - 1), inW, inH, outW, outH,
+                                 cosQ, sinQ) - (bilinear ? (long2)(65536) : (long2)(0));
+    minX = min(minX, floor_shift(q.x, 17));
+    maxX = max(maxX, floor_shift(q.x, 17));
+    minY = min(minY, floor_shift(q.y, 17));
+    maxY = max(maxY, floor_shift(q.y, 17));
+  }
+  int x0 = (int)minX, y0 = (int)minY;
+  int w = (int)(maxX - minX) + (bilinear ? 2 : 1), h = (int)(maxY - minY) + (bilinear ? 2 : 1);
+#if CHANNELS == 1
+  const int aligned = x0 & ~3;  // floor to a multiple of 4, negative values too
+  w = (x0 - aligned + w + 3) & ~3;
+  x0 = aligned;
+#endif
+  return (int4)(x0, y0, w, h);
+}
+
+// Copies the region into local memory, row by row (gray: 4 pixels per 32-bit
+// word), background outside the image.
+inline void stage_box(__global const pixel_t* restrict in, __local pixel_t* box, const int4 b, const int inW,
+                      const int inH, const pixel_t background) {
+  const int lx = get_local_id(0), ly = get_local_id(1);
+#if CHANNELS == 1
+  __local uchar4* box4 = (__local uchar4*)box;
+  const int words = b.z / 4;
+  const uchar4 bg4 = (uchar4)(background);
+  const int rows = min(b.w, BOX_AREA / b.z);  // never past the array (the host's bound makes this b.w)
+  for (int r = ly; r < rows; r += WG_Y) {
+    const int y = b.y + r;
+    const bool rowInside = y >= 0 && y < inH;
+    for (int c = lx; c < words; c += WG_X) {
+      const int x = b.x + 4 * c;
+      uchar4 v = bg4;
+      if (rowInside) {
+        if ((inW & 3) == 0 && x >= 0 && x + 3 < inW) {
+          v = ((__global const uchar4*)in)[(y * inW + x) >> 2];
+        } else {
+          const int i = y * inW + x;
+          if (x >= 0 && x < inW) v.s0 = in[i];
+          if (x + 1 >= 0 && x + 1 < inW) v.s1 = in[i + 1];
+          if (x + 2 >= 0 && x + 2 < inW) v.s2 = in[i + 2];
+          if (x + 3 >= 0 && x + 3 < inW) v.s3 = in[i + 3];
+        }
+      }
+      box4[r * words + c] = v;
+    }
+  }
+#else
+  const int rows = min(b.w, BOX_AREA / b.z);  // never past the array (the host's bound makes this b.w)
+  for (int r = ly; r < rows; r += WG_Y) {
+    const int y = b.y + r;
+    const bool rowInside = y >= 0 && y < inH;
+    for (int c = lx; c < b.z; c += WG_X) {
+      const int x = b.x + c;
+      box[r * b.z + c] = rowInside && x >= 0 && x < inW ? in[y * inW + x] : background;
+    }
+  }
+#endif
+}
+
+#define STAGED_KERNEL(name, bilinear)                                                                       \
+  __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void name(                                  \
+      __global const pixel_t* restrict in, __global pixel_t* restrict out, const int inW, const int inH,     \
+      const int outW, const int outH, const int cosQ, const int sinQ, const pixel_t background) {            \
+    /* declared as words: the gray path stores 4 pixels at a time, which needs 4-byte alignment */          \
+    __local uint boxWords[(BOX_AREA * sizeof(pixel_t) + 3) / 4];                                            \
+    __local pixel_t* box = (__local pixel_t*)boxWords;                                                      \
+    const int tx0 = get_group_id(0) * TILE_W, ty0 = get_group_id(1) * WG_Y;                                  \
+    const int4 b = source_box(tx0, ty0, inW, inH, outW, outH, cosQ, sinQ, bilinear);                        \
+    stage_box(in, box, b, inW, inH, background);                                                            \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+    const int x = tx0 + get_local_id(0) * PIXELS_PER_ITEM, y = ty0 + get_local_id(1);                       \
+    if (x >= outW || y >= outH) return;                                                                     \
+    /* the source point relative to the box, in 2^-17 pixel: small and >= 0, so 32-bit */                   \
+    const long2 q64 = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ) -                                \
+                      (long2)((long)b.x << 17, (long)b.y << 17) - (bilinear ? (long2)(65536) : (long2)(0));  \
+    int qx = (int)q64.x, qy = (int)q64.y;                                                                   \
+    pixel_t v[PIXELS_PER_ITEM];                                                                             \
+    for (int k = 0; k < PIXELS_PER_ITEM; ++k, qx += 2 * cosQ, qy -= 2 * sinQ) {                             \
+      const int at = (qy >> 17) * b.z + (qx >> 17);                                                         \
+      if (!bilinear) {                                                                                      \
+        v[k] = box[at];                                                                                     \
+      } else {                                                                                              \
+        const uint fx = (qx >> 5) & 4095, fy = (qy >> 5) & 4095;                                            \
+        const acc_t top = TO_ACC(box[at]) * (4096 - fx) + TO_ACC(box[at + 1]) * fx;                          \
+        const acc_t bottom = TO_ACC(box[at + b.z]) * (4096 - fx) + TO_ACC(box[at + b.z + 1]) * fx;           \
+        v[k] = FROM_ACC((top * (4096 - fy) + bottom * fy + (1u << 23)) >> 24);                              \
+      }                                                                                                     \
+    }                                                                                                       \
+    const int o = y * outW + x;                                                                             \
+    if (PIXELS_PER_ITEM == 1) {                                                                             \
+      out[o] = v[0];                                                                                        \
+    } else if ((outW & 3) == 0) {                                                                           \
+      ((__global pixels4_t*)out)[o >> 2] = PIXELS4(v[0], v[PIXELS_PER_ITEM > 1], v[2 * (PIXELS_PER_ITEM > 2)], \
+                                                   v[3 * (PIXELS_PER_ITEM > 3)]);                           \
+    } else {                                                                                                \
+      for (int k = 0; k < PIXELS_PER_ITEM && x + k < outW; ++k) out[o + k] = v[k];                          \
+    }                                                                                                       \
+  }
+
+STAGED_KERNEL(rotate_nearest_local, false)
+STAGED_KERNEL(rotate_bilinear_local, true)
+#endif
 
 // ---- image2d_t + sampler -----------------------------------------------------------------
 #ifdef USE_IMAGES

@@ -78,7 +78,10 @@ inline void tiled_transpose(__global const pixel_t* restrict in, __global pixel_
                             const int height, __local pixel_t* tile, const int stride, const int bx, const int by) {
   const int lx = get_local_id(0), ly = get_local_id(1);
   const int x = bx * TILE + lx;
-  for (int r = ly; r < TILE; r += TILE_ITEMS_Y) {
+  // Constant trip counts: the loops unroll and every load is in flight at once.
+#pragma unroll
+  for (int k = 0; k < ROWS; ++k) {
+    const int r = ly + k * TILE_ITEMS_Y;
     const int y = by * TILE + r;
     if (x < width && y < height) tile[r * stride + lx] = in[y * width + x];
   }
@@ -86,7 +89,9 @@ inline void tiled_transpose(__global const pixel_t* restrict in, __global pixel_
   // Output row oy = input column, output column ox = input row: neighbouring
   // items write neighbouring pixels and read a column of the tile.
   const int ox = by * TILE + lx;
-  for (int r = ly; r < TILE; r += TILE_ITEMS_Y) {
+#pragma unroll
+  for (int k = 0; k < ROWS; ++k) {
+    const int r = ly + k * TILE_ITEMS_Y;
     const int oy = bx * TILE + r;
     if (ox < height && oy < width) out[oy * height + ox] = tile[lx * stride + r];
   }
@@ -174,36 +179,72 @@ inline void transpose4x4(pixel4_t* a, pixel4_t* b, pixel4_t* c, pixel4_t* d) {
   *d = shuffle2(t2, t3, hi2);                // a3 b3 c3 d3
 }
 
+#define B4_LOADS (B4_TILE * B4_V / B4_WG)   // vectors each item loads
+#define B4_BLOCKS (B4_V * B4_V / B4_WG)     // 4x4 blocks each item transposes
+#if B4_BLOCKS < 1
+#error "B4_WG must not exceed the tile's (B4_TILE / 4)^2 blocks"
+#endif
+
 inline void block4x4_transpose(__global const pixel_t* restrict in, __global pixel_t* restrict out, const int width,
                                const int height, __local pixel4_t* tile, const int bx, const int by) {
   const int lid = get_local_id(0);
   const int x0 = bx * B4_TILE, y0 = by * B4_TILE;
   const bool inAligned = (width & 3) == 0;    // every input row starts on a 4-pixel boundary
   const bool outAligned = (height & 3) == 0;  // every output row too
+  // A tile inside the image with aligned rows (nearly all of a big image): plain
+  // vector loads and stores, no per-vector tests.
+  const bool full = inAligned && outAligned && x0 + B4_TILE <= width && y0 + B4_TILE <= height;
   // Phase 1: the tile, row by row; consecutive items load consecutive vectors.
-  for (int i = lid; i < B4_TILE * B4_V; i += B4_WG) {
-    const int r = i / B4_V, c = i % B4_V;
-    tile[B4_AT(r, c)] = load4(in, x0 + 4 * c, y0 + r, width, height, inAligned);
+  // All of an item's loads are issued before the first store to local memory.
+  pixel4_t v[B4_LOADS];
+  if (full) {
+    __global const pixel4_t* in4 = (__global const pixel4_t*)in;
+#pragma unroll
+    for (int k = 0; k < B4_LOADS; ++k) {
+      const int i = lid + k * B4_WG, r = i / B4_V, c = i % B4_V;
+      v[k] = in4[((y0 + r) * width + x0) / 4 + c];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < B4_LOADS; ++k) {
+      const int i = lid + k * B4_WG, r = i / B4_V, c = i % B4_V;
+      v[k] = load4(in, x0 + 4 * c, y0 + r, width, height, inAligned);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < B4_LOADS; ++k) {
+    const int i = lid + k * B4_WG, r = i / B4_V, c = i % B4_V;
+    tile[B4_AT(r, c)] = v[k];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   // Phase 2: block (bc, br) = tile rows 4br..4br+3, vector column bc. Its
   // transpose is 4 output rows (input columns x0 + 4bc + k) at output columns
   // y0 + 4br..: consecutive items take consecutive br, so they store
   // consecutive vectors of an output row.
-  for (int b = lid; b < B4_V * B4_V; b += B4_WG) {
+#pragma unroll
+  for (int k = 0; k < B4_BLOCKS; ++k) {
+    const int b = lid + k * B4_WG;
     const int br = b % B4_V, bc = b / B4_V;
     const int oy = x0 + 4 * bc;  // first output row
-    if (oy >= width) continue;
     pixel4_t r0 = tile[B4_AT(4 * br + 0, bc)];
     pixel4_t r1 = tile[B4_AT(4 * br + 1, bc)];
     pixel4_t r2 = tile[B4_AT(4 * br + 2, bc)];
     pixel4_t r3 = tile[B4_AT(4 * br + 3, bc)];
     transpose4x4(&r0, &r1, &r2, &r3);
     const int ox = y0 + 4 * br;
-    store4(out, r0, ox, oy + 0, height, width, outAligned);
-    store4(out, r1, ox, oy + 1, height, width, outAligned);
-    store4(out, r2, ox, oy + 2, height, width, outAligned);
-    store4(out, r3, ox, oy + 3, height, width, outAligned);
+    if (full) {
+      __global pixel4_t* out4 = (__global pixel4_t*)out;
+      const int o = (oy * height + ox) / 4, row = height / 4;
+      out4[o] = r0;
+      out4[o + row] = r1;
+      out4[o + 2 * row] = r2;
+      out4[o + 3 * row] = r3;
+    } else {
+      store4(out, r0, ox, oy + 0, height, width, outAligned);
+      store4(out, r1, ox, oy + 1, height, width, outAligned);
+      store4(out, r2, ox, oy + 2, height, width, outAligned);
+      store4(out, r3, ox, oy + 3, height, width, outAligned);
+    }
   }
 }
 

@@ -284,6 +284,10 @@ TEST(ImageDrop, SeveralFilesOpenTheFirst) {
   const DropRun run = dropOnApp(dir, {first, second});
   expectCleanRun(run);
   expectImage(run, first, 37, 23, 4);
+  bool said = false;
+  for (const auto& line : run.dump["log"])
+    said = said || (line.is_string() && line.get<std::string>().find("2 files") != std::string::npos);
+  EXPECT_TRUE(said) << "the log should say that 2 files came and only the first opened\n" << run.report;
 }
 
 }  // namespace

@@ -480,6 +480,15 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   const std::string bmp = test::readFile(writeStb(dir, "whole.bmp", 16, 16, 3, noise(16 * 16 * 3, 81)));
   expectError(writeBytes(dir, "short.bmp", bmp.substr(0, bmp.size() - 100)), "is a truncated BMP file");
   expectError(writeBytes(dir, "zero-max.pgm", "P5\n2 2\n0\n" + std::string(4, 'x')), "is a damaged PNM file");
+
+  // HDR scanlines that stb_image 2.27 would loop on forever (CVE-2021-42715)
+  std::vector<float> gray(19 * 3 * 3, 0.5f);
+  ASSERT_TRUE(stbi_write_hdr((dir / "whole.hdr").c_str(), 19, 3, 3, gray.data()));
+  const std::string hdr = test::readFile(dir / "whole.hdr");
+  expectError(writeBytes(dir, "short.hdr", hdr.substr(0, hdr.size() - 5)), "is a truncated HDR file");
+  const std::string zeroRun = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 8\n" + std::string("\2\2\0\x08\0", 5) +
+                              std::string(64, '\x81');
+  expectError(writeBytes(dir, "zero-run.hdr", zeroRun), "is a damaged HDR file: a scanline holds a run of length 0");
 }
 
 TEST(ImageFile, HugeHeaderIsRejectedBeforeDecoding) {
@@ -526,6 +535,50 @@ TEST(ImageFile, FileTooBigToRead) {
   EXPECT_EQ(maxImageFileBytes(kRoomy), uint64_t{1} << 30) << "capped: stb_image takes an int length";
   const std::string big = kPngSignature + std::string(maxImageFileBytes(small), '\0');
   expectError(writeBytes(dir, "big.png", big), "is 4.0 MiB (4198312 bytes); image files for this device are limited to 4.0 MiB (4198304 bytes)", small);
+}
+
+// Damaged copies of a valid file of every format: each loads or throws
+// ImageFileError; nothing else (a crash, another exception, a hang).
+TEST(ImageFile, DamagedFilesLoadOrThrowImageFileError) {
+  TempDir dir("ks-image-damaged");
+  const int w = 19, h = 13;
+  std::vector<std::string> originals;
+  for (const char* name : {"o.png", "o.bmp", "o.tga", "o.jpg"})
+    originals.push_back(test::readFile(writeStb(dir, name, w, h, 4 - (name[2] == 'j'), noise(w * h * 4, 110))));
+  std::vector<float> hdr(w * h * 3, 0.5f);
+  ASSERT_TRUE(stbi_write_hdr((dir / "o.hdr").c_str(), w, h, 3, hdr.data()));
+  originals.push_back(test::readFile(dir / "o.hdr"));
+  Bytes palette(128 * 3, 9), frame(w * h, 3);
+  originals.push_back(handGif(w, h, palette, {frame, frame}));
+  originals.push_back(handPsd(w, h, 3, 16, samples16(w * h * 3, 111)));
+  originals.push_back("P6\n19 13\n255\n" + str(noise(w * h * 3, 112)));
+  originals.push_back(handPng(w, h, 16, 6, rows16(samples16(w * h * 4, 113), w * 4)));
+
+  const fs::path file = dir / "damaged";
+  int loaded = 0, refused = 0;
+  auto attempt = [&](const std::string& bytes) {
+    test::writeFile(file, bytes);
+    try {
+      loadImageFile(file, kRoomy);
+      ++loaded;
+    } catch (const ImageFileError&) {
+      ++refused;
+    }
+  };
+  uint32_t seed = 114;
+  for (const std::string& original : originals) {
+    for (size_t length = 0; length < original.size(); length += 1 + length / 8) attempt(original.substr(0, length));
+    for (int k = 0; k < 200; ++k) {
+      std::string bytes = original;
+      for (int flips = 0; flips < 1 + k % 4; ++flips) {
+        seed = seed * 1664525u + 1013904223u;
+        bytes[(seed >> 8) % bytes.size()] = static_cast<char>(seed >> 24);
+      }
+      attempt(bytes);
+    }
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(loaded, 0);
 }
 
 // ---- the built-in test image and PNG output -------------------------------------------------
