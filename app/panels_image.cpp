@@ -138,7 +138,7 @@ void histogramSection(AppState& state) {
     const int colour = h.imageChannels == 1 ? 3 : c;
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[colour]);
     ImGui::PlotHistogram(histogramChannelName(h.imageChannels, c), values, kHistogramBins, 0, nullptr, 0.0f, FLT_MAX,
-                         ImVec2(-80, 50));
+                         ImVec2(std::max(ImGui::GetContentRegionAvail().x - 80.0f, 64.0f), 50.0f));
     ImGui::PopStyleColor();
   }
   if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
