@@ -257,6 +257,35 @@ void checkHdrData(const fs::path& file, const std::vector<uint8_t>& bytes, uint6
   }
 }
 
+// stb_image 2.27 trusts the code counts of a JPEG Huffman table: more than
+// 256 codes overrun its tables. The segments are walked here first (scan data
+// skipped up to the next marker) and every table is checked.
+void checkJpegTables(const fs::path& file, const std::vector<uint8_t>& bytes) {
+  const size_t end = bytes.size();
+  size_t at = 2;  // after SOI
+  while (at + 4 <= end) {
+    const uint8_t marker = bytes[at + 1];
+    if (bytes[at] != 0xFF || marker == 0xFF || marker == 0x00 || marker == 0x01 || marker == 0xD8 ||
+        (marker >= 0xD0 && marker <= 0xD7)) {
+      ++at;  // scan data, fill bytes, stuffed 0xFF, restart markers
+      continue;
+    }
+    if (marker == 0xD9) return;  // EOI
+    const size_t segmentEnd = at + 2 + (bytes[at + 2] << 8 | bytes[at + 3]);
+    if (marker == 0xC4) {  // DHT: tables of 1 + 16 count bytes + the values, as stb_image reads them
+      for (size_t table = at + 4; table < segmentEnd && table + 17 <= end;) {
+        int codes = 0;
+        for (size_t i = 1; i <= 16; ++i) codes += bytes[table + i];
+        if (codes > 256)
+          fail(file, "is a damaged JPEG file: a Huffman table claims " + std::to_string(codes) +
+                         " codes (at most 256)");
+        table += 17 + codes;
+      }
+    }
+    at = segmentEnd;
+  }
+}
+
 const char* layoutName(int channels) {
   switch (channels) {
     case 1: return "gray";
@@ -355,6 +384,8 @@ HostImage loadImageFile(const fs::path& file, const ImageLimits& limits) {
   const std::optional<PngHeader> png = readPngHeader(bytes);
   const std::optional<PnmHeader> pnm = readPnmHeader(bytes);
 
+  // stbi_info already reads the Huffman tables
+  if (format == "JPEG") checkJpegTables(file, bytes);
   int width = 0, height = 0, infoChannels = 0;
   if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &infoChannels)) {
     const std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "unknown error";

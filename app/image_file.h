@@ -41,7 +41,11 @@ uint64_t maxImageFileBytes(const ImageLimits& limits);
 // bits; HDR is tone-mapped per channel with Reinhard, c / (1 + c), then encoded
 // with the sRGB curve. Throws ImageFileError when the file is missing, not a
 // regular file, unreadable, empty, not an image, damaged, or bigger than
-// `limits` allow.
+// `limits` allow. Sizes are checked on the header, before decoding; so are the
+// damaged files stb_image 2.27 mishandles (truncated BMP, PNM and HDR data, HDR
+// runs of length 0, JPEG Huffman tables with more than 256 codes). PNM is
+// decoded here (stb_image 2.27 byte-swaps 16-bit samples and ignores the
+// maximum value). Safe to call from any thread.
 HostImage loadImageFile(const std::filesystem::path& file, const ImageLimits& limits);
 
 // A generated RGBA picture for checking orientation and histograms by eye:

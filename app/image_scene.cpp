@@ -148,7 +148,7 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   a.transpose = lab.transpose;
   a.transposeConfig =
       firstValid(allTransposeConfigs(device, channels), lab.transposeVariant, defaultTransposeConfig(channels));
-  a.histogram = firstValid(allHistogramConfigs(device, channels), lab.histogramVariant, HistogramConfig{});
+  a.histogram = firstValid(allHistogramConfigs(device, channels), lab.histogramVariant, defaultHistogramConfig(channels));
   a.histogramOfResult = lab.histogramOfResult;
   return a;
 }

@@ -508,8 +508,9 @@ HistogramConfig defaultHistogramConfig(int channels) {
   HistogramConfig c;
   c.variant = "local_atomic";
   c.workGroup = 256;
-  c.copies = 8;  // RGBA: 5 channels x 8 copies x 1 KB = 40 KB of local memory
-  c.groupsPerComputeUnit = channels == 1 ? 4 : 2;
+  // Gray: 32 copies, one bank per lane (32 KB); RGBA: 5 channels x 8 copies x 1 KB = 40 KB.
+  c.copies = channels == 1 ? 32 : 8;
+  c.groupsPerComputeUnit = 2;
   return c;
 }
 

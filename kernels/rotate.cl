@@ -98,31 +98,50 @@ inline pixel_t fetch(__global const pixel_t* restrict in, const int x, const int
   return (x >= 0 && y >= 0 && x < inW && y < inH) ? in[y * inW + x] : background;
 }
 
+// The per-pixel samplers take the source point with a bias of BIAS pixels added
+// (a multiple of 2^17 units far beyond any image), so the coordinates are always
+// positive: floor is a plain shift, the fraction a mask, no branches.
+#define BIAS_PIXELS (1L << 24)
+#define BIAS (BIAS_PIXELS << 17)
+
 inline pixel_t sample_nearest(__global const pixel_t* restrict in, const long2 q, const int inW, const int inH,
                               const pixel_t background) {
-  return fetch(in, (int)floor_shift(q.x, 17), (int)floor_shift(q.y, 17), inW, inH, background);
+  const int x = (int)((q.x >> 17) - BIAS_PIXELS), y = (int)((q.y >> 17) - BIAS_PIXELS);
+  return ((uint)x < (uint)inW && (uint)y < (uint)inH) ? in[y * inW + x] : background;
 }
 
+// q already holds the half-pixel shift (relative to pixel centres).
 inline pixel_t sample_bilinear(__global const pixel_t* restrict in, const long2 q, const int inW, const int inH,
                                const pixel_t background) {
-  const long ux = q.x - 65536, uy = q.y - 65536;  // minus half a pixel: relative to pixel centres
-  const int x0 = (int)floor_shift(ux, 17), y0 = (int)floor_shift(uy, 17);
-  const uint fx = (uint)((ux & 0x1FFFF) >> 5), fy = (uint)((uy & 0x1FFFF) >> 5);  // 12-bit fractions
-  const acc_t top = TO_ACC(fetch(in, x0, y0, inW, inH, background)) * (4096 - fx) +
-                    TO_ACC(fetch(in, x0 + 1, y0, inW, inH, background)) * fx;
-  const acc_t bottom = TO_ACC(fetch(in, x0, y0 + 1, inW, inH, background)) * (4096 - fx) +
-                       TO_ACC(fetch(in, x0 + 1, y0 + 1, inW, inH, background)) * fx;
+  const int x0 = (int)((q.x >> 17) - BIAS_PIXELS), y0 = (int)((q.y >> 17) - BIAS_PIXELS);
+  const uint fx = ((uint)q.x >> 5) & 4095, fy = ((uint)q.y >> 5) & 4095;  // 12-bit fractions
+  acc_t p00, p10, p01, p11;
+  if ((uint)x0 < (uint)(inW - 1) && (uint)y0 < (uint)(inH - 1)) {
+    // The 2x2 footprint lies inside the image (nearly every pixel): no tests.
+    __global const pixel_t* p = in + y0 * inW + x0;
+    p00 = TO_ACC(p[0]);
+    p10 = TO_ACC(p[1]);
+    p01 = TO_ACC(p[inW]);
+    p11 = TO_ACC(p[inW + 1]);
+  } else {
+    p00 = TO_ACC(fetch(in, x0, y0, inW, inH, background));
+    p10 = TO_ACC(fetch(in, x0 + 1, y0, inW, inH, background));
+    p01 = TO_ACC(fetch(in, x0, y0 + 1, inW, inH, background));
+    p11 = TO_ACC(fetch(in, x0 + 1, y0 + 1, inW, inH, background));
+  }
+  const acc_t top = p00 * (4096 - fx) + p10 * fx;
+  const acc_t bottom = p01 * (4096 - fx) + p11 * fx;
   // At most 255 * 4096 * 4096 + 2^23 < 2^32: no overflow in 32 bits.
   return FROM_ACC((top * (4096 - fy) + bottom * fy + (1u << 23)) >> 24);
 }
 
-#define INVERSE_KERNEL(name, sample)                                                                         \
+#define INVERSE_KERNEL(name, sample, shift)                                                                  \
   __kernel void name(__global const pixel_t* restrict in, __global pixel_t* restrict out, const int inW,      \
                      const int inH, const int outW, const int outH, const int cosQ, const int sinQ,           \
                      const pixel_t background) {                                                             \
     const int x = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);                                  \
     if (x >= outW || y >= outH) return;                                                                      \
-    long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ);                                          \
+    long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ) + (long2)(BIAS - (shift));                 \
     if (PIXELS_PER_ITEM == 1) {                                                                              \
       out[y * outW + x] = sample(in, q, inW, inH, background);                                               \
       return;                                                                                                \
@@ -139,8 +158,8 @@ inline pixel_t sample_bilinear(__global const pixel_t* restrict in, const long2 
     }                                                                                                        \
   }
 
-INVERSE_KERNEL(rotate_nearest, sample_nearest)
-INVERSE_KERNEL(rotate_bilinear, sample_bilinear)
+INVERSE_KERNEL(rotate_nearest, sample_nearest, 0)
+INVERSE_KERNEL(rotate_bilinear, sample_bilinear, 65536)
 
 // ---- inverse mapping from a staged source region ------------------------------------------
 #ifdef STAGED

@@ -481,6 +481,14 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   expectError(writeBytes(dir, "short.bmp", bmp.substr(0, bmp.size() - 100)), "is a truncated BMP file");
   expectError(writeBytes(dir, "zero-max.pgm", "P5\n2 2\n0\n" + std::string(4, 'x')), "is a damaged PNM file");
 
+  // a Huffman table with more codes than stb_image 2.27's tables hold
+  const std::string jpeg = test::readFile(writeStb(dir, "whole.jpg", 16, 16, 3, noise(16 * 16 * 3, 82)));
+  std::string badTable = jpeg;
+  const size_t dht = badTable.find("\xFF\xC4");
+  ASSERT_NE(dht, std::string::npos);
+  badTable[dht + 5] = '\xFF';  // count of 1-bit codes in the first table
+  expectError(writeBytes(dir, "huffman.jpg", badTable), "is a damaged JPEG file: a Huffman table claims");
+
   // HDR scanlines that stb_image 2.27 would loop on forever (CVE-2021-42715)
   std::vector<float> gray(19 * 3 * 3, 0.5f);
   ASSERT_TRUE(stbi_write_hdr((dir / "whole.hdr").c_str(), 19, 3, 3, gray.data()));
