@@ -117,14 +117,31 @@ std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& o, const De
   return out;
 }
 
+// What both headless modes start from: the device (no GL), its context, and the
+// preset system with its parameters.
+struct HeadlessNBody {
+  HeadlessNBody(DeviceCatalog catalog, const AppOptions& options, const Settings& settings)
+      : start(chooseStartDevice(std::move(catalog), options, settings, GlContextHandles{})),
+        device(start.devices[start.index]),
+        compute(device, locateKernelsDir(options)),
+        preset(parseNBodyPreset(options.nbody.preset).value_or(NBodyPreset::DiskGalaxy)),
+        system(makeNBodyPreset(preset, options.nbody.bodies, options.nbody.seed)),
+        params(nbodyPresetDefaults(preset, options.nbody.bodies).params) {}
+  StartDevice start;
+  const DeviceDescriptor& device;
+  ComputeContext compute;
+  NBodyPreset preset;
+  NBodySystem system;
+  NBodyParams params;
+};
+
 int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings) {
   const NBodyOptions& o = options.nbody;
-  StartDevice start = chooseStartDevice(std::move(catalog), options, settings, GlContextHandles{});
-  const DeviceDescriptor& device = start.devices[start.index];
-  ComputeContext compute(device, locateKernelsDir(options));
-  const auto preset = parseNBodyPreset(o.preset).value_or(NBodyPreset::DiskGalaxy);
-  const NBodySystem system = makeNBodyPreset(preset, o.bodies, o.seed);
-  const NBodyParams params = nbodyPresetDefaults(preset, o.bodies).params;
+  HeadlessNBody setup(std::move(catalog), options, settings);
+  const DeviceDescriptor& device = setup.device;
+  ComputeContext& compute = setup.compute;
+  const NBodySystem& system = setup.system;
+  const NBodyParams& params = setup.params;
   const int iterations = options.iterations;
   std::vector<NBodyConfig> configs = nbodyConfigsFromOptions(o, device);
 
@@ -210,12 +227,11 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
 
 int runNBodyVerify(DeviceCatalog catalog, const AppOptions& options, const Settings& settings) {
   const NBodyOptions& o = options.nbody;
-  StartDevice start = chooseStartDevice(std::move(catalog), options, settings, GlContextHandles{});
-  const DeviceDescriptor& device = start.devices[start.index];
-  ComputeContext compute(device, locateKernelsDir(options));
-  const auto preset = parseNBodyPreset(o.preset).value_or(NBodyPreset::DiskGalaxy);
-  const NBodySystem system = makeNBodyPreset(preset, o.bodies, o.seed);
-  const NBodyParams params = nbodyPresetDefaults(preset, o.bodies).params;
+  HeadlessNBody setup(std::move(catalog), options, settings);
+  const DeviceDescriptor& device = setup.device;
+  ComputeContext& compute = setup.compute;
+  const NBodySystem& system = setup.system;
+  const NBodyParams& params = setup.params;
   const NBodyConfig config = nbodyConfigsFromOptions(o, device).front();
   try {
     const NBodyVerification v = verifyNBodyStep(compute, system, config, params);

@@ -3,9 +3,30 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 
 namespace ks {
+
+namespace {
+
+// "WIDTHxHEIGHT" -> width, height; false when the text is not of that form.
+bool parseSize(const std::string& text, int& width, int& height) {
+  char x = 0;
+  return std::sscanf(text.c_str(), "%d%c%d", &width, &x, &height) == 3 && (x == 'x' || x == 'X');
+}
+
+// A CLI11 check for WIDTHxHEIGHT with both sides in [lo, hi].
+std::function<std::string(const std::string&)> sizeValidator(int lo, int hi) {
+  return [lo, hi](const std::string& text) -> std::string {
+    int w = 0, h = 0;
+    if (parseSize(text, w, h) && w >= lo && h >= lo && w <= hi && h <= hi) return {};
+    return "expected WIDTHxHEIGHT between " + std::to_string(lo) + "x" + std::to_string(lo) + " and " +
+           std::to_string(hi) + "x" + std::to_string(hi);
+  };
+}
+
+}  // namespace
 
 bool NBodyOptions::given(const std::string& option) const {
   return std::find(explicitOptions.begin(), explicitOptions.end(), option) != explicitOptions.end();
@@ -37,14 +58,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                  "Where settings and imgui.ini live (default: $XDG_CONFIG_HOME/kernelscope)");
   std::string size;
   app.add_option("--size", size, "Window or offscreen size, WIDTHxHEIGHT (default 1280x800)")
-      ->check([](const std::string& s) -> std::string {
-        int w = 0, h = 0;
-        char x = 0;
-        if (std::sscanf(s.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') || w < 64 || h < 64 ||
-            w > 16384 || h > 16384)
-          return "expected WIDTHxHEIGHT between 64x64 and 16384x16384";
-        return {};
-      });
+      ->check(sizeValidator(64, 16384));
   std::string interop = "auto";
   app.add_option("--interop", interop,
                  "How kernel output reaches GL: auto (best available), gl-sharing, external or host")
@@ -59,14 +73,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(CLI::IsMember({"nbody", "image", "interop"}));
   std::string imageSize;
   app.add_option("--image-size", imageSize, "Image size for --bench image, WIDTHxHEIGHT (default 8192x8192)")
-      ->check([](const std::string& s) -> std::string {
-        int w = 0, h = 0;
-        char x = 0;
-        if (std::sscanf(s.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') || w < 1 || h < 1 ||
-            w > 65536 || h > 65536)
-          return "expected WIDTHxHEIGHT between 1x1 and 65536x65536";
-        return {};
-      });
+      ->check(sizeValidator(1, 65536));
   NBodyOptions& nb = options.nbody;
   auto* group = app.add_option_group("N-body", "N-body simulation, benchmark and sweep options");
   group->add_option("--n", nb.bodies, "Number of bodies (>= 1)")->check(CLI::Range(size_t{1}, size_t{1} << 26));
@@ -114,15 +121,11 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (!size.empty()) {
-    char x = 0;
-    std::sscanf(size.c_str(), "%d%c%d", &options.width, &x, &options.height);
+    parseSize(size, options.width, options.height);
     options.sizeGiven = true;
   }
   options.vsync = !noVsync;
-  if (!imageSize.empty()) {
-    char x = 0;
-    std::sscanf(imageSize.c_str(), "%d%c%d", &options.imageBenchWidth, &x, &options.imageBenchHeight);
-  }
+  if (!imageSize.empty()) parseSize(imageSize, options.imageBenchWidth, options.imageBenchHeight);
   for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--n", "--fp64",
                            "--fast-math", "--ftz", "--precise-rsqrt", "--cl-options"})
     if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);
