@@ -90,7 +90,10 @@ static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor&
   if (options.image) state.image.openRequests.push_back(options.image->string());
   const NBodyOptions& o = options.nbody;
   NBodyState& nb = state.nbody;
-  if (o.given("--n")) nb.bodies = static_cast<int>(std::min<size_t>(o.bodies, 1u << 30));
+  // Without --n, a size that steps at interactive rates: O(N^2) on two CPU cores
+  // is a few thousand bodies, a GPU takes tens of thousands.
+  nb.bodies = o.given("--n") ? static_cast<int>(std::min<size_t>(o.bodies, 1u << 30))
+                             : (device.kind == DeviceKind::Gpu ? 32768 : 4096);
   if (auto preset = parseNBodyPreset(o.preset)) nb.preset = *preset;
   nb.seed = static_cast<int>(o.seed);
   if (o.kernelOptionsGiven()) {
