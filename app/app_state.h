@@ -88,7 +88,9 @@ struct ImageLabState {
   int rotateGroup[2] = {16, 16};
   bool transpose = false;
   std::string transposeVariant;
+  std::optional<TransposeConfig> transposeChoice;  // a full configuration of transposeVariant
   std::string histogramVariant;
+  std::optional<HistogramConfig> histogramChoice;  // a full configuration of histogramVariant
   bool histogramOfResult = true;
   bool showChannel[5] = {true, true, true, false, true};  // R G B A luminance
   bool logScale = false;

@@ -147,8 +147,13 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
     a.params.background[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
   a.transpose = lab.transpose;
   a.transposeConfig =
-      firstValid(allTransposeConfigs(device, channels), lab.transposeVariant, defaultTransposeConfig(channels));
-  a.histogram = firstValid(allHistogramConfigs(device, channels), lab.histogramVariant, defaultHistogramConfig(channels));
+      lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
+          ? *lab.transposeChoice
+          : firstValid(allTransposeConfigs(device, channels), lab.transposeVariant, defaultTransposeConfig(channels));
+  a.histogram =
+      lab.histogramChoice && lab.histogramChoice->variant == lab.histogramVariant
+          ? *lab.histogramChoice
+          : firstValid(allHistogramConfigs(device, channels), lab.histogramVariant, defaultHistogramConfig(channels));
   a.histogramOfResult = lab.histogramOfResult;
   return a;
 }
@@ -227,7 +232,9 @@ void ImageScene::update(AppState& state, double) {
         lab.rotateGroup[0] = applied_->rotate.workGroupX;
         lab.rotateGroup[1] = applied_->rotate.workGroupY;
         lab.transposeVariant = applied_->transposeConfig.variant;
+        lab.transposeChoice = applied_->transposeConfig;
         lab.histogramVariant = applied_->histogram.variant;
+        lab.histogramChoice = applied_->histogram;
       }
       applied_ = wanted;  // do not retry the failing combination every frame
     }

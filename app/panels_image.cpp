@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "app/app_state.h"
@@ -28,6 +29,21 @@ void variantCombo(const char* label, std::string& current, const Table& table, P
         current = v.name;
       if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", why.empty() ? v.description : why.c_str());
+    }
+    ImGui::EndCombo();
+  }
+}
+
+// Every configuration of `variant` the device can run (tile, rows, work-group,
+// copies...), by its description; picking one makes it the wanted configuration.
+template <typename Config>
+void configurationCombo(const char* label, const std::string& variant, const std::vector<Config>& all,
+                        const std::string& running, std::optional<Config>& choice, std::string (*describe)(const Config&)) {
+  if (ImGui::BeginCombo(label, running.c_str())) {
+    for (const Config& c : all) {
+      if (c.variant != variant) continue;
+      const std::string text = describe(c);
+      if (ImGui::Selectable(text.c_str(), text == running)) choice = c;
     }
     ImGui::EndCombo();
   }
@@ -100,6 +116,9 @@ void pipelineSection(AppState& state) {
         if (c.variant == name) return std::string();
       return std::string("no configuration of this variant runs on the device");
     });
+    if (device)
+      configurationCombo("transpose config", lab.transposeVariant, allTransposeConfigs(*device, channels),
+                         lab.runningTranspose, lab.transposeChoice, describeTransposeConfig);
   }
   ImGui::TextDisabled("rotate %.3f ms   transpose %.3f ms   histogram %.3f ms", lab.rotateMs, lab.transposeMs,
                       lab.histogramMs);
@@ -118,6 +137,9 @@ void histogramSection(AppState& state) {
       if (c.variant == name) return std::string();
     return std::string("no configuration of this variant runs on the device");
   });
+  if (device)
+    configurationCombo("histogram config", lab.histogramVariant, allHistogramConfigs(*device, channels),
+                       lab.runningHistogram, lab.histogramChoice, describeHistogramConfig);
   ImGui::Checkbox("of the result", &lab.histogramOfResult);
   ImGui::SameLine();
   ImGui::Checkbox("log scale", &lab.logScale);
