@@ -201,8 +201,6 @@ const std::vector<ImageRotateVariant>& imageRotateVariants() {
       {"bilinear", "rotate_bilinear",
        "inverse mapping with bilinear sampling of the 4 nearest source pixels (12-bit fixed-point weights)",
        RotateSampling::Bilinear, false, false, {1, 4}},
-      {"bilinear_plain", "rotate_bilinear_plain", "tmp", RotateSampling::Bilinear, false, false, {1, 4}},
-      {"bilinear_orig", "rotate_bilinear_orig", "tmp", RotateSampling::Bilinear, false, false, {1, 4}},
       {"nearest_local", "rotate_nearest_local",
        "nearest from local memory: the group first copies the source region of its output tile (coalesced, "
        "background outside the image), then samples without bounds tests",
@@ -275,7 +273,6 @@ std::string imageRotateBuildOptions(const RotateConfig& config, int channels) {
   std::ostringstream o;
   o << "-DCHANNELS=" << channels << " -DPIXELS_PER_ITEM=" << config.pixelsPerItem;
   if (v && v->image) o << " -DUSE_IMAGES";
-  if (v && !v->staged && !v->image) o << " -DWG_X=" << config.workGroupX << " -DWG_Y=" << config.workGroupY;
   if (v && v->staged)
     o << " -DSTAGED -DWG_X=" << config.workGroupX << " -DWG_Y=" << config.workGroupY
       << " -DBOX_AREA=" << imageRotateBoxPixels(config);

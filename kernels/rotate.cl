@@ -38,12 +38,6 @@
 #if PIXELS_PER_ITEM != 1 && PIXELS_PER_ITEM != 4
 #error "PIXELS_PER_ITEM must be 1 or 4"
 #endif
-#ifndef WG_X
-#define WG_X 16
-#endif
-#ifndef WG_Y
-#define WG_Y 16
-#endif
 
 #if CHANNELS == 1
 typedef uchar pixel_t;
@@ -165,100 +159,7 @@ inline pixel_t sample_bilinear(__global const pixel_t* restrict in, const long2 
   }
 
 INVERSE_KERNEL(rotate_nearest, sample_nearest, 0)
-INVERSE_KERNEL(rotate_bilinear_orig, sample_bilinear, 65536)
-
-// ---- bilinear, tuned ---------------------------------------------------------------------
-// The group's output tile ((WG_X * PIXELS_PER_ITEM) x WG_Y pixels) is cut into blocks of
-// 32 pixels (8x4 where the tile is 4 rows high or more): each 32-wide hardware warp
-// samples one compact block at a time, so its 2x2 taps fall on few source rows (few
-// cache lines per load). A work-item takes the same spot in PIXELS_PER_ITEM blocks side
-// by side; its source point steps by BW pixels' worth, in 64-bit adds (no multiplies).
-// Taps: one aligned vector load per source row holds both horizontal taps except when
-// they straddle the vector (RGBA: 1 in 4, gray: 1 in 8), then one more scalar load.
-#if WG_Y >= 4
-#define RB_BH 4
-#else
-#define RB_BH WG_Y
-#endif
-#define RB_BW (32 / RB_BH)
-
-#if CHANNELS == 4
-inline void taps_row(__global const pixel_t* restrict in, const int i, uint* a, uint* b) {
-  const uint4 r = ((__global const uint4*)in)[i >> 2];
-  const int s = i & 3;
-  *a = s == 0 ? r.x : s == 1 ? r.y : s == 2 ? r.z : r.w;
-  *b = s == 0 ? r.y : s == 1 ? r.z : r.w;
-  if (s == 3) *b = ((__global const uint*)in)[i + 1];
-}
-#define RB_ALIGN 3
-#else
-inline void taps_row(__global const pixel_t* restrict in, const int i, uint* a, uint* b) {
-  const ulong r = as_ulong(((__global const uint2*)in)[i >> 3]);
-  const int s = i & 7;
-  const uint w = (uint)(r >> (8 * s));
-  *a = w & 255u;
-  *b = s == 7 ? (uint)in[i + 1] : (w >> 8) & 255u;
-}
-#define RB_ALIGN 7
-#endif
-
-#if CHANNELS == 4
-#define RB_ACC(u) convert_uint4(as_uchar4(u))
-#define RB_BG(p) as_uint(p)
-#else
-#define RB_ACC(u) (u)
-#define RB_BG(p) ((uint)(p))
-#endif
-
-#define BILINEAR_TUNED_KERNEL(name, aligned)                                                                 \
-  __kernel void name(__global const pixel_t* restrict in, __global pixel_t* restrict out, const int inW,      \
-                     const int inH, const int outW, const int outH, const int cosQ, const int sinQ,           \
-                     const pixel_t background) {                                                             \
-    const int lid = get_local_id(1) * WG_X + get_local_id(0);                                                \
-    const int warp = lid >> 5, lane = lid & 31;                                                              \
-    const int blocksPerRow = (WG_X * PIXELS_PER_ITEM) / RB_BW;                                               \
-    const int blk = warp * PIXELS_PER_ITEM;                                                                  \
-    const int x = get_group_id(0) * (WG_X * PIXELS_PER_ITEM) + (blk % blocksPerRow) * RB_BW + lane % RB_BW;  \
-    const int y = get_group_id(1) * WG_Y + (blk / blocksPerRow) * RB_BH + lane / RB_BW;                      \
-    if (y >= outH) return;                                                                                   \
-    long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ) + (long2)(BIAS - 65536);                  \
-    const long2 step = (long2)(2 * RB_BW * (long)cosQ, -2 * RB_BW * (long)sinQ);                             \
-    const int n = inW * inH;                                                                                 \
-    const uint bg = RB_BG(background);                                                                       \
-    for (int k = 0; k < PIXELS_PER_ITEM; ++k, q += step) {                                                   \
-      const int xk = x + k * RB_BW;                                                                          \
-      if (xk >= outW) break;                                                                                 \
-      const int x0 = (int)(q.x >> 17) - (int)BIAS_PIXELS, y0 = (int)(q.y >> 17) - (int)BIAS_PIXELS;         \
-      const uint fx = ((uint)q.x >> 5) & 4095, fy = ((uint)q.y >> 5) & 4095;                                 \
-      uint t00, t10, t01, t11;                                                                               \
-      const int i0 = y0 * inW + x0, i1 = i0 + inW;                                                           \
-      if ((uint)x0 < (uint)(inW - 1) && (uint)y0 < (uint)(inH - 1) && (!(aligned) || (i1 | RB_ALIGN) < n)) { \
-        if (aligned) {                                                                                       \
-          taps_row(in, i0, &t00, &t10);                                                                      \
-          taps_row(in, i1, &t01, &t11);                                                                      \
-        } else {                                                                                             \
-          t00 = RB_BG(in[i0]);                                                                               \
-          t10 = RB_BG(in[i0 + 1]);                                                                           \
-          t01 = RB_BG(in[i1]);                                                                               \
-          t11 = RB_BG(in[i1 + 1]);                                                                           \
-        }                                                                                                    \
-      } else {                                                                                               \
-        const bool c0 = (uint)x0 < (uint)inW, c1 = (uint)(x0 + 1) < (uint)inW;                               \
-        const bool r0 = (uint)y0 < (uint)inH, r1 = (uint)(y0 + 1) < (uint)inH;                               \
-        t00 = r0 && c0 ? RB_BG(in[i0]) : bg;                                                                 \
-        t10 = r0 && c1 ? RB_BG(in[i0 + 1]) : bg;                                                             \
-        t01 = r1 && c0 ? RB_BG(in[i1]) : bg;                                                                 \
-        t11 = r1 && c1 ? RB_BG(in[i1 + 1]) : bg;                                                             \
-      }                                                                                                      \
-      const uint wx = 4096 - fx, wy = 4096 - fy;                                                             \
-      const acc_t top = RB_ACC(t00) * wx + RB_ACC(t10) * fx;                                                 \
-      const acc_t bottom = RB_ACC(t01) * wx + RB_ACC(t11) * fx;                                              \
-      out[y * outW + xk] = FROM_ACC((top * wy + bottom * fy + (1u << 23)) >> 24);                            \
-    }                                                                                                        \
-  }
-
-BILINEAR_TUNED_KERNEL(rotate_bilinear, true)
-BILINEAR_TUNED_KERNEL(rotate_bilinear_plain, false)
+INVERSE_KERNEL(rotate_bilinear, sample_bilinear, 65536)
 
 // ---- inverse mapping from a staged source region ------------------------------------------
 #ifdef STAGED

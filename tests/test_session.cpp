@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "app/app_state.h"
+#include "app/image_file.h"
 #include "app/render_surface.h"
 #include "app/session.h"
 
@@ -145,6 +146,69 @@ TEST_F(SessionTest, LoadingACorruptStateFileKeepsTheSimulation) {
   frame();
   EXPECT_EQ(state_.nbody.runningBodies, 500u) << state_.nbody.message;
   std::remove(path.c_str());
+}
+
+TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
+  state_.requestedScene = SceneKind::Image;
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  EXPECT_EQ(state_.image.path, "") << "starts with the built-in test image";
+  EXPECT_GT(state_.image.width, 0);
+
+  HostImage image;
+  image.width = 37;
+  image.height = 23;
+  image.channels = 1;
+  for (int i = 0; i < 37 * 23; ++i) image.pixels.push_back(static_cast<uint8_t>(i * 7));
+  const std::string path = ::testing::TempDir() + "ks-session-gray.png";
+  std::string error;
+  ASSERT_TRUE(savePngFile(image, path, &error)) << error;
+  state_.image.openRequests = {path};
+  frame();
+  EXPECT_EQ(state_.image.path, path) << state_.image.message;
+  EXPECT_EQ(state_.image.channels, 1);
+  EXPECT_EQ(state_.image.resultWidth, 37);
+  ASSERT_EQ(state_.image.statistics.channels.size(), 1u);
+  EXPECT_EQ(state_.image.statistics.channels[0].count, 37u * 23u);
+
+  state_.image.angle = 90.0f;
+  state_.image.expandCanvas = true;
+  frame();
+  EXPECT_EQ(state_.image.resultWidth, 23);
+  EXPECT_EQ(state_.image.resultHeight, 37);
+  state_.image.transpose = true;
+  frame();
+  EXPECT_EQ(state_.image.resultWidth, 37) << "rotated by 90 and transposed";
+  EXPECT_EQ(state_.image.resultHeight, 23);
+
+  // the pixel inspector answers from the original
+  state_.image.inspectResult = false;
+  state_.image.inspectX = 5;
+  state_.image.inspectY = 2;
+  frame();
+  EXPECT_TRUE(state_.image.inspectValid);
+  EXPECT_EQ(state_.image.inspectValue[0], static_cast<uint8_t>((2 * 37 + 5) * 7));
+
+  const std::string corrupt = ::testing::TempDir() + "ks-session-corrupt.png";
+  FILE* f = std::fopen(corrupt.c_str(), "wb");
+  ASSERT_TRUE(f);
+  std::fputs("\x89PNG not really", f);
+  std::fclose(f);
+  state_.image.openRequests = {corrupt};
+  frame();
+  EXPECT_EQ(state_.image.path, path) << "the previous image stays";
+  EXPECT_NE(state_.image.message.find("cannot open " + corrupt), std::string::npos) << state_.image.message;
+
+  state_.image.saveRequested = true;
+  const std::string out = ::testing::TempDir() + "ks-session-result.png";
+  std::snprintf(state_.image.savePath, sizeof state_.image.savePath, "%s", out.c_str());
+  frame();
+  const HostImage saved = loadImageFile(out, {4096, 1u << 30});
+  EXPECT_EQ(saved.width, 37);
+  EXPECT_EQ(saved.height, 23);
+  std::remove(path.c_str());
+  std::remove(corrupt.c_str());
+  std::remove(out.c_str());
 }
 
 }  // namespace
