@@ -44,65 +44,7 @@ std::string shellQuote(const std::string& s) {
   return out + "'";
 }
 
-struct RunResult {
-  int exitCode = -1;  // 128+N when killed by signal N
-  std::string out, err, command;
-  bool timedOut = false;
-  // For assertion messages: everything needed to see what happened.
-  std::string describe() const {
-    std::ostringstream s;
-    s << "command: " << command << "\nexit code: " << exitCode << (timedOut ? " (timed out, killed)" : "")
-      << "\n--- stdout ---\n" << out << "--- stderr ---\n" << err << "--------------";
-    return s.str();
-  }
-};
-
-// Runs `shellCommand` through /bin/sh in its own process group, stdout and stderr
-// into separate files; kills the whole group after kRunTimeoutSeconds.
-RunResult runShell(const std::string& shellCommand, const fs::path& scratch) {
-  RunResult r;
-  r.command = shellCommand;
-  const fs::path outFile = scratch / "stdout.txt", errFile = scratch / "stderr.txt";
-  const pid_t pid = fork();
-  if (pid < 0) {
-    r.err = "fork failed";
-    return r;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int out = open(outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err = open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int in = open("/dev/null", O_RDONLY);
-    if (out < 0 || err < 0 || in < 0) _exit(125);
-    dup2(in, 0);
-    dup2(out, 1);
-    dup2(err, 2);
-    execl("/bin/sh", "sh", "-c", shellCommand.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  setpgid(pid, pid);  // also from here: no race with the child's own call
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kRunTimeoutSeconds);
-  int status = 0;
-  for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0) {
-      r.err = "waitpid failed";
-      return r;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      r.timedOut = true;
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = test::readFile(outFile);
-  r.err = test::readFile(errFile);
-  return r;
-}
+using RunResult = test::ShellResult;
 
 struct RunOptions {
   bool display = false;                          // keep DISPLAY etc. (for xvfb-run)
@@ -123,7 +65,7 @@ RunResult runApp(const TempDir& dir, const std::vector<std::string>& args, const
     hasConfig = hasConfig || a == "--config-dir";
   }
   if (!hasConfig) cmd += " --config-dir " + shellQuote((dir / "config").string());
-  return runShell(cmd, dir.path());
+  return test::runShell(cmd, dir.path(), kRunTimeoutSeconds);
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {

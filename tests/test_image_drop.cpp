@@ -49,56 +49,7 @@ std::string readIfThere(const fs::path& file) {
   return fs::exists(file, ec) ? test::readFile(file) : "(no file)\n";
 }
 
-struct RunResult {
-  int exitCode = -1;
-  bool timedOut = false;
-  std::string out, err;
-};
-
-// /bin/sh -c `command` in its own process group, killed as a group after kRunTimeoutSeconds.
-RunResult runShell(const std::string& command, const fs::path& scratch) {
-  RunResult r;
-  const fs::path outFile = scratch / "script.out", errFile = scratch / "script.err";
-  const pid_t pid = fork();
-  if (pid < 0) {
-    r.err = "fork failed";
-    return r;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int out = open(outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err = open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int in = open("/dev/null", O_RDONLY);
-    if (out < 0 || err < 0 || in < 0) _exit(125);
-    dup2(in, 0);
-    dup2(out, 1);
-    dup2(err, 2);
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kRunTimeoutSeconds);
-  int status = 0;
-  for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0) {
-      r.err = "waitpid failed";
-      return r;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      r.timedOut = true;
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = readIfThere(outFile);
-  r.err = readIfThere(errFile);
-  return r;
-}
+using RunResult = test::ShellResult;
 
 // ---- what the machine offers ----------------------------------------------------------
 
@@ -183,7 +134,7 @@ DropRun dropOnApp(const TempDir& dir, const std::vector<fs::path>& files) {
                               shellQuote(findInPath("xvfb-run")->string()) + " -a -s " +
                               shellQuote("-screen 0 1280x1024x24") + " sh " + shellQuote((dir / "drop.sh").string());
   DropRun run;
-  run.script = runShell(command, scratch);
+  run.script = test::runShell(command, scratch, kRunTimeoutSeconds);
   run.appExit = exitLine(run.script.out, "kernelscope");
   run.dropExit = exitLine(run.script.out, "xdnd_drop");
   const std::string dumpText = readIfThere(dump);

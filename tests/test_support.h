@@ -20,6 +20,20 @@ class TempDir {
 };
 
 std::string readFile(const std::filesystem::path& file);
+
+// What a child command did.
+struct ShellResult {
+  int exitCode = -1;  // 128+N when killed by signal N
+  std::string out, err, command;
+  bool timedOut = false;
+  // For assertion messages: everything needed to see what happened.
+  std::string describe() const;
+};
+
+// Runs `shellCommand` through /bin/sh in its own process group, stdin from
+// /dev/null, stdout and stderr into files in `scratch`; kills the whole group
+// after `timeoutSeconds`.
+ShellResult runShell(const std::string& shellCommand, const std::filesystem::path& scratch, int timeoutSeconds);
 void writeFile(const std::filesystem::path& file, const std::string& text);
 
 }  // namespace ks::test
