@@ -7,8 +7,8 @@ set -euo pipefail
 KS_PACKAGES=(
   # toolchain
   g++ cmake ninja-build pkg-config python3-glad
-  # libraries (headers + static ImGui)
-  libglfw3-dev libimgui-dev libglm-dev libstb-dev libegl-dev libgl-dev libvulkan-dev libx11-dev
+  # libraries (headers + static ImGui; GLFW's native header needs the Xrandr headers)
+  libglfw3-dev libimgui-dev libglm-dev libstb-dev libegl-dev libgl-dev libvulkan-dev libx11-dev libxrandr-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers libcli11-dev nlohmann-json3-dev libgtest-dev
   # run time: an OpenCL CPU driver, Mesa's software GL (llvmpipe) for EGL and GLX, Xvfb for tests
   ocl-icd-libopencl1 pocl-opencl-icd libegl-mesa0 libgl1-mesa-dri libglx-mesa0 xvfb xauth
