@@ -229,12 +229,9 @@ int runNBodyVerify(DeviceCatalog catalog, const AppOptions& options, const Setti
   const NBodyOptions& o = options.nbody;
   HeadlessNBody setup(std::move(catalog), options, settings);
   const DeviceDescriptor& device = setup.device;
-  ComputeContext& compute = setup.compute;
-  const NBodySystem& system = setup.system;
-  const NBodyParams& params = setup.params;
   const NBodyConfig config = nbodyConfigsFromOptions(o, device).front();
   try {
-    const NBodyVerification v = verifyNBodyStep(compute, system, config, params);
+    const NBodyVerification v = verifyNBodyStep(setup.compute, setup.system, config, setup.params);
     std::printf("verify %s on %s, %zu bodies (%zu checked): max relative error %.3g (tolerance %.0e) %s\n",
                 describeNBodyConfig(config).c_str(), device.displayName().c_str(), o.bodies, v.sampled,
                 v.maxRelativeError, v.tolerance, v.passed() ? "PASS" : "FAIL");

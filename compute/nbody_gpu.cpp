@@ -128,18 +128,8 @@ NBodyVerification verifyNBodyStep(ComputeContext& compute, const NBodySystem& sy
   result.tolerance = approximate ? 5e-4 : 1e-4;
   for (size_t s = 0; s < samples; ++s) {
     const size_t i = samples == n ? s : s * (n - 1) / (samples - 1);
-    glm::dvec3 acc(0.0);
     double magnitude = 0.0;
-    const glm::dvec3 pi(start.positions[i]);
-    for (size_t j = 0; j < n; ++j) {
-      const glm::dvec3 d = glm::dvec3(start.positions[j]) - pi;
-      const double r2 = glm::dot(d, d) + params.softening2;
-      const double inv3 = 1.0 / (r2 * std::sqrt(r2));
-      acc += start.positions[j].w * inv3 * d;
-      magnitude += start.positions[j].w * inv3 * std::sqrt(glm::dot(d, d));
-    }
-    acc *= params.gravity;
-    magnitude *= params.gravity;
+    const glm::dvec3 acc = nbodyReferenceAcceleration(start, params, i, &magnitude);
     const glm::dvec3 gpu(after.velocities[i]);
     const double error = magnitude > 0 ? glm::length(gpu - acc) / magnitude : glm::length(gpu - acc);
     result.maxRelativeError = std::max(result.maxRelativeError, error);

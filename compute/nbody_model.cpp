@@ -384,25 +384,32 @@ void checkVelocities(const NBodySystem& system) {
 
 constexpr size_t kBodiesPerThread = 1024;
 
+// The acceleration on body i (with G), and optionally the sum of its
+// contributions' magnitudes: the one formula every reference path uses.
+template <bool kMagnitudes>
+glm::dvec3 accelerationOf(const std::vector<glm::dvec4>& positions, double eps2, double gravity, size_t i,
+                          double* magnitudeSum) {
+  const glm::dvec3 pi(positions[i]);
+  glm::dvec3 sum(0.0);
+  double magnitude = 0.0;
+  for (const glm::dvec4& pj : positions) {
+    const glm::dvec3 d = glm::dvec3(pj) - pi;
+    const double distance2 = glm::dot(d, d);
+    const double inverse = 1.0 / std::sqrt(distance2 + eps2);
+    const double weight = pj.w * inverse * inverse * inverse;
+    sum += weight * d;
+    if constexpr (kMagnitudes) magnitude += std::abs(weight) * std::sqrt(distance2);
+  }
+  if constexpr (kMagnitudes) *magnitudeSum = gravity * magnitude;
+  return gravity * sum;
+}
+
 template <bool kMagnitudes>
 void accelerationsInRange(const std::vector<glm::dvec4>& positions, double eps2, double gravity, size_t begin,
                           size_t end, glm::dvec3* accelerations, double* magnitudeSums) {
-  const size_t n = positions.size();
-  for (size_t i = begin; i < end; ++i) {
-    const glm::dvec3 pi(positions[i]);
-    glm::dvec3 sum(0.0);
-    double magnitude = 0.0;
-    for (size_t j = 0; j < n; ++j) {
-      const glm::dvec3 d = glm::dvec3(positions[j]) - pi;
-      const double distance2 = glm::dot(d, d);
-      const double inverse = 1.0 / std::sqrt(distance2 + eps2);
-      const double weight = positions[j].w * inverse * inverse * inverse;
-      sum += weight * d;
-      if constexpr (kMagnitudes) magnitude += std::abs(weight) * std::sqrt(distance2);
-    }
-    accelerations[i] = gravity * sum;
-    if constexpr (kMagnitudes) magnitudeSums[i] = gravity * magnitude;
-  }
+  for (size_t i = begin; i < end; ++i)
+    accelerations[i] = accelerationOf<kMagnitudes>(positions, eps2, gravity, i,
+                                                   kMagnitudes ? magnitudeSums + i : nullptr);
 }
 
 }  // namespace
@@ -421,6 +428,13 @@ void nbodyReferenceAccelerations(const NBodySystem& system, const NBodyParams& p
     else
       accelerationsInRange<false>(system.positions, params.softening2, params.gravity, begin, end, a, nullptr);
   });
+}
+
+glm::dvec3 nbodyReferenceAcceleration(const NBodySystem& system, const NBodyParams& params, size_t body,
+                                      double* magnitudeSum) {
+  checkParams(params);
+  if (magnitudeSum) return accelerationOf<true>(system.positions, params.softening2, params.gravity, body, magnitudeSum);
+  return accelerationOf<false>(system.positions, params.softening2, params.gravity, body, nullptr);
 }
 
 NBodySystem nbodyReferenceStep(const NBodySystem& system, const NBodyParams& params) {

@@ -52,6 +52,9 @@ NBodySystem makeNBodyPreset(NBodyPreset preset, size_t n, uint64_t seed);
 // the scale against which an accumulated acceleration's error is judged.
 void nbodyReferenceAccelerations(const NBodySystem& system, const NBodyParams& params,
                                  std::vector<glm::dvec3>& accelerations, std::vector<double>* magnitudeSums = nullptr);
+// The same for one body (for checking a sample of a large system).
+glm::dvec3 nbodyReferenceAcceleration(const NBodySystem& system, const NBodyParams& params, size_t body,
+                                      double* magnitudeSum = nullptr);
 NBodySystem nbodyReferenceStep(const NBodySystem& system, const NBodyParams& params);
 
 // Kinetic + potential energy (potential with the same softening:

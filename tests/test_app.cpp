@@ -74,16 +74,7 @@ bool contains(const std::string& haystack, const std::string& needle) {
 
 // ---- what the machine offers (probed without the app) ------------------------
 
-std::optional<fs::path> findInPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string d; std::getline(dirs, d, ':');) {
-    if (d.empty()) continue;
-    const fs::path candidate = fs::path(d) / name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
-}
+using test::findInPath;
 
 // Empty when an OpenCL device is usable, else why not.
 std::string openClMissing() {

@@ -53,16 +53,7 @@ using RunResult = test::ShellResult;
 
 // ---- what the machine offers ----------------------------------------------------------
 
-std::optional<fs::path> findInPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string d; std::getline(dirs, d, ':');) {
-    if (d.empty()) continue;
-    const fs::path candidate = fs::path(d) / name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
-}
+using test::findInPath;
 
 // Empty when xvfb-run can start a display, else why not.
 std::string xvfbMissing() {

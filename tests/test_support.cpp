@@ -98,4 +98,15 @@ ShellResult runShell(const std::string& shellCommand, const std::filesystem::pat
   return r;
 }
 
+std::optional<std::filesystem::path> findInPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    if (d.empty()) continue;
+    const std::filesystem::path candidate = std::filesystem::path(d) / name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
 }  // namespace ks::test

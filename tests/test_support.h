@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the test executables.
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace ks::test {
@@ -20,6 +21,9 @@ class TempDir {
 };
 
 std::string readFile(const std::filesystem::path& file);
+
+// The first executable `name` in $PATH.
+std::optional<std::filesystem::path> findInPath(const std::string& name);
 
 // What a child command did.
 struct ShellResult {
