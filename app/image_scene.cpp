@@ -13,10 +13,12 @@ namespace {
 constexpr int kTestImageWidth = 640, kTestImageHeight = 480;
 constexpr uint64_t kHostBudgetBytes = uint64_t{1} << 30;  // one 8-bit copy of the image on the host
 
-template <typename Config, typename Table>
-Config firstValid(const Table& all, const std::string& variant, const Config& fallback) {
+// The first runnable configuration of `variant`; the table is only enumerated
+// when the variant is not the default's (this runs every frame).
+template <typename Config, typename AllConfigs>
+Config firstValid(AllConfigs all, const std::string& variant, const Config& fallback) {
   if (variant.empty() || variant == fallback.variant) return fallback;
-  for (const auto& c : all)
+  for (const auto& c : all())
     if (c.variant == variant) return c;
   return fallback;
 }
@@ -149,11 +151,11 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   a.transposeConfig =
       lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
           ? *lab.transposeChoice
-          : firstValid(allTransposeConfigs(device, channels), lab.transposeVariant, defaultTransposeConfig(channels));
+          : firstValid([&] { return allTransposeConfigs(device, channels); }, lab.transposeVariant, defaultTransposeConfig(channels));
   a.histogram =
       lab.histogramChoice && lab.histogramChoice->variant == lab.histogramVariant
           ? *lab.histogramChoice
-          : firstValid(allHistogramConfigs(device, channels), lab.histogramVariant, defaultHistogramConfig(channels));
+          : firstValid([&] { return allHistogramConfigs(device, channels); }, lab.histogramVariant, defaultHistogramConfig(channels));
   a.histogramOfResult = lab.histogramOfResult;
   return a;
 }
