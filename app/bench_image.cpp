@@ -33,6 +33,14 @@ bool benchShape(int x, int y) {
          (x == 128 && y == 2);
 }
 
+// A slice of the histogram table: every variant, the shapes that matter on GPUs.
+bool benchHistogram(const HistogramConfig& c) {
+  auto among = [](int v, std::initializer_list<int> list) { return std::find(list.begin(), list.end(), v) != list.end(); };
+  if (c.variant == "subhist_uchar") return among(c.workGroup, {64, 256}) && among(c.pixelsPerItem, {64, 255});
+  if (c.variant == "subhist_flush") return among(c.workGroup, {128, 256}) && among(c.groupsPerComputeUnit, {2, 4, 8});
+  return among(c.workGroup, {256, 512}) && among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
+}
+
 void row(const char* what, const std::string& config, size_t bytes, double ms, double copyGbps) {
   const double gbps = imageGigabytesPerSecond(bytes, ms);
   std::printf("%-10s %-44s %9.4f ms %8.1f GB/s %6.2fx copy\n", what, config.c_str(), ms, gbps, gbps / copyGbps);
@@ -102,7 +110,8 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       RotateConfig best;
       double bestGbps = 0.0;
       for (const RotateConfig& c : allRotateConfigs(device, channels)) {
-        if (c.variant != v.name || !benchShape(c.workGroupX, c.workGroupY)) continue;
+        // The image variants' speed depends on the texture cache's 2D locality: every shape.
+        if (c.variant != v.name || (!v.image && !benchShape(c.workGroupX, c.workGroupY))) continue;
         try {
           ImageRotator r(compute, c);
           r.prepare(channels);
@@ -126,12 +135,7 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
     Buffer constantIn(compute.context(), CL_MEM_READ_ONLY, layout.bytes());
     queue.writeBuffer(constantIn, 0, layout.bytes(), constant.data());
     for (const HistogramConfig& c : allHistogramConfigs(device, channels)) {
-      // A slice of the table: every variant, the shapes that matter on GPUs.
-      const bool sub = c.variant == "subhist_uchar";
-      if (sub ? (c.workGroup != 64 && c.workGroup != 256) || (c.pixelsPerItem != 64 && c.pixelsPerItem != 255)
-              : (c.workGroup != 256 && c.workGroup != 1024) || (c.copies != 1 && c.copies != 4) ||
-                    (c.groupsPerComputeUnit != 4 && c.groupsPerComputeUnit != 16))
-        continue;
+      if (!benchHistogram(c)) continue;
       try {
         ImageHistogrammer hgram(compute, c);
         hgram.prepare(channels);

@@ -79,6 +79,7 @@ void ImageScene::uploadOriginal() {
   originalBuffer_ = Buffer(compute_.context(), CL_MEM_READ_ONLY, originalLayout_.bytes());
   compute_.queue().writeBuffer(originalBuffer_, 0, originalLayout_.bytes(), original_.pixels.data());
   showOnTexture(originalBuffer_.get(), originalLayout_, originalTexture_);
+  if (rotator_) rotator_->sourceChanged();
 }
 
 void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture) {
@@ -181,7 +182,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   ImageOpEvents rotateEvents;
   rotator_->run(compute_.queue(), originalBuffer_.get(), originalLayout_, rotatedBuffer_.get(), rotated,
                 wanted.params, &rotateEvents);
-  lab.rotateMs = rotateEvents.elapsedMs();
+  lab.rotateMs = rotateEvents.elapsedMs();  // the image variants include an upload only after a new source
   result_ = rotatedBuffer_.get();
   resultLayout_ = rotated;
   lab.transposeMs = 0.0;

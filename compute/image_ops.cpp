@@ -209,10 +209,11 @@ const std::vector<ImageRotateVariant>& imageRotateVariants() {
        RotateSampling::Bilinear, false, true, {1, 4}},
       {"nearest_image", "rotate_nearest_image",
        "nearest through image2d_t + sampler (the source copied into a CL image; pixel chosen in integers)",
-       RotateSampling::Nearest, true, false, {1}},
+       RotateSampling::Nearest, true, false, {1, 4}},
       {"bilinear_image", "rotate_bilinear_image",
-       "bilinear by the sampler's filtering (CLK_FILTER_LINEAR) from a CL image", RotateSampling::Bilinear, true,
-       false, {1}},
+       "bilinear by the sampler's filtering (CLK_FILTER_LINEAR, the texture unit) from a CL image; GPUs weight "
+       "the taps in 1/256 steps",
+       RotateSampling::Bilinear, true, false, {1, 4}, false},
   };
   return table;
 }
@@ -494,6 +495,10 @@ const std::vector<ImageHistogramVariant>& imageHistogramVariants() {
        "one histogram per work-group in local memory, atomic increments, 16-byte loads in a grid-stride loop; "
        "several interleaved copies spread bank conflicts (32: one bank per lane, none left)",
        {64, 128, 256, 512, 1024}, {}, {1, 2, 4, 8, 16, 32}, {1, 2, 4, 8, 16, 32}},
+      {"local_atomic_fused", "histogram_local_atomic",
+       "local_atomic whose groups add their histograms straight into the result with global atomics (zeroed "
+       "first): no partial histograms in memory and no merge kernel",
+       {64, 128, 256, 512, 1024}, {}, {1, 2, 4, 8, 16, 32}, {1, 2, 4, 8, 16, 32}, true},
   };
   return table;
 }
@@ -524,6 +529,7 @@ std::string imageHistogramBuildOptions(const HistogramConfig& c, int channels) {
   if (isSubHistogram(v)) o << " -DSUBHIST -DPIXELS_PER_ITEM=" << c.pixelsPerItem;
   else if (isFlushed(v)) o << " -DSUBHIST_FLUSH";
   else o << " -DLOCAL_ATOMIC -DCOPIES=" << c.copies;
+  if (v && v->fused) o << " -DFUSED";
   return o.str();
 }
 
@@ -771,6 +777,7 @@ void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_
                              std::to_string(maxW) + "x" + std::to_string(maxH) + " (the " + variant_->name +
                              " variant)");
     if (!image_ || !(imageLayout_ == inLayout)) {
+      imageSource_ = nullptr;
       cl_image_desc desc{};
       desc.image_type = CL_MEM_OBJECT_IMAGE2D;
       desc.image_width = static_cast<size_t>(inW);
@@ -781,12 +788,15 @@ void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_
       image_ = MemHandle(image);
       imageLayout_ = inLayout;
     }
-    const size_t origin[3] = {0, 0, 0};
-    const size_t region[3] = {static_cast<size_t>(inW), static_cast<size_t>(inH), 1};
-    Event* upload = eventFor(events, "upload");
-    clCheck(clEnqueueCopyBufferToImage(queue.get(), in, image_.get(), 0, origin, region, 0, nullptr,
-                                       upload ? upload->out() : nullptr),
-            "clEnqueueCopyBufferToImage");
+    if (imageSource_ != in) {
+      const size_t origin[3] = {0, 0, 0};
+      const size_t region[3] = {static_cast<size_t>(inW), static_cast<size_t>(inH), 1};
+      Event* upload = eventFor(events, "upload");
+      clCheck(clEnqueueCopyBufferToImage(queue.get(), in, image_.get(), 0, origin, region, 0, nullptr,
+                                         upload ? upload->out() : nullptr),
+              "clEnqueueCopyBufferToImage");
+      imageSource_ = in;
+    }
     k.setArg(0, image_.get());
   } else {
     k.setArg(0, in);
@@ -933,14 +943,23 @@ void ImageHistogrammer::run(Queue& queue, cl_mem in, const ImageLayout& layout, 
   requireBuffer(in, layout.bytes(), "the input");
   requireBuffer(bins, binCount * sizeof(cl_uint), "the bins");
   const size_t groups = groupCount(layout);
-  const size_t partialBytes = groups * binCount * sizeof(cl_uint);
-  if (partials_.bytes() < partialBytes) partials_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, partialBytes);
-
+  const size_t wg = static_cast<size_t>(config_.workGroup);
   Kernel& h = b.histogram.kernel;
   h.setArg(0, in);
   h.setArg(1, static_cast<cl_uint>(layout.pixels()));
+  if (variant_->fused) {
+    const cl_uint zero = 0;
+    Event* clear = eventFor(events, "clear");
+    clCheck(clEnqueueFillBuffer(queue.get(), bins, &zero, sizeof zero, 0, binCount * sizeof(cl_uint), 0, nullptr,
+                                clear ? clear->out() : nullptr),
+            "clEnqueueFillBuffer");
+    h.setArg(2, bins);
+    enqueue(queue, h, {groups * wg}, {wg}, eventFor(events, "histogram"));
+    return;
+  }
+  const size_t partialBytes = groups * binCount * sizeof(cl_uint);
+  if (partials_.bytes() < partialBytes) partials_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, partialBytes);
   h.setArg(2, partials_.get());
-  const size_t wg = static_cast<size_t>(config_.workGroup);
   enqueue(queue, h, {groups * wg}, {wg}, eventFor(events, "histogram"));
 
   Kernel& m = b.merge.kernel;

@@ -102,6 +102,7 @@ struct ImageRotateVariant {
   bool image;                       // reads the source through image2d_t + sampler (needs CL_DEVICE_IMAGE_SUPPORT)
   bool staged;                      // stages the group's source region in local memory first
   std::vector<int> pixelsPerItem;   // allowed PIXELS_PER_ITEM (consecutive output pixels of one row per work-item)
+  bool exact = true;                // equal to the CPU reference; false: within a level (float blending)
 };
 const std::vector<ImageRotateVariant>& imageRotateVariants();
 const ImageRotateVariant* findImageRotateVariant(const std::string& name);
@@ -214,6 +215,7 @@ struct ImageHistogramVariant {
   std::vector<int> pixelsPerItem;         // subhist_uchar: pixels per work-item (<= 255: uchar bins)
   std::vector<int> copies;                // local_atomic: copies of the group's histogram (spreads conflicts)
   std::vector<int> groupsPerComputeUnit;  // subhist_flush, local_atomic: groups launched per compute unit
+  bool fused = false;  // groups add into the zeroed result with global atomics: no partials, no merge kernel
 };
 const std::vector<ImageHistogramVariant>& imageHistogramVariants();
 const ImageHistogramVariant* findImageHistogramVariant(const std::string& name);
@@ -298,14 +300,17 @@ class ImageRotator {
   ImageRotator(const ImageRotator&) = delete;
   ImageRotator& operator=(const ImageRotator&) = delete;
   void prepare(int channels);
-  // outLayout must be rotatedLayout(inLayout, params). The image variants first
-  // copy `in` into a CL image (command "upload"), then run the kernel ("rotate");
-  // the forward variant runs "clear", "scatter" and "resolve".
+  // outLayout must be rotatedLayout(inLayout, params). The image variants copy
+  // `in` into a CL image (command "upload") when it is a different buffer or
+  // layout than last time or sourceChanged() was called, then run the kernel
+  // ("rotate"); the forward variant runs "clear", "scatter" and "resolve".
   void run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out, const ImageLayout& outLayout,
            const RotateParams& params, ImageOpEvents* events = nullptr);
   const RotateConfig& config() const { return config_; }
   const ImageRotateVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
+  // The contents of the input buffer changed: the image variants upload it again.
+  void sourceChanged() { imageSource_ = nullptr; }
 
  private:
   struct Built;
@@ -317,6 +322,7 @@ class ImageRotator {
   Buffer owner_;                     // forward: winning source index + 1 per output pixel
   MemHandle image_;                  // image variants: the source as a CL image
   ImageLayout imageLayout_;
+  cl_mem imageSource_ = nullptr;     // the buffer image_ holds a copy of (null: upload again)
 };
 
 class ImageTransposer {

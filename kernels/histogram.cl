@@ -16,6 +16,8 @@
 //                           of groups loops over the image; each item's 256 counters sit
 //                           one bank per lane (no conflicts, no atomics) and are summed
 //                           into the group's histogram every <= 255 pixels of the item
+//                           With -DFUSED (variant local_atomic_fused) the groups add into the
+//                           zeroed result with global atomics instead: no partials, no merge.
 //   histogram_merge         sums the groups' partial histograms (no host loop)
 //   histogram_stats         one 256-item work-group per channel: tree reduction of the
 //                           bins (the seed's reduction) to count, sum, sum of squares,
@@ -179,7 +181,12 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
   for (uint bin = lid; bin < HIST_BINS; bin += WG) {
     uint sum = 0;
     for (uint c = 0; c < COPIES; ++c) sum += hist[bin * COPIES + c];
+#ifdef FUSED
+    // partials is the zeroed result itself: add this group's counts (empty bins cost nothing).
+    if (sum) atomic_add(&partials[bin], sum);
+#else
     partials[get_group_id(0) * HIST_BINS + bin] = sum;
+#endif
   }
 }
 #endif

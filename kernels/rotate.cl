@@ -288,50 +288,90 @@ STAGED_KERNEL(rotate_bilinear_local, true)
 // ---- image2d_t + sampler -----------------------------------------------------------------
 #ifdef USE_IMAGES
 // The source is CL_R (gray) or CL_RGBA, CL_UNORM_INT8: reads return value / 255.
+// The host keeps the image between runs (uploaded when the source changes), so a
+// run is this kernel alone.
 __constant sampler_t kNearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
 __constant sampler_t kLinear = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
 
+// 0..255 floats to bytes, rounded to nearest even by the float adder (adding
+// 1.5 * 2^23 leaves the rounded integer in the low mantissa bits): cheaper than
+// convert_uchar_sat_rte, whose float-to-int conversion runs at a quarter rate on
+// NVIDIA. The values never leave 0..255 here (weights sum to at most one).
+#define BYTE_MAGIC 12582912.0f
+// TO_PIXEL takes what read_imagef returned (0..1) scaled by `scale` plus `offset`.
 #if CHANNELS == 1
-#define FROM_FLOAT(f) convert_uchar_sat_rte((f).x * 255.0f)
+#define TO_PIXEL(f, scale, offset) ((uchar)as_uint(fma((f).x, (scale), (offset).x + BYTE_MAGIC)))
 #define BG_FLOAT(b) ((float4)((float)(b), 0.0f, 0.0f, 0.0f))
 #else
-#define FROM_FLOAT(f) convert_uchar4_sat_rte((f) * 255.0f)
+inline uchar4 to_pixel4(const float4 f) {
+  const uint4 b = as_uint4(f) & 0xFFu;
+  return as_uchar4(b.x | (b.y << 8) | (b.z << 16) | (b.w << 24));
+}
+#define TO_PIXEL(f, scale, offset) to_pixel4(fma((f), (float4)(scale), (offset) + (float4)(BYTE_MAGIC)))
 #define BG_FLOAT(b) convert_float4(b)
 #endif
+
+// PIXELS_PER_ITEM consecutive pixels of a row, stored as one vector where rows
+// start on 4-pixel boundaries.
+#define STORE_PIXELS(v)                                                                                    \
+  {                                                                                                        \
+    const int o = y * outW + x;                                                                            \
+    if (PIXELS_PER_ITEM == 1) {                                                                            \
+      out[o] = v[0];                                                                                       \
+    } else if ((outW & 3) == 0) {                                                                          \
+      ((__global pixels4_t*)out)[o >> 2] = PIXELS4(v[0], v[PIXELS_PER_ITEM > 1], v[2 * (PIXELS_PER_ITEM > 2)], \
+                                                   v[3 * (PIXELS_PER_ITEM > 3)]);                          \
+    } else {                                                                                               \
+      for (int k = 0; k < PIXELS_PER_ITEM && x + k < outW; ++k) out[o + k] = v[k];                         \
+    }                                                                                                      \
+  }
 
 __kernel void rotate_nearest_image(read_only image2d_t src, __global pixel_t* restrict out, const int inW,
                                    const int inH, const int outW, const int outH, const int cosQ, const int sinQ,
                                    const pixel_t background) {
-  const int x = get_global_id(0), y = get_global_id(1);
+  const int x = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
   if (x >= outW || y >= outH) return;
-  const long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ);
-  const int sx = (int)floor_shift(q.x, 17), sy = (int)floor_shift(q.y, 17);
-  // The pixel is chosen in integers (exact); the image only serves the read.
-  out[y * outW + x] = (sx >= 0 && sy >= 0 && sx < inW && sy < inH)
-                          ? FROM_FLOAT(read_imagef(src, kNearest, (int2)(sx, sy)))
-                          : background;
+  // The pixel is chosen in integers (exact, like the buffer kernel); the image only serves the read.
+  long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ) + (long2)(BIAS);
+  const long2 step = (long2)(2 * (long)cosQ, -2 * (long)sinQ);
+  pixel_t v[PIXELS_PER_ITEM];
+  for (int k = 0; k < PIXELS_PER_ITEM; ++k, q += step) {
+    const int sx = (int)((q.x >> 17) - BIAS_PIXELS), sy = (int)((q.y >> 17) - BIAS_PIXELS);
+    v[k] = ((uint)sx < (uint)inW && (uint)sy < (uint)inH)
+               ? TO_PIXEL(read_imagef(src, kNearest, (int2)(sx, sy)), 255.0f, (float4)(0.0f))
+               : background;
+  }
+  STORE_PIXELS(v)
 }
 
 __kernel void rotate_bilinear_image(read_only image2d_t src, __global pixel_t* restrict out, const int inW,
                                     const int inH, const int outW, const int outH, const int cosQ, const int sinQ,
                                     const pixel_t background) {
-  const int x = get_global_id(0), y = get_global_id(1);
+  const int x = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
   if (x >= outW || y >= outH) return;
-  const long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ);
-  // The sampler interpolates between pixel centres itself; outside the image it
-  // reads the border colour 0 (CLK_ADDRESS_CLAMP). The background then fills the
-  // weight of the taps that fell outside, like the buffer kernel's background taps.
-  const float4 f = read_imagef(src, kLinear, (float2)((float)q.x, (float)q.y) * (1.0f / 131072.0f));
-  const long ux = q.x - 65536, uy = q.y - 65536;
-  const int x0 = (int)floor_shift(ux, 17), y0 = (int)floor_shift(uy, 17);
-  const float fx = (float)(ux & 0x1FFFF) * (1.0f / 131072.0f), fy = (float)(uy & 0x1FFFF) * (1.0f / 131072.0f);
-  const float wx = (x0 >= 0 && x0 < inW ? 1.0f - fx : 0.0f) + (x0 + 1 >= 0 && x0 + 1 < inW ? fx : 0.0f);
-  const float wy = (y0 >= 0 && y0 < inH ? 1.0f - fy : 0.0f) + (y0 + 1 >= 0 && y0 + 1 < inH ? fy : 0.0f);
-  const float4 value = f * 255.0f + (1.0f - wx * wy) * BG_FLOAT(background);
-#if CHANNELS == 1
-  out[y * outW + x] = convert_uchar_sat_rte(value.x);
-#else
-  out[y * outW + x] = convert_uchar4_sat_rte(value);
-#endif
+  // Source point of the pixel centre in float (the sampler quantises the
+  // position to 1/256 pixel anyway): R(-angle) (p - output centre) + input centre.
+  const float c = (float)cosQ * (1.0f / 65536.0f), s = (float)sinQ * (1.0f / 65536.0f);
+  const float px = (float)x + 0.5f - 0.5f * (float)outW, py = (float)y + 0.5f - 0.5f * (float)outH;
+  float u = fma(c, px, fma(s, py, 0.5f * (float)inW));
+  float w = fma(-s, px, fma(c, py, 0.5f * (float)inH));
+  const float4 bg = BG_FLOAT(background);
+  pixel_t v[PIXELS_PER_ITEM];
+  for (int k = 0; k < PIXELS_PER_ITEM; ++k, u += c, w -= s) {
+    const float4 f = read_imagef(src, kLinear, (float2)(u, w));
+    // Inside the band of pixel centres all four taps are image pixels; outside,
+    // the sampler reads the border colour 0 (CLK_ADDRESS_CLAMP) and the background
+    // fills the weight of the taps that fell outside, like the buffer kernel.
+    if (u >= 0.5f && w >= 0.5f && u <= (float)inW - 0.5f && w <= (float)inH - 0.5f) {
+      v[k] = TO_PIXEL(f, 255.0f, (float4)(0.0f));
+    } else {
+      const float ux = u - 0.5f, uy = w - 0.5f;
+      const float x0 = floor(ux), y0 = floor(uy), fx = ux - x0, fy = uy - y0;
+      const float wx = (x0 >= 0.0f && x0 < (float)inW ? 1.0f - fx : 0.0f) + (x0 + 1.0f >= 0.0f && x0 + 1.0f < (float)inW ? fx : 0.0f);
+      const float wy = (y0 >= 0.0f && y0 < (float)inH ? 1.0f - fy : 0.0f) + (y0 + 1.0f >= 0.0f && y0 + 1.0f < (float)inH ? fy : 0.0f);
+      v[k] = TO_PIXEL(clamp(f * 255.0f + (1.0f - wx * wy) * bg, 0.0f, 255.0f), 1.0f, (float4)(0.0f));
+    }
+  }
+  STORE_PIXELS(v)
 }
 #endif
