@@ -53,6 +53,7 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
   StartDevice start = chooseStartDevice(std::move(catalog), options, settings, GlContextHandles{});
   const DeviceDescriptor& device = start.devices[start.index];
   ComputeContext compute(device, locateKernelsDir(options));
+  compute.setExtraBuildOptions(options.nbody.extraOptions);  // --cl-options
   Queue& queue = compute.queue();
   const int iterations = options.iterations;
   const int w = options.imageBenchWidth, h = options.imageBenchHeight;
@@ -128,6 +129,10 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
         const double ms = imageOpBytes(ImageOp::Rotate, layout, rotated) / (bestGbps * 1e6);
         row("rotate 30", "best " + describeRotateConfig(best), imageOpBytes(ImageOp::Rotate, layout, rotated), ms,
             copyGbps);
+        if (options.nbody.showBuildLog) {
+          ImageRotator r(compute, best);
+          std::printf("build log of %s:\n%s\n", describeRotateConfig(best).c_str(), r.build(channels).log.c_str());
+        }
       }
     }
 

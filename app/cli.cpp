@@ -96,7 +96,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_flag("--fast-math", nb.fastMath, "Build with -cl-fast-relaxed-math");
   group->add_flag("--ftz", nb.denormsAreZero, "Build with -cl-denorms-are-zero (flush denormals)");
   group->add_flag("--precise-rsqrt", nb.preciseRsqrt, "rsqrt() instead of native_rsqrt() in fp32");
-  group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel");
+  group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel (and every kernel of --bench image)");
   group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
   group->add_option("--dump-program", nb.dumpProgram,
                     "Write the built N-body program's device binary (PTX on NVIDIA) to this file (benchmark)");

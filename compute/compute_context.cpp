@@ -42,7 +42,8 @@ ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::
 
 std::shared_ptr<const ProgramBuild> ComputeContext::buildKernelFile(const std::string& file,
                                                                     const std::string& options) {
-  return programs_->get(file, readKernelSource(kernelsDir_, file), options);
+  const std::string all = extraBuildOptions_.empty() ? options : options + " " + extraBuildOptions_;
+  return programs_->get(file, readKernelSource(kernelsDir_, file), all);
 }
 
 }  // namespace ks

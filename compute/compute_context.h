@@ -30,6 +30,8 @@ class ComputeContext {
 
   // Reads kernels/<file> and builds it (through the cache) for this device.
   std::shared_ptr<const ProgramBuild> buildKernelFile(const std::string& file, const std::string& options = {});
+  // Appended to every build's options (benchmarks: --cl-options, e.g. -cl-nv-verbose).
+  void setExtraBuildOptions(std::string options) { extraBuildOptions_ = std::move(options); }
 
  private:
   DeviceDescriptor device_;
@@ -39,6 +41,7 @@ class ComputeContext {
   std::unique_ptr<ProgramCache> programs_;
   bool sharesGl_ = false;
   std::string glSharingError_;
+  std::string extraBuildOptions_;
 };
 
 }  // namespace ks
