@@ -337,6 +337,10 @@ const std::vector<ImageTransposeVariant>& imageTransposeVariants() {
        TransposeKind::Block4x4, false, false, {32, 64, 128}, {}, {64, 128, 256}},
       {"block4x4_diagonal", "transpose_4x4_diagonal", "block4x4 with diagonal block order (seed 000)",
        TransposeKind::Block4x4, false, true, {32, 64, 128}, {}, {64, 128, 256}},
+      {"block4x16_gray", "transpose_gray16",
+       "gray only: 16-byte row loads and stores (block4x4 moves gray rows 4 bytes at a time), 4x4 byte blocks "
+       "transposed in registers, rows of the local tile padded by a word",
+       TransposeKind::Gray16, true, false, {64, 128}, {}, {64, 128, 256}},
   };
   return table;
 }
@@ -366,6 +370,7 @@ std::string imageTransposeBuildOptions(const TransposeConfig& c, int channels) {
     case TransposeKind::Naive: o << " -DNAIVE"; break;
     case TransposeKind::Tiled: o << " -DTILED -DTILE=" << c.tile << " -DROWS=" << c.rowsPerItem; break;
     case TransposeKind::Block4x4: o << " -DBLOCK4X4 -DB4_TILE=" << c.tile << " -DB4_WG=" << c.workGroup; break;
+    case TransposeKind::Gray16: o << " -DGRAY16 -DG16_TILE=" << c.tile << " -DG16_WG=" << c.workGroup; break;
   }
   return o.str();
 }
@@ -378,7 +383,8 @@ std::string describeTransposeConfig(const TransposeConfig& c) {
   switch (v->kind) {
     case TransposeKind::Naive: o << " wg=" << c.workGroupX << "x" << c.workGroupY; break;
     case TransposeKind::Tiled: o << " T=" << c.tile << " rows=" << c.rowsPerItem; break;
-    case TransposeKind::Block4x4: o << " T=" << c.tile << " wg=" << c.workGroup; break;
+    case TransposeKind::Block4x4:
+    case TransposeKind::Gray16: o << " T=" << c.tile << " wg=" << c.workGroup; break;
   }
   return o.str();
 }
@@ -391,6 +397,7 @@ size_t imageTransposeLocalMemoryBytes(const TransposeConfig& c, int channels) {
     case TransposeKind::Naive: return 0;
     case TransposeKind::Tiled: return t * (t + (v->padded ? 1 : 0)) * bpp;
     case TransposeKind::Block4x4: return t * t * bpp;
+    case TransposeKind::Gray16: return t * (t / 4 + 1) * 4;
   }
   return 0;
 }
@@ -412,6 +419,23 @@ std::string imageTransposeConfigProblem(const TransposeConfig& c, const DeviceDe
         return std::to_string(c.rowsPerItem) + " rows per work-item exceed the tile of " + std::to_string(c.tile);
       const size_t items = static_cast<size_t>(c.tile) * static_cast<size_t>(c.tile / c.rowsPerItem);
       if (std::string p = workGroup1dProblem(items, device); !p.empty()) return p;
+      break;
+    }
+    case TransposeKind::Gray16: {
+      if (channels != 1)
+        return std::string("the ") + v->name + " variant is for gray images (for RGBA, block4x4 already moves 16-byte "
+               "vectors)";
+      if (!contains(v->tiles, c.tile))
+        return "tile " + std::to_string(c.tile) + " is not offered by the " + v->name + " variant (" + listOf(v->tiles) +
+               ")";
+      if (!contains(v->workGroups, c.workGroup))
+        return "work-group size " + std::to_string(c.workGroup) + " is not offered by the " + v->name + " variant (" +
+               listOf(v->workGroups) + ")";
+      const int pieces = (c.tile / 4) * (c.tile / 16);
+      if (c.workGroup > pieces)
+        return "a work-group of " + std::to_string(c.workGroup) + " is more than the " + std::to_string(pieces) +
+               " pieces (4 rows x 16 bytes) of a " + std::to_string(c.tile) + "x" + std::to_string(c.tile) + " tile";
+      if (std::string p = workGroup1dProblem(static_cast<size_t>(c.workGroup), device); !p.empty()) return p;
       break;
     }
     case TransposeKind::Block4x4: {
@@ -455,6 +479,7 @@ std::vector<TransposeConfig> allTransposeConfigs(const DeviceDescriptor& device,
           }
         break;
       case TransposeKind::Block4x4:
+      case TransposeKind::Gray16:
         for (int t : v.tiles)
           for (int wg : v.workGroups) {
             c.tile = t;
@@ -840,7 +865,8 @@ ImageTransposer::Built& ImageTransposer::built(int channels) {
   switch (variant_->kind) {
     case TransposeKind::Naive: items = static_cast<size_t>(config_.workGroupX) * config_.workGroupY; break;
     case TransposeKind::Tiled: items = static_cast<size_t>(config_.tile) * (config_.tile / config_.rowsPerItem); break;
-    case TransposeKind::Block4x4: items = static_cast<size_t>(config_.workGroup); break;
+    case TransposeKind::Block4x4:
+    case TransposeKind::Gray16: items = static_cast<size_t>(config_.workGroup); break;
   }
   auto b = std::make_unique<Built>();
   b->kernel = buildKernel(compute_, kTransposeKernelFile, imageTransposeBuildOptions(config_, channels),
@@ -877,7 +903,8 @@ void ImageTransposer::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, 
       enqueue(queue, k, {divUp(w, t) * t, divUp(h, t) * ty}, {t, ty}, event);
       break;
     }
-    case TransposeKind::Block4x4: {
+    case TransposeKind::Block4x4:
+    case TransposeKind::Gray16: {
       const size_t t = static_cast<size_t>(config_.tile), wg = static_cast<size_t>(config_.workGroup);
       enqueue(queue, k, {divUp(w, t) * wg, divUp(h, t)}, {wg, 1}, event);
       break;

@@ -157,7 +157,7 @@ std::vector<RotateConfig> allRotateConfigs(const DeviceDescriptor& device, int c
 
 // ---- transpose ------------------------------------------------------------------------
 
-enum class TransposeKind { Naive, Tiled, Block4x4 };
+enum class TransposeKind { Naive, Tiled, Block4x4, Gray16 };
 struct ImageTransposeVariant {
   const char* name;  // naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal
   const char* kernel;
@@ -165,9 +165,9 @@ struct ImageTransposeVariant {
   TransposeKind kind;
   bool padded;                     // tile rows padded by one element (Apple's sample)
   bool diagonal;                   // diagonal block order (seed 000)
-  std::vector<int> tiles;          // allowed tile sizes in pixels (Tiled: T x T; Block4x4: T x T of 4x4 blocks)
+  std::vector<int> tiles;          // allowed tile sizes in pixels (Tiled: T x T; Block4x4, Gray16: T x T of 4x4 blocks)
   std::vector<int> rowsPerItem;    // Tiled: rows of the tile each work-item moves (work-group T x T/rows)
-  std::vector<int> workGroups;     // Block4x4: work-items per group (1D)
+  std::vector<int> workGroups;     // Block4x4, Gray16: work-items per group (1D)
 };
 const std::vector<ImageTransposeVariant>& imageTransposeVariants();
 const ImageTransposeVariant* findImageTransposeVariant(const std::string& name);
@@ -175,9 +175,9 @@ constexpr const char* kTransposeKernelFile = "transpose.cl";
 
 struct TransposeConfig {
   std::string variant = "block4x4";
-  int tile = 64;          // Tiled and Block4x4
+  int tile = 64;          // Tiled, Block4x4, Gray16
   int rowsPerItem = 4;    // Tiled
-  int workGroup = 256;    // Block4x4
+  int workGroup = 256;    // Block4x4, Gray16
   int workGroupX = 32;    // Naive
   int workGroupY = 8;     // Naive
   bool operator==(const TransposeConfig&) const = default;

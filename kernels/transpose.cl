@@ -9,8 +9,11 @@
 //   transpose_4x4              4x4 pixels per work-item: rows of 4 pixels are moved as
 //   transpose_4x4_diagonal     one vector (uchar4 gray, uint4 RGBA) and each 4x4 block is
 //                              transposed in registers with shuffle2 (seeds 000, 002)
+//   transpose_gray16           gray only: 16-byte loads and stores (a uchar4 row of a 4x4
+//                              block is only 4 bytes), 4x4 byte blocks in registers
 // Build options: -DCHANNELS=1|4 and one family:
 //   -DNAIVE | -DTILED -DTILE=8|16|32 -DROWS=1|2|4|8 | -DBLOCK4X4 -DB4_TILE=32|64|128 -DB4_WG=64|128|256
+//   | -DGRAY16 -DG16_TILE=64|128 -DG16_WG=64|128|256
 // A "pixel" is a uchar (gray) or a 32-bit word holding the RGBA bytes: a transpose
 // only moves pixels, so the byte order inside the word never matters.
 // Indices are 32-bit: the host refuses images above 2^31 - 1 pixels.
@@ -30,11 +33,14 @@ typedef uint4 mask4_t;
 #error "CHANNELS must be 1 or 4"
 #endif
 
-#if !defined(NAIVE) && !defined(TILED) && !defined(BLOCK4X4)
+#if !defined(NAIVE) && !defined(TILED) && !defined(BLOCK4X4) && !defined(GRAY16)
 // No family asked for (a plain build of the file): compile all with defaults.
 #define NAIVE
 #define TILED
 #define BLOCK4X4
+#if CHANNELS == 1
+#define GRAY16
+#endif
 #endif
 
 // ---- naive ------------------------------------------------------------------------
@@ -117,6 +123,21 @@ __kernel __attribute__((reqd_work_group_size(TILE, TILE_ITEMS_Y, 1))) void trans
 }
 #endif
 
+// Rows a, b, c, d of a 4x4 block become its columns, in registers (seed 002's
+// shuffle2: each result element picks an element of the two inputs).
+inline void transpose4x4(pixel4_t* a, pixel4_t* b, pixel4_t* c, pixel4_t* d) {
+  const mask4_t lo = (mask4_t)(0, 4, 1, 5), hi = (mask4_t)(2, 6, 3, 7);
+  const mask4_t lo2 = (mask4_t)(0, 1, 4, 5), hi2 = (mask4_t)(2, 3, 6, 7);
+  const pixel4_t t0 = shuffle2(*a, *b, lo);  // a0 b0 a1 b1
+  const pixel4_t t1 = shuffle2(*c, *d, lo);  // c0 d0 c1 d1
+  const pixel4_t t2 = shuffle2(*a, *b, hi);  // a2 b2 a3 b3
+  const pixel4_t t3 = shuffle2(*c, *d, hi);  // c2 d2 c3 d3
+  *a = shuffle2(t0, t1, lo2);                // a0 b0 c0 d0
+  *b = shuffle2(t0, t1, hi2);                // a1 b1 c1 d1
+  *c = shuffle2(t2, t3, lo2);                // a2 b2 c2 d2
+  *d = shuffle2(t2, t3, hi2);                // a3 b3 c3 d3
+}
+
 // ---- 4x4 pixels per work-item -------------------------------------------------------
 #ifdef BLOCK4X4
 #ifndef B4_TILE
@@ -162,21 +183,6 @@ inline void store4(__global pixel_t* restrict out, const pixel4_t v, const int x
   if (x + 1 < width) out[i + 1] = v.s1;
   if (x + 2 < width) out[i + 2] = v.s2;
   if (x + 3 < width) out[i + 3] = v.s3;
-}
-
-// Rows a, b, c, d of a 4x4 block become its columns, in registers (seed 002's
-// shuffle2: each result element picks an element of the two inputs).
-inline void transpose4x4(pixel4_t* a, pixel4_t* b, pixel4_t* c, pixel4_t* d) {
-  const mask4_t lo = (mask4_t)(0, 4, 1, 5), hi = (mask4_t)(2, 6, 3, 7);
-  const mask4_t lo2 = (mask4_t)(0, 1, 4, 5), hi2 = (mask4_t)(2, 3, 6, 7);
-  const pixel4_t t0 = shuffle2(*a, *b, lo);  // a0 b0 a1 b1
-  const pixel4_t t1 = shuffle2(*c, *d, lo);  // c0 d0 c1 d1
-  const pixel4_t t2 = shuffle2(*a, *b, hi);  // a2 b2 a3 b3
-  const pixel4_t t3 = shuffle2(*c, *d, hi);  // c2 d2 c3 d3
-  *a = shuffle2(t0, t1, lo2);                // a0 b0 c0 d0
-  *b = shuffle2(t0, t1, hi2);                // a1 b1 c1 d1
-  *c = shuffle2(t2, t3, lo2);                // a2 b2 c2 d2
-  *d = shuffle2(t2, t3, hi2);                // a3 b3 c3 d3
 }
 
 #define B4_LOADS (B4_TILE * B4_V / B4_WG)   // vectors each item loads
@@ -260,5 +266,105 @@ __kernel __attribute__((reqd_work_group_size(B4_WG, 1, 1))) void transpose_4x4_d
   __local pixel4_t tile[B4_TILE * B4_V];
   const int2 b = diagonal_block();
   block4x4_transpose(in, out, width, height, tile, b.x, b.y);
+}
+#endif
+
+// ---- gray, 16 bytes per memory access ------------------------------------------------
+// block4x4 moves a gray 4x4 block as four 4-byte rows: a quarter of the 16 bytes a
+// copy kernel moves per access. Here a work-group's T x T byte tile comes in as
+// 16-byte row vectors, and each item writes "pieces" of 4 output rows x 16 bytes:
+// four 4x4 blocks stacked in the input, each transposed in registers, whose rows
+// concatenate into 16-byte output vectors.
+#ifdef GRAY16
+#if CHANNELS != 1
+#error "GRAY16 is for gray images (for RGBA, block4x4 already moves 16-byte vectors)"
+#endif
+#ifndef G16_TILE
+#define G16_TILE 128
+#endif
+#ifndef G16_WG
+#define G16_WG 256
+#endif
+#define G16_WORDS (G16_TILE / 4)   // 4-byte words per tile row
+#define G16_VECS (G16_TILE / 16)   // 16-byte vectors per tile row
+// Rows padded by one word. Phase 2's lanes read word column bc of rows 16 br + j:
+// with an odd stride, 16 * stride * br is 16 br modulo 32 banks, so lanes pairing
+// br parity with 16 consecutive bc hit 32 different banks.
+#define G16_STRIDE (G16_WORDS + 1)
+#define G16_LOADS (G16_TILE * G16_VECS / G16_WG)
+#define G16_PIECES (G16_WORDS * G16_VECS)  // pieces of 4 output rows x 16 bytes per tile
+#define G16_PIECES_PER_ITEM (G16_PIECES / G16_WG)
+#if G16_LOADS < 1 || G16_PIECES_PER_ITEM < 1 || G16_PIECES % G16_WG != 0
+#error "G16_WG must divide the tile's pieces (T/4 x T/16)"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(G16_WG, 1, 1))) void transpose_gray16(__global const uchar* restrict in,
+                                                                                   __global uchar* restrict out,
+                                                                                   const int width, const int height) {
+  __local uint tile[G16_TILE * G16_STRIDE];
+  __local uchar* tileBytes = (__local uchar*)tile;  // byte c of row r: r * 4 * G16_STRIDE + c (little-endian words)
+  const int lid = get_local_id(0);
+  const int x0 = get_group_id(0) * G16_TILE, y0 = get_group_id(1) * G16_TILE;
+  // A tile inside the image with rows on 16-byte boundaries both ways: vectors only.
+  const bool full = (width & 15) == 0 && (height & 15) == 0 && x0 + G16_TILE <= width && y0 + G16_TILE <= height;
+  if (full) {
+    __global const uint4* in16 = (__global const uint4*)in;
+    uint4 v[G16_LOADS];
+#pragma unroll
+    for (int k = 0; k < G16_LOADS; ++k) {  // every load in flight before the first local store
+      const int i = lid + k * G16_WG, r = i / G16_VECS, c = i % G16_VECS;
+      v[k] = in16[((y0 + r) * width + x0) / 16 + c];
+    }
+#pragma unroll
+    for (int k = 0; k < G16_LOADS; ++k) {
+      const int i = lid + k * G16_WG, r = i / G16_VECS, c = i % G16_VECS;
+      __local uint* t = tile + r * G16_STRIDE + 4 * c;
+      t[0] = v[k].x;
+      t[1] = v[k].y;
+      t[2] = v[k].z;
+      t[3] = v[k].w;
+    }
+  } else {
+    for (int i = lid; i < G16_TILE * G16_TILE; i += G16_WG) {
+      const int r = i / G16_TILE, c = i % G16_TILE, x = x0 + c, y = y0 + r;
+      tileBytes[r * 4 * G16_STRIDE + c] = (x < width && y < height) ? in[y * width + x] : 0;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Piece (bc, br): output rows x0 + 4 bc + q (input columns), output columns
+  // y0 + 16 br .. + 15 (input rows). Neighbouring lanes: br parity, then bc; each
+  // output row gets 32 contiguous bytes per warp.
+#pragma unroll
+  for (int k = 0; k < G16_PIECES_PER_ITEM; ++k) {
+    const int p = lid + k * G16_WG;
+    const int bc = (p >> 1) % G16_WORDS, br = (p & 1) + 2 * (p / (2 * G16_WORDS));
+    uchar4 rows[4][4];  // [block][output row]
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+      __local const uint* t = tile + (16 * br + 4 * s) * G16_STRIDE + bc;
+      uchar4 a = as_uchar4(t[0]), b = as_uchar4(t[G16_STRIDE]), c = as_uchar4(t[2 * G16_STRIDE]),
+             d = as_uchar4(t[3 * G16_STRIDE]);
+      transpose4x4(&a, &b, &c, &d);
+      rows[s][0] = a;
+      rows[s][1] = b;
+      rows[s][2] = c;
+      rows[s][3] = d;
+    }
+    const int ox = y0 + 16 * br;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int oy = x0 + 4 * bc + q;
+      const uint4 value =
+          (uint4)(as_uint(rows[0][q]), as_uint(rows[1][q]), as_uint(rows[2][q]), as_uint(rows[3][q]));
+      if (full) {
+        ((__global uint4*)out)[(oy * height + ox) / 16] = value;
+      } else if (oy < width) {
+        const uchar16 bytes = as_uchar16(value);
+        uchar b[16];
+        vstore16(bytes, 0, b);
+        for (int j = 0; j < 16 && ox + j < height; ++j) out[oy * height + ox + j] = b[j];
+      }
+    }
+  }
 }
 #endif

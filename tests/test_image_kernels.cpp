@@ -144,7 +144,8 @@ std::unique_ptr<Runner> builtOrNull(ComputeContext& compute, const Config& confi
 TransposeConfig transposeConfig(const std::string& variant) {
   TransposeConfig c;
   c.variant = variant;
-  c.tile = findImageTransposeVariant(variant)->kind == TransposeKind::Block4x4 ? 64 : 32;
+  const TransposeKind kind = findImageTransposeVariant(variant)->kind;
+  c.tile = kind == TransposeKind::Block4x4 ? 64 : kind == TransposeKind::Gray16 ? 128 : 32;
   c.rowsPerItem = 4;
   c.workGroup = 256;
   c.workGroupX = 16;
@@ -157,15 +158,40 @@ TEST_F(ImageKernels, EveryTransposeVariantIsBitExactOnEverySize) {
     const TransposeConfig c = transposeConfig(v.name);
     ImageTransposer t(*compute_, c);
     // 1000x777 for one variant of each kind (the others share their code).
-    const bool big = c.variant == "naive" || c.variant == "tiled_padded" || c.variant == "block4x4";
-    for (int channels : {1, 4})
+    const bool big = c.variant == "naive" || c.variant == "tiled_padded" || c.variant == "block4x4" ||
+                     c.variant == "block4x16_gray";
+    for (int channels : {1, 4}) {
+      if (v.kind == TransposeKind::Gray16 && channels == 4) {  // refused with its reason, tested below
+        EXPECT_FALSE(runnable(c, 4));
+        continue;
+      }
       for (const Size& s : kSizes) {
         if (isBig(s) && !big) continue;
         const HostImage in = randomHostImage({s.width, s.height, channels}, 7);
         EXPECT_EQ(difference(transpose(t, in), transposeReference(in)), "")
             << describeTransposeConfig(c) << ", " << name(s, channels);
       }
+    }
   }
+}
+
+TEST_F(ImageKernels, GrayTransposeWith16ByteVectorsOnFullAndEdgeTiles) {
+  // Sizes that are multiples of 16 take the vector path on whole tiles and the
+  // byte path on the tiles across the edge; odd sizes take the byte path.
+  for (const TransposeConfig& c : allTransposeConfigs(compute_->device(), 1)) {
+    if (c.variant != "block4x16_gray") continue;
+    ImageTransposer t(*compute_, c);
+    for (const Size& s : {Size{256, 256}, Size{384, 272}, Size{1024, 48}, Size{48, 1040}, Size{17, 13}, Size{1, 1},
+                          Size{4099, 3}}) {
+      const HostImage in = randomHostImage({s.width, s.height, 1}, 17);
+      EXPECT_EQ(difference(transpose(t, in), transposeReference(in)), "") << describeTransposeConfig(c) << ", "
+                                                                          << name(s, 1);
+    }
+  }
+  TransposeConfig rgba = transposeConfig("block4x16_gray");
+  EXPECT_NE(imageTransposeConfigProblem(rgba, compute_->device(), 4).find("for gray images"), std::string::npos);
+  rgba.tile = 64;  // 64 pieces: a group of 256 is too many
+  EXPECT_NE(imageTransposeConfigProblem(rgba, compute_->device(), 1).find("pieces"), std::string::npos);
 }
 
 TEST_F(ImageKernels, TransposeTileSizesAndWorkGroups) {
@@ -734,7 +760,8 @@ TEST(ImageVariantTables, EveryListedConfigurationIsValidAndDescribed) {
   // Every variant of every table appears in the sweeps.
   for (const auto& v : imageTransposeVariants()) {
     bool seen = false;
-    for (const auto& c : allTransposeConfigs(gpu, 4)) seen |= c.variant == v.name;
+    for (int channels : {1, 4})
+      for (const auto& c : allTransposeConfigs(gpu, channels)) seen |= c.variant == v.name;
     EXPECT_TRUE(seen) << v.name;
   }
   // Local memory: a 128x128 RGBA tile is 64 KB.
