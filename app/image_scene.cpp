@@ -95,6 +95,27 @@ void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::un
   texture->releaseForDisplay(compute_.queue());
 }
 
+void ImageScene::reloadKernels(AppState& state) {
+  // Build every program the pipeline runs before replacing any of them.
+  const int channels = originalLayout_.channels;
+  auto display = compute_.buildKernelFile("display.cl");
+  if (!display->ok()) throw ProgramBuildError(display);
+  Kernel toRgba(display->program.get(), "to_rgba");
+  std::unique_ptr<ImageRotator> rotator;
+  std::unique_ptr<ImageTransposer> transposer;
+  std::unique_ptr<ImageHistogrammer> histogrammer;
+  if (rotator_) (rotator = std::make_unique<ImageRotator>(compute_, rotator_->config()))->prepare(channels);
+  if (transposer_)
+    (transposer = std::make_unique<ImageTransposer>(compute_, transposer_->config()))->prepare(channels);
+  if (histogrammer_)
+    (histogrammer = std::make_unique<ImageHistogrammer>(compute_, histogrammer_->config()))->prepare(channels);
+  toRgba_ = std::move(toRgba);
+  if (rotator) rotator_ = std::move(rotator);
+  if (transposer) transposer_ = std::move(transposer);
+  if (histogrammer) histogrammer_ = std::move(histogrammer);
+  state.image.dirty = true;  // show what the new kernels compute
+}
+
 void ImageScene::rebindInterop(InteropBackend& interop) {
   interop_ = &interop;
   originalTexture_.reset();

@@ -56,6 +56,8 @@ int run(ks::AppOptions options) {
   if (options.bench == "image") return ks::runImageBenchmark(std::move(catalog), options, ks::Settings{});
 
   const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
+  if (options.noProgramCache) options.programCacheDir.reset();
+  else if (!options.programCacheDir) options.programCacheDir = ks::defaultProgramCacheDir(options.configDir);
   std::string warning;
   ks::Settings settings = ks::loadSettings(configDir / "settings.json", &warning);
   if (!warning.empty()) std::fprintf(stderr, "kernelscope: warning: %s\n", warning.c_str());

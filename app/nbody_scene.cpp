@@ -69,6 +69,13 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
 
 void NBodyScene::rebindInterop(InteropBackend& interop) { simulation_->rebindInterop(interop); }
 
+void NBodyScene::reloadKernels(AppState& state) {
+  // The same configuration again: the build goes through the program cache with
+  // the file's new text; setConfig keeps the running kernel when it throws.
+  simulation_->setConfig(simulation_->config());
+  publishRunning(state);
+}
+
 void NBodyScene::publishRunning(AppState& state) const {
   NBodyState& nb = state.nbody;
   nb.runningBodies = simulation_->bodies();

@@ -17,6 +17,14 @@ PatternScene::PatternScene(ComputeContext& compute, InteropBackend& interop, int
   rebindInterop(interop);
 }
 
+void PatternScene::reloadKernels(AppState&) {
+  auto program = compute_.buildKernelFile("pattern.cl");
+  if (!program->ok()) throw ProgramBuildError(program);
+  Kernel kernel(program->program.get(), "julia");
+  program_ = std::move(program);
+  kernel_ = std::move(kernel);
+}
+
 void PatternScene::rebindInterop(InteropBackend& interop) { image_ = interop.createTexture(size_, size_); }
 
 void PatternScene::update(AppState& state, double seconds) {

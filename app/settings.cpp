@@ -15,6 +15,13 @@ fs::path defaultConfigDir() {
   return fs::current_path() / ".kernelscope";
 }
 
+std::optional<fs::path> defaultProgramCacheDir(const std::optional<fs::path>& configDir) {
+  if (configDir) return *configDir / "program-cache";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "kernelscope" / "programs";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "kernelscope" / "programs";
+  return std::nullopt;
+}
+
 Settings loadSettings(const fs::path& file, std::string* warning) {
   Settings s;
   std::ifstream in(file);
