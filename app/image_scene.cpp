@@ -225,6 +225,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
                                : histogrammer_->compute(compute_.queue(), originalBuffer_.get(), originalLayout_,
                                                         &histogramEvents);
   lab.histogramMs = histogramEvents.elapsedMs();
+  ++lab.pipelineRuns;
   FrameBreakdown& frame = state.breakdown;
   frame.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
   frame.acquireMs = resultTexture_->timings().acquireMs;
@@ -315,6 +316,20 @@ void ImageScene::publish(AppState& state) const {
   if (rotator_) lab.runningRotate = describeRotateConfig(rotator_->config());
   if (transposer_) lab.runningTranspose = describeTransposeConfig(transposer_->config());
   if (histogrammer_) lab.runningHistogram = describeHistogramConfig(histogrammer_->config());
+  // Kernel info of what runs (the runners are built by now; one that is not stays out).
+  state.activeKernels.clear();
+  const int channels = originalLayout_.channels;
+  auto add = [&](const char* role, const std::string& config, auto& runner) {
+    try {
+      const ProgramBuild& build = runner.build(channels);
+      state.activeKernels.push_back(
+          {role, config, build.label, build.options, build.buildMs, build.fromDisk, runner.info(channels)});
+    } catch (const std::exception&) {
+    }
+  };
+  if (rotator_) add("rotate", lab.runningRotate, *rotator_);
+  if (transposer_ && applied_ && applied_->transpose) add("transpose", lab.runningTranspose, *transposer_);
+  if (histogrammer_) add("histogram", lab.runningHistogram, *histogrammer_);
 }
 
 void ImageScene::draw(AppState&, int, int) {

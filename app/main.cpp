@@ -162,6 +162,7 @@ int run(ks::AppOptions options) {
     } else if (state.stats.fps == 0.0 && windowSeconds > 0.0) {
       state.stats.fps = fpsWindowFrames / windowSeconds;  // until the first quarter second is full
     }
+    ks::recordFrame(state);
   }
 
   // ---- shutdown ------------------------------------------------------------

@@ -81,6 +81,9 @@ void NBodyScene::publishRunning(AppState& state) const {
   nb.runningBodies = simulation_->bodies();
   nb.runningConfig = simulation_->config();
   nb.kernelInfo = simulation_->kernel().info();
+  const NBodyKernel& k = simulation_->kernel();
+  state.activeKernels = {{"n-body step", describeNBodyConfig(k.config()), kNBodyKernelFile, k.build().options,
+                          k.build().buildMs, k.build().fromDisk, k.info()}};
 }
 
 void NBodyScene::resetSystem(AppState& state) {
@@ -169,7 +172,7 @@ void NBodyScene::applyRequests(AppState& state) {
 
 void NBodyScene::update(AppState& state, double seconds) {
   NBodyState& nb = state.nbody;
-  applyRequests(state);
+  applyRequests(state);  // publishes what runs, kernel info included
   if (nb.cameraResetRequested) {
     camera_.reset(cameraDistance_);
     nb.cameraResetRequested = false;

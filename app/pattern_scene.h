@@ -25,6 +25,7 @@ class PatternScene final : public Scene {
   int size_;
   std::shared_ptr<const ProgramBuild> program_;
   Kernel kernel_;
+  KernelInfo info_;
   std::unique_ptr<SharedTexture> image_;
   ImageQuad quad_;
   size_t localSize_ = 8;

@@ -8,6 +8,7 @@
 #include "app/nbody_scene.h"
 #include "app/pattern_scene.h"
 #include "app/render_surface.h"
+#include "compute/device_ceilings.h"
 #include "compute/gl_share_probe.h"
 #include "compute/kernel_files.h"
 #include "render/gl_check.h"
@@ -178,6 +179,9 @@ void Session::activate(size_t index, AppState& state, std::optional<NBodySystem>
   state.activeDevice = index;
   state.interopPaths = std::move(statuses);
   state.interopPath = path;
+  // The ceilings the profiling panel compares against; a failure only costs the fractions.
+  state.ceilings = measureDeviceCeilings(*compute_);
+  if (!state.ceilings.copy.error.empty()) state.report("copy bandwidth not measured: " + state.ceilings.copy.error);
 }
 
 void Session::switchInterop(InteropPath path, AppState& state) {
@@ -281,6 +285,9 @@ void Session::reloadKernels(const std::vector<std::string>& files, AppState& sta
 }
 
 void Session::update(AppState& state, double seconds) {
+  const ProgramCache& programs = compute_->programs();
+  state.programCache = {programs.hits(), programs.misses(), programs.diskHits(), programs.diskMisses(),
+                        programs.diskCache() ? programs.diskCache()->dir().string() : std::string()};
   try {
     scene_->update(state, seconds);
   } catch (const std::exception& e) {

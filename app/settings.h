@@ -16,6 +16,7 @@ struct PanelVisibility {
   bool nbody = true;
   bool imageLab = true;
   bool buildLog = false;
+  bool profiler = true;
   bool log = true;
   bool imguiDemo = false;
 };

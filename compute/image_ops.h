@@ -306,6 +306,7 @@ class ImageRotator {
   const RotateConfig& config() const { return config_; }
   const ImageRotateVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
+  const KernelInfo& info(int channels);  // of the main kernel
 
  private:
   struct Built;
@@ -332,6 +333,7 @@ class ImageTransposer {
   const TransposeConfig& config() const { return config_; }
   const ImageTransposeVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
+  const KernelInfo& info(int channels);
 
  private:
   struct Built;
@@ -369,6 +371,7 @@ class ImageHistogrammer {
   const HistogramConfig& config() const { return config_; }
   const ImageHistogramVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
+  const KernelInfo& info(int channels);  // of the sub-histogram kernel
 
  private:
   struct Built;
