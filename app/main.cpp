@@ -175,6 +175,9 @@ int run(ks::AppOptions options) {
   std::printf("  frames:    %llu in %.2f s (%.1f FPS)\n", state.stats.frames, seconds,
               seconds > 0 ? state.stats.frames / seconds : 0.0);
   std::printf("  interop:   %s\n", ks::interopPathName(state.interopPath));
+  const auto& programs = session.compute().programs();
+  std::printf("  programs:  %zu compiled from source, %zu from the binary cache (%s)\n", programs.misses() - programs.diskHits(),
+              programs.diskHits(), programs.diskCache() ? programs.diskCache()->dir().c_str() : "binary cache off");
   if (state.scene == ks::SceneKind::NBody)
     std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
                 state.nbody.runningBodies, ks::describeNBodyConfig(state.nbody.runningConfig).c_str(),

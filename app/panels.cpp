@@ -279,6 +279,11 @@ void drawBuildLogPanel(AppState& state) {
   placePanelFirstTime(0.25f, 0.62f, 0.48f, 0.38f);
   if (ImGui::Begin("Build log", &state.panels.buildLog)) {
     ImGui::TextDisabled("kernels/ is watched: a saved .cl file rebuilds; a failed build keeps the running program");
+    const auto& pc = state.programCache;
+    if (pc.diskDir.empty())
+      ImGui::TextDisabled("binary cache off (--no-program-cache)");
+    else
+      ImGui::TextDisabled("binary cache %s: %zu loaded, %zu compiled", pc.diskDir.c_str(), pc.diskHits, pc.diskMisses);
     if (state.buildFailures.empty()) ImGui::TextDisabled("no failed builds");
     for (auto it = state.buildFailures.rbegin(); it != state.buildFailures.rend(); ++it) {
       ImGui::PushID(&*it);

@@ -210,6 +210,24 @@ TEST(App, HeadlessEgl) {
   EXPECT_FALSE(fs::exists(dir / "config/imgui.ini"));
 }
 
+// The program binary cache lives in the private --config-dir: a second run compiles nothing.
+TEST(App, SecondRunLoadsProgramsFromTheBinaryCache) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-binary-cache");
+  const RunResult first = runApp(dir, {"--headless", "--frames", "2", "--size", "320x240"});
+  ASSERT_EQ(first.exitCode, 0) << first.describe();
+  EXPECT_TRUE(contains(first.out, "from source, 0 from the binary cache")) << first.describe();
+  EXPECT_TRUE(contains(first.out, (dir / "config" / "program-cache").string())) << first.describe();
+  const RunResult second = runApp(dir, {"--headless", "--frames", "2", "--size", "320x240"});
+  ASSERT_EQ(second.exitCode, 0) << second.describe();
+  EXPECT_TRUE(contains(second.out, "programs:  0 compiled from source")) << second.describe();
+  EXPECT_FALSE(contains(second.out, " 0 from the binary cache")) << second.describe();
+  const RunResult off = runApp(dir, {"--headless", "--frames", "2", "--size", "320x240", "--no-program-cache"});
+  ASSERT_EQ(off.exitCode, 0) << off.describe();
+  EXPECT_TRUE(contains(off.out, "0 from the binary cache (binary cache off)")) << off.describe();
+}
+
 // ---- c. no display, no --headless ---------------------------------------------------
 
 TEST(App, FallsBackToHeadlessWithoutDisplay) {

@@ -3,6 +3,8 @@
 // real device, and the kernel info the scenes publish (through the Session).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "app/app_state.h"
 #include "app/frame_profiler.h"
 #include "app/render_surface.h"
@@ -120,6 +122,12 @@ TEST(CopyBandwidth, MeasuredOnARealDevice) {
   EXPECT_GT(copy.bufferBytes, 0u);
   EXPECT_LE(copy.bufferBytes, compute.device().maxAllocBytes / 4);
   EXPECT_NEAR(copy.gbps, 2.0 * copy.bufferBytes / (copy.medianMs * 1e6), 1e-9 * copy.gbps);
+  // For the record (the figures differ per machine, nothing to assert):
+  std::string why;
+  const auto peak = peakFp32(compute.device(), &why);
+  std::printf("%s: copy %.1f GB/s over %zu MiB (median of %d); peak FP32 %s\n", compute.device().name.c_str(),
+              copy.gbps, copy.bufferBytes >> 20, copy.runs,
+              peak ? (std::to_string(peak->gflops) + " GFLOP/s = " + peak->formula).c_str() : ("unknown: " + why).c_str());
 }
 
 TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
