@@ -162,7 +162,9 @@ int run(ks::AppOptions options) {
     } else if (state.stats.fps == 0.0 && windowSeconds > 0.0) {
       state.stats.fps = fpsWindowFrames / windowSeconds;  // until the first quarter second is full
     }
-    ks::recordFrame(state);
+    // The first frame has no frame time of its own (dt from the loop's start) and its
+    // kernels include first-run costs: statistics start with the second.
+    if (state.stats.frames > 1) ks::recordFrame(state);
   }
 
   // ---- shutdown ------------------------------------------------------------
