@@ -78,7 +78,8 @@ void recordFrame(AppState& state) {
       break;
   }
   p.record("frame", state.stats.frameMs);
-  p.record("render", b.renderMs);
+  // 0 until the GL timer has its first result (read a frame late): not a measurement.
+  if (b.renderMs > 0.0) p.record("render", b.renderMs);
   FrameProfiler::StageFrame stages{};
   auto at = [&](FrameStage s) -> double& { return stages[static_cast<size_t>(s)]; };
   at(FrameStage::Render) = b.renderMs;

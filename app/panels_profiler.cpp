@@ -188,7 +188,8 @@ void kernelInfoTable(const AppState& state) {
 
 void drawProfilerPanel(AppState& state) {
   if (!state.panels.profiler) return;
-  placePanelFirstTime(0.25f, 0.0f, 0.48f, 0.62f);
+  // Below the scene's view, where the build log (shown only on failures) also opens.
+  placePanelFirstTime(0.25f, 0.6f, 0.48f, 0.4f);
   if (ImGui::Begin("Profiler", &state.panels.profiler)) {
     ImGui::Text("%.1f FPS, %.2f ms per frame", state.stats.fps, state.stats.frameMs);
     ImGui::SameLine();

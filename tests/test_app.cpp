@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <stb_image.h>
 
 #include <chrono>
@@ -226,6 +227,32 @@ TEST(App, SecondRunLoadsProgramsFromTheBinaryCache) {
   const RunResult off = runApp(dir, {"--headless", "--frames", "2", "--size", "320x240", "--no-program-cache"});
   ASSERT_EQ(off.exitCode, 0) << off.describe();
   EXPECT_TRUE(contains(off.out, "0 from the binary cache (binary cache off)")) << off.describe();
+}
+
+// The profiling panel's data from the real frame loop, through --state-dump.
+TEST(App, ProfilerStatisticsAndKernelInfoReachTheStateDump) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-profiler");
+  const fs::path dump = dir / "state.json";
+  const RunResult r = runApp(dir, {"--headless", "--frames", "12", "--size", "320x240", "--n", "512",
+                                   "--state-dump", dump.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  const auto j = nlohmann::json::parse(test::readFile(dump));
+  const auto& series = j.at("profiler").at("series");
+  // Statistics start with the second frame: 11 frames, 11 steps.
+  EXPECT_EQ(series.at("frame").at("count"), 11) << series.dump(2);
+  EXPECT_EQ(series.at("nbody step").at("count"), 11) << series.dump(2);
+  EXPECT_TRUE(series.at("nbody step").at("kernel").get<bool>());
+  EXPECT_GT(series.at("nbody step").at("median_ms").get<double>(), 0.0);
+  EXPECT_GE(series.at("nbody step").at("p95_ms").get<double>(), series.at("nbody step").at("median_ms").get<double>());
+  EXPECT_GT(j.at("ceilings").at("copy_gbps").get<double>(), 0.0);
+  ASSERT_EQ(j.at("kernels").size(), 1u);
+  const auto& k = j.at("kernels")[0];
+  EXPECT_EQ(k.at("file"), "nbody.cl");
+  EXPECT_NE(k.at("options").get<std::string>().find("-DTILE="), std::string::npos) << k.dump();
+  EXPECT_GT(k.at("work_group_size").get<size_t>(), 0u);
+  EXPECT_GT(k.at("build_ms").get<double>(), 0.0);
 }
 
 // ---- c. no display, no --headless ---------------------------------------------------
