@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include "app/app_state.h"
@@ -25,6 +26,26 @@ std::string logText(const AppState& state) {
   std::string text;
   for (const auto& line : state.log) text += line + "\n";
   return text;
+}
+
+TEST(KernelWatcher, ReportsChangedNewAndRemovedFilesButNotUnchangedText) {
+  test::TempDir dir;
+  test::writeFile(dir / "a.cl", "kernel void a() {}");
+  test::writeFile(dir / "b.cl", "kernel void b() {}");
+  test::writeFile(dir / "notes.txt", "not a kernel");
+  KernelWatcher watcher(dir.path());
+  EXPECT_TRUE(watcher.changedFiles().empty());
+  // Saved again with the same text (a new modification time): nothing to rebuild.
+  fs::last_write_time(dir / "a.cl", fs::last_write_time(dir / "a.cl") + std::chrono::seconds(5));
+  EXPECT_TRUE(watcher.changedFiles().empty());
+  // Same size, different text, new time.
+  test::writeFile(dir / "a.cl", "kernel void x() {}");
+  fs::last_write_time(dir / "a.cl", fs::last_write_time(dir / "a.cl") + std::chrono::seconds(10));
+  test::writeFile(dir / "c.cl", "kernel void c() {}");
+  fs::remove(dir / "b.cl");
+  test::writeFile(dir / "notes.txt", "edited, still not a kernel");
+  EXPECT_EQ(watcher.changedFiles(), (std::vector<std::string>{"a.cl", "b.cl", "c.cl"}));
+  EXPECT_TRUE(watcher.changedFiles().empty()) << "each change is reported once";
 }
 
 class HotReloadTest : public ::testing::Test {
