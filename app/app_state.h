@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "app/frame_profiler.h"
 #include "app/settings.h"
 #include "compute/device_catalog.h"
+#include "compute/device_ceilings.h"
 #include "compute/cl_objects.h"
 #include "compute/image_ops.h"
 #include "compute/interop/interop_path.h"
@@ -37,6 +39,16 @@ struct FrameBreakdown {
 };
 
 enum class SceneKind { NBody, Image, Julia };
+
+// A kernel the running scene uses, as the profiling panel's kernel info shows it.
+struct ActiveKernel {
+  std::string role;     // "n-body step", "rotate", ...
+  std::string config;   // the variant and its parameters
+  std::string file, options;
+  double buildMs = 0.0;
+  bool fromDisk = false;  // loaded from the binary cache
+  KernelInfo info;
+};
 
 // The N-body scene's settings and readings. `config`/`bodies`/`preset`/`seed`
 // are what the user asks for; the scene applies them between frames and, when a
@@ -112,6 +124,7 @@ struct ImageLabState {
   int resultWidth = 0, resultHeight = 0, resultChannels = 0;
   std::string runningRotate, runningTranspose, runningHistogram;
   double rotateMs = 0.0, transposeMs = 0.0, histogramMs = 0.0;
+  unsigned long long pipelineRuns = 0;  // counts runs of the pipeline (the times above are from the last)
   ImageHistogram histogram;
   ImageStatistics statistics;
   std::string message;
@@ -134,6 +147,13 @@ struct AppState {
   std::optional<InteropPath> requestedInterop;
   std::string interopMessage;
   FrameBreakdown breakdown;
+  FrameProfiler profiler;                  // rolling statistics per stage and kernel
+  DeviceCeilings ceilings;                 // copy bandwidth and peak FP32 of the active device
+  std::vector<ActiveKernel> activeKernels;  // what the scene runs now (filled by the scene)
+  struct ProgramCacheCounts {
+    size_t hits = 0, misses = 0, diskHits = 0, diskMisses = 0;
+    std::string diskDir;  // empty: no disk cache
+  } programCache;
   bool headless = false;
   bool vsync = true;
   FrameStats stats;

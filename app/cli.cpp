@@ -56,6 +56,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--kernels-dir", options.kernelsDir, "Directory with the .cl kernel files");
   app.add_option("--config-dir", options.configDir,
                  "Where settings and imgui.ini live (default: $XDG_CONFIG_HOME/kernelscope)");
+  app.add_option("--program-cache", options.programCacheDir,
+                 "Where compiled program binaries are kept between runs (default: <config-dir>/program-cache "
+                 "when --config-dir is given, else $XDG_CACHE_HOME/kernelscope/programs)");
+  app.add_flag("--no-program-cache", options.noProgramCache, "Compile every kernel from source; keep no binaries");
   std::string size;
   app.add_option("--size", size, "Window or offscreen size, WIDTHxHEIGHT (default 1280x800)")
       ->check(sizeValidator(64, 16384));

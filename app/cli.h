@@ -36,6 +36,10 @@ struct AppOptions {
   std::optional<std::string> device;
   std::optional<std::filesystem::path> kernelsDir;
   std::optional<std::filesystem::path> configDir;
+  // Program binaries on disk (--program-cache); main fills in the default. Empty:
+  // no disk cache (--no-program-cache, benchmarks and tests that do not ask).
+  std::optional<std::filesystem::path> programCacheDir;
+  bool noProgramCache = false;
   int width = 1280, height = 800;
   bool sizeGiven = false;
   bool listDevices = false;

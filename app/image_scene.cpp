@@ -96,6 +96,27 @@ void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::un
   texture->releaseForDisplay(compute_.queue());
 }
 
+void ImageScene::reloadKernels(AppState& state) {
+  // Build every program the pipeline runs before replacing any of them.
+  const int channels = originalLayout_.channels;
+  auto display = compute_.buildKernelFile("display.cl");
+  if (!display->ok()) throw ProgramBuildError(display);
+  Kernel toRgba(display->program.get(), "to_rgba");
+  std::unique_ptr<ImageRotator> rotator;
+  std::unique_ptr<ImageTransposer> transposer;
+  std::unique_ptr<ImageHistogrammer> histogrammer;
+  if (rotator_) (rotator = std::make_unique<ImageRotator>(compute_, rotator_->config()))->prepare(channels);
+  if (transposer_)
+    (transposer = std::make_unique<ImageTransposer>(compute_, transposer_->config()))->prepare(channels);
+  if (histogrammer_)
+    (histogrammer = std::make_unique<ImageHistogrammer>(compute_, histogrammer_->config()))->prepare(channels);
+  toRgba_ = std::move(toRgba);
+  if (rotator) rotator_ = std::move(rotator);
+  if (transposer) transposer_ = std::move(transposer);
+  if (histogrammer) histogrammer_ = std::move(histogrammer);
+  state.image.dirty = true;  // show what the new kernels compute
+}
+
 void ImageScene::rebindInterop(InteropBackend& interop) {
   interop_ = &interop;
   originalTexture_.reset();
@@ -205,6 +226,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
                                : histogrammer_->compute(compute_.queue(), originalBuffer_.get(), originalLayout_,
                                                         &histogramEvents);
   lab.histogramMs = histogramEvents.elapsedMs();
+  ++lab.pipelineRuns;
   FrameBreakdown& frame = state.breakdown;
   frame.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
   frame.acquireMs = resultTexture_->timings().acquireMs;
@@ -295,6 +317,20 @@ void ImageScene::publish(AppState& state) const {
   if (rotator_) lab.runningRotate = describeRotateConfig(rotator_->config());
   if (transposer_) lab.runningTranspose = describeTransposeConfig(transposer_->config());
   if (histogrammer_) lab.runningHistogram = describeHistogramConfig(histogrammer_->config());
+  // Kernel info of what runs (the runners are built by now; one that is not stays out).
+  state.activeKernels.clear();
+  const int channels = originalLayout_.channels;
+  auto add = [&](const char* role, const std::string& config, auto& runner) {
+    try {
+      const ProgramBuild& build = runner.build(channels);
+      state.activeKernels.push_back(
+          {role, config, build.label, build.options, build.buildMs, build.fromDisk, runner.info(channels)});
+    } catch (const std::exception&) {
+    }
+  };
+  if (rotator_) add("rotate", lab.runningRotate, *rotator_);
+  if (transposer_ && applied_ && applied_->transpose) add("transpose", lab.runningTranspose, *transposer_);
+  if (histogrammer_) add("histogram", lab.runningHistogram, *histogrammer_);
 }
 
 void ImageScene::draw(AppState&, int, int) {

@@ -17,6 +17,7 @@ class ImageScene final : public Scene {
  public:
   ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state);
   void rebindInterop(InteropBackend& interop) override;
+  void reloadKernels(AppState& state) override;
   void update(AppState& state, double seconds) override;
   void draw(AppState& state, int viewportW, int viewportH) override;
 

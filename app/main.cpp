@@ -56,6 +56,8 @@ int run(ks::AppOptions options) {
   if (options.bench == "image") return ks::runImageBenchmark(std::move(catalog), options, ks::Settings{});
 
   const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
+  if (options.noProgramCache) options.programCacheDir.reset();
+  else if (!options.programCacheDir) options.programCacheDir = ks::defaultProgramCacheDir(options.configDir);
   std::string warning;
   ks::Settings settings = ks::loadSettings(configDir / "settings.json", &warning);
   if (!warning.empty()) std::fprintf(stderr, "kernelscope: warning: %s\n", warning.c_str());
@@ -160,6 +162,9 @@ int run(ks::AppOptions options) {
     } else if (state.stats.fps == 0.0 && windowSeconds > 0.0) {
       state.stats.fps = fpsWindowFrames / windowSeconds;  // until the first quarter second is full
     }
+    // The first frame has no frame time of its own (dt from the loop's start) and its
+    // kernels include first-run costs: statistics start with the second.
+    if (state.stats.frames > 1) ks::recordFrame(state);
   }
 
   // ---- shutdown ------------------------------------------------------------
@@ -172,6 +177,9 @@ int run(ks::AppOptions options) {
   std::printf("  frames:    %llu in %.2f s (%.1f FPS)\n", state.stats.frames, seconds,
               seconds > 0 ? state.stats.frames / seconds : 0.0);
   std::printf("  interop:   %s\n", ks::interopPathName(state.interopPath));
+  const auto& programs = session.compute().programs();
+  std::printf("  programs:  %zu compiled from source, %zu from the binary cache (%s)\n", programs.misses() - programs.diskHits(),
+              programs.diskHits(), programs.diskCache() ? programs.diskCache()->dir().c_str() : "binary cache off");
   if (state.scene == ks::SceneKind::NBody)
     std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
                 state.nbody.runningBodies, ks::describeNBodyConfig(state.nbody.runningConfig).c_str(),

@@ -69,11 +69,21 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
 
 void NBodyScene::rebindInterop(InteropBackend& interop) { simulation_->rebindInterop(interop); }
 
+void NBodyScene::reloadKernels(AppState& state) {
+  // The same configuration again: the build goes through the program cache with
+  // the file's new text; setConfig keeps the running kernel when it throws.
+  simulation_->setConfig(simulation_->config());
+  publishRunning(state);
+}
+
 void NBodyScene::publishRunning(AppState& state) const {
   NBodyState& nb = state.nbody;
   nb.runningBodies = simulation_->bodies();
   nb.runningConfig = simulation_->config();
   nb.kernelInfo = simulation_->kernel().info();
+  const NBodyKernel& k = simulation_->kernel();
+  state.activeKernels = {{"n-body step", describeNBodyConfig(k.config()), kNBodyKernelFile, k.build().options,
+                          k.build().buildMs, k.build().fromDisk, k.info()}};
 }
 
 void NBodyScene::resetSystem(AppState& state) {
@@ -162,7 +172,7 @@ void NBodyScene::applyRequests(AppState& state) {
 
 void NBodyScene::update(AppState& state, double seconds) {
   NBodyState& nb = state.nbody;
-  applyRequests(state);
+  applyRequests(state);  // publishes what runs, kernel info included
   if (nb.cameraResetRequested) {
     camera_.reset(cameraDistance_);
     nb.cameraResetRequested = false;

@@ -19,6 +19,7 @@ class NBodyScene final : public Scene {
   NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
              std::optional<NBodySystem> start = std::nullopt);
   void rebindInterop(InteropBackend& interop) override;
+  void reloadKernels(AppState& state) override;
   void update(AppState& state, double seconds) override;
   void draw(AppState& state, int viewportW, int viewportH) override;
   void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) override;

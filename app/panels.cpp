@@ -80,6 +80,7 @@ void drawMenuBar(AppState& state) {
     ImGui::MenuItem("Image lab", nullptr, &state.panels.imageLab);
     ImGui::MenuItem("Interop", nullptr, &state.panels.interop);
     ImGui::MenuItem("Build log", nullptr, &state.panels.buildLog);
+    ImGui::MenuItem("Profiler", nullptr, &state.panels.profiler);
     ImGui::MenuItem("Log", nullptr, &state.panels.log);
     ImGui::Separator();
     ImGui::MenuItem("Vsync", nullptr, &state.vsync, !state.headless);
@@ -277,6 +278,12 @@ void drawBuildLogPanel(AppState& state) {
   if (!state.panels.buildLog) return;
   placePanelFirstTime(0.25f, 0.62f, 0.48f, 0.38f);
   if (ImGui::Begin("Build log", &state.panels.buildLog)) {
+    ImGui::TextDisabled("kernels/ is watched: a saved .cl file rebuilds; a failed build keeps the running program");
+    const auto& pc = state.programCache;
+    if (pc.diskDir.empty())
+      ImGui::TextDisabled("binary cache off (--no-program-cache)");
+    else
+      ImGui::TextDisabled("binary cache %s: %zu loaded, %zu compiled", pc.diskDir.c_str(), pc.diskHits, pc.diskMisses);
     if (state.buildFailures.empty()) ImGui::TextDisabled("no failed builds");
     for (auto it = state.buildFailures.rbegin(); it != state.buildFailures.rend(); ++it) {
       ImGui::PushID(&*it);
@@ -311,6 +318,7 @@ void drawPanels(AppState& state) {
   drawInteropPanel(state);
   drawHelpWindow(state);
   drawBuildLogPanel(state);
+  drawProfilerPanel(state);
   drawLogPanel(state);
   if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
   drawStatusBar(state);

@@ -22,6 +22,7 @@ void drawHelpWindow(AppState& state);
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
 void handleShortcuts(AppState& state);
 void drawBuildLogPanel(AppState& state);
+void drawProfilerPanel(AppState& state);  // panels_profiler.cpp
 void drawLogPanel(AppState& state);
 
 // All of the above, in order, plus ImGui's demo window when asked for.

@@ -11,10 +11,20 @@ PatternScene::PatternScene(ComputeContext& compute, InteropBackend& interop, int
   program_ = compute.buildKernelFile("pattern.cl");
   if (!program_->ok()) throw ProgramBuildError(program_);
   kernel_ = Kernel(program_->program.get(), "julia");
+  info_ = kernel_.info(compute.device().id);
   // An 8x8 tile unless the kernel cannot run that many work-items per group.
   const size_t maxGroup = kernel_.workGroupSize(compute.device().id);
   while (localSize_ > 1 && localSize_ * localSize_ > maxGroup) localSize_ /= 2;
   rebindInterop(interop);
+}
+
+void PatternScene::reloadKernels(AppState&) {
+  auto program = compute_.buildKernelFile("pattern.cl");
+  if (!program->ok()) throw ProgramBuildError(program);
+  Kernel kernel(program->program.get(), "julia");
+  info_ = kernel.info(compute_.device().id);
+  program_ = std::move(program);
+  kernel_ = std::move(kernel);
 }
 
 void PatternScene::rebindInterop(InteropBackend& interop) { image_ = interop.createTexture(size_, size_); }
@@ -34,6 +44,8 @@ void PatternScene::update(AppState& state, double seconds) {
   // Wait for the kernel here so release and copy below measure interop alone.
   compute_.queue().finish();
   image_->releaseForDisplay(compute_.queue());
+  const std::string tile = std::to_string(localSize_) + "x" + std::to_string(localSize_) + " tile";
+  state.activeKernels = {{"julia", tile, program_->label, program_->options, program_->buildMs, program_->fromDisk, info_}};
   const InteropTimings& t = image_->timings();
   FrameBreakdown& frame = state.breakdown;
   frame.acquireMs = t.acquireMs;

@@ -16,6 +16,7 @@ class PatternScene final : public Scene {
   // (with the log), ClError or KernelsDirError when that fails.
   PatternScene(ComputeContext& compute, InteropBackend& interop, int size);
   void rebindInterop(InteropBackend& interop) override;
+  void reloadKernels(AppState& state) override;
   void update(AppState& state, double seconds) override;
   void draw(AppState& state, int viewportW, int viewportH) override;
 
@@ -24,6 +25,7 @@ class PatternScene final : public Scene {
   int size_;
   std::shared_ptr<const ProgramBuild> program_;
   Kernel kernel_;
+  KernelInfo info_;
   std::unique_ptr<SharedTexture> image_;
   ImageQuad quad_;
   size_t localSize_ = 8;

@@ -25,6 +25,10 @@ class Scene {
   virtual void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) {
     (void)dx, (void)dy, (void)leftDown, (void)rightDown, (void)wheel, (void)viewportH;
   }
+  // Rebuilds the scene's programs from the kernel files as they are now (hot
+  // reload). All or nothing: throws (ProgramBuildError with the log, ...) and
+  // keeps the running kernels when any build fails.
+  virtual void reloadKernels(AppState& state) = 0;
   // The N-body bodies, so a device switch can carry them over.
   virtual std::optional<NBodySystem> snapshot() { return std::nullopt; }
 };

@@ -8,6 +8,7 @@
 #include "app/nbody_scene.h"
 #include "app/pattern_scene.h"
 #include "app/render_surface.h"
+#include "compute/device_ceilings.h"
 #include "compute/gl_share_probe.h"
 #include "compute/kernel_files.h"
 #include "render/gl_check.h"
@@ -104,7 +105,12 @@ static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor&
 
 Session::Session(DeviceCatalog catalog, const AppOptions& options, const Settings& settings,
                  const RenderSurface& surface, AppState& state)
-    : kernelsDir_(locateKernelsDir(options)), gl_(surface.glHandles()), wantedInterop_(options.interop) {
+    : kernelsDir_(locateKernelsDir(options)),
+      programCacheDir_(options.programCacheDir),
+      kernelWatcher_(kernelsDir_),
+      lastKernelPoll_(std::chrono::steady_clock::now()),
+      gl_(surface.glHandles()),
+      wantedInterop_(options.interop) {
   StartDevice start = chooseStartDevice(std::move(catalog), options, settings, gl_);
   for (const auto& note : start.notes) state.report(note);
   state.devices = std::move(start.devices);
@@ -153,7 +159,7 @@ std::unique_ptr<Scene> Session::makeScene(SceneKind kind, ComputeContext& comput
 
 void Session::activate(size_t index, AppState& state, std::optional<NBodySystem> carry) {
   const DeviceDescriptor& device = state.devices[index];
-  auto compute = std::make_unique<ComputeContext>(device, kernelsDir_, gl_);
+  auto compute = std::make_unique<ComputeContext>(device, kernelsDir_, gl_, programCacheDir_);
   auto statuses = probeInteropPaths(*compute);
   InteropPath path = choosePath(statuses, state);
   std::unique_ptr<InteropBackend> interop;
@@ -173,6 +179,9 @@ void Session::activate(size_t index, AppState& state, std::optional<NBodySystem>
   state.activeDevice = index;
   state.interopPaths = std::move(statuses);
   state.interopPath = path;
+  // The ceilings the profiling panel compares against; a failure only costs the fractions.
+  state.ceilings = measureDeviceCeilings(*compute_);
+  if (!state.ceilings.copy.error.empty()) state.report("copy bandwidth not measured: " + state.ceilings.copy.error);
 }
 
 void Session::switchInterop(InteropPath path, AppState& state) {
@@ -200,6 +209,8 @@ void Session::switchInterop(InteropPath path, AppState& state) {
 }
 
 void Session::applyRequests(AppState& state) {
+  pollKernelFiles(state);
+  for (const auto& message : compute_->programs().takeDiskMessages()) state.report(message);
   if (state.requestedDevice) {
     const size_t index = *state.requestedDevice;
     state.requestedDevice.reset();
@@ -238,7 +249,45 @@ void Session::applyRequests(AppState& state) {
   }
 }
 
+void Session::pollKernelFiles(AppState& state) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - lastKernelPoll_ < std::chrono::milliseconds(500)) return;
+  lastKernelPoll_ = now;
+  reloadChangedKernels(state);
+}
+
+std::vector<std::string> Session::reloadChangedKernels(AppState& state) {
+  std::vector<std::string> changed = kernelWatcher_.changedFiles();
+  if (!changed.empty()) reloadKernels(changed, state);
+  return changed;
+}
+
+void Session::reloadKernels(const std::vector<std::string>& files, AppState& state) {
+  std::string names;
+  for (const auto& f : files) names += (names.empty() ? "kernels/" : ", kernels/") + f;
+  ProgramCache& programs = compute_->programs();
+  std::vector<size_t> before;
+  for (const auto& f : files) before.push_back(programs.requests(f));
+  try {
+    scene_->reloadKernels(state);
+    // The scene asked the cache for a changed file: its programs now come from the new text.
+    bool used = false;
+    for (size_t i = 0; i < files.size(); ++i) used = used || programs.requests(files[i]) > before[i];
+    state.report(names + " changed: " + (used ? "rebuilt" : "not used by the running scene"));
+  } catch (const ProgramBuildError& e) {
+    state.buildFailures.push_back(
+        {e.build().label + " " + e.build().options, compute_->device().displayName(), e.build().error, e.build().log});
+    state.panels.buildLog = true;
+    state.report(names + " changed: build failed, previous program kept (" + e.what() + ")");
+  } catch (const std::exception& e) {
+    state.report(names + " changed: reload failed, previous program kept (" + e.what() + ")");
+  }
+}
+
 void Session::update(AppState& state, double seconds) {
+  const ProgramCache& programs = compute_->programs();
+  state.programCache = {programs.hits(), programs.misses(), programs.diskHits(), programs.diskMisses(),
+                        programs.diskCache() ? programs.diskCache()->dir().string() : std::string()};
   try {
     scene_->update(state, seconds);
   } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 // ComputeContext, the interop backend and the scene built on them. Switching
 // device or interop path replaces what it must, and keeps the old objects when
 // the new ones fail.
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "compute/device_selection.h"
 #include "compute/gl_share_probe.h"
 #include "compute/interop/interop.h"
+#include "compute/kernel_watcher.h"
 
 namespace ks {
 
@@ -60,6 +62,15 @@ class Session {
   void draw(AppState& state, int viewportW, int viewportH);
   // Mouse input the UI did not take (drag deltas and wheel, in pixels).
   void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH);
+  // Hot reload: every half second (throttled here, so the frame loop may call it
+  // every frame) looks for edited kernel files and rebuilds the scene's programs.
+  void pollKernelFiles(AppState& state);
+  // The same without the throttle; returns the files that changed.
+  std::vector<std::string> reloadChangedKernels(AppState& state);
+  // Rebuilds the running scene's programs after `files` changed: on success the
+  // log says "kernels/<file> changed: rebuilt"; a failed build keeps the running
+  // programs, lands in the build log and says "... build failed, previous program kept".
+  void reloadKernels(const std::vector<std::string>& files, AppState& state);
   const ComputeContext& compute() const { return *compute_; }
   // The N-body bodies as they are now (empty in other scenes).
   std::optional<NBodySystem> snapshot() { return scene_->snapshot(); }
@@ -76,6 +87,9 @@ class Session {
   void switchInterop(InteropPath path, AppState& state);
 
   std::filesystem::path kernelsDir_;
+  std::optional<std::filesystem::path> programCacheDir_;  // on-disk binaries; empty: memory only
+  KernelWatcher kernelWatcher_;
+  std::chrono::steady_clock::time_point lastKernelPoll_;
   GlContextHandles gl_;
   std::optional<InteropPath> wantedInterop_;  // from --interop or the UI; empty: automatic
   // Declared in dependency order: destroyed scene first, context last.

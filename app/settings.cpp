@@ -15,6 +15,13 @@ fs::path defaultConfigDir() {
   return fs::current_path() / ".kernelscope";
 }
 
+std::optional<fs::path> defaultProgramCacheDir(const std::optional<fs::path>& configDir) {
+  if (configDir) return *configDir / "program-cache";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "kernelscope" / "programs";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "kernelscope" / "programs";
+  return std::nullopt;
+}
+
 Settings loadSettings(const fs::path& file, std::string* warning) {
   Settings s;
   std::ifstream in(file);
@@ -42,6 +49,7 @@ Settings loadSettings(const fs::path& file, std::string* warning) {
       s.panels.nbody = p.value("nbody", defaults.panels.nbody);
       s.panels.imageLab = p.value("image_lab", defaults.panels.imageLab);
       s.panels.buildLog = p.value("build_log", defaults.panels.buildLog);
+      s.panels.profiler = p.value("profiler", defaults.panels.profiler);
       s.panels.log = p.value("log", defaults.panels.log);
       s.panels.imguiDemo = p.value("imgui_demo", defaults.panels.imguiDemo);
     }
@@ -66,6 +74,7 @@ std::string saveSettings(const Settings& s, const fs::path& file) {
               {"nbody", s.panels.nbody},
               {"image_lab", s.panels.imageLab},
               {"build_log", s.panels.buildLog},
+              {"profiler", s.panels.profiler},
               {"log", s.panels.log},
               {"imgui_demo", s.panels.imguiDemo}}}};
   std::error_code ec;

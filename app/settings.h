@@ -16,6 +16,7 @@ struct PanelVisibility {
   bool nbody = true;
   bool imageLab = true;
   bool buildLog = false;
+  bool profiler = true;
   bool log = true;
   bool imguiDemo = false;
 };
@@ -32,6 +33,11 @@ struct Settings {
 
 // $XDG_CONFIG_HOME/kernelscope, else $HOME/.config/kernelscope.
 std::filesystem::path defaultConfigDir();
+// Where program binaries are cached: inside an explicit --config-dir (a private
+// configuration keeps a private cache), else $XDG_CACHE_HOME/kernelscope/programs
+// or ~/.cache/kernelscope/programs; none (memory only) when there is no home,
+// so that the working directory (maybe the source tree) is never written to.
+std::optional<std::filesystem::path> defaultProgramCacheDir(const std::optional<std::filesystem::path>& configDir);
 
 // A missing file gives defaults; a corrupt or incompatible one gives defaults and
 // a warning in *warning.

@@ -29,6 +29,26 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                   {"steps", state.nbody.steps}};
   else
     j["nbody"] = nullptr;
+  // The profiling panel's figures: per stage / kernel statistics, ceilings, kernel info.
+  j["profiler"] = {{"window", state.profiler.window()}, {"series", json::object()}};
+  for (const auto& series : state.profiler.series()) {
+    const SampleSummary s = series.samples.summary();
+    j["profiler"]["series"][series.name] = {{"kernel", series.kernel}, {"count", s.count}, {"median_ms", s.median},
+                                            {"p95_ms", s.p95}, {"max_ms", s.max}};
+  }
+  j["ceilings"] = {{"copy_gbps", state.ceilings.copy.gbps},
+                   {"peak_fp32_gflops", state.ceilings.peak ? json(state.ceilings.peak->gflops) : json(nullptr)}};
+  j["kernels"] = json::array();
+  for (const auto& k : state.activeKernels)
+    j["kernels"].push_back({{"role", k.role},
+                            {"file", k.file},
+                            {"options", k.options},
+                            {"work_group_size", k.info.workGroupSize},
+                            {"preferred_multiple", k.info.preferredMultiple},
+                            {"local_mem_bytes", k.info.localMemBytes},
+                            {"private_mem_bytes", k.info.privateMemBytes},
+                            {"build_ms", k.buildMs},
+                            {"from_binary_cache", k.fromDisk}});
   j["log"] = json::array();
   for (const auto& line : state.log) j["log"].push_back(line);
   std::ofstream out(file);

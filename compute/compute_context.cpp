@@ -12,7 +12,8 @@ static void CL_CALLBACK reportContextError(const char* message, const void*, siz
 }
 
 ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir,
-                               const GlContextHandles& gl)
+                               const GlContextHandles& gl,
+                               const std::optional<std::filesystem::path>& programCacheDir)
     : device_(device), kernelsDir_(std::move(kernelsDir)) {
   cl_int status = CL_SUCCESS;
   cl_device_id id = device.id;
@@ -38,6 +39,10 @@ ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::
   }
   queue_ = Queue(context_.get(), device.id);
   programs_ = std::make_unique<ProgramCache>(context_.get(), device.id);
+  if (programCacheDir)
+    programs_->enableDiskCache(ProgramBinaryCache(*programCacheDir),
+                               device.platformName + " " + device.platformVersion + "|" + device.name + "|driver " +
+                                   device.driverVersion + "|" + device.deviceVersion);
 }
 
 std::shared_ptr<const ProgramBuild> ComputeContext::buildKernelFile(const std::string& file,

@@ -3,6 +3,7 @@
 // cache and the kernels directory. Replacing this object switches devices.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "compute/cl_objects.h"
@@ -17,7 +18,9 @@ class ComputeContext {
   // With `gl` naming the current GL context and a device that shares it, the CL
   // context is created for cl_khr_gl_sharing (so every interop path stays open
   // without rebuilding the context); if that fails, a plain context is used.
-  ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir, const GlContextHandles& gl = {});
+  // With `programCacheDir`, program binaries are kept there across runs (see program_binary_cache.h).
+  ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir, const GlContextHandles& gl = {},
+                 const std::optional<std::filesystem::path>& programCacheDir = std::nullopt);
 
   const DeviceDescriptor& device() const { return device_; }
   cl_context context() const { return context_.get(); }

@@ -700,6 +700,7 @@ ImageRotator::~ImageRotator() = default;
 void ImageRotator::prepare(int channels) { built(channels); }
 
 const ProgramBuild& ImageRotator::build(int channels) { return *built(channels).main.build; }
+const KernelInfo& ImageRotator::info(int channels) { return built(channels).main.info; }
 
 ImageRotator::Built& ImageRotator::built(int channels) {
   if (std::string problem = imageRotateConfigProblem(config_, compute_.device(), channels); !problem.empty())
@@ -855,6 +856,7 @@ ImageTransposer::~ImageTransposer() = default;
 void ImageTransposer::prepare(int channels) { built(channels); }
 
 const ProgramBuild& ImageTransposer::build(int channels) { return *built(channels).kernel.build; }
+const KernelInfo& ImageTransposer::info(int channels) { return built(channels).kernel.info; }
 
 ImageTransposer::Built& ImageTransposer::built(int channels) {
   if (std::string problem = imageTransposeConfigProblem(config_, compute_.device(), channels); !problem.empty())
@@ -930,6 +932,7 @@ ImageHistogrammer::~ImageHistogrammer() = default;
 void ImageHistogrammer::prepare(int channels) { built(channels); }
 
 const ProgramBuild& ImageHistogrammer::build(int channels) { return *built(channels).histogram.build; }
+const KernelInfo& ImageHistogrammer::info(int channels) { return built(channels).histogram.info; }
 
 ImageHistogrammer::Built& ImageHistogrammer::built(int channels) {
   if (std::string problem = imageHistogramConfigProblem(config_, compute_.device(), channels); !problem.empty())

@@ -309,6 +309,7 @@ class ImageRotator {
   const RotateConfig& config() const { return config_; }
   const ImageRotateVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
+  const KernelInfo& info(int channels);  // of the main kernel
   // The contents of the input buffer changed: the image variants upload it again.
   void sourceChanged() { imageSource_ = nullptr; }
 
@@ -338,6 +339,7 @@ class ImageTransposer {
   const TransposeConfig& config() const { return config_; }
   const ImageTransposeVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
+  const KernelInfo& info(int channels);
 
  private:
   struct Built;
@@ -375,6 +377,7 @@ class ImageHistogrammer {
   const HistogramConfig& config() const { return config_; }
   const ImageHistogramVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
+  const KernelInfo& info(int channels);  // of the sub-histogram kernel
 
  private:
   struct Built;

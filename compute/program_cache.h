@@ -5,10 +5,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "compute/cl_objects.h"
+#include "compute/program_binary_cache.h"
 
 namespace ks {
 
@@ -19,6 +23,7 @@ struct ProgramBuild {
   std::string log;        // the compiler's build log (kept on success too)
   std::string error;      // "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11)" on failure
   double buildMs = 0.0;
+  bool fromDisk = false;  // loaded from the on-disk binary cache, not compiled from source
   bool ok() const { return static_cast<bool>(program); }
 };
 
@@ -41,6 +46,10 @@ class ProgramBuildError : public std::runtime_error {
 class ProgramCache {
  public:
   ProgramCache(cl_context context, cl_device_id device) : context_(context), device_(device) {}
+  // Keeps program binaries in `disk` too; `deviceIdentity` names platform, device and
+  // driver version, so that a driver update or another device never loads a stale binary.
+  void enableDiskCache(ProgramBinaryCache disk, std::string deviceIdentity);
+  const std::optional<ProgramBinaryCache>& diskCache() const { return disk_; }
 
   // Returns the cached build for this source and options, or builds it. A failed
   // build comes back with its log and is not cached, so a fixed file builds again.
@@ -50,6 +59,16 @@ class ProgramCache {
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
   size_t size() const { return entries_.size(); }
+  // How often `label` was asked for (hits and misses): tells hot reload which files a scene uses.
+  size_t requests(const std::string& label) const {
+    const auto it = requests_.find(label);
+    return it == requests_.end() ? 0 : it->second;
+  }
+  // Memory misses answered from disk, and those compiled from source while the disk cache was on.
+  size_t diskHits() const { return diskHits_; }
+  size_t diskMisses() const { return diskMisses_; }
+  // Disk cache problems since the last call (a corrupt file ignored, a failed write), for the log.
+  std::vector<std::string> takeDiskMessages() { return std::exchange(diskMessages_, {}); }
   // The last failed build per label, for the UI's build-log window.
   const std::map<std::string, std::shared_ptr<const ProgramBuild>>& failures() const { return failures_; }
   void clear();
@@ -57,11 +76,19 @@ class ProgramCache {
  private:
   std::shared_ptr<const ProgramBuild> build(const std::string& label, const std::string& source,
                                             const std::string& options) const;
+  std::shared_ptr<const ProgramBuild> buildFromBinary(const std::string& label, const std::string& binary,
+                                                      const std::string& options) const;
+  std::shared_ptr<const ProgramBuild> buildThroughDisk(const std::string& label, const std::string& source,
+                                                       const std::string& options);
   cl_context context_;
   cl_device_id device_;
   std::map<std::string, std::shared_ptr<const ProgramBuild>> entries_;
   std::map<std::string, std::shared_ptr<const ProgramBuild>> failures_;
-  size_t hits_ = 0, misses_ = 0;
+  size_t hits_ = 0, misses_ = 0, diskHits_ = 0, diskMisses_ = 0;
+  std::optional<ProgramBinaryCache> disk_;
+  std::string deviceIdentity_;
+  std::vector<std::string> diskMessages_;
+  std::map<std::string, size_t> requests_;
 };
 
 }  // namespace ks

@@ -24,7 +24,10 @@ void GpuTimer::end() {
     if (ready) {
       GLuint64 ns = 0;
       glGetQueryObjectui64v(queries_[current_], GL_QUERY_RESULT, &ns);
-      lastMs_ = static_cast<double>(ns) * 1e-6;
+      // Mesa llvmpipe answers the very first query with hours (measured 8997784 ms
+      // for a 2 ms frame): the first result is dropped, later ones are sane.
+      if (!firstResult_) lastMs_ = static_cast<double>(ns) * 1e-6;
+      firstResult_ = false;
       pending_[current_] = false;
     }
   }

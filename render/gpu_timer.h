@@ -21,6 +21,7 @@ class GpuTimer {
   bool pending_[2] = {false, false};
   int current_ = 0;
   double lastMs_ = 0.0;
+  bool firstResult_ = true;
 };
 
 }  // namespace ks

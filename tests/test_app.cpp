@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <stb_image.h>
 
 #include <chrono>
@@ -208,6 +209,50 @@ TEST(App, HeadlessEgl) {
   // Headless runs leave the user's files alone.
   EXPECT_FALSE(fs::exists(dir / "config/settings.json"));
   EXPECT_FALSE(fs::exists(dir / "config/imgui.ini"));
+}
+
+// The program binary cache lives in the private --config-dir: a second run compiles nothing.
+TEST(App, SecondRunLoadsProgramsFromTheBinaryCache) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-binary-cache");
+  const RunResult first = runApp(dir, {"--headless", "--frames", "2", "--size", "320x240"});
+  ASSERT_EQ(first.exitCode, 0) << first.describe();
+  EXPECT_TRUE(contains(first.out, "from source, 0 from the binary cache")) << first.describe();
+  EXPECT_TRUE(contains(first.out, (dir / "config" / "program-cache").string())) << first.describe();
+  const RunResult second = runApp(dir, {"--headless", "--frames", "2", "--size", "320x240"});
+  ASSERT_EQ(second.exitCode, 0) << second.describe();
+  EXPECT_TRUE(contains(second.out, "programs:  0 compiled from source")) << second.describe();
+  EXPECT_FALSE(contains(second.out, " 0 from the binary cache")) << second.describe();
+  const RunResult off = runApp(dir, {"--headless", "--frames", "2", "--size", "320x240", "--no-program-cache"});
+  ASSERT_EQ(off.exitCode, 0) << off.describe();
+  EXPECT_TRUE(contains(off.out, "0 from the binary cache (binary cache off)")) << off.describe();
+}
+
+// The profiling panel's data from the real frame loop, through --state-dump.
+TEST(App, ProfilerStatisticsAndKernelInfoReachTheStateDump) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-profiler");
+  const fs::path dump = dir / "state.json";
+  const RunResult r = runApp(dir, {"--headless", "--frames", "12", "--size", "320x240", "--n", "512",
+                                   "--state-dump", dump.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  const auto j = nlohmann::json::parse(test::readFile(dump));
+  const auto& series = j.at("profiler").at("series");
+  // Statistics start with the second frame: 11 frames, 11 steps.
+  EXPECT_EQ(series.at("frame").at("count"), 11) << series.dump(2);
+  EXPECT_EQ(series.at("nbody step").at("count"), 11) << series.dump(2);
+  EXPECT_TRUE(series.at("nbody step").at("kernel").get<bool>());
+  EXPECT_GT(series.at("nbody step").at("median_ms").get<double>(), 0.0);
+  EXPECT_GE(series.at("nbody step").at("p95_ms").get<double>(), series.at("nbody step").at("median_ms").get<double>());
+  EXPECT_GT(j.at("ceilings").at("copy_gbps").get<double>(), 0.0);
+  ASSERT_EQ(j.at("kernels").size(), 1u);
+  const auto& k = j.at("kernels")[0];
+  EXPECT_EQ(k.at("file"), "nbody.cl");
+  EXPECT_NE(k.at("options").get<std::string>().find("-DTILE="), std::string::npos) << k.dump();
+  EXPECT_GT(k.at("work_group_size").get<size_t>(), 0u);
+  EXPECT_GT(k.at("build_ms").get<double>(), 0.0);
 }
 
 // ---- c. no display, no --headless ---------------------------------------------------

@@ -47,6 +47,7 @@ TEST(Settings, RoundTrip) {
   s.panels.scene = false;
   s.panels.interop = false;
   s.panels.buildLog = true;
+  s.panels.profiler = false;
   s.panels.log = false;
   s.panels.imguiDemo = true;
   ASSERT_EQ(saveSettings(s, file), "");
@@ -64,6 +65,7 @@ TEST(Settings, RoundTrip) {
   EXPECT_FALSE(back.panels.devices);
   EXPECT_FALSE(back.panels.deviceInfo);
   EXPECT_FALSE(back.panels.scene);
+  EXPECT_FALSE(back.panels.profiler);
   EXPECT_FALSE(back.panels.interop);
   EXPECT_TRUE(back.panels.buildLog);
   EXPECT_FALSE(back.panels.log);
@@ -148,6 +150,22 @@ TEST(Settings, DefaultConfigDirFollowsXdg) {
     setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
   else
     unsetenv("XDG_CONFIG_HOME");
+}
+
+TEST(Settings, ProgramCacheDirIsPrivateToAnExplicitConfigDirElseXdgCache) {
+  EXPECT_EQ(defaultProgramCacheDir(fs::path("/my/config")), fs::path("/my/config/program-cache"));
+  const char* oldXdg = std::getenv("XDG_CACHE_HOME");
+  const char* oldHome = std::getenv("HOME");
+  const std::string savedXdg = oldXdg ? oldXdg : "", savedHome = oldHome ? oldHome : "";
+  setenv("XDG_CACHE_HOME", "/xdg/cache", 1);
+  EXPECT_EQ(defaultProgramCacheDir(std::nullopt), fs::path("/xdg/cache/kernelscope/programs"));
+  unsetenv("XDG_CACHE_HOME");
+  setenv("HOME", "/home/someone", 1);
+  EXPECT_EQ(defaultProgramCacheDir(std::nullopt), fs::path("/home/someone/.cache/kernelscope/programs"));
+  unsetenv("HOME");
+  EXPECT_EQ(defaultProgramCacheDir(std::nullopt), std::nullopt) << "never the working directory";
+  if (oldXdg) setenv("XDG_CACHE_HOME", savedXdg.c_str(), 1);
+  if (oldHome) setenv("HOME", savedHome.c_str(), 1);
 }
 
 // ---- kernels directory ----------------------------------------------------------

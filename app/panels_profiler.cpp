@@ -1,0 +1,225 @@
+// The profiling panel: rolling statistics per frame stage and kernel, derived
+// rates against the device's ceilings, the frame-time graph, a stacked per-frame
+// breakdown, and the kernel info of what runs now.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+#include "app/panels.h"
+#include "compute/image_ops.h"
+
+namespace ks {
+namespace {
+
+// Stacked colours, bottom up, in FrameStage order.
+const ImU32 kStageColours[] = {IM_COL32(230, 159, 0, 255),   IM_COL32(86, 180, 233, 255),
+                               IM_COL32(0, 158, 115, 255),   IM_COL32(240, 228, 66, 255),
+                               IM_COL32(204, 121, 167, 255), IM_COL32(110, 110, 120, 255)};
+
+void statsTable(const char* id, const FrameProfiler& profiler, bool kernels) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable(id, 9, flags)) return;
+  const char* headers[] = {kernels ? "kernel (ms)" : "stage (ms)", "count", "last", "mean", "min",
+                           "median", "p95", "max", "stddev"};
+  for (const char* h : headers) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& s : profiler.series()) {
+    if (s.kernel != kernels) continue;
+    const SampleSummary sum = s.samples.summary();
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(s.name.c_str());
+    ImGui::TableSetColumnIndex(1);
+    ImGui::Text("%zu", sum.count);
+    const double values[] = {sum.last, sum.mean, sum.min, sum.median, sum.p95, sum.max, sum.stddev};
+    for (int i = 0; i < 7; ++i) {
+      ImGui::TableSetColumnIndex(2 + i);
+      ImGui::Text("%.3f", values[i]);
+    }
+  }
+  ImGui::EndTable();
+}
+
+void frameGraph(const FrameProfiler& profiler) {
+  const FrameProfiler::Series* frame = profiler.find("frame");
+  if (!frame || frame->samples.empty()) return;
+  const std::vector<float> values(frame->samples.samples().begin(), frame->samples.samples().end());
+  const SampleSummary sum = frame->samples.summary();
+  char overlay[96];
+  std::snprintf(overlay, sizeof overlay, "frame time: median %.2f ms, p95 %.2f ms", sum.median, sum.p95);
+  ImGui::PlotLines("##frametime", values.data(), static_cast<int>(values.size()), 0, overlay, 0.0f,
+                   static_cast<float>(std::max(sum.max, 1e-3) * 1.1),
+                   ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
+}
+
+// One stacked bar per frame (oldest left), scaled to the p95 of the frames' totals:
+// one outlier (a hitch, a bogus timer reading) must not flatten every other bar.
+void stackedBreakdown(const FrameProfiler& profiler) {
+  const auto& history = profiler.stageHistory();
+  if (history.empty()) return;
+  std::vector<double> totals;
+  for (const auto& f : history) {
+    double total = 0.0;
+    for (double ms : f) total += ms;
+    totals.push_back(total);
+  }
+  const double tallest = std::max(summarize(totals).p95, 1e-3);
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, 90.0f);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(20, 22, 28, 255));
+  const float barWidth = size.x / static_cast<float>(profiler.window());
+  float x = origin.x + size.x - barWidth * static_cast<float>(history.size());
+  for (const auto& f : history) {
+    float bottom = origin.y + size.y;
+    for (size_t i = 0; i < f.size(); ++i) {
+      const float h = std::min(static_cast<float>(f[i] / tallest) * size.y, bottom - origin.y);
+      if (h > 0.0f) draw->AddRectFilled(ImVec2(x, bottom - h), ImVec2(x + std::max(barWidth, 1.0f), bottom), kStageColours[i]);
+      bottom -= h;
+    }
+    x += barWidth;
+  }
+  ImGui::Dummy(size);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("full height: %.2f ms (p95 of the frames; taller ones are cut)", tallest);
+  // Legend with the mean of each stage over the window.
+  std::vector<double> mean(history.front().size(), 0.0);
+  for (const auto& f : history)
+    for (size_t i = 0; i < f.size(); ++i) mean[i] += f[i] / static_cast<double>(history.size());
+  for (size_t i = 0; i < mean.size(); ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::ColorButton(frameStageName(static_cast<FrameStage>(i)), ImGui::ColorConvertU32ToFloat4(kStageColours[i]),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+    ImGui::SameLine();
+    ImGui::Text("%s %.2f", frameStageName(static_cast<FrameStage>(i)), mean[i]);
+  }
+}
+
+void fractionText(double value, double ceiling) {
+  if (ceiling > 0.0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("= %.1f%% of the ceiling", 100.0 * value / ceiling);
+  }
+}
+
+void derivedRates(const AppState& state) {
+  const DeviceCeilings& c = state.ceilings;
+  if (c.copy.gbps > 0.0)
+    ImGui::Text("memory: %.1f GB/s measured (copy of %.0f MiB, median of %d)", c.copy.gbps,
+                c.copy.bufferBytes / 1048576.0, c.copy.runs);
+  else
+    ImGui::TextDisabled("memory bandwidth unknown: %s", c.copy.error.empty() ? "not measured" : c.copy.error.c_str());
+  if (c.peak)
+    ImGui::Text("peak FP32: %.0f GFLOP/s = %s", c.peak->gflops, c.peak->formula.c_str());
+  else
+    ImGui::TextDisabled("peak FP32 unknown: %s", c.peakUnknownWhy.c_str());
+
+  const FrameProfiler& p = state.profiler;
+  if (const auto* step = p.find("nbody step"); step && !step->samples.empty() && state.scene == SceneKind::NBody) {
+    const double ms = step->samples.summary().median;
+    const double n = static_cast<double>(state.nbody.runningBodies);
+    const bool fp64 = state.nbody.runningConfig.fp64;
+    const double gflops = ms > 0.0 ? n * n * (fp64 ? 30.0 : 20.0) / (ms * 1e-3) * 1e-9 : 0.0;
+    ImGui::Text("n-body: %.1f GFLOP/s (median step, %s, %.0f flops/interaction)", gflops, fp64 ? "fp64" : "fp32",
+                fp64 ? 30.0 : 20.0);
+    if (!fp64 && c.peak) fractionText(gflops, c.peak->gflops);
+    if (fp64) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(peak FP64 unknown)");
+    }
+  }
+  if (state.scene == SceneKind::Image && state.image.width > 0) {
+    const ImageLabState& lab = state.image;
+    const ImageLayout original{lab.width, lab.height, lab.channels};
+    const ImageLayout result{lab.resultWidth, lab.resultHeight, lab.resultChannels};
+    const ImageLayout rotated = lab.transpose ? ImageLayout{lab.resultHeight, lab.resultWidth, lab.resultChannels}
+                                              : result;
+    const struct {
+      const char* name;
+      size_t bytes;
+    } kernels[] = {{"rotate", imageOpBytes(ImageOp::Rotate, original, rotated)},
+                   {"transpose", imageOpBytes(ImageOp::Transpose, rotated, result)},
+                   {"histogram", imageOpBytes(ImageOp::Histogram, lab.histogramOfResult ? result : original)}};
+    for (const auto& k : kernels) {
+      const auto* s = p.find(k.name);
+      if (!s || s->samples.empty() || (std::string(k.name) == "transpose" && !lab.transpose)) continue;
+      const double gbps = imageGigabytesPerSecond(k.bytes, s->samples.summary().median);
+      ImGui::Text("%s: %.1f GB/s (median, %.1f MB read + written)", k.name, gbps, k.bytes / 1e6);
+      fractionText(gbps, c.copy.gbps);
+    }
+  }
+}
+
+void kernelInfoTable(const AppState& state) {
+  if (state.activeKernels.empty()) {
+    ImGui::TextDisabled("no kernel info yet");
+    return;
+  }
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("kernelinfo", 7, flags)) return;
+  for (const char* h : {"kernel", "work-group max", "preferred multiple", "local mem", "private mem", "build", "options"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& k : state.activeKernels) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::Text("%s", k.role.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", k.file.c_str(), k.config.c_str());
+    ImGui::TableSetColumnIndex(1);
+    ImGui::Text("%zu", k.info.workGroupSize);
+    ImGui::TableSetColumnIndex(2);
+    ImGui::Text("%zu", k.info.preferredMultiple);
+    ImGui::TableSetColumnIndex(3);
+    ImGui::Text("%llu B", static_cast<unsigned long long>(k.info.localMemBytes));
+    ImGui::TableSetColumnIndex(4);
+    ImGui::Text("%llu B", static_cast<unsigned long long>(k.info.privateMemBytes));
+    ImGui::TableSetColumnIndex(5);
+    ImGui::Text("%.1f ms %s", k.buildMs, k.fromDisk ? "(binary cache)" : "(source)");
+    ImGui::TableSetColumnIndex(6);
+    ImGui::TextUnformatted(k.options.empty() ? "(none)" : k.options.c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void drawProfilerPanel(AppState& state) {
+  if (!state.panels.profiler) return;
+  // Below the scene's view, where the build log (shown only on failures) also opens.
+  placePanelFirstTime(0.25f, 0.6f, 0.48f, 0.4f);
+  if (ImGui::Begin("Profiler", &state.panels.profiler)) {
+    ImGui::Text("%.1f FPS, %.2f ms per frame", state.stats.fps, state.stats.frameMs);
+    ImGui::SameLine();
+    if (state.headless)
+      ImGui::TextDisabled("(headless: no vsync)");
+    else
+      ImGui::Checkbox("vsync", &state.vsync);
+    int window = static_cast<int>(state.profiler.window());
+    ImGui::SetNextItemWidth(200);
+    if (ImGui::SliderInt("window (samples)", &window, 10, 2000, "%d", ImGuiSliderFlags_Logarithmic))
+      state.profiler.setWindow(static_cast<size_t>(window));
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) state.profiler.clear();
+    frameGraph(state.profiler);
+    stackedBreakdown(state.profiler);
+    if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
+      statsTable("stages", state.profiler, false);
+      statsTable("kernels", state.profiler, true);
+      ImGui::TextDisabled("kernels and interop stages: OpenCL events; render: GL timer query; frame: wall clock");
+    }
+    if (ImGui::CollapsingHeader("Rates and ceilings", ImGuiTreeNodeFlags_DefaultOpen)) derivedRates(state);
+    if (ImGui::CollapsingHeader("Kernel info", ImGuiTreeNodeFlags_DefaultOpen)) {
+      kernelInfoTable(state);
+      const auto& pc = state.programCache;
+      ImGui::TextDisabled("programs: %zu memory hits, %zu misses; binary cache: %zu hits, %zu compiled%s%s", pc.hits,
+                          pc.misses, pc.diskHits, pc.diskMisses, pc.diskDir.empty() ? " (off)" : " in ",
+                          pc.diskDir.c_str());
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace ks

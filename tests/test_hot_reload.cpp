@@ -1,0 +1,164 @@
+// Kernel hot reload through the Session, as the frame loop drives it: the app
+// runs on a private copy of kernels/; a kernel file is broken while it runs (the
+// old program keeps running, the failure and its log are reported), then fixed
+// (rebuilt). The copy also gets a private program binary cache.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "app/app_state.h"
+#include "app/render_surface.h"
+#include "app/session.h"
+#include "test_support.h"
+
+namespace ks {
+namespace {
+namespace fs = std::filesystem;
+
+bool logHas(const AppState& state, const std::string& text) {
+  return std::any_of(state.log.begin(), state.log.end(),
+                     [&](const std::string& line) { return line.find(text) != std::string::npos; });
+}
+
+std::string logText(const AppState& state) {
+  std::string text;
+  for (const auto& line : state.log) text += line + "\n";
+  return text;
+}
+
+TEST(KernelWatcher, ReportsChangedNewAndRemovedFilesButNotUnchangedText) {
+  test::TempDir dir;
+  test::writeFile(dir / "a.cl", "kernel void a() {}");
+  test::writeFile(dir / "b.cl", "kernel void b() {}");
+  test::writeFile(dir / "notes.txt", "not a kernel");
+  KernelWatcher watcher(dir.path());
+  EXPECT_TRUE(watcher.changedFiles().empty());
+  // Saved again with the same text (a new modification time): nothing to rebuild.
+  fs::last_write_time(dir / "a.cl", fs::last_write_time(dir / "a.cl") + std::chrono::seconds(5));
+  EXPECT_TRUE(watcher.changedFiles().empty());
+  // Same size, different text, new time.
+  test::writeFile(dir / "a.cl", "kernel void x() {}");
+  fs::last_write_time(dir / "a.cl", fs::last_write_time(dir / "a.cl") + std::chrono::seconds(10));
+  test::writeFile(dir / "c.cl", "kernel void c() {}");
+  fs::remove(dir / "b.cl");
+  test::writeFile(dir / "notes.txt", "edited, still not a kernel");
+  EXPECT_EQ(watcher.changedFiles(), (std::vector<std::string>{"a.cl", "b.cl", "c.cl"}));
+  EXPECT_TRUE(watcher.changedFiles().empty()) << "each change is reported once";
+}
+
+class HotReloadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      surface_ = createHeadlessSurface(320, 240);
+    } catch (const std::exception& e) {
+      GTEST_SKIP() << "no headless GL context: " << e.what();
+    }
+    fs::copy(KERNELSCOPE_SOURCE_KERNELS_DIR, kernels_, fs::copy_options::recursive);
+    options_.kernelsDir = kernels_;
+    options_.programCacheDir = dir_ / "program-cache";
+    options_.nbody.bodies = 300;
+    options_.nbody.explicitOptions = {"--n"};
+    DeviceCatalog catalog;
+    try {
+      catalog = requireDevices();
+    } catch (const std::exception& e) {
+      GTEST_SKIP() << e.what();
+    }
+    session_ = std::make_unique<Session>(std::move(catalog), options_, Settings{}, *surface_, state_);
+  }
+  void frame() {
+    session_->applyRequests(state_);
+    session_->update(state_, 1.0 / 60.0);
+    session_->draw(state_, 320, 240);
+  }
+  test::TempDir dir_;
+  fs::path kernels_ = dir_ / "kernels";
+  std::unique_ptr<RenderSurface> surface_;
+  AppOptions options_;
+  AppState state_;
+  std::unique_ptr<Session> session_;
+};
+
+TEST_F(HotReloadTest, ABrokenNBodyKernelKeepsTheOldProgramAndTheFixRebuilds) {
+  frame();
+  ASSERT_EQ(state_.nbody.steps, 1u);
+  const std::string good = test::readFile(kernels_ / "nbody.cl");
+  EXPECT_TRUE(session_->reloadChangedKernels(state_).empty()) << "nothing changed yet";
+
+  test::writeFile(kernels_ / "nbody.cl", good + "\n__kernel void broken_on_purpose() { undeclared_hot_reload_name; }\n");
+  EXPECT_EQ(session_->reloadChangedKernels(state_), std::vector<std::string>{"nbody.cl"});
+  EXPECT_TRUE(logHas(state_, "kernels/nbody.cl changed: build failed, previous program kept")) << logText(state_);
+  ASSERT_FALSE(state_.buildFailures.empty());
+  EXPECT_NE(state_.buildFailures.back().label.find("nbody.cl"), std::string::npos);
+  EXPECT_NE(state_.buildFailures.back().log.find("undeclared_hot_reload_name"), std::string::npos)
+      << state_.buildFailures.back().log;
+  EXPECT_TRUE(state_.panels.buildLog) << "the build log window opens";
+
+  // The old program still steps the simulation.
+  state_.log.clear();
+  frame();
+  frame();
+  EXPECT_EQ(state_.nbody.steps, 3u);
+  EXPECT_GT(state_.nbody.interactionsPerSecond, 0.0);
+  EXPECT_FALSE(logHas(state_, "step failed")) << logText(state_);
+  EXPECT_TRUE(session_->reloadChangedKernels(state_).empty()) << "a failed file is not retried every poll";
+
+  // Fixed (with a visible change, so it is a new program): rebuilt, and it runs.
+  test::writeFile(kernels_ / "nbody.cl", good + "\n// edited while running\n");
+  const size_t misses = session_->compute().programs().misses();
+  EXPECT_EQ(session_->reloadChangedKernels(state_), std::vector<std::string>{"nbody.cl"});
+  EXPECT_TRUE(logHas(state_, "kernels/nbody.cl changed: rebuilt")) << logText(state_);
+  EXPECT_EQ(session_->compute().programs().misses(), misses + 1) << "compiled from the new text";
+  frame();
+  EXPECT_EQ(state_.nbody.steps, 4u);
+  state_.nbody.verifyRequested = true;
+  frame();
+  EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
+}
+
+TEST_F(HotReloadTest, AFileTheSceneDoesNotUseIsReportedAsSuch) {
+  frame();
+  test::writeFile(kernels_ / "transpose.cl", test::readFile(kernels_ / "transpose.cl") + "\n// edited\n");
+  EXPECT_EQ(session_->reloadChangedKernels(state_), std::vector<std::string>{"transpose.cl"});
+  EXPECT_TRUE(logHas(state_, "kernels/transpose.cl changed: not used by the running scene")) << logText(state_);
+}
+
+TEST_F(HotReloadTest, TheJuliaAndImageScenesReloadToo) {
+  for (SceneKind kind : {SceneKind::Julia, SceneKind::Image}) {
+    state_.requestedScene = kind;
+    frame();
+    ASSERT_EQ(state_.scene, kind);
+    const std::string file = kind == SceneKind::Julia ? "pattern.cl" : "rotate.cl";
+    const std::string good = test::readFile(kernels_ / file);
+    test::writeFile(kernels_ / file, good + "\n#error broken on purpose\n");
+    session_->reloadChangedKernels(state_);
+    EXPECT_TRUE(logHas(state_, "kernels/" + file + " changed: build failed, previous program kept"))
+        << logText(state_);
+    state_.breakdown = {};
+    state_.image.dirty = true;
+    frame();
+    EXPECT_GT(state_.breakdown.kernelMs, 0.0) << file << ": the old program still runs\n" << logText(state_);
+    test::writeFile(kernels_ / file, good + "\n// fixed\n");
+    session_->reloadChangedKernels(state_);
+    EXPECT_TRUE(logHas(state_, "kernels/" + file + " changed: rebuilt")) << logText(state_);
+    state_.breakdown = {};
+    frame();
+    EXPECT_GT(state_.breakdown.kernelMs, 0.0) << logText(state_);
+  }
+}
+
+TEST_F(HotReloadTest, TheSessionKeepsBinariesInItsCacheDirectory) {
+  frame();
+  const ProgramCache& programs = session_->compute().programs();
+  EXPECT_GT(programs.diskMisses(), 0u);
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir_ / "program-cache")) files += entry.path().extension() == ".bin";
+  EXPECT_EQ(files, programs.diskMisses()) << "one entry per program compiled from source";
+  EXPECT_FALSE(logHas(state_, "program cache:")) << logText(state_);
+}
+
+}  // namespace
+}  // namespace ks

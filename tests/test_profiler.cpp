@@ -1,0 +1,178 @@
+// The profiling panel's data: the per-stage / per-kernel rolling statistics fed
+// from a frame's readings, the peak FP32 table, the copy bandwidth measured on a
+// real device, and the kernel info the scenes publish (through the Session).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "app/app_state.h"
+#include "app/frame_profiler.h"
+#include "app/render_surface.h"
+#include "app/session.h"
+#include "compute/compute_context.h"
+#include "compute/device_ceilings.h"
+#include "compute/device_selection.h"
+
+namespace ks {
+namespace {
+
+TEST(FrameProfiler, RecordsKernelsOnlyOnFramesThatRanThem) {
+  AppState state;
+  state.scene = SceneKind::NBody;
+  state.stats.frameMs = 16.0;
+  state.breakdown = {0.5, 4.0, 0.25, 1.0, 2.0};  // acquire, kernels, release, copy, render
+  state.nbody.kernelMs = 4.0;
+  state.nbody.steps = 1;
+  recordFrame(state);
+  state.nbody.paused = true;  // the next frame steps nothing: no new kernel sample
+  recordFrame(state);
+  const FrameProfiler& p = state.profiler;
+  ASSERT_TRUE(p.find("nbody step"));
+  EXPECT_TRUE(p.find("nbody step")->kernel);
+  EXPECT_EQ(p.find("nbody step")->samples.size(), 1u);
+  EXPECT_EQ(p.find("kernels")->samples.size(), 1u);
+  EXPECT_EQ(p.find("acquire")->samples.size(), 1u);
+  EXPECT_EQ(p.find("frame")->samples.size(), 2u);
+  EXPECT_EQ(p.find("render")->samples.size(), 2u);
+  ASSERT_EQ(p.stageHistory().size(), 2u);
+  const auto& ran = p.stageHistory().front();
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Kernels)], 4.0);
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Other)], 16.0 - (0.5 + 4.0 + 0.25 + 1.0 + 2.0));
+  const auto& idle = p.stageHistory().back();
+  EXPECT_DOUBLE_EQ(idle[size_t(FrameStage::Kernels)], 0.0);
+  EXPECT_DOUBLE_EQ(idle[size_t(FrameStage::Other)], 14.0);
+
+  state.scene = SceneKind::Image;
+  state.image.rotateMs = 2.0;
+  state.image.histogramMs = 1.0;
+  recordFrame(state);  // the pipeline has not run (pipelineRuns unchanged)
+  EXPECT_FALSE(p.find("rotate"));
+  state.image.pipelineRuns = 1;
+  recordFrame(state);
+  ASSERT_TRUE(p.find("rotate"));
+  EXPECT_EQ(p.find("rotate")->samples.size(), 1u);
+  EXPECT_FALSE(p.find("transpose")) << "transpose off: no samples";
+}
+
+TEST(FrameProfiler, WindowLengthAppliesToEverySeries) {
+  AppState state;
+  state.scene = SceneKind::Julia;
+  for (int i = 1; i <= 50; ++i) {
+    state.stats.frameMs = i;
+    state.breakdown.kernelMs = i * 0.5;
+    recordFrame(state);
+  }
+  state.profiler.setWindow(10);
+  EXPECT_EQ(state.profiler.window(), 10u);
+  const SampleSummary frame = state.profiler.find("frame")->samples.summary();
+  EXPECT_EQ(frame.count, 10u);
+  EXPECT_DOUBLE_EQ(frame.min, 41.0);
+  EXPECT_DOUBLE_EQ(frame.last, 50.0);
+  EXPECT_EQ(state.profiler.find("julia")->samples.summary().count, 10u);
+  EXPECT_EQ(state.profiler.stageHistory().size(), 10u);
+  state.profiler.clear();
+  EXPECT_TRUE(state.profiler.series().empty());
+}
+
+TEST(PeakFp32, TableKnowsSomeGpusAndSaysUnknownOtherwise) {
+  DeviceDescriptor h100;
+  h100.kind = DeviceKind::Gpu;
+  h100.vendor = "NVIDIA Corporation";
+  h100.name = "NVIDIA H100 80GB HBM3";
+  h100.computeUnits = 132;
+  h100.clockMHz = 1980;
+  const auto peak = peakFp32(h100);
+  ASSERT_TRUE(peak);
+  EXPECT_NEAR(peak->gflops, 2.0 * 128 * 132 * 1980 * 1e-3, 1e-6);  // 66.9 TFLOP/s, NVIDIA's figure
+  EXPECT_NE(peak->formula.find("Hopper"), std::string::npos);
+
+  DeviceDescriptor a100 = h100;
+  a100.name = "NVIDIA A100-SXM4-40GB";
+  a100.computeUnits = 108;
+  a100.clockMHz = 1410;
+  ASSERT_TRUE(peakFp32(a100));
+  EXPECT_NEAR(peakFp32(a100)->gflops, 19491.84, 0.01) << "64 lanes per SM on GA100, not A10's 128";
+
+  std::string why;
+  DeviceDescriptor cpu = h100;
+  cpu.kind = DeviceKind::Cpu;
+  EXPECT_FALSE(peakFp32(cpu, &why));
+  EXPECT_NE(why.find("not a GPU"), std::string::npos) << why;
+  DeviceDescriptor other = h100;
+  other.vendor = "Advanced Micro Devices, Inc.";
+  other.name = "gfx1100";
+  EXPECT_FALSE(peakFp32(other, &why));
+  EXPECT_NE(why.find("no entry"), std::string::npos) << why;
+}
+
+TEST(CopyBandwidth, MeasuredOnARealDevice) {
+  DeviceCatalog catalog;
+  try {
+    catalog = enumerateDevices();
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "cannot list OpenCL platforms: " << e.what();
+  }
+  const DeviceChoice choice = selectDevice(catalog.devices, {});
+  if (!choice.index) GTEST_SKIP() << "no usable OpenCL device: " << choice.reason;
+  ComputeContext compute(catalog.devices[*choice.index], KERNELSCOPE_SOURCE_KERNELS_DIR);
+  const CopyBandwidth copy = measureCopyBandwidth(compute);
+  ASSERT_TRUE(copy.error.empty()) << copy.error;
+  EXPECT_GT(copy.gbps, 0.0);
+  EXPECT_GE(copy.runs, 3);
+  EXPECT_GT(copy.bufferBytes, 0u);
+  EXPECT_LE(copy.bufferBytes, compute.device().maxAllocBytes / 4);
+  EXPECT_NEAR(copy.gbps, 2.0 * copy.bufferBytes / (copy.medianMs * 1e6), 1e-9 * copy.gbps);
+  // For the record (the figures differ per machine, nothing to assert):
+  std::string why;
+  const auto peak = peakFp32(compute.device(), &why);
+  std::printf("%s: copy %.1f GB/s over %zu MiB (median of %d); peak FP32 %s\n", compute.device().name.c_str(),
+              copy.gbps, copy.bufferBytes >> 20, copy.runs,
+              peak ? (std::to_string(peak->gflops) + " GFLOP/s = " + peak->formula).c_str() : ("unknown: " + why).c_str());
+}
+
+TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
+  std::unique_ptr<RenderSurface> surface;
+  try {
+    surface = createHeadlessSurface(320, 240);
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "no headless GL context: " << e.what();
+  }
+  DeviceCatalog catalog;
+  try {
+    catalog = requireDevices();
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << e.what();
+  }
+  AppOptions options;
+  options.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
+  options.nbody.bodies = 256;
+  options.nbody.explicitOptions = {"--n"};
+  AppState state;
+  Session session(std::move(catalog), options, Settings{}, *surface, state);
+  EXPECT_GT(state.ceilings.copy.gbps, 0.0) << state.ceilings.copy.error;
+  for (SceneKind kind : {SceneKind::NBody, SceneKind::Image, SceneKind::Julia}) {
+    state.requestedScene = kind;
+    session.applyRequests(state);
+    session.update(state, 1.0 / 60.0);
+    recordFrame(state);
+    ASSERT_FALSE(state.activeKernels.empty()) << int(kind);
+    for (const ActiveKernel& k : state.activeKernels) {
+      EXPECT_GT(k.info.workGroupSize, 0u) << k.role;
+      EXPECT_GT(k.info.preferredMultiple, 0u) << k.role;
+      EXPECT_GT(k.buildMs, 0.0) << k.role;
+      EXPECT_FALSE(k.file.empty()) << k.role;
+    }
+  }
+  EXPECT_NE(state.profiler.find("nbody step"), nullptr);
+  EXPECT_NE(state.profiler.find("rotate"), nullptr);
+  EXPECT_NE(state.profiler.find("julia"), nullptr);
+  // the image kernels carry their build options (-DCHANNELS=...)
+  state.requestedScene = SceneKind::Image;
+  session.applyRequests(state);
+  session.update(state, 1.0 / 60.0);
+  EXPECT_NE(state.activeKernels.front().options.find("CHANNELS"), std::string::npos) << state.activeKernels.front().options;
+  EXPECT_GT(state.programCache.misses, 0u);
+}
+
+}  // namespace
+}  // namespace ks
