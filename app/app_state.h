@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/runs_state.h"
 #include "app/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/cl_objects.h"
@@ -142,6 +143,7 @@ struct AppState {
   PatternParams pattern;
   NBodyState nbody;
   ImageLabState image;
+  RunsState runs;  // recordings, sweeps, comparison table, tuning cache
   bool showHelp = false;
   bool fullscreenRequested = false;
   PanelVisibility panels;

@@ -7,6 +7,7 @@
 #include "app/cli.h"
 #include "compute/device_catalog.h"
 #include "compute/nbody_variants.h"
+#include "compute/sweep_plan.h"
 
 namespace ks {
 
@@ -18,6 +19,9 @@ struct Settings;
 // allowed values where a list is not given). Invalid combinations are kept: the
 // caller reports them with nbodyConfigProblem().
 std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& options, const DeviceDescriptor& device);
+
+// The --variant/--wg/--unroll/--bodies-per-item/--split lists as sweep ranges.
+NBodySweepRanges nbodySweepRangesFromOptions(const NBodyOptions& options);
 
 int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings);
 int runNBodyVerify(DeviceCatalog catalog, const AppOptions& options, const Settings& settings);

@@ -81,6 +81,8 @@ void drawMenuBar(AppState& state) {
     ImGui::MenuItem("Interop", nullptr, &state.panels.interop);
     ImGui::MenuItem("Build log", nullptr, &state.panels.buildLog);
     ImGui::MenuItem("Log", nullptr, &state.panels.log);
+    ImGui::MenuItem("Runs", nullptr, &state.runs.showRuns);
+    ImGui::MenuItem("Sweep", nullptr, &state.runs.showSweep);
     ImGui::Separator();
     ImGui::MenuItem("Vsync", nullptr, &state.vsync, !state.headless);
     if (ImGui::MenuItem("Fullscreen", "F", false, !state.headless)) state.fullscreenRequested = true;
@@ -312,6 +314,8 @@ void drawPanels(AppState& state) {
   drawHelpWindow(state);
   drawBuildLogPanel(state);
   drawLogPanel(state);
+  drawRunsPanel(state);
+  drawSweepPanel(state);
   if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
   drawStatusBar(state);
 }

@@ -61,6 +61,7 @@ class Session {
   // Mouse input the UI did not take (drag deltas and wheel, in pixels).
   void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH);
   const ComputeContext& compute() const { return *compute_; }
+  ComputeContext& compute() { return *compute_; }  // for the UI's sweeps, between frames
   // The N-body bodies as they are now (empty in other scenes).
   std::optional<NBodySystem> snapshot() { return scene_->snapshot(); }
 
