@@ -130,7 +130,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   std::vector<std::string> naiveShapes;
   trGroup->add_option("--naive-wg", naiveShapes, "Work-group shapes WxH of the naive variant (list)")
       ->delimiter(',')
-      ->check(sizeValidator(1, 1024));
+      ->check(sizeValidator(1, 4096));
   trGroup->add_option("--channels", tr.channels, "Image channels to sweep: 1 (gray), 4 (RGBA) (list, default 4)")
       ->delimiter(',')
       ->check(CLI::IsMember({1, 4}));
@@ -167,8 +167,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     tr.naiveShapes.emplace_back(w, h);
   }
   if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
-  // --record ends the run when the recording is done, unless --frames says otherwise.
-  if (options.record > 0 && app.count("--frames") == 0) options.frames = options.warmup + options.record;
+  // --record ends the run when the recording is done, unless --frames says otherwise
+  // (+1: the first frame runs before the recorder sees the request).
+  if (options.record > 0 && app.count("--frames") == 0) options.frames = 1 + options.warmup + options.record;
   if (options.scene.empty()) options.scene = options.image ? "image" : "nbody";
   options.interop = parseInteropPath(interop);  // "auto" parses to none
   if (options.headless && options.frames == 0) options.frames = 300;

@@ -79,12 +79,18 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
     phase_ = Phase::Idle;
   }
   if (rec.startRequested) {
+    // The frame just finished ran before the request: it counts for nothing.
     rec.startRequested = false;
-    phase_ = Phase::WarmUp;
     warmupLeft_ = std::max(rec.warmup, 0);
+    phase_ = warmupLeft_ > 0 ? Phase::WarmUp : Phase::Recording;
     scene_ = state.scene;
     frameMs_.clear();
     kernelMs_.clear();
+    start_ = std::chrono::steady_clock::now();
+    rec.progress = 0.0;
+    rec.status = phase_ == Phase::WarmUp ? "warming up" : "recording";
+    rec.active = true;
+    return;
   }
   if (phase_ != Phase::Idle && state.scene != scene_) {
     phase_ = Phase::Idle;
@@ -93,13 +99,9 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
   rec.active = phase_ != Phase::Idle;
   if (phase_ == Phase::Idle) return;
   if (phase_ == Phase::WarmUp) {
-    // This frame is a warm-up frame; the next one is the first recorded.
-    rec.status = "warming up (" + std::to_string(warmupLeft_) + " frames left)";
-    rec.progress = 0.0;
-    if (warmupLeft_-- <= 0) {
-      phase_ = Phase::Recording;
-      start_ = std::chrono::steady_clock::now();
-    }
+    rec.status = "warming up (" + std::to_string(--warmupLeft_) + " frames left)";
+    start_ = std::chrono::steady_clock::now();  // the recording's clock starts after the last warm-up frame
+    if (warmupLeft_ <= 0) phase_ = Phase::Recording;
     return;
   }
   frameMs_.push_back(frameMs);
