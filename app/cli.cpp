@@ -102,13 +102,15 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
   group->add_option("--dump-program", nb.dumpProgram,
                     "Write the built N-body program's device binary (PTX on NVIDIA) to this file (benchmark)");
-  group->add_flag("--sweep", nb.sweep, "Benchmark every combination of the given lists (all values when omitted)");
+  group->add_flag("--sweep", nb.sweep,
+                  "Benchmark every combination of the given lists (all values when omitted; refused combinations "
+                  "listed with the reason); --csv/--json write the runs");
   auto* runs = app.add_option_group("Runs", "Recording and sweep output (the app's Runs panel reads the JSON)");
   runs->add_option("--csv", nb.csv,
                    "Write the runs of --sweep, --bench nbody/transpose or --record as CSV to this file");
-  runs->add_option("--json", nb.json, "Write the same runs as JSON (full metadata; File > Import in the Runs panel)");
+  runs->add_option("--json", nb.json, "Write the same runs as JSON (full metadata; the Runs panel imports it)");
   runs->add_option("--record", options.record,
-                   "Viewer: record this many frames after --warmup frames as a run, then exit (headless) and write "
+                   "Viewer: record this many frames after --warmup frames as a run, then exit and write "
                    "--csv/--json")
       ->check(CLI::Range(1, 10000000));
   runs->add_option("--warmup", options.warmup, "Frames skipped before --record starts (default 10)")
