@@ -72,8 +72,16 @@ void drawSweepPanel(AppState& state) {
   ImGui::RadioButton("N-body", &target, 0);
   ImGui::SameLine();
   ImGui::RadioButton("Transpose", &target, 1);
+  ImGui::SameLine();
+  ImGui::RadioButton("Interop paths (running scene)", &target, 2);
   ui.target = static_cast<SweepTarget>(target);
-  if (ui.target == SweepTarget::NBody) {
+  if (ui.target == SweepTarget::Interop) {
+    ImGui::TextWrapped("Each interop path the device offers, on the scene as it runs now: switch, warm-up frames, "
+                       "then the frames below recorded; the rate is FPS from the median frame.");
+    ImGui::SetNextItemWidth(150);
+    ImGui::InputInt("warm-up frames", &ui.warmupFrames);
+    ui.warmupFrames = std::clamp(ui.warmupFrames, 1, 10000);
+  } else if (ui.target == SweepTarget::NBody) {
     std::vector<std::string> names;
     for (const auto& v : nbodyVariants()) names.push_back(v.name);
     nameChoices("variants", ui.nbodyVariants, names);
@@ -103,7 +111,8 @@ void drawSweepPanel(AppState& state) {
     ui.channels = rgba ? 4 : 1;
   }
   ImGui::SetNextItemWidth(150);
-  ImGui::InputInt("repetitions (median kept)", &ui.repetitions);
+  ImGui::InputInt(ui.target == SweepTarget::Interop ? "frames recorded" : "repetitions (median kept)",
+                  &ui.repetitions);
   ui.repetitions = std::clamp(ui.repetitions, 1, 10000);
   ImGui::EndDisabled();
 

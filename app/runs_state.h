@@ -25,7 +25,9 @@ struct RecordingState {
   int recorded = 0;       // recordings finished (for their names)
 };
 
-enum class SweepTarget { NBody, Transpose };
+// N-body and transpose sweeps measure kernels alone; the interop sweep records
+// the running scene on each interop path (frame times included).
+enum class SweepTarget { NBody, Transpose, Interop };
 
 // A sweep from the UI: ranges as check boxes over the variant tables' values.
 struct SweepUiState {
@@ -37,7 +39,8 @@ struct SweepUiState {
   int bodies = 16384;
   int imageSize = 2048;
   int channels = 4;
-  int repetitions = 20;  // timed launches per configuration; the median is kept
+  int repetitions = 20;  // timed launches (interop: recorded frames) per configuration; the median is kept
+  int warmupFrames = 30; // interop: frames after a switch before recording
   bool startRequested = false, cancelRequested = false, applyBestRequested = false;
   // readings
   bool active = false;

@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "app/run_recorder.h"
 #include "app/session.h"
 #include "app/sweep_runs.h"
 #include "compute/nbody_benchmark.h"
@@ -17,8 +18,30 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   compute_ = &compute;
   next_ = 0;
   nbodyQueue_.clear(), transposeQueue_.clear(), nbodyResults_.clear(), transposeResults_.clear();
+  interopQueue_.clear(), interopResults_.clear();
   ui.results.clear();
-  if (target_ == SweepTarget::NBody) {
+  if (target_ == SweepTarget::Interop) {
+    // Paths the device and GL context cannot use are refused with the reason.
+    for (const InteropPathStatus& p : state.interopPaths) {
+      if (p.available) {
+        interopQueue_.push_back(p.path);
+        continue;
+      }
+      RunRecord r;
+      r.name = std::string("interop ") + interopPathName(p.path);
+      r.status = "refused: " + p.reason;
+      r.meta = runMetadataFor(device);
+      r.meta.scene = sampleScene(state).sceneName;
+      r.meta.interop = interopPathName(p.path);
+      r.meta.parameters = sceneParameters(state);
+      ui.results.push_back(std::move(r));
+      interopResults_.push_back(p.path);
+    }
+    originalPath_ = state.interopPath;
+    interopPhase_ = InteropPhase::Switch;
+    ui.total = state.interopPaths.size();
+    ui.refused = ui.total - interopQueue_.size();
+  } else if (target_ == SweepTarget::NBody) {
     NBodyConfig base = state.nbody.runningConfig;  // precision and build flags as they run now
     const SweepPlan<NBodyConfig> plan =
         planNBodySweep({ui.nbodyVariants, ui.workGroups, ui.unrolls, ui.bodiesPerItem, ui.splits}, base, device);
@@ -66,6 +89,7 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   ui.active = false;
   ui.status = status;
   system_.reset();
+  if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
   in_ = Buffer();
   out_ = Buffer();
   // The runs that ran join the comparison table.
@@ -82,6 +106,12 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     return;
   }
   const RunRecord& winner = ui.results[static_cast<size_t>(best)];
+  if (target_ == SweepTarget::Interop) {
+    // The interop path is the user's choice of the moment, not a tuned default: apply, do not cache.
+    state.requestedInterop = interopResults_[static_cast<size_t>(best)];
+    runs.message = "applied " + winner.name;
+    return;
+  }
   TuningEntry& entry = runs.tuning.devices[tuningKey(compute.device())];
   if (target_ == SweepTarget::NBody) {
     const NBodyConfig& c = nbodyResults_[static_cast<size_t>(best)];
@@ -141,6 +171,10 @@ void SweepRunner::step(AppState& state, Session& session) {
     finish(state, "stopped: the device changed");
     return;
   }
+  if (target_ == SweepTarget::Interop) {
+    stepInterop(state, compute);
+    return;
+  }
   const DeviceDescriptor& device = compute.device();
   const size_t queued = target_ == SweepTarget::NBody ? nbodyQueue_.size() : transposeQueue_.size();
   if (next_ < queued) {
@@ -164,6 +198,75 @@ void SweepRunner::step(AppState& state, Session& session) {
     const int best = bestRunIndex(ui.results);
     finish(state, best < 0 ? "done: nothing ran" : "done; best: " + ui.results[static_cast<size_t>(best)].name);
   }
+}
+
+void SweepRunner::stepInterop(AppState& state, const ComputeContext& compute) {
+  SweepUiState& ui = state.runs.sweep;
+  auto updateClock = [&] {
+    ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const size_t measured = next_, left = interopQueue_.size() - next_;
+    ui.etaSeconds = measured > 0 ? ui.elapsedSeconds / static_cast<double>(measured) * static_cast<double>(left) : 0.0;
+  };
+  if (next_ >= interopQueue_.size()) {
+    const int best = bestRunIndex(ui.results);
+    finish(state, best < 0 ? "done: nothing ran" : "done; best: " + ui.results[static_cast<size_t>(best)].name);
+    return;
+  }
+  const InteropPath path = interopQueue_[next_];
+  switch (interopPhase_) {
+    case InteropPhase::Switch:
+      if (state.interopPath != path) state.requestedInterop = path;  // the session switches before the next frame
+      interopPhase_ = InteropPhase::WarmUp;
+      warmupLeft_ = std::max(ui.warmupFrames, 1);
+      break;
+    case InteropPhase::WarmUp:
+      if (state.interopPath != path && !state.requestedInterop) {
+        // The switch failed: the session said why in interopMessage.
+        RunRecord r;
+        r.name = std::string("interop ") + interopPathName(path);
+        r.status = "failed: " + state.interopMessage;
+        r.meta = runMetadataFor(compute.device());
+        r.meta.interop = interopPathName(path);
+        ui.results.push_back(std::move(r));
+        interopResults_.push_back(path);
+        ++next_, ++ui.done;
+        interopPhase_ = InteropPhase::Switch;
+        break;
+      }
+      if (--warmupLeft_ <= 0) {
+        interopPhase_ = InteropPhase::Record;
+        frameMs_.clear(), kernelMs_.clear();
+        recordStart_ = std::chrono::steady_clock::now();
+      }
+      break;
+    case InteropPhase::Record: {
+      // Readings of the frame just drawn on this path.
+      frameMs_.push_back(state.stats.frameMs);
+      kernelMs_.push_back(sampleScene(state).kernelMs);
+      if (static_cast<int>(frameMs_.size()) < ui.repetitions) break;
+      const SceneSample sample = sampleScene(state);
+      RunRecord r;
+      r.name = std::string("interop ") + interopPathName(path) + ": " + sample.sceneName;
+      r.meta = runMetadataFor(compute.device());
+      r.meta.scene = sample.sceneName;
+      r.meta.interop = interopPathName(path);
+      r.meta.parameters = sceneParameters(state);
+      r.m.frames = frameMs_.size();
+      r.m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - recordStart_).count();
+      r.m.fps = r.m.seconds > 0 ? static_cast<double>(r.m.frames) / r.m.seconds : 0.0;
+      r.m.frameMs = summarize(frameMs_);
+      r.m.kernelMs = summarize(kernelMs_);
+      // Frames per second is what the interop path changes: it is this sweep's rate.
+      r.m.rate = r.m.frameMs.median > 0 ? 1000.0 / r.m.frameMs.median : 0.0;
+      r.m.rateUnit = "FPS (median frame)";
+      ui.results.push_back(std::move(r));
+      interopResults_.push_back(path);
+      ++next_, ++ui.done;
+      interopPhase_ = InteropPhase::Switch;
+      break;
+    }
+  }
+  updateClock();
 }
 
 }  // namespace ks

@@ -10,6 +10,7 @@
 
 #include "app/app_state.h"
 #include "compute/cl_objects.h"
+#include "compute/interop/interop_path.h"
 #include "compute/image_ops.h"
 #include "compute/nbody_model.h"
 
@@ -25,6 +26,8 @@ class SweepRunner {
   void start(AppState& state, ComputeContext& compute);
   void finish(AppState& state, const std::string& status);
   void applyBest(AppState& state, const ComputeContext& compute);
+  // Interop sweep: one frame of the switch / warm-up / record cycle.
+  void stepInterop(AppState& state, const ComputeContext& compute);
 
   bool active_ = false;
   const ComputeContext* compute_ = nullptr;  // the context the sweep runs on (a device switch cancels it)
@@ -35,6 +38,12 @@ class SweepRunner {
   // What the results (state.runs.sweep.results) were measured with, index for index.
   std::vector<NBodyConfig> nbodyResults_;
   std::vector<TransposeConfig> transposeResults_;
+  std::vector<InteropPath> interopQueue_, interopResults_;
+  enum class InteropPhase { Switch, WarmUp, Record } interopPhase_ = InteropPhase::Switch;
+  int warmupLeft_ = 0;
+  InteropPath originalPath_ = InteropPath::Host;
+  std::vector<double> frameMs_, kernelMs_;
+  std::chrono::steady_clock::time_point recordStart_;
   std::optional<NBodySystem> system_;
   NBodyParams params_;
   ImageLayout layout_;
