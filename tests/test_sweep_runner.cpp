@@ -135,6 +135,43 @@ TEST_F(SweepRunnerTest, TransposeSweepRefusesWhatTheDeviceCannotRun) {
   EXPECT_EQ(ui.results[1].m.rateUnit, "GB/s");
 }
 
+// Every path is a row: the ones the device cannot use refused with the reason,
+// the others recorded for K frames after the warm-up; the path in use before is
+// restored at the end.
+TEST_F(SweepRunnerTest, InteropSweepRecordsEachAvailablePath) {
+  SweepUiState& ui = state_.runs.sweep;
+  ui.target = SweepTarget::Interop;
+  ui.warmupFrames = 2;
+  ui.repetitions = 3;
+  const InteropPath before = state_.interopPath;
+  size_t available = 0;
+  for (const auto& p : state_.interopPaths) available += p.available;
+  ASSERT_GE(available, 1u) << "host copy is always available";
+  state_.stats.frameMs = 16.0;
+  ui.startRequested = true;
+  int frames = 0;
+  for (; frames < 100 && (frames == 0 || ui.active); ++frames) frame();
+  EXPECT_FALSE(ui.active) << ui.status;
+  EXPECT_EQ(frames, static_cast<int>(available) * (1 + 2 + 3) + 1) << "switch, warm-up, record per path, then done";
+  ASSERT_EQ(ui.results.size(), state_.interopPaths.size());
+  size_t ok = 0;
+  for (const RunRecord& r : ui.results) {
+    EXPECT_FALSE(r.meta.interop.empty());
+    if (!r.ok()) {
+      EXPECT_EQ(r.status.rfind("refused: ", 0), 0u) << r.status;
+      continue;
+    }
+    ++ok;
+    EXPECT_EQ(r.m.frames, 3u);
+    EXPECT_DOUBLE_EQ(r.m.frameMs.median, 16.0);
+    EXPECT_GT(r.m.kernelMs.median, 0.0);
+    EXPECT_DOUBLE_EQ(r.m.rate, 1000.0 / 16.0);
+  }
+  EXPECT_EQ(ok, available);
+  frame();
+  EXPECT_EQ(state_.interopPath, before);
+}
+
 TEST_F(SweepRunnerTest, RecordingSkipsWarmUpAndKeepsNFrames) {
   RecordingState& rec = state_.runs.recording;
   rec.frames = 4;
