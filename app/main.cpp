@@ -88,11 +88,12 @@ int run(ks::AppOptions options) {
   state.vsync = vsync;
   state.panels = settings.panels;
   // Sweep winners per device; a damaged file is ignored (and rewritten) with a warning.
-  state.runs.tuning = ks::loadTuningCache(configDir / "tuning.json", &warning);
+  std::string tuningWarning;
+  state.runs.tuning = ks::loadTuningCache(configDir / "tuning.json", &tuningWarning);
   state.runs.tuningFile = configDir / "tuning.json";
-  if (!warning.empty()) {
-    std::fprintf(stderr, "kernelscope: warning: %s\n", warning.c_str());
-    state.report(warning);
+  if (!tuningWarning.empty()) {
+    std::fprintf(stderr, "kernelscope: warning: %s\n", tuningWarning.c_str());
+    state.report(tuningWarning);
   }
   if (options.record > 0) {  // --record: start recording at once (warm-up first)
     state.runs.recording.frames = options.record;

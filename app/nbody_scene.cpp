@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "app/app_state.h"
-#include "compute/kernel_files.h"
 #include "app/tuning_cache.h"
+#include "compute/kernel_files.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {

@@ -135,9 +135,9 @@ void drawSweepPanel(AppState& state) {
   if (!runs.message.empty()) ImGui::TextWrapped("%s", runs.message.c_str());
   if (ImGui::BeginTable("sweep results", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders)) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("configuration", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("configuration", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("median ms", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("rate / status", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("rate / status", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (const RunRecord& r : ui.results) {
       ImGui::TableNextRow();
