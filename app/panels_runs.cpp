@@ -25,7 +25,9 @@ double metricValue(const RunRecord& r, int metric) {
   }
 }
 
+// 0 when the two cannot be compared (no value, or rates in different units).
 double speedUp(const RunRecord& r, const RunRecord& base, int metric) {
+  if (metric == 0 && r.m.rateUnit != base.m.rateUnit) return 0.0;
   const double v = metricValue(r, metric), b = metricValue(base, metric);
   if (v <= 0 || b <= 0) return 0.0;
   return metric == 1 ? b / v : v / b;
@@ -104,11 +106,17 @@ void drawFileControls(AppState& state) {
   if (ImGui::Button("Import JSON")) {
     std::string error;
     if (auto imported = readRunsJson(runs.importPath, &error)) {
+      // Sweep files list refused combinations too; only runs that ran have anything to compare.
+      size_t added = 0;
       for (RunRecord& r : *imported) {
+        if (!r.ok()) continue;
         if (!r.meta.host.empty()) r.name += " @" + r.meta.host;
         runs.runs.push_back(std::move(r));
+        ++added;
       }
-      runs.message = "imported " + std::to_string(imported->size()) + " runs";
+      runs.message = "imported " + std::to_string(added) + " runs";
+      if (added < imported->size())
+        runs.message += ", skipped " + std::to_string(imported->size() - added) + " that did not run";
     } else {
       runs.message = error;
       state.report(error);
@@ -178,7 +186,8 @@ void drawRunsPanel(AppState& state) {
       ImGui::TableNextColumn();
       ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
       ImGui::TableNextColumn();
-      if (base) ImGui::Text("%.2fx", speedUp(r, *base, runs.chartMetric));
+      if (const double x = base ? speedUp(r, *base, runs.chartMetric) : 0.0; x > 0) ImGui::Text("%.2fx", x);
+      else ImGui::TextDisabled("-");
       ImGui::PopID();
     }
     ImGui::EndTable();
