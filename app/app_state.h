@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/frame_profiler.h"
+#include "app/runs_state.h"
 #include "app/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/device_ceilings.h"
@@ -162,6 +163,7 @@ struct AppState {
   PatternParams pattern;
   NBodyState nbody;
   ImageLabState image;
+  RunsState runs;  // recordings, sweeps, comparison table, tuning cache
   bool showHelp = false;
   bool fullscreenRequested = false;
   PanelVisibility panels;

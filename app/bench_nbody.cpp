@@ -6,7 +6,10 @@
 #include <sstream>
 
 #include "app/session.h"
+#include "app/sweep_runs.h"
+#include "compute/nbody_benchmark.h"
 #include "compute/nbody_gpu.h"
+#include "compute/sweep_plan.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {
@@ -21,64 +24,6 @@ NBodyConfig baseConfig(const NBodyOptions& o) {
   c.extraOptions = o.extraOptions;
   return c;
 }
-
-template <typename T>
-std::vector<T> orAll(const std::vector<T>& given, const std::vector<T>& all) {
-  return given.empty() ? all : given;
-}
-
-struct BenchResult {
-  NBodyConfig config;
-  std::string problem;  // empty when it ran
-  KernelInfo info;
-  std::string buildLog;
-  std::string binary;
-  double msPerStep = 0.0;
-  double interactionsPerSecond = 0.0;
-};
-
-// Runs `iterations` steps after an untimed warm-up; the time is the span from the
-// first step's start to the last step's end on the device's own clock.
-BenchResult measure(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
-                    const NBodyParams& params, int iterations) {
-  BenchResult r;
-  r.config = config;
-  try {
-    NBodyKernel kernel(compute, config);
-    r.info = kernel.info();
-    r.buildLog = kernel.build().log;
-    r.binary = programBinary(kernel.build().program.get());
-    NBodyDeviceState state(compute, system, config);
-    Buffer display(compute.context(), CL_MEM_WRITE_ONLY, state.padded() * 4 * sizeof(float));
-    auto step = [&](Event* event) {
-      kernel.enqueueStep(compute.queue(), state.positionsIn(), state.positionsOut(), state.velocities(), display.get(),
-                         state.padded(), params, event);
-      state.swap();
-    };
-    for (int i = 0; i < std::max(2, iterations / 10); ++i) step(nullptr);
-    compute.queue().finish();
-    Event first, last;
-    for (int i = 0; i < iterations; ++i) step(i == 0 ? &first : i == iterations - 1 ? &last : nullptr);
-    compute.queue().finish();
-    cl_ulong start = 0, end = 0;
-    clCheck(clGetEventProfilingInfo(first.get(), CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
-            "clGetEventProfilingInfo");
-    clCheck(clGetEventProfilingInfo((iterations > 1 ? last : first).get(), CL_PROFILING_COMMAND_END, sizeof end, &end,
-                                    nullptr),
-            "clGetEventProfilingInfo");
-    const double seconds = static_cast<double>(end - start) * 1e-9;
-    r.msPerStep = seconds * 1e3 / iterations;
-    const double n = static_cast<double>(system.size());
-    r.interactionsPerSecond = n * n * iterations / seconds;
-  } catch (const ProgramBuildError& e) {
-    r.problem = std::string(e.what()) + "\n" + e.build().log;
-  } catch (const std::exception& e) {
-    r.problem = e.what();
-  }
-  return r;
-}
-
-double flopsPerInteraction(const NBodyConfig& c) { return c.fp64 ? 30.0 : 20.0; }
 
 }  // namespace
 
@@ -95,26 +40,14 @@ std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& o, const De
     c.split = o.splits.empty() ? (c.variant == "blocked" ? defaults.split : 1) : o.splits.front();
     return {c};
   }
-  std::vector<int> groups;
-  const int maxGroup = static_cast<int>(std::min<size_t>(device.maxWorkGroupSize, 1024));
-  for (int wg = kNBodyWorkGroupStep; wg <= maxGroup; wg *= 2) groups.push_back(wg);
-  std::vector<NBodyConfig> out;
-  for (const auto& v : nbodyVariants()) {
-    if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), v.name) == o.variants.end()) continue;
-    for (int wg : orAll(o.workGroups, groups))
-      for (int u : orAll(o.unrolls, v.unrolls))
-        for (int b : orAll(o.bodiesPerItem, v.bodiesPerItem))
-          for (int sp : orAll(o.splits, v.splits)) {
-            NBodyConfig c = baseConfig(o);
-            c.variant = v.name;
-            c.workGroup = wg;
-            c.unroll = u;
-            c.bodiesPerItem = b;
-            c.split = sp;
-            out.push_back(c);
-          }
-  }
+  const SweepPlan<NBodyConfig> plan = planNBodySweep(nbodySweepRangesFromOptions(o), baseConfig(o), device);
+  std::vector<NBodyConfig> out = plan.valid;
+  for (const auto& [c, why] : plan.refused) out.push_back(c);
   return out;
+}
+
+NBodySweepRanges nbodySweepRangesFromOptions(const NBodyOptions& o) {
+  return {o.variants, o.workGroups, o.unrolls, o.bodiesPerItem, o.splits};
 }
 
 // What both headless modes start from: the device (no GL), its context, and the
@@ -143,25 +76,42 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
   const NBodySystem& system = setup.system;
   const NBodyParams& params = setup.params;
   const int iterations = options.iterations;
-  std::vector<NBodyConfig> configs = nbodyConfigsFromOptions(o, device);
+  std::vector<NBodyConfig> configs;
+  std::vector<std::pair<NBodyConfig, std::string>> refused;
+  if (o.sweep) {
+    SweepPlan<NBodyConfig> plan = planNBodySweep(nbodySweepRangesFromOptions(o), baseConfig(o), device);
+    configs = std::move(plan.valid);
+    refused = std::move(plan.refused);
+  } else {
+    configs = nbodyConfigsFromOptions(o, device);
+  }
 
   std::printf("kernelscope N-body benchmark on %s, driver %s\n", device.displayName().c_str(),
               device.driverVersion.c_str());
   std::printf("%zu bodies (%s preset), %d iterations after an untimed warm-up; %s\n", o.bodies, o.preset.c_str(),
               iterations, "flops counted as NVIDIA's nbody sample does: 20 per interaction in fp32, 30 in fp64");
-  std::vector<BenchResult> results;
+  std::vector<RunRecord> runs;
+  if (o.sweep) {
+    std::printf("%zu combinations: %zu to run, %zu refused before running; rates from the median step\n",
+                configs.size() + refused.size(), configs.size(), refused.size());
+    for (const auto& [c, why] : refused) {
+      runs.push_back(refusedNBodyRun(device, c, why, o.bodies));
+      std::printf("%-52s refused: %s\n", runs.back().name.c_str(), why.c_str());
+    }
+  }
   for (const NBodyConfig& c : configs) {
-    BenchResult r;
+    NBodyMeasurement r;
     if (std::string problem = nbodyConfigProblem(c, device); !problem.empty()) {
       r.config = c;
       r.problem = problem;
     } else {
-      r = measure(compute, system, c, params, iterations);
+      r = measureNBody(compute, system, c, params, iterations);
     }
+    RunRecord run = nbodyRun(device, r, o.bodies, iterations);
     if (!o.sweep) {
       if (!r.problem.empty()) {
         std::fprintf(stderr, "kernelscope: error: %s: %s\n", describeNBodyConfig(c).c_str(), r.problem.c_str());
-        return r.problem.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos ? kExitKernelBuildFailed : kExitUsage;
+        return r.buildFailed ? kExitKernelBuildFailed : kExitUsage;
       }
       std::printf("%s\n", describeNBodyConfig(c).c_str());
       std::printf("kernel: CL_KERNEL_WORK_GROUP_SIZE %zu, preferred multiple %zu, local %llu B, private %llu B\n",
@@ -179,50 +129,26 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       std::printf("%zu bodies, total time for %d iterations: %.3f ms\n", o.bodies, iterations, r.msPerStep * iterations);
       std::printf("= %.3f billion interactions per second\n", r.interactionsPerSecond * 1e-9);
       std::printf("= %.3f %s-precision GFLOP/s at %.0f flops per interaction\n",
-                  r.interactionsPerSecond * flopsPerInteraction(c) * 1e-9, c.fp64 ? "double" : "single",
-                  flopsPerInteraction(c));
+                  r.interactionsPerSecond * nbodyFlopsPerInteraction(c) * 1e-9, c.fp64 ? "double" : "single",
+                  nbodyFlopsPerInteraction(c));
     } else {
-      if (r.problem.empty())
-        std::printf("%-52s %10.4f ms %10.1f G/s %10.1f GFLOP/s\n", describeNBodyConfig(c).c_str(), r.msPerStep,
-                    r.interactionsPerSecond * 1e-9, r.interactionsPerSecond * flopsPerInteraction(c) * 1e-9);
+      if (run.ok())
+        std::printf("%-52s %10.4f ms %10.1f G/s %10.1f GFLOP/s\n", describeNBodyConfig(c).c_str(),
+                    run.m.kernelMs.median, run.m.rate / nbodyFlopsPerInteraction(c), run.m.rate);
       else
-        std::printf("%-52s skipped: %s\n", describeNBodyConfig(c).c_str(), r.problem.substr(0, 120).c_str());
+        std::printf("%-52s %s\n", describeNBodyConfig(c).c_str(), run.status.substr(0, 160).c_str());
       std::fflush(stdout);
     }
-    results.push_back(r);
+    runs.push_back(std::move(run));
   }
   if (o.sweep) {
-    const BenchResult* best = nullptr;
-    for (const auto& r : results)
-      if (r.problem.empty() && (!best || r.interactionsPerSecond > best->interactionsPerSecond)) best = &r;
-    if (best)
-      std::printf("best: %s, %.1f G interactions/s\n", describeNBodyConfig(best->config).c_str(),
-                  best->interactionsPerSecond * 1e-9);
+    if (const int best = bestRunIndex(runs); best >= 0)
+      std::printf("best: %s, %.1f GFLOP/s (median step %.4f ms)\n", runs[best].name.c_str(), runs[best].m.rate,
+                  runs[best].m.kernelMs.median);
+    else
+      std::printf("best: none of the %zu combinations ran\n", runs.size());
   }
-  if (o.csv) {
-    std::ofstream csv(*o.csv);
-    if (!csv) {
-      std::fprintf(stderr, "kernelscope: error: cannot write '%s'\n", o.csv->c_str());
-      return kExitFailure;
-    }
-    csv << "device,driver,variant,work_group,unroll,bodies_per_item,split,precision,native_rsqrt,fast_math,ftz,bodies,"
-           "iterations,ms_per_step,g_interactions_per_s,gflops,status\n";
-    for (const auto& r : results) {
-      const NBodyConfig& c = r.config;
-      std::string status = r.problem.empty() ? "ok" : r.problem.substr(0, r.problem.find('\n'));
-      std::replace(status.begin(), status.end(), ',', ';');
-      csv << '"' << device.name << "\"," << device.driverVersion << ',' << c.variant << ',' << c.workGroup << ','
-          << c.unroll << ',' << c.bodiesPerItem << ',' << c.split << ',' << (c.fp64 ? "fp64" : "fp32") << ','
-          << (c.nativeRsqrt && !c.fp64) << ',' << c.fastRelaxedMath << ',' << c.denormsAreZero << ',' << o.bodies
-          << ',' << iterations << ',' << r.msPerStep << ',' << r.interactionsPerSecond * 1e-9 << ','
-          << r.interactionsPerSecond * flopsPerInteraction(c) * 1e-9 << ",\"" << status << "\"\n";
-    }
-    if (!csv) {
-      std::fprintf(stderr, "kernelscope: error: cannot write '%s'\n", o.csv->c_str());
-      return kExitFailure;
-    }
-  }
-  return kExitOk;
+  return writeRunFiles(runs, o.csv, o.json);
 }
 
 int runNBodyVerify(DeviceCatalog catalog, const AppOptions& options, const Settings& settings) {

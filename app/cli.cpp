@@ -73,8 +73,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("image", options.image, "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)");
   app.add_option("--state-dump", options.stateDump,
                  "At exit, write what the app showed (scene, image, log) as JSON to this file");
-  app.add_option("--bench", options.bench, "Run a benchmark instead of the viewer: nbody, image or interop")
-      ->check(CLI::IsMember({"nbody", "image", "interop"}));
+  app.add_option("--bench", options.bench,
+                 "Run a benchmark instead of the viewer: nbody, image, interop or transpose (a sweep of the transpose "
+                 "variants on an --image-size image, default 8192x8192)")
+      ->check(CLI::IsMember({"nbody", "image", "interop", "transpose"}));
   std::string imageSize;
   app.add_option("--image-size", imageSize, "Image size for --bench image, WIDTHxHEIGHT (default 8192x8192)")
       ->check(sizeValidator(1, 65536));
@@ -104,8 +106,40 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
   group->add_option("--dump-program", nb.dumpProgram,
                     "Write the built N-body program's device binary (PTX on NVIDIA) to this file (benchmark)");
-  group->add_flag("--sweep", nb.sweep, "Benchmark every combination of the given lists (all values when omitted)");
-  group->add_option("--csv", nb.csv, "Also write the benchmark/sweep results as CSV to this file");
+  group->add_flag("--sweep", nb.sweep,
+                  "Benchmark every combination of the given lists (all values when omitted; refused combinations "
+                  "listed with the reason); --csv/--json write the runs");
+  auto* runs = app.add_option_group("Runs", "Recording and sweep output (the app's Runs panel reads the JSON)");
+  runs->add_option("--csv", nb.csv,
+                   "Write the runs of --sweep, --bench nbody/transpose or --record as CSV to this file");
+  runs->add_option("--json", nb.json, "Write the same runs as JSON (full metadata; the Runs panel imports it)");
+  runs->add_option("--record", options.record,
+                   "Viewer: record this many frames after --warmup frames as a run, then exit and write "
+                   "--csv/--json")
+      ->check(CLI::Range(1, 10000000));
+  runs->add_option("--warmup", options.warmup, "Frames skipped before --record starts (default 10)")
+      ->check(CLI::Range(0, 100000));
+  TransposeOptions& tr = options.transpose;
+  auto* trGroup = app.add_option_group("Transpose sweep", "Ranges for --bench transpose (default: every value)");
+  trGroup->add_option("--transpose-variant", tr.variants,
+                      "naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal (list)")
+      ->delimiter(',');
+  trGroup->add_option("--tile", tr.tiles, "Tile sizes of the tiled (8,16,32) and 4x4 (32,64,128) variants (list)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 4096));
+  trGroup->add_option("--rows-per-item", tr.rowsPerItem, "Rows per work-item of the tiled variants (list)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 4096));
+  trGroup->add_option("--tile-wg", tr.workGroups, "Work-group sizes of the 4x4 variants (list)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 20));
+  std::vector<std::string> naiveShapes;
+  trGroup->add_option("--naive-wg", naiveShapes, "Work-group shapes WxH of the naive variant (list)")
+      ->delimiter(',')
+      ->check(sizeValidator(1, 4096));
+  trGroup->add_option("--channels", tr.channels, "Image channels to sweep: 1 (gray), 4 (RGBA) (list, default 4)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({1, 4}));
   group->add_option("--preset", nb.preset, "Start preset: cube, shell, disk, collision")
       ->check(CLI::IsMember({"cube", "shell", "disk", "collision"}));
   group->add_option("--seed", nb.seed, "Random seed of the start preset");
@@ -133,7 +167,15 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--n", "--fp64",
                            "--fast-math", "--ftz", "--precise-rsqrt", "--cl-options"})
     if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);
+  for (const auto& shape : naiveShapes) {
+    int w = 0, h = 0;
+    parseSize(shape, w, h);
+    tr.naiveShapes.emplace_back(w, h);
+  }
   if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
+  // --record ends the run when the recording is done, unless --frames says otherwise
+  // (+1: the first frame runs before the recorder sees the request).
+  if (options.record > 0 && app.count("--frames") == 0) options.frames = 1 + options.warmup + options.record;
   if (options.scene.empty()) options.scene = options.image ? "image" : "nbody";
   options.interop = parseInteropPath(interop);  // "auto" parses to none
   if (options.headless && options.frames == 0) options.frames = 300;

@@ -2,6 +2,7 @@
 // Command-line options, parsed with CLI11.
 #include <filesystem>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -19,13 +20,22 @@ struct NBodyOptions {
   bool showBuildLog = false;
   std::optional<std::filesystem::path> dumpProgram;  // --dump-program
   bool sweep = false;
-  std::optional<std::filesystem::path> csv;
+  std::optional<std::filesystem::path> csv;   // runs as CSV (--sweep, --bench transpose, --record)
+  std::optional<std::filesystem::path> json;  // the same runs as JSON
   std::string preset = "disk";
   uint64_t seed = 1;
   bool verify = false;
   bool given(const std::string& option) const;  // set by the parser
   bool kernelOptionsGiven() const;               // any option that shapes the kernel
   std::vector<std::string> explicitOptions;
+};
+
+// `--bench transpose`: the transpose sweep's ranges (empty: every value of the table).
+struct TransposeOptions {
+  std::vector<std::string> variants;
+  std::vector<int> tiles, rowsPerItem, workGroups;
+  std::vector<std::pair<int, int>> naiveShapes;
+  std::vector<int> channels{4};
 };
 
 struct AppOptions {
@@ -50,6 +60,9 @@ struct AppOptions {
   std::optional<std::filesystem::path> stateDump;  // --state-dump: JSON of what the app showed, at exit
   std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
   NBodyOptions nbody;
+  TransposeOptions transpose;
+  int record = 0;          // --record N: record N frames of the viewer (after --warmup) as a run
+  int warmup = 10;         // frames skipped before a recording starts
   int iterations = 100;    // benchmark iterations
   int imageBenchWidth = 8192, imageBenchHeight = 8192;  // --image-size for --bench image  // empty: automatic (best available)
 };

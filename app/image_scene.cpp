@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/app_state.h"
+#include "app/tuning_cache.h"
 
 namespace ks {
 namespace {
@@ -170,8 +171,12 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   for (int i = 0; i < 4; ++i)
     a.params.background[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
   a.transpose = lab.transpose;
+  // No variant chosen: a sweep's cached winner for this device, else the built-in default.
+  const auto cached = lab.transposeVariant.empty() ? preferredTransposeConfig(state.runs.tuning, device, channels)
+                                                   : std::nullopt;
   a.transposeConfig =
-      lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
+      cached ? *cached
+      : lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
           ? *lab.transposeChoice
           : firstValid([&] { return allTransposeConfigs(device, channels); }, lab.transposeVariant, defaultTransposeConfig(channels));
   a.histogram =

@@ -12,10 +12,14 @@
 #include "app/bench_image.h"
 #include "app/bench_interop.h"
 #include "app/bench_nbody.h"
+#include "app/bench_transpose.h"
 #include "app/cli.h"
 #include "app/imgui_layer.h"
 #include "app/panels.h"
 #include "app/render_surface.h"
+#include "app/run_recorder.h"
+#include "app/sweep_runner.h"
+#include "app/sweep_runs.h"
 #include "app/session.h"
 #include "app/settings.h"
 #include "app/state_dump.h"
@@ -54,6 +58,7 @@ int run(ks::AppOptions options) {
   if (options.bench == "nbody") return ks::runNBodyBenchmark(std::move(catalog), options, ks::Settings{});
   if (options.nbody.verify) return ks::runNBodyVerify(std::move(catalog), options, ks::Settings{});
   if (options.bench == "image") return ks::runImageBenchmark(std::move(catalog), options, ks::Settings{});
+  if (options.bench == "transpose") return ks::runTransposeSweep(std::move(catalog), options, ks::Settings{});
 
   const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
   if (options.noProgramCache) options.programCacheDir.reset();
@@ -84,6 +89,19 @@ int run(ks::AppOptions options) {
   state.headless = headless;
   state.vsync = vsync;
   state.panels = settings.panels;
+  // Sweep winners per device; a damaged file is ignored (and rewritten) with a warning.
+  std::string tuningWarning;
+  state.runs.tuning = ks::loadTuningCache(configDir / "tuning.json", &tuningWarning);
+  state.runs.tuningFile = configDir / "tuning.json";
+  if (!tuningWarning.empty()) {
+    std::fprintf(stderr, "kernelscope: warning: %s\n", tuningWarning.c_str());
+    state.report(tuningWarning);
+  }
+  if (options.record > 0) {  // --record: start recording at once (warm-up first)
+    state.runs.recording.frames = options.record;
+    state.runs.recording.warmup = options.warmup;
+    state.runs.recording.startRequested = true;
+  }
   state.surfaceDescription = surface->description();
   state.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   state.glVersion = reinterpret_cast<const char*>(glGetString(GL_VERSION));
@@ -102,6 +120,8 @@ int run(ks::AppOptions options) {
                state.surfaceDescription.c_str(), state.glRenderer.c_str());
 
   ks::GpuTimer renderTimer;
+  ks::RunRecorder recorder;
+  ks::SweepRunner sweeper;
 
   // ---- frames --------------------------------------------------------------
   const auto start = Clock::now();
@@ -116,6 +136,7 @@ int run(ks::AppOptions options) {
     last = now;
 
     session.applyRequests(state);
+    sweeper.step(state, session);  // at most one configuration per frame: the UI stays responsive
     session.update(state, dt);
     if (state.vsync != appliedVsync) surface->setVsync(appliedVsync = state.vsync);
 
@@ -142,6 +163,7 @@ int run(ks::AppOptions options) {
     ks::glCheck("frame");
 
     ++state.stats.frames;
+    recorder.onFrame(state, dt * 1000.0, session.compute());
     const bool lastFrame = options.frames != 0 && state.stats.frames == static_cast<unsigned long long>(options.frames);
     if (options.screenshot && (lastFrame || surface->closeRequested() || state.quitRequested)) {
       try {
@@ -192,6 +214,16 @@ int run(ks::AppOptions options) {
   if (options.stateDump) {
     if (const std::string error = ks::writeStateDump(state, *options.stateDump); !error.empty())
       std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
+  }
+  if (options.record > 0) {
+    if (state.runs.runs.empty())
+      return fail(ks::kExitFailure, "the recording did not finish (" + state.runs.recording.status +
+                                        "); --frames must leave room for --warmup + --record frames");
+    const ks::RunRecord& run = state.runs.runs.back();
+    std::printf("  recording: %zu frames, %.1f FPS, frame median %.3f ms, kernel median %.3f ms p95 %.3f ms\n",
+                run.m.frames, run.m.fps, run.m.frameMs.median, run.m.kernelMs.median, run.m.kernelMs.p95);
+    if (const int code = ks::writeRunFiles(state.runs.runs, options.nbody.csv, options.nbody.json); code != ks::kExitOk)
+      return code;
   }
   if (!headless) {
     settings.recentImages = state.image.recent;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/app_state.h"
+#include "app/tuning_cache.h"
 #include "compute/kernel_files.h"
 #include "compute/nbody_tuning.h"
 
@@ -46,7 +47,8 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
     nb.params = defaults.params;
   }
   cameraDistance_ = defaults.cameraDistance;
-  const NBodyConfig tuned = tunedNBodyConfig(compute.device(), system.size());
+  // A sweep's cached winner for this device first, then the built-in table.
+  const NBodyConfig tuned = preferredNBodyConfig(state.runs.tuning, compute.device(), system.size());
   if (!nb.configFromUser) nb.config = tuned;
   try {
     simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, nb.config);

@@ -82,6 +82,8 @@ void drawMenuBar(AppState& state) {
     ImGui::MenuItem("Build log", nullptr, &state.panels.buildLog);
     ImGui::MenuItem("Profiler", nullptr, &state.panels.profiler);
     ImGui::MenuItem("Log", nullptr, &state.panels.log);
+    ImGui::MenuItem("Runs", nullptr, &state.runs.showRuns);
+    ImGui::MenuItem("Sweep", nullptr, &state.runs.showSweep);
     ImGui::Separator();
     ImGui::MenuItem("Vsync", nullptr, &state.vsync, !state.headless);
     if (ImGui::MenuItem("Fullscreen", "F", false, !state.headless)) state.fullscreenRequested = true;
@@ -320,6 +322,8 @@ void drawPanels(AppState& state) {
   drawBuildLogPanel(state);
   drawProfilerPanel(state);
   drawLogPanel(state);
+  drawRunsPanel(state);
+  drawSweepPanel(state);
   if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
   drawStatusBar(state);
 }

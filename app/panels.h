@@ -24,6 +24,8 @@ void handleShortcuts(AppState& state);
 void drawBuildLogPanel(AppState& state);
 void drawProfilerPanel(AppState& state);  // panels_profiler.cpp
 void drawLogPanel(AppState& state);
+void drawRunsPanel(AppState& state);   // panels_runs.cpp
+void drawSweepPanel(AppState& state);  // panels_sweep.cpp
 
 // All of the above, in order, plus ImGui's demo window when asked for.
 void drawPanels(AppState& state);

@@ -7,6 +7,7 @@
 
 #include "app/app_state.h"
 #include "app/panels.h"
+#include "app/tuning_cache.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {
@@ -97,7 +98,7 @@ void kernelSection(AppState& state) {
   changed |= ImGui::Checkbox("-cl-denorms-are-zero", &c.denormsAreZero);
   if (changed) nb.configFromUser = true;
   if (device && ImGui::Button("Tuned for this device")) {
-    nb.config = tunedNBodyConfig(*device, nb.runningBodies);
+    nb.config = preferredNBodyConfig(state.runs.tuning, *device, nb.runningBodies);
     nb.configFromUser = false;
   }
   const KernelInfo& k = nb.kernelInfo;

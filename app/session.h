@@ -72,6 +72,7 @@ class Session {
   // programs, lands in the build log and says "... build failed, previous program kept".
   void reloadKernels(const std::vector<std::string>& files, AppState& state);
   const ComputeContext& compute() const { return *compute_; }
+  ComputeContext& compute() { return *compute_; }  // for the UI's sweeps, between frames
   // The N-body bodies as they are now (empty in other scenes).
   std::optional<NBodySystem> snapshot() { return scene_->snapshot(); }
 

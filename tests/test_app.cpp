@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/run_record.h"
 #include "app/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/device_selection.h"
@@ -472,26 +473,119 @@ TEST(App, NBodyBenchmarkPrintsRates) {
   EXPECT_TRUE(contains(r.out, "single-precision GFLOP/s at 20 flops per interaction")) << r.describe();
 }
 
-TEST(App, NBodySweepWritesACompleteCsv) {
+// Every combination of the lists is a row: the ones that ran with their
+// measurements, the refused ones with the reason; the JSON holds the same runs.
+TEST(App, NBodySweepWritesACompleteCsvAndJson) {
   KS_REQUIRE(openClMissing());
   TempDir dir("ks-app-sweep");
-  const fs::path csv = dir / "sweep.csv";
+  const fs::path csv = dir / "sweep.csv", json = dir / "sweep.json";
   const RunResult r = runApp(dir, {"--sweep", "--variant", "naive,tiled", "--wg", "32,64", "--unroll", "1,4", "--n",
-                                   "100", "--iterations", "1", "--csv", csv.string()});
+                                   "100", "--iterations", "2", "--csv", csv.string(), "--json", json.string()});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
-  std::istringstream lines(test::readFile(csv));
-  std::string line;
-  std::getline(lines, line);
-  EXPECT_EQ(line.rfind("device,driver,variant,work_group,unroll,", 0), 0u) << line;
-  int ok = 0, refused = 0;
-  while (std::getline(lines, line)) {
-    if (contains(line, "\"ok\"")) ++ok;
-    else if (contains(line, "not offered by the naive variant")) ++refused;
-    else ADD_FAILURE() << "unexpected row: " << line;
+  std::string error;
+  const auto runs = runsFromCsv(test::readFile(csv), &error);
+  ASSERT_TRUE(runs) << error;
+  ASSERT_EQ(runs->size(), 8u) << "2 variants x 2 groups x 2 unrolls";
+  std::set<std::string> ran;
+  int refused = 0;
+  for (const RunRecord& run : *runs) {
+    EXPECT_EQ(run.meta.scene, "nbody");
+    EXPECT_FALSE(run.meta.device.empty());
+    EXPECT_EQ(run.meta.parameter("bodies"), "100");
+    if (run.ok()) {
+      ran.insert(run.meta.parameter("variant") + "/" + run.meta.parameter("work_group") + "/" +
+                 run.meta.parameter("unroll"));
+      EXPECT_EQ(run.m.kernelMs.count, 2u) << run.name;
+      EXPECT_GT(run.m.kernelMs.median, 0.0) << run.name;
+      EXPECT_GT(run.m.rate, 0.0) << run.name;
+      EXPECT_EQ(run.m.rateUnit, "GFLOP/s");
+      EXPECT_EQ(run.meta.sourceHash.size(), 16u);
+    } else {
+      ++refused;
+      EXPECT_EQ(run.meta.parameter("variant"), "naive") << run.status;
+      EXPECT_EQ(run.meta.parameter("unroll"), "4") << run.status;
+      EXPECT_TRUE(contains(run.status, "not offered by the naive variant")) << run.status;
+    }
   }
-  EXPECT_EQ(ok, 6) << "naive x 2 groups + tiled x 2 groups x 2 unrolls";
+  EXPECT_EQ(ran, (std::set<std::string>{"naive/32/1", "naive/64/1", "tiled/32/1", "tiled/32/4", "tiled/64/1",
+                                        "tiled/64/4"}));
   EXPECT_EQ(refused, 2) << "naive has no unroll 4";
   EXPECT_TRUE(contains(r.out, "best: ")) << r.describe();
+  const auto fromJson = readRunsJson(json, &error);
+  ASSERT_TRUE(fromJson) << error;
+  EXPECT_EQ(fromJson->size(), runs->size());
+}
+
+TEST(App, TransposeSweepWritesACompleteCsv) {
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-transpose-sweep");
+  const fs::path csv = dir / "transpose.csv";
+  const RunResult r = runApp(dir, {"--bench", "transpose", "--transpose-variant", "naive,tiled_padded", "--tile",
+                                   "8,64", "--rows-per-item", "2", "--naive-wg", "16x16,4096x4", "--image-size", "40x24",
+                                   "--channels", "1,4", "--iterations", "2", "--csv", csv.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  std::string error;
+  const auto runs = runsFromCsv(test::readFile(csv), &error);
+  ASSERT_TRUE(runs) << error;
+  // per channel count: naive 16x16 (runs), naive 4096x4 (refused: 16384 work-items), tiled_padded T=8 r=2 (runs), T=64 (refused)
+  ASSERT_EQ(runs->size(), 8u) << test::readFile(csv);
+  int ok = 0;
+  for (const RunRecord& run : *runs) {
+    EXPECT_EQ(run.meta.scene, "transpose");
+    if (run.ok()) {
+      ++ok;
+      EXPECT_GT(run.m.rate, 0.0) << run.name;
+      EXPECT_EQ(run.m.rateUnit, "GB/s");
+    } else {
+      EXPECT_TRUE(run.meta.parameter("work_group") == "4096x4" || run.meta.parameter("tile") == "64") << run.status;
+    }
+  }
+  EXPECT_EQ(ok, 4);
+  EXPECT_TRUE(contains(r.out, "best: transpose ")) << r.describe();
+}
+
+TEST(App, RecordWritesRunsThatImportBack) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-record");
+  const fs::path json = dir / "rec.json", csv = dir / "rec.csv";
+  const RunResult r = runApp(dir, {"--headless", "--n", "128", "--record", "4", "--warmup", "2", "--json",
+                                   json.string(), "--csv", csv.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "frames:    7 in")) << "1 + 2 warm-up + 4 recorded\n" << r.describe();
+  std::string error;
+  const auto runs = readRunsJson(json, &error);
+  ASSERT_TRUE(runs) << error;
+  ASSERT_EQ(runs->size(), 1u);
+  const RunRecord& run = runs->front();
+  EXPECT_EQ(run.m.frames, 4u);
+  EXPECT_EQ(run.m.frameMs.count, 4u);
+  EXPECT_GT(run.m.fps, 0.0);
+  EXPECT_GT(run.m.kernelMs.median, 0.0);
+  EXPECT_EQ(run.meta.scene, "nbody");
+  EXPECT_EQ(run.meta.parameter("bodies"), "128");
+  EXPECT_FALSE(run.meta.interop.empty());
+  EXPECT_FALSE(run.meta.version.empty());
+  const auto fromCsv = runsFromCsv(test::readFile(csv), &error);
+  ASSERT_TRUE(fromCsv) << error;
+  EXPECT_EQ(fromCsv->size(), 1u);
+}
+
+TEST(App, CorruptTuningCacheWarnsIsRewrittenAndTheAppStarts) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-badtuning");
+  fs::create_directories(dir / "config");
+  test::writeFile(dir / "config/tuning.json", "{\"format\": \"kernelscope-tuning\", \"version\": 0}");
+  const RunResult r = runApp(dir, {"--headless", "--frames", "2", "--n", "64"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.err, "warning: ignoring tuning cache")) << r.describe();
+  EXPECT_TRUE(contains(r.err, "rewritten empty")) << r.describe();
+  const std::string rewritten = test::readFile(dir / "config/tuning.json");
+  EXPECT_TRUE(contains(rewritten, "\"version\": 1")) << rewritten;
+  const RunResult again = runApp(dir, {"--headless", "--frames", "2", "--n", "64"});
+  ASSERT_EQ(again.exitCode, 0) << again.describe();
+  EXPECT_FALSE(contains(again.err, "tuning cache")) << again.describe();
 }
 
 TEST(App, NBodyVerifyPasses) {

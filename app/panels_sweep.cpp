@@ -1,0 +1,157 @@
+// The Sweep panel: choose parameter values (check boxes over the variant tables),
+// start, watch progress with an ETA, cancel, apply the best configuration (it
+// becomes this device's default in the tuning cache).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+#include "app/panels.h"
+#include "app/sweep_runs.h"
+
+namespace ks {
+namespace {
+
+template <typename T>
+void toggle(std::vector<T>& chosen, const T& value, bool on) {
+  const auto it = std::find(chosen.begin(), chosen.end(), value);
+  if (on && it == chosen.end()) chosen.push_back(value);
+  if (!on && it != chosen.end()) chosen.erase(it);
+}
+
+// One row of check boxes; an empty selection means "every value" and says so.
+void intChoices(const char* label, std::vector<int>& chosen, const std::vector<int>& values, bool emptyMeansAll) {
+  ImGui::PushID(label);
+  ImGui::TextUnformatted(label);
+  for (int v : values) {
+    ImGui::SameLine();
+    bool on = std::find(chosen.begin(), chosen.end(), v) != chosen.end();
+    if (ImGui::Checkbox(std::to_string(v).c_str(), &on)) toggle(chosen, v, on);
+  }
+  if (emptyMeansAll && chosen.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(all)");
+  }
+  ImGui::PopID();
+}
+
+void nameChoices(const char* label, std::vector<std::string>& chosen, const std::vector<std::string>& names) {
+  ImGui::PushID(label);
+  ImGui::TextUnformatted(label);
+  for (const auto& n : names) {
+    ImGui::SameLine();
+    bool on = std::find(chosen.begin(), chosen.end(), n) != chosen.end();
+    if (ImGui::Checkbox(n.c_str(), &on)) toggle(chosen, n, on);
+  }
+  ImGui::PopID();
+}
+
+std::string formatSeconds(double s) {
+  char text[32];
+  if (s >= 60) std::snprintf(text, sizeof text, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  else std::snprintf(text, sizeof text, "%.1fs", s);
+  return text;
+}
+
+}  // namespace
+
+void drawSweepPanel(AppState& state) {
+  RunsState& runs = state.runs;
+  SweepUiState& ui = runs.sweep;
+  if (!runs.showSweep) return;
+  placePanelFirstTime(0.25f, 0.1f, 0.5f, 0.45f);
+  if (!ImGui::Begin("Sweep", &runs.showSweep)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::BeginDisabled(ui.active);
+  int target = static_cast<int>(ui.target);
+  ImGui::RadioButton("N-body", &target, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("Transpose", &target, 1);
+  ImGui::SameLine();
+  ImGui::RadioButton("Interop paths (running scene)", &target, 2);
+  ui.target = static_cast<SweepTarget>(target);
+  if (ui.target == SweepTarget::Interop) {
+    ImGui::TextWrapped("Each interop path the device offers, on the scene as it runs now: switch, warm-up frames, "
+                       "then the frames below recorded; the rate is FPS from the median frame.");
+    ImGui::SetNextItemWidth(150);
+    ImGui::InputInt("warm-up frames", &ui.warmupFrames);
+    ui.warmupFrames = std::clamp(ui.warmupFrames, 1, 10000);
+  } else if (ui.target == SweepTarget::NBody) {
+    std::vector<std::string> names;
+    for (const auto& v : nbodyVariants()) names.push_back(v.name);
+    nameChoices("variants", ui.nbodyVariants, names);
+    intChoices("work-group", ui.workGroups, {32, 64, 128, 256, 512, 1024}, true);
+    intChoices("unroll", ui.unrolls, {1, 2, 4, 8, 16, 32}, true);
+    intChoices("bodies/item", ui.bodiesPerItem, {1, 2, 4}, true);
+    intChoices("split", ui.splits, {1, 2, 4}, true);
+    ImGui::SetNextItemWidth(150);
+    ImGui::InputInt("bodies", &ui.bodies, 1024, 16384);
+    ui.bodies = std::clamp(ui.bodies, 1, 1 << 24);
+    ImGui::TextDisabled("precision and build flags: as the N-body scene runs now");
+  } else {
+    std::vector<std::string> names;
+    for (const auto& v : imageTransposeVariants()) names.push_back(v.name);
+    nameChoices("variants", ui.transposeVariants, names);
+    intChoices("tile", ui.tiles, {8, 16, 32, 64, 128}, true);
+    intChoices("rows/item (tiled)", ui.rowsPerItem, {1, 2, 4, 8}, true);
+    intChoices("work-group (4x4)", ui.tileWorkGroups, {64, 128, 256}, true);
+    ImGui::SetNextItemWidth(150);
+    ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
+    ui.imageSize = std::clamp(ui.imageSize, 16, 16384);
+    ImGui::SameLine();
+    int rgba = ui.channels == 4 ? 1 : 0;
+    ImGui::RadioButton("gray", &rgba, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("RGBA", &rgba, 1);
+    ui.channels = rgba ? 4 : 1;
+  }
+  ImGui::SetNextItemWidth(150);
+  ImGui::InputInt(ui.target == SweepTarget::Interop ? "frames recorded" : "repetitions (median kept)",
+                  &ui.repetitions);
+  ui.repetitions = std::clamp(ui.repetitions, 1, 10000);
+  ImGui::EndDisabled();
+
+  if (!ui.active) {
+    if (ImGui::Button("Start sweep")) ui.startRequested = true;
+    ImGui::SameLine();
+    ImGui::BeginDisabled(bestRunIndex(ui.results) < 0);
+    if (ImGui::Button("Apply best")) ui.applyBestRequested = true;
+    ImGui::EndDisabled();
+  } else if (ImGui::Button("Cancel")) {
+    ui.cancelRequested = true;
+  }
+  ImGui::SameLine();
+  char overlay[96];
+  std::snprintf(overlay, sizeof overlay, "%zu / %zu  (%zu refused)  elapsed %s  ETA %s", ui.done, ui.total, ui.refused,
+                formatSeconds(ui.elapsedSeconds).c_str(), ui.active ? formatSeconds(ui.etaSeconds).c_str() : "-");
+  ImGui::ProgressBar(ui.total ? static_cast<float>(ui.done) / static_cast<float>(ui.total) : 0.0f, ImVec2(-1, 0),
+                     overlay);
+  if (!ui.status.empty()) ImGui::TextWrapped("%s", ui.status.c_str());
+  if (!runs.message.empty()) ImGui::TextWrapped("%s", runs.message.c_str());
+  if (ImGui::BeginTable("sweep results", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders)) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("configuration", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("median ms", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("rate / status", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    for (const RunRecord& r : ui.results) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.name.c_str());
+      ImGui::TableNextColumn();
+      if (r.ok()) ImGui::Text("%.4f", r.m.kernelMs.median);
+      ImGui::TableNextColumn();
+      if (r.ok()) ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
+      else ImGui::TextDisabled("%s", r.status.c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+}  // namespace ks

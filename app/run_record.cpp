@@ -1,0 +1,362 @@
+#include "app/run_record.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "compute/device_catalog.h"
+
+#ifndef KERNELSCOPE_GIT_DESCRIBE
+#define KERNELSCOPE_GIT_DESCRIBE ""
+#endif
+
+namespace ks {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string RunMetadata::parameter(const std::string& key) const {
+  for (const auto& [k, v] : parameters)
+    if (k == key) return v;
+  return {};
+}
+
+std::string kernelscopeVersion() {
+  const std::string describe = KERNELSCOPE_GIT_DESCRIBE;
+  return describe.empty() ? std::string(KERNELSCOPE_VERSION) : std::string(KERNELSCOPE_VERSION) + " (" + describe + ")";
+}
+
+std::string isoTimeNow() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string hexHash(uint64_t hash) {
+  std::ostringstream o;
+  o << std::hex << std::setw(16) << std::setfill('0') << hash;
+  return o.str();
+}
+
+RunMetadata runMetadataFor(const DeviceDescriptor& device) {
+  RunMetadata m;
+  m.device = device.name;
+  m.platform = device.platformName;
+  m.driver = device.driverVersion;
+  m.deviceKind = deviceKindName(device.kind);
+  m.version = kernelscopeVersion();
+  m.time = isoTimeNow();
+  char host[256] = "";
+  if (gethostname(host, sizeof host - 1) == 0) m.host = host;
+  return m;
+}
+
+namespace {
+
+// ---- the fixed columns, shared by the CSV writer and reader ---------------------
+
+// The shortest text that reads back as the same double (to_chars), so CSV round trips exactly.
+std::string number(double v) {
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof text, v);
+  return std::string(text, result.ptr);
+}
+
+double toNumber(const std::string& text) {
+  if (text.empty()) return 0.0;
+  size_t used = 0;
+  const double v = std::stod(text, &used);  // throws on garbage
+  if (used != text.size()) throw std::invalid_argument("'" + text + "' is not a number");
+  return v;
+}
+
+struct Column {
+  const char* name;
+  std::function<std::string(const RunRecord&)> get;
+  std::function<void(RunRecord&, const std::string&)> set;
+};
+
+#define KS_TEXT(col, field) \
+  Column { col, [](const RunRecord& r) { return r.field; }, [](RunRecord& r, const std::string& v) { r.field = v; } }
+#define KS_NUMBER(col, field)                                             \
+  Column {                                                                \
+    col, [](const RunRecord& r) { return number(r.field); },              \
+        [](RunRecord& r, const std::string& v) { r.field = static_cast<decltype(r.field)>(toNumber(v)); } \
+  }
+
+const std::vector<Column>& columns() {
+  static const std::vector<Column> table = {
+      KS_TEXT("name", name),
+      KS_TEXT("status", status),
+      KS_TEXT("scene", meta.scene),
+      KS_TEXT("device", meta.device),
+      KS_TEXT("platform", meta.platform),
+      KS_TEXT("driver", meta.driver),
+      KS_TEXT("device_kind", meta.deviceKind),
+      KS_TEXT("interop", meta.interop),
+      KS_TEXT("kernelscope_version", meta.version),
+      KS_TEXT("source_hash", meta.sourceHash),
+      KS_TEXT("time", meta.time),
+      KS_TEXT("host", meta.host),
+      KS_NUMBER("frames", m.frames),
+      KS_NUMBER("seconds", m.seconds),
+      KS_NUMBER("fps", m.fps),
+      KS_NUMBER("frame_samples", m.frameMs.count),
+      KS_NUMBER("frame_ms_median", m.frameMs.median),
+      KS_NUMBER("frame_ms_p95", m.frameMs.p95),
+      KS_NUMBER("frame_ms_mean", m.frameMs.mean),
+      KS_NUMBER("kernel_samples", m.kernelMs.count),
+      KS_NUMBER("kernel_ms_median", m.kernelMs.median),
+      KS_NUMBER("kernel_ms_p95", m.kernelMs.p95),
+      KS_NUMBER("kernel_ms_min", m.kernelMs.min),
+      KS_NUMBER("kernel_ms_max", m.kernelMs.max),
+      KS_NUMBER("kernel_ms_mean", m.kernelMs.mean),
+      KS_NUMBER("kernel_ms_stddev", m.kernelMs.stddev),
+      KS_NUMBER("rate", m.rate),
+      KS_TEXT("rate_unit", m.rateUnit),
+  };
+  return table;
+}
+#undef KS_TEXT
+#undef KS_NUMBER
+
+constexpr const char* kParamPrefix = "param:";
+
+std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// RFC 4180 records: fields split on commas, quoted fields may hold commas,
+// doubled quotes and line breaks.
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false, fieldStarted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
+      else if (c == '"') quoted = false;
+      else field += c;
+    } else if (c == '"' && field.empty()) {
+      quoted = fieldStarted = true;
+    } else if (c == ',') {
+      row.push_back(std::move(field)), field.clear(), fieldStarted = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      row.push_back(std::move(field)), field.clear();
+      rows.push_back(std::move(row)), row.clear();
+      fieldStarted = false;
+    } else {
+      field += c, fieldStarted = true;
+    }
+  }
+  if (quoted) throw std::runtime_error("unterminated quoted field");
+  if (fieldStarted || !field.empty()) row.push_back(std::move(field)), rows.push_back(std::move(row));
+  return rows;
+}
+
+json summaryJson(const SampleSummary& s) {
+  return {{"count", s.count}, {"last", s.last}, {"mean", s.mean},   {"min", s.min},
+          {"median", s.median}, {"p95", s.p95}, {"max", s.max}, {"stddev", s.stddev}};
+}
+
+SampleSummary summaryFrom(const json& j) {
+  SampleSummary s;
+  s.count = j.at("count").get<size_t>();
+  s.last = j.at("last").get<double>();
+  s.mean = j.at("mean").get<double>();
+  s.min = j.at("min").get<double>();
+  s.median = j.at("median").get<double>();
+  s.p95 = j.at("p95").get<double>();
+  s.max = j.at("max").get<double>();
+  s.stddev = j.at("stddev").get<double>();
+  return s;
+}
+
+std::string writeText(const std::string& text, const fs::path& file) {
+  std::error_code ec;
+  if (file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
+  std::ofstream out(file, std::ios::binary);
+  if (!out) return "cannot write '" + file.string() + "'";
+  out << text;
+  out.close();
+  if (!out) return "cannot write '" + file.string() + "'";
+  return {};
+}
+
+}  // namespace
+
+std::string runsToCsv(const std::vector<RunRecord>& runs) {
+  std::vector<std::string> keys;
+  for (const auto& r : runs)
+    for (const auto& [k, v] : r.meta.parameters)
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  std::ostringstream o;
+  bool first = true;
+  for (const Column& c : columns()) o << (first ? "" : ",") << c.name, first = false;
+  for (const auto& k : keys) o << ',' << csvField(kParamPrefix + k);
+  o << '\n';
+  for (const auto& r : runs) {
+    first = true;
+    for (const Column& c : columns()) o << (first ? "" : ",") << csvField(c.get(r)), first = false;
+    for (const auto& k : keys) o << ',' << csvField(r.meta.parameter(k));
+    o << '\n';
+  }
+  return o.str();
+}
+
+std::optional<std::vector<RunRecord>> runsFromCsv(const std::string& text, std::string* error) {
+  try {
+    const auto rows = parseCsv(text);
+    if (rows.empty()) throw std::runtime_error("no header line");
+    const auto& header = rows.front();
+    const auto& cols = columns();
+    if (header.size() < cols.size()) throw std::runtime_error("the header has too few columns");
+    for (size_t i = 0; i < cols.size(); ++i)
+      if (header[i] != cols[i].name)
+        throw std::runtime_error("column " + std::to_string(i + 1) + " is '" + header[i] + "', expected '" +
+                                 cols[i].name + "'");
+    std::vector<RunRecord> runs;
+    for (size_t line = 1; line < rows.size(); ++line) {
+      const auto& row = rows[line];
+      if (row.size() != header.size())
+        throw std::runtime_error("row " + std::to_string(line + 1) + " has " + std::to_string(row.size()) +
+                                 " fields, the header " + std::to_string(header.size()));
+      RunRecord r;
+      for (size_t i = 0; i < cols.size(); ++i) cols[i].set(r, row[i]);
+      for (size_t i = cols.size(); i < header.size(); ++i) {
+        if (header[i].rfind(kParamPrefix, 0) != 0) throw std::runtime_error("unknown column '" + header[i] + "'");
+        if (!row[i].empty()) r.meta.parameters.emplace_back(header[i].substr(std::string(kParamPrefix).size()), row[i]);
+      }
+      runs.push_back(std::move(r));
+    }
+    return runs;
+  } catch (const std::exception& e) {
+    if (error) *error = std::string("not a kernelscope runs CSV file: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+std::string runsToJson(const std::vector<RunRecord>& runs) {
+  json list = json::array();
+  for (const auto& r : runs) {
+    json params = json::array();
+    for (const auto& [k, v] : r.meta.parameters) params.push_back({{"name", k}, {"value", v}});
+    list.push_back({{"name", r.name},
+                    {"status", r.status},
+                    {"metadata",
+                     {{"scene", r.meta.scene},
+                      {"device", r.meta.device},
+                      {"platform", r.meta.platform},
+                      {"driver", r.meta.driver},
+                      {"device_kind", r.meta.deviceKind},
+                      {"interop", r.meta.interop},
+                      {"kernelscope_version", r.meta.version},
+                      {"source_hash", r.meta.sourceHash},
+                      {"time", r.meta.time},
+                      {"host", r.meta.host},
+                      {"parameters", params}}},
+                    {"measurements",
+                     {{"frames", r.m.frames},
+                      {"seconds", r.m.seconds},
+                      {"fps", r.m.fps},
+                      {"frame_ms", summaryJson(r.m.frameMs)},
+                      {"kernel_ms", summaryJson(r.m.kernelMs)},
+                      {"rate", r.m.rate},
+                      {"rate_unit", r.m.rateUnit}}}});
+  }
+  const json doc = {{"format", "kernelscope-runs"}, {"version", kRunFileVersion}, {"runs", list}};
+  return doc.dump(2) + "\n";
+}
+
+std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std::string* error) {
+  auto fail = [error](const std::string& why) -> std::optional<std::vector<RunRecord>> {
+    if (error) *error = why;
+    return std::nullopt;
+  };
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const std::exception& e) {
+    return fail(std::string("not JSON: ") + e.what());
+  }
+  if (!doc.is_object() || doc.value("format", "") != "kernelscope-runs")
+    return fail("not a kernelscope runs file (no \"format\": \"kernelscope-runs\")");
+  if (!doc.contains("version") || !doc["version"].is_number_integer())
+    return fail("the runs file has no version number");
+  if (const int v = doc["version"].get<int>(); v != kRunFileVersion)
+    return fail("the runs file is version " + std::to_string(v) + "; this kernelscope reads version " +
+                std::to_string(kRunFileVersion) + (v < kRunFileVersion ? " (an older file)" : " (a newer file)"));
+  try {
+    std::vector<RunRecord> runs;
+    for (const json& j : doc.at("runs")) {
+      RunRecord r;
+      r.name = j.at("name").get<std::string>();
+      r.status = j.at("status").get<std::string>();
+      const json& m = j.at("metadata");
+      r.meta.scene = m.at("scene").get<std::string>();
+      r.meta.device = m.at("device").get<std::string>();
+      r.meta.platform = m.at("platform").get<std::string>();
+      r.meta.driver = m.at("driver").get<std::string>();
+      r.meta.deviceKind = m.at("device_kind").get<std::string>();
+      r.meta.interop = m.at("interop").get<std::string>();
+      r.meta.version = m.at("kernelscope_version").get<std::string>();
+      r.meta.sourceHash = m.at("source_hash").get<std::string>();
+      r.meta.time = m.at("time").get<std::string>();
+      r.meta.host = m.at("host").get<std::string>();
+      for (const json& p : m.at("parameters"))
+        r.meta.parameters.emplace_back(p.at("name").get<std::string>(), p.at("value").get<std::string>());
+      const json& x = j.at("measurements");
+      r.m.frames = x.at("frames").get<size_t>();
+      r.m.seconds = x.at("seconds").get<double>();
+      r.m.fps = x.at("fps").get<double>();
+      r.m.frameMs = summaryFrom(x.at("frame_ms"));
+      r.m.kernelMs = summaryFrom(x.at("kernel_ms"));
+      r.m.rate = x.at("rate").get<double>();
+      r.m.rateUnit = x.at("rate_unit").get<std::string>();
+      runs.push_back(std::move(r));
+    }
+    return runs;
+  } catch (const std::exception& e) {
+    return fail(std::string("malformed runs file: ") + e.what());
+  }
+}
+
+std::string writeRunsCsv(const std::vector<RunRecord>& runs, const fs::path& file) {
+  return writeText(runsToCsv(runs), file);
+}
+
+std::string writeRunsJson(const std::vector<RunRecord>& runs, const fs::path& file) {
+  return writeText(runsToJson(runs), file);
+}
+
+std::optional<std::vector<RunRecord>> readRunsJson(const fs::path& file, std::string* error) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    if (error) *error = "cannot read '" + file.string() + "'";
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string why;
+  auto runs = runsFromJson(text.str(), &why);
+  if (!runs && error) *error = file.string() + ": " + why;
+  return runs;
+}
+
+}  // namespace ks

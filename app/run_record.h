@@ -1,0 +1,74 @@
+#pragma once
+// A recorded run: what ran where (metadata, every parameter as key/value text)
+// and what it measured. Recordings in the app, UI sweeps and the headless
+// --sweep / --record modes all produce these, and write them as the same CSV and
+// JSON files; JSON files (from this or another machine) read back for comparison.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compute/sample_stats.h"
+
+namespace ks {
+
+struct DeviceDescriptor;
+
+struct RunMetadata {
+  std::string device, platform, driver, deviceKind;  // as the OpenCL runtime names them
+  std::string interop;                               // interop path ("" for compute-only benchmarks)
+  std::string scene;                                 // "nbody", "image", "julia", "transpose"
+  std::string version;                               // kernelscope version (git describe when built from git)
+  std::string sourceHash;                            // FNV-1a of the kernel source that ran, hex
+  std::string time;                                  // ISO 8601 UTC, when the run ended
+  std::string host;
+  // Every parameter of the configuration, in a stable order ("variant" -> "blocked").
+  std::vector<std::pair<std::string, std::string>> parameters;
+  std::string parameter(const std::string& key) const;  // "" when absent
+};
+
+struct RunMeasurements {
+  size_t frames = 0;       // frames recorded (0 for benchmark runs)
+  double seconds = 0.0;    // wall time of the recording
+  double fps = 0.0;
+  SampleSummary frameMs;   // per frame (empty for benchmark runs)
+  SampleSummary kernelMs;  // per kernel launch (or per frame's kernels)
+  double rate = 0.0;       // derived rate, in rateUnit (GFLOP/s for N-body, GB/s for image kernels)
+  std::string rateUnit;
+};
+
+struct RunRecord {
+  std::string name;  // short label: "blocked wg=256 unroll=8 ..." or "recording 3"
+  std::string status = "ok";  // "ok", or why the configuration did not run (sweeps keep refused ones)
+  RunMetadata meta;
+  RunMeasurements m;
+  bool ok() const { return status == "ok"; }
+};
+
+// The JSON file format's version; the reader refuses other versions.
+constexpr int kRunFileVersion = 1;
+
+// Metadata fields that come from the device and the build: device, platform,
+// driver, kind, version, time, host.
+RunMetadata runMetadataFor(const DeviceDescriptor& device);
+std::string kernelscopeVersion();   // git describe at configure time, else the project version
+std::string isoTimeNow();           // "2026-11-22T03:04:05Z"
+std::string hexHash(uint64_t hash);
+
+// CSV: a header and one row per run. The fixed columns come first in a fixed
+// order, then one "param:<key>" column per parameter key in order of first use.
+std::string runsToCsv(const std::vector<RunRecord>& runs);
+// Parses what runsToCsv writes (RFC 4180 quoting); nullopt and *error when it cannot.
+std::optional<std::vector<RunRecord>> runsFromCsv(const std::string& text, std::string* error);
+
+std::string runsToJson(const std::vector<RunRecord>& runs);
+// Refuses text that is not JSON, not a kernelscope runs file, or of another version.
+std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std::string* error);
+
+// File helpers: return an error message, empty on success.
+std::string writeRunsCsv(const std::vector<RunRecord>& runs, const std::filesystem::path& file);
+std::string writeRunsJson(const std::vector<RunRecord>& runs, const std::filesystem::path& file);
+std::optional<std::vector<RunRecord>> readRunsJson(const std::filesystem::path& file, std::string* error);
+
+}  // namespace ks

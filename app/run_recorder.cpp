@@ -1,0 +1,149 @@
+#include "app/run_recorder.h"
+
+#include "app/sweep_runs.h"
+#include "compute/kernel_files.h"
+#include "compute/nbody_benchmark.h"
+
+namespace ks {
+
+SceneSample sampleScene(const AppState& state) {
+  SceneSample s;
+  switch (state.scene) {
+    case SceneKind::NBody: {
+      const NBodyState& nb = state.nbody;
+      const double n = static_cast<double>(nb.runningBodies);
+      s.kernelMs = nb.kernelMs;  // one step
+      s.work = n * n * nbodyFlopsPerInteraction(nb.runningConfig);
+      s.rateUnit = "GFLOP/s";
+      s.sceneName = "nbody";
+      s.kernelFile = kNBodyKernelFile;
+      break;
+    }
+    case SceneKind::Image: {
+      const ImageLabState& lab = state.image;
+      s.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
+      // The bytes an ideal pipeline moves: rotation reads the input and writes its
+      // result, the transpose reads and writes the result, the histogram reads once.
+      const ImageLayout in{lab.width, lab.height, lab.channels};
+      const ImageLayout out{lab.resultWidth, lab.resultHeight, lab.resultChannels};
+      s.work = static_cast<double>(in.bytes() + out.bytes()) + (lab.transpose ? 2.0 * out.bytes() : 0.0) +
+               static_cast<double>(lab.histogramOfResult ? out.bytes() : in.bytes());
+      s.rateUnit = "GB/s";
+      s.sceneName = "image";
+      s.kernelFile = kRotateKernelFile;
+      break;
+    }
+    case SceneKind::Julia:
+      s.kernelMs = state.breakdown.kernelMs;
+      s.sceneName = "julia";
+      s.kernelFile = "pattern.cl";
+      break;
+  }
+  return s;
+}
+
+std::vector<std::pair<std::string, std::string>> sceneParameters(const AppState& state) {
+  std::vector<std::pair<std::string, std::string>> p;
+  switch (state.scene) {
+    case SceneKind::NBody: {
+      const NBodyState& nb = state.nbody;
+      p = nbodyParameters(nb.runningConfig);
+      p.emplace_back("bodies", std::to_string(nb.runningBodies));
+      p.emplace_back("steps_per_frame", std::to_string(nb.stepsPerFrame));
+      p.emplace_back("preset", nbodyPresetName(nb.preset));
+      break;
+    }
+    case SceneKind::Image: {
+      const ImageLabState& lab = state.image;
+      p.emplace_back("image", describeImageLayout({lab.width, lab.height, lab.channels}));
+      p.emplace_back("rotate", lab.runningRotate);
+      p.emplace_back("angle", std::to_string(lab.angle));
+      p.emplace_back("transpose", lab.transpose ? lab.runningTranspose : "off");
+      p.emplace_back("histogram", lab.runningHistogram);
+      break;
+    }
+    case SceneKind::Julia:
+      p.emplace_back("size", std::to_string(state.pattern.size));
+      p.emplace_back("iterations", std::to_string(state.pattern.iterations));
+      break;
+  }
+  p.emplace_back("vsync", state.vsync ? "1" : "0");
+  return p;
+}
+
+void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext& compute) {
+  RecordingState& rec = state.runs.recording;
+  if (rec.cancelRequested) {
+    rec.cancelRequested = false;
+    if (phase_ != Phase::Idle) rec.status = "cancelled";
+    phase_ = Phase::Idle;
+  }
+  if (rec.startRequested) {
+    // The frame just finished ran before the request: it counts for nothing.
+    rec.startRequested = false;
+    warmupLeft_ = std::max(rec.warmup, 0);
+    phase_ = warmupLeft_ > 0 ? Phase::WarmUp : Phase::Recording;
+    scene_ = state.scene;
+    frameMs_.clear();
+    kernelMs_.clear();
+    start_ = std::chrono::steady_clock::now();
+    rec.progress = 0.0;
+    rec.status = phase_ == Phase::WarmUp ? "warming up" : "recording";
+    rec.active = true;
+    return;
+  }
+  if (phase_ != Phase::Idle && state.scene != scene_) {
+    phase_ = Phase::Idle;
+    rec.status = "stopped: the scene changed";
+  }
+  rec.active = phase_ != Phase::Idle;
+  if (phase_ == Phase::Idle) return;
+  if (phase_ == Phase::WarmUp) {
+    rec.status = "warming up (" + std::to_string(--warmupLeft_) + " frames left)";
+    start_ = std::chrono::steady_clock::now();  // the recording's clock starts after the last warm-up frame
+    if (warmupLeft_ <= 0) phase_ = Phase::Recording;
+    return;
+  }
+  frameMs_.push_back(frameMs);
+  kernelMs_.push_back(sampleScene(state).kernelMs);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  rec.progress = rec.bySeconds ? seconds / std::max(rec.seconds, 0.01f)
+                               : static_cast<double>(frameMs_.size()) / std::max(rec.frames, 1);
+  rec.status = "recording " + std::to_string(frameMs_.size()) + (rec.bySeconds ? " frames" : "/" + std::to_string(rec.frames));
+  if (rec.progress >= 1.0) finish(state, compute);
+}
+
+void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
+  RecordingState& rec = state.runs.recording;
+  phase_ = Phase::Idle;
+  rec.active = false;
+  rec.progress = 1.0;
+  const SceneSample sample = sampleScene(state);
+  RunRecord r;
+  r.meta = runMetadataFor(compute.device());
+  r.meta.scene = sample.sceneName;
+  r.meta.interop = interopPathName(state.interopPath);
+  r.meta.parameters = sceneParameters(state);
+  try {
+    r.meta.sourceHash = hexHash(hashSource(readKernelSource(compute.kernelsDir(), sample.kernelFile)));
+  } catch (const std::exception&) {
+    // the kernel file went away after the build: the run is still worth keeping
+  }
+  r.m.frames = frameMs_.size();
+  r.m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  r.m.fps = r.m.seconds > 0 ? static_cast<double>(r.m.frames) / r.m.seconds : 0.0;
+  r.m.frameMs = summarize(frameMs_);
+  r.m.kernelMs = summarize(kernelMs_);
+  r.m.rateUnit = sample.rateUnit;
+  if (!sample.rateUnit.empty() && r.m.kernelMs.median > 0)
+    r.m.rate = sample.work / (r.m.kernelMs.median * 1e-3) * 1e-9;
+  r.name = "recording " + std::to_string(++rec.recorded) + ": " + sample.sceneName;
+  if (state.scene == SceneKind::NBody) r.name += " " + describeNBodyConfig(state.nbody.runningConfig);
+  char text[160];
+  std::snprintf(text, sizeof text, "done: %zu frames, %.1f FPS, kernel median %.3f ms", r.m.frames, r.m.fps,
+                r.m.kernelMs.median);
+  rec.status = text;
+  state.runs.runs.push_back(std::move(r));
+}
+
+}  // namespace ks

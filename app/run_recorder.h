@@ -1,0 +1,43 @@
+#pragma once
+// Records the running scene as a RunRecord: fed once per frame by the frame loop,
+// it acts on state.runs.recording's start/cancel requests, skips the warm-up
+// frames, collects frame times and the scene's kernel times, and appends the
+// finished run to state.runs.runs.
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+#include "compute/compute_context.h"
+
+namespace ks {
+
+class RunRecorder {
+ public:
+  // `frameMs`: the wall time of the frame just finished.
+  void onFrame(AppState& state, double frameMs, const ComputeContext& compute);
+  bool active() const { return phase_ != Phase::Idle; }
+
+ private:
+  enum class Phase { Idle, WarmUp, Recording };
+  void finish(AppState& state, const ComputeContext& compute);
+  Phase phase_ = Phase::Idle;
+  int warmupLeft_ = 0;
+  SceneKind scene_ = SceneKind::NBody;
+  std::vector<double> frameMs_, kernelMs_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// The kernel time (ms) of the scene's last frame, the bytes or flops behind it
+// and the parameters that describe what ran, as the recorder takes them.
+struct SceneSample {
+  double kernelMs = 0.0;
+  double work = 0.0;          // flops (N-body) or bytes (image) per kernelMs
+  std::string rateUnit;       // "GFLOP/s", "GB/s" or "" (no rate)
+  const char* sceneName = "";
+  const char* kernelFile = "";
+};
+SceneSample sampleScene(const AppState& state);
+std::vector<std::pair<std::string, std::string>> sceneParameters(const AppState& state);
+
+}  // namespace ks

@@ -1,0 +1,67 @@
+#pragma once
+// The Runs and Sweep panels' part of AppState: recorded runs, the recording and
+// sweep requests the panels leave for the frame loop, and the tuning cache.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/run_record.h"
+#include "app/tuning_cache.h"
+
+namespace ks {
+
+// A recording of the running scene: skip `warmup` frames, then take `frames`
+// frames (or `seconds` seconds when bySeconds).
+struct RecordingState {
+  int frames = 300;
+  float seconds = 5.0f;
+  bool bySeconds = false;
+  int warmup = 10;
+  bool startRequested = false, cancelRequested = false;
+  // readings
+  bool active = false;
+  double progress = 0.0;  // 0..1
+  std::string status;     // "warming up", "recording 120/300", "done: ..."
+  int recorded = 0;       // recordings finished (for their names)
+};
+
+// N-body and transpose sweeps measure kernels alone; the interop sweep records
+// the running scene on each interop path (frame times included).
+enum class SweepTarget { NBody, Transpose, Interop };
+
+// A sweep from the UI: ranges as check boxes over the variant tables' values.
+struct SweepUiState {
+  SweepTarget target = SweepTarget::NBody;
+  std::vector<std::string> nbodyVariants{"tiled", "blocked"};
+  std::vector<int> workGroups{64, 128, 256}, unrolls{1, 4, 8}, bodiesPerItem{1, 2}, splits{1};
+  std::vector<std::string> transposeVariants{"naive", "tiled", "tiled_padded", "block4x4"};
+  std::vector<int> tiles, rowsPerItem, tileWorkGroups;  // empty: every value of the table
+  int bodies = 16384;
+  int imageSize = 2048;
+  int channels = 4;
+  int repetitions = 20;  // timed launches (interop: recorded frames) per configuration; the median is kept
+  int warmupFrames = 30; // interop: frames after a switch before recording
+  bool startRequested = false, cancelRequested = false, applyBestRequested = false;
+  // readings
+  bool active = false;
+  size_t done = 0, total = 0, refused = 0;
+  double elapsedSeconds = 0.0, etaSeconds = 0.0;
+  std::string status;
+  std::vector<RunRecord> results;  // of the last sweep, refused ones included
+};
+
+struct RunsState {
+  std::vector<RunRecord> runs;  // the comparison table (recordings, sweep results, imports)
+  int baseline = 0;             // index into runs
+  int chartMetric = 0;          // 0 rate, 1 kernel ms, 2 FPS
+  char exportPath[256] = "kernelscope-runs";  // .csv / .json appended
+  char importPath[256] = "";
+  std::string message;          // outcome of the last export / import / apply
+  bool showRuns = true, showSweep = false;
+  RecordingState recording;
+  SweepUiState sweep;
+  TuningCache tuning;
+  std::filesystem::path tuningFile;  // empty: do not save (headless runs)
+};
+
+}  // namespace ks

@@ -1,0 +1,272 @@
+#include "app/sweep_runner.h"
+
+#include <random>
+
+#include "app/run_recorder.h"
+#include "app/session.h"
+#include "app/sweep_runs.h"
+#include "compute/nbody_benchmark.h"
+#include "compute/sweep_plan.h"
+#include "compute/transpose_benchmark.h"
+
+namespace ks {
+
+void SweepRunner::start(AppState& state, ComputeContext& compute) {
+  SweepUiState& ui = state.runs.sweep;
+  const DeviceDescriptor& device = compute.device();
+  target_ = ui.target;
+  compute_ = &compute;
+  next_ = 0;
+  nbodyQueue_.clear(), transposeQueue_.clear(), nbodyResults_.clear(), transposeResults_.clear();
+  interopQueue_.clear(), interopResults_.clear();
+  ui.results.clear();
+  if (target_ == SweepTarget::Interop) {
+    // Paths the device and GL context cannot use are refused with the reason.
+    for (const InteropPathStatus& p : state.interopPaths) {
+      if (p.available) {
+        interopQueue_.push_back(p.path);
+        continue;
+      }
+      RunRecord r;
+      r.name = std::string("interop ") + interopPathName(p.path);
+      r.status = "refused: " + p.reason;
+      r.meta = runMetadataFor(device);
+      r.meta.scene = sampleScene(state).sceneName;
+      r.meta.interop = interopPathName(p.path);
+      r.meta.parameters = sceneParameters(state);
+      ui.results.push_back(std::move(r));
+      interopResults_.push_back(p.path);
+    }
+    originalPath_ = state.interopPath;
+    interopPhase_ = InteropPhase::Switch;
+    ui.total = state.interopPaths.size();
+    ui.refused = ui.total - interopQueue_.size();
+  } else if (target_ == SweepTarget::NBody) {
+    NBodyConfig base = state.nbody.runningConfig;  // precision and build flags as they run now
+    const SweepPlan<NBodyConfig> plan =
+        planNBodySweep({ui.nbodyVariants, ui.workGroups, ui.unrolls, ui.bodiesPerItem, ui.splits}, base, device);
+    for (const auto& [c, why] : plan.refused) {
+      ui.results.push_back(refusedNBodyRun(device, c, why, static_cast<size_t>(ui.bodies)));
+      nbodyResults_.push_back(c);
+    }
+    nbodyQueue_ = plan.valid;
+    system_ = makeNBodyPreset(state.nbody.preset, static_cast<size_t>(ui.bodies), 1);
+    params_ = nbodyPresetDefaults(state.nbody.preset, static_cast<size_t>(ui.bodies)).params;
+    ui.total = plan.total();
+    ui.refused = plan.refused.size();
+  } else {
+    layout_ = {ui.imageSize, ui.imageSize, ui.channels};
+    if (const std::string p = imageLayoutProblem(layout_); !p.empty() || layout_.bytes() > device.maxAllocBytes) {
+      ui.status = "cannot sweep on " + describeImageLayout(layout_) + ": " + (p.empty() ? "too large" : p);
+      return;
+    }
+    const SweepPlan<TransposeConfig> plan =
+        planTransposeSweep({ui.transposeVariants, ui.tiles, ui.rowsPerItem, ui.tileWorkGroups, {}}, device, ui.channels);
+    for (const auto& [c, why] : plan.refused) {
+      ui.results.push_back(refusedTransposeRun(device, c, layout_, why));
+      transposeResults_.push_back(c);
+    }
+    transposeQueue_ = plan.valid;
+    std::vector<uint8_t> random(layout_.bytes());
+    std::mt19937 rng(1234);
+    for (auto& b : random) b = static_cast<uint8_t>(rng() >> 24);
+    in_ = Buffer(compute.context(), CL_MEM_READ_ONLY, layout_.bytes());
+    out_ = Buffer(compute.context(), CL_MEM_READ_WRITE, layout_.bytes());
+    compute.queue().writeBuffer(in_, 0, layout_.bytes(), random.data());
+    ui.total = plan.total();
+    ui.refused = plan.refused.size();
+  }
+  ui.done = ui.refused;
+  active_ = true;
+  ui.active = true;
+  ui.status = "running";
+  start_ = std::chrono::steady_clock::now();
+}
+
+void SweepRunner::finish(AppState& state, const std::string& status) {
+  SweepUiState& ui = state.runs.sweep;
+  active_ = false;
+  ui.active = false;
+  ui.status = status;
+  system_.reset();
+  if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
+  in_ = Buffer();
+  out_ = Buffer();
+  // The runs that ran join the comparison table.
+  for (const RunRecord& r : ui.results)
+    if (r.ok()) state.runs.runs.push_back(r);
+}
+
+void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
+  SweepUiState& ui = state.runs.sweep;
+  RunsState& runs = state.runs;
+  const int best = bestRunIndex(ui.results);
+  if (best < 0) {
+    runs.message = "no sweep result to apply";
+    return;
+  }
+  const RunRecord& winner = ui.results[static_cast<size_t>(best)];
+  if (target_ == SweepTarget::Interop) {
+    // The interop path is the user's choice of the moment, not a tuned default: apply, do not cache.
+    state.requestedInterop = interopResults_[static_cast<size_t>(best)];
+    runs.message = "applied " + winner.name;
+    return;
+  }
+  TuningEntry& entry = runs.tuning.devices[tuningKey(compute.device())];
+  if (target_ == SweepTarget::NBody) {
+    const NBodyConfig& c = nbodyResults_[static_cast<size_t>(best)];
+    state.nbody.config = c;
+    state.nbody.configFromUser = true;
+    if (state.scene != SceneKind::NBody) state.requestedScene = SceneKind::NBody;
+    entry.nbody = TunedNBody{c, static_cast<size_t>(ui.bodies), winner.m.rate, winner.meta.time};
+  } else {
+    const TransposeConfig& c = transposeResults_[static_cast<size_t>(best)];
+    state.image.transpose = true;
+    state.image.transposeVariant = c.variant;
+    state.image.transposeChoice = c;
+    state.image.dirty = true;
+    if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
+    entry.transpose[layout_.channels] = TunedTranspose{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
+  }
+  runs.message = "applied " + winner.name;
+  if (!runs.tuningFile.empty()) {
+    if (const std::string error = saveTuningCache(runs.tuning, runs.tuningFile); !error.empty()) {
+      runs.message += "; " + error;
+      state.report(error);
+    } else {
+      runs.message += "; saved as this device's default in " + runs.tuningFile.string();
+    }
+  }
+}
+
+void SweepRunner::step(AppState& state, Session& session) {
+  SweepUiState& ui = state.runs.sweep;
+  ComputeContext& compute = session.compute();
+  if (ui.applyBestRequested) {
+    ui.applyBestRequested = false;
+    if (active_)
+      state.runs.message = "the sweep is still running";
+    else if (compute_ != &compute)
+      state.runs.message = "the device changed since the sweep: run it again";
+    else
+      applyBest(state, compute);
+  }
+  if (ui.cancelRequested) {
+    ui.cancelRequested = false;
+    if (active_) finish(state, "cancelled after " + std::to_string(ui.done) + " of " + std::to_string(ui.total));
+  }
+  if (ui.startRequested) {
+    ui.startRequested = false;
+    if (!active_) {
+      try {
+        start(state, compute);
+      } catch (const std::exception& e) {
+        ui.status = std::string("cannot start the sweep: ") + e.what();
+        active_ = ui.active = false;
+      }
+    }
+  }
+  if (!active_) return;
+  if (compute_ != &compute) {
+    finish(state, "stopped: the device changed");
+    return;
+  }
+  if (target_ == SweepTarget::Interop) {
+    stepInterop(state, compute);
+    return;
+  }
+  const DeviceDescriptor& device = compute.device();
+  const size_t queued = target_ == SweepTarget::NBody ? nbodyQueue_.size() : transposeQueue_.size();
+  if (next_ < queued) {
+    if (target_ == SweepTarget::NBody) {
+      const NBodyConfig& c = nbodyQueue_[next_];
+      ui.results.push_back(nbodyRun(device, measureNBody(compute, *system_, c, params_, ui.repetitions),
+                                    system_->size(), ui.repetitions));
+      nbodyResults_.push_back(c);
+    } else {
+      const TransposeConfig& c = transposeQueue_[next_];
+      ui.results.push_back(transposeRun(
+          device, measureTranspose(compute, in_.get(), out_.get(), layout_, c, ui.repetitions), ui.repetitions));
+      transposeResults_.push_back(c);
+    }
+    ++next_;
+    ++ui.done;
+  }
+  ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  ui.etaSeconds = next_ > 0 ? ui.elapsedSeconds / static_cast<double>(next_) * static_cast<double>(queued - next_) : 0.0;
+  if (next_ >= queued) {
+    const int best = bestRunIndex(ui.results);
+    finish(state, best < 0 ? "done: nothing ran" : "done; best: " + ui.results[static_cast<size_t>(best)].name);
+  }
+}
+
+void SweepRunner::stepInterop(AppState& state, const ComputeContext& compute) {
+  SweepUiState& ui = state.runs.sweep;
+  auto updateClock = [&] {
+    ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const size_t measured = next_, left = interopQueue_.size() - next_;
+    ui.etaSeconds = measured > 0 ? ui.elapsedSeconds / static_cast<double>(measured) * static_cast<double>(left) : 0.0;
+  };
+  if (next_ >= interopQueue_.size()) {
+    const int best = bestRunIndex(ui.results);
+    finish(state, best < 0 ? "done: nothing ran" : "done; best: " + ui.results[static_cast<size_t>(best)].name);
+    return;
+  }
+  const InteropPath path = interopQueue_[next_];
+  switch (interopPhase_) {
+    case InteropPhase::Switch:
+      if (state.interopPath != path) state.requestedInterop = path;  // the session switches before the next frame
+      interopPhase_ = InteropPhase::WarmUp;
+      warmupLeft_ = std::max(ui.warmupFrames, 1);
+      break;
+    case InteropPhase::WarmUp:
+      if (state.interopPath != path && !state.requestedInterop) {
+        // The switch failed: the session said why in interopMessage.
+        RunRecord r;
+        r.name = std::string("interop ") + interopPathName(path);
+        r.status = "failed: " + state.interopMessage;
+        r.meta = runMetadataFor(compute.device());
+        r.meta.interop = interopPathName(path);
+        ui.results.push_back(std::move(r));
+        interopResults_.push_back(path);
+        ++next_, ++ui.done;
+        interopPhase_ = InteropPhase::Switch;
+        break;
+      }
+      if (--warmupLeft_ <= 0) {
+        interopPhase_ = InteropPhase::Record;
+        frameMs_.clear(), kernelMs_.clear();
+        recordStart_ = std::chrono::steady_clock::now();
+      }
+      break;
+    case InteropPhase::Record: {
+      // Readings of the frame just drawn on this path.
+      frameMs_.push_back(state.stats.frameMs);
+      kernelMs_.push_back(sampleScene(state).kernelMs);
+      if (static_cast<int>(frameMs_.size()) < ui.repetitions) break;
+      const SceneSample sample = sampleScene(state);
+      RunRecord r;
+      r.name = std::string("interop ") + interopPathName(path) + ": " + sample.sceneName;
+      r.meta = runMetadataFor(compute.device());
+      r.meta.scene = sample.sceneName;
+      r.meta.interop = interopPathName(path);
+      r.meta.parameters = sceneParameters(state);
+      r.m.frames = frameMs_.size();
+      r.m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - recordStart_).count();
+      r.m.fps = r.m.seconds > 0 ? static_cast<double>(r.m.frames) / r.m.seconds : 0.0;
+      r.m.frameMs = summarize(frameMs_);
+      r.m.kernelMs = summarize(kernelMs_);
+      // Frames per second is what the interop path changes: it is this sweep's rate.
+      r.m.rate = r.m.frameMs.median > 0 ? 1000.0 / r.m.frameMs.median : 0.0;
+      r.m.rateUnit = "FPS (median frame)";
+      ui.results.push_back(std::move(r));
+      interopResults_.push_back(path);
+      ++next_, ++ui.done;
+      interopPhase_ = InteropPhase::Switch;
+      break;
+    }
+  }
+  updateClock();
+}
+
+}  // namespace ks

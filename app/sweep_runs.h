@@ -1,0 +1,37 @@
+#pragma once
+// Benchmark measurements as RunRecords: every parameter of the configuration as
+// key/value text, kernel times summarised with summarize(), the derived rate
+// (GFLOP/s for N-body, GB/s for transposes). Refused configurations become runs
+// whose status says why, so a sweep's file lists every combination.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "app/run_record.h"
+#include "compute/image_ops.h"
+#include "compute/nbody_benchmark.h"
+#include "compute/transpose_benchmark.h"
+
+namespace ks {
+
+RunRecord nbodyRun(const DeviceDescriptor& device, const NBodyMeasurement& m, size_t bodies, int iterations);
+RunRecord refusedNBodyRun(const DeviceDescriptor& device, const NBodyConfig& config, const std::string& why,
+                          size_t bodies);
+
+RunRecord transposeRun(const DeviceDescriptor& device, const TransposeMeasurement& m, int iterations);
+RunRecord refusedTransposeRun(const DeviceDescriptor& device, const TransposeConfig& config, const ImageLayout& layout,
+                              const std::string& why);
+
+// The parameters as they appear in runs ("variant", "work_group", ...).
+std::vector<std::pair<std::string, std::string>> nbodyParameters(const NBodyConfig& config);
+std::vector<std::pair<std::string, std::string>> transposeParameters(const TransposeConfig& config);
+
+// The run that wins (highest rate among the ok ones); -1 when none ran.
+int bestRunIndex(const std::vector<RunRecord>& runs);
+
+// Writes the runs to the files given (--csv, --json) and says where on stdout;
+// returns kExitOk, or kExitFailure after printing why a file could not be written.
+int writeRunFiles(const std::vector<RunRecord>& runs, const std::optional<std::filesystem::path>& csv,
+                  const std::optional<std::filesystem::path>& json);
+
+}  // namespace ks

@@ -1,0 +1,103 @@
+#include "compute/sweep_plan.h"
+
+#include <algorithm>
+
+namespace ks {
+namespace {
+
+template <typename T>
+const std::vector<T>& orAll(const std::vector<T>& given, const std::vector<T>& all) {
+  return given.empty() ? all : given;
+}
+
+bool chosen(const std::vector<std::string>& names, const std::string& name) {
+  return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
+}
+
+template <typename Config>
+void add(SweepPlan<Config>& plan, const Config& c, std::string problem) {
+  if (problem.empty()) plan.valid.push_back(c);
+  else plan.refused.emplace_back(c, std::move(problem));
+}
+
+}  // namespace
+
+SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& r, const NBodyConfig& base,
+                                      const DeviceDescriptor& device) {
+  std::vector<int> groups;
+  const size_t limit = device.maxWorkGroupSize ? device.maxWorkGroupSize : 1024;
+  for (int wg = kNBodyWorkGroupStep; wg <= static_cast<int>(std::min<size_t>(limit, 1024)); wg *= 2) groups.push_back(wg);
+  SweepPlan<NBodyConfig> plan;
+  // Names not in the table are refused too (nbodyConfigProblem says so).
+  std::vector<std::string> names;
+  for (const auto& v : nbodyVariants())
+    if (chosen(r.variants, v.name)) names.push_back(v.name);
+  for (const auto& n : r.variants)
+    if (!findNBodyVariant(n)) names.push_back(n);
+  for (const std::string& name : names) {
+    const NBodyVariant* v = findNBodyVariant(name);
+    const std::vector<int> one{1};
+    for (int wg : orAll(r.workGroups, groups))
+      for (int u : orAll(r.unrolls, v ? v->unrolls : one))
+        for (int b : orAll(r.bodiesPerItem, v ? v->bodiesPerItem : one))
+          for (int sp : orAll(r.splits, v ? v->splits : one)) {
+            NBodyConfig c = base;
+            c.variant = name;
+            c.workGroup = wg;
+            c.unroll = u;
+            c.bodiesPerItem = b;
+            c.split = sp;
+            add(plan, c, nbodyConfigProblem(c, device));
+          }
+  }
+  return plan;
+}
+
+const std::vector<std::pair<int, int>>& defaultNaiveTransposeShapes() {
+  static const std::vector<std::pair<int, int>> shapes = {{32, 8}, {16, 16}, {64, 4}, {128, 2}, {256, 1}};
+  return shapes;
+}
+
+SweepPlan<TransposeConfig> planTransposeSweep(const TransposeSweepRanges& r, const DeviceDescriptor& device,
+                                              int channels) {
+  SweepPlan<TransposeConfig> plan;
+  for (const auto& v : imageTransposeVariants()) {
+    if (!chosen(r.variants, v.name)) continue;
+    TransposeConfig c;
+    c.variant = v.name;
+    switch (v.kind) {
+      case TransposeKind::Naive:
+        for (const auto& [x, y] : orAll(r.naiveShapes, defaultNaiveTransposeShapes())) {
+          c.workGroupX = x;
+          c.workGroupY = y;
+          add(plan, c, imageTransposeConfigProblem(c, device, channels));
+        }
+        break;
+      case TransposeKind::Tiled:
+        for (int t : orAll(r.tiles, v.tiles))
+          for (int rows : orAll(r.rowsPerItem, v.rowsPerItem)) {
+            c.tile = t;
+            c.rowsPerItem = rows;
+            add(plan, c, imageTransposeConfigProblem(c, device, channels));
+          }
+        break;
+      case TransposeKind::Block4x4:
+        for (int t : orAll(r.tiles, v.tiles))
+          for (int wg : orAll(r.workGroups, v.workGroups)) {
+            c.tile = t;
+            c.workGroup = wg;
+            add(plan, c, imageTransposeConfigProblem(c, device, channels));
+          }
+        break;
+    }
+  }
+  for (const auto& n : r.variants)
+    if (!findImageTransposeVariant(n)) {
+      TransposeConfig c;
+      c.variant = n;
+      add(plan, c, imageTransposeConfigProblem(c, device, channels));
+    }
+  return plan;
+}
+
+}  // namespace ks

@@ -1,0 +1,309 @@
+// Runs as files (CSV and JSON round trips, bad files refused), sweep plans
+// (invalid combinations filtered with the variant tables' reasons) and the
+// tuning cache (round trip; corrupt or old files ignored with a warning and
+// rewritten). No OpenCL device needed: devices are descriptors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "app/run_record.h"
+#include "app/sweep_runs.h"
+#include "app/tuning_cache.h"
+#include "compute/nbody_tuning.h"
+#include "compute/sweep_plan.h"
+#include "test_support.h"
+
+namespace ks {
+namespace {
+
+DeviceDescriptor fakeGpu(size_t maxGroup = 1024, uint64_t localMem = 48 * 1024) {
+  DeviceDescriptor d;
+  d.platformName = "Fake Platform";
+  d.name = "Fake GPU";
+  d.driverVersion = "1.2.3";
+  d.kind = DeviceKind::Gpu;
+  d.maxWorkGroupSize = maxGroup;
+  d.maxWorkItemSizes = {maxGroup, maxGroup, 64};
+  d.localMemBytes = localMem;
+  d.maxAllocBytes = 1ull << 30;
+  return d;
+}
+
+RunRecord sampleRun(const std::string& name, double rate) {
+  RunRecord r;
+  r.name = name;
+  r.meta = runMetadataFor(fakeGpu());
+  r.meta.scene = "nbody";
+  r.meta.interop = "host";
+  r.meta.sourceHash = hexHash(0x0123456789abcdefull);
+  r.meta.parameters = {{"variant", "blocked"}, {"work_group", "256"}, {"extra_options", "-DX=1, \"quoted\""}};
+  r.m.frames = 120;
+  r.m.seconds = 2.5;
+  r.m.fps = 48.0;
+  r.m.frameMs = summarize({20.0, 21.0, 19.5, 25.0});
+  r.m.kernelMs = summarize({1.25, 1.5, 1.0, 3.0, 1.125});
+  r.m.rate = rate;
+  r.m.rateUnit = "GFLOP/s";
+  return r;
+}
+
+void expectSameRun(const RunRecord& a, const RunRecord& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.meta.device, b.meta.device);
+  EXPECT_EQ(a.meta.platform, b.meta.platform);
+  EXPECT_EQ(a.meta.driver, b.meta.driver);
+  EXPECT_EQ(a.meta.deviceKind, b.meta.deviceKind);
+  EXPECT_EQ(a.meta.interop, b.meta.interop);
+  EXPECT_EQ(a.meta.scene, b.meta.scene);
+  EXPECT_EQ(a.meta.version, b.meta.version);
+  EXPECT_EQ(a.meta.sourceHash, b.meta.sourceHash);
+  EXPECT_EQ(a.meta.time, b.meta.time);
+  EXPECT_EQ(a.meta.host, b.meta.host);
+  EXPECT_EQ(a.meta.parameters, b.meta.parameters);
+  EXPECT_EQ(a.m.frames, b.m.frames);
+  EXPECT_DOUBLE_EQ(a.m.seconds, b.m.seconds);
+  EXPECT_DOUBLE_EQ(a.m.fps, b.m.fps);
+  EXPECT_EQ(a.m.kernelMs.count, b.m.kernelMs.count);
+  EXPECT_DOUBLE_EQ(a.m.kernelMs.median, b.m.kernelMs.median);
+  EXPECT_DOUBLE_EQ(a.m.kernelMs.p95, b.m.kernelMs.p95);
+  EXPECT_DOUBLE_EQ(a.m.kernelMs.min, b.m.kernelMs.min);
+  EXPECT_DOUBLE_EQ(a.m.frameMs.median, b.m.frameMs.median);
+  EXPECT_DOUBLE_EQ(a.m.frameMs.p95, b.m.frameMs.p95);
+  EXPECT_DOUBLE_EQ(a.m.rate, b.m.rate);
+  EXPECT_EQ(a.m.rateUnit, b.m.rateUnit);
+}
+
+// ---- run files ---------------------------------------------------------------
+
+TEST(RunFiles, MetadataNamesDeviceVersionTimeAndHost) {
+  const RunMetadata m = runMetadataFor(fakeGpu());
+  EXPECT_EQ(m.device, "Fake GPU");
+  EXPECT_EQ(m.platform, "Fake Platform");
+  EXPECT_EQ(m.driver, "1.2.3");
+  EXPECT_EQ(m.version.rfind(KERNELSCOPE_VERSION, 0), 0u) << m.version;
+  ASSERT_EQ(m.time.size(), 20u) << m.time;  // 2026-11-22T03:04:05Z
+  EXPECT_EQ(m.time[10], 'T');
+  EXPECT_EQ(m.time.back(), 'Z');
+  EXPECT_FALSE(m.host.empty());
+}
+
+TEST(RunFiles, JsonRoundTripKeepsEverything) {
+  RunRecord refused = sampleRun("refused one", 0.0);
+  refused.status = "refused: unroll 4 is not offered by the naive variant";
+  refused.meta.parameters = {{"variant", "naive"}, {"unroll", "4"}};
+  const std::vector<RunRecord> runs = {sampleRun("a, \"first\"", 123.5), refused};
+  std::string error;
+  const auto back = runsFromJson(runsToJson(runs), &error);
+  ASSERT_TRUE(back) << error;
+  ASSERT_EQ(back->size(), runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) expectSameRun(runs[i], (*back)[i]);
+}
+
+TEST(RunFiles, CsvRoundTripKeepsEveryColumn) {
+  RunRecord other = sampleRun("second", 7.25);
+  other.meta.parameters = {{"variant", "tiled"}, {"tile", "32"}};  // a key the first run lacks
+  other.meta.host = "line\nbreak";
+  const std::vector<RunRecord> runs = {sampleRun("first", 1e3 / 3.0), other};
+  const std::string csv = runsToCsv(runs);
+  EXPECT_EQ(csv.rfind("name,status,scene,device,platform,driver,", 0), 0u) << csv;
+  EXPECT_NE(csv.find(",param:variant,param:work_group,param:extra_options,param:tile\n"), std::string::npos) << csv;
+  std::string error;
+  const auto back = runsFromCsv(csv, &error);
+  ASSERT_TRUE(back) << error;
+  ASSERT_EQ(back->size(), runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    // CSV keeps the summary's median, p95, min, max, mean, stddev and count (not "last").
+    expectSameRun(runs[i], (*back)[i]);
+  }
+}
+
+TEST(RunFiles, CsvWithAChangedHeaderIsRefused) {
+  std::string csv = runsToCsv({sampleRun("a", 1.0)});
+  csv.replace(0, 4, "nome");
+  std::string error;
+  EXPECT_FALSE(runsFromCsv(csv, &error));
+  EXPECT_NE(error.find("column 1 is 'nome', expected 'name'"), std::string::npos) << error;
+}
+
+TEST(RunFiles, BadJsonIsRefusedWithAReason) {
+  std::string error;
+  EXPECT_FALSE(runsFromJson("{ not json", &error));
+  EXPECT_NE(error.find("not JSON"), std::string::npos) << error;
+  EXPECT_FALSE(runsFromJson(R"({"version": 1, "runs": []})", &error));
+  EXPECT_NE(error.find("not a kernelscope runs file"), std::string::npos) << error;
+  EXPECT_FALSE(runsFromJson(R"({"format": "kernelscope-runs", "version": 0, "runs": []})", &error));
+  EXPECT_NE(error.find("version 0"), std::string::npos) << error;
+  EXPECT_NE(error.find("older"), std::string::npos) << error;
+  EXPECT_FALSE(runsFromJson(R"({"format": "kernelscope-runs", "version": 1, "runs": [{"name": "x"}]})", &error));
+  EXPECT_NE(error.find("malformed runs file"), std::string::npos) << error;
+}
+
+TEST(RunFiles, FilesWriteAndReadBack) {
+  test::TempDir dir("ks-runs");
+  const std::vector<RunRecord> runs = {sampleRun("a", 1.0), sampleRun("b", 2.0)};
+  ASSERT_EQ(writeRunsJson(runs, dir / "sub/runs.json"), "");
+  ASSERT_EQ(writeRunsCsv(runs, dir / "runs.csv"), "");
+  std::string error;
+  const auto back = readRunsJson(dir / "sub/runs.json", &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->size(), 2u);
+  EXPECT_FALSE(readRunsJson(dir / "missing.json", &error));
+  EXPECT_NE(error.find("cannot read"), std::string::npos) << error;
+}
+
+TEST(RunFiles, BestRunIsTheHighestRateThatRan) {
+  std::vector<RunRecord> runs = {sampleRun("slow", 1.0), sampleRun("refused", 0.0), sampleRun("fast", 9.0)};
+  runs[1].status = "refused: no";
+  runs.push_back(sampleRun("failed but high", 100.0));
+  runs.back().status = "failed: x";
+  EXPECT_EQ(bestRunIndex(runs), 2);
+  EXPECT_EQ(bestRunIndex({}), -1);
+}
+
+// ---- sweep plans ---------------------------------------------------------------
+
+TEST(SweepPlan, NBodyProductSplitsValidFromRefusedWithReasons) {
+  NBodySweepRanges r;
+  r.variants = {"naive", "tiled"};
+  r.workGroups = {32, 48, 64};
+  r.unrolls = {1, 4};
+  const SweepPlan<NBodyConfig> plan = planNBodySweep(r, NBodyConfig{}, fakeGpu());
+  EXPECT_EQ(plan.total(), 2u * 3u * 2u);
+  // naive: wg 32, 64 with unroll 1; tiled: wg 32, 64 x unroll 1, 4
+  EXPECT_EQ(plan.valid.size(), 6u);
+  for (const NBodyConfig& c : plan.valid) EXPECT_EQ(nbodyConfigProblem(c, fakeGpu()), "") << describeNBodyConfig(c);
+  size_t notMultiple = 0, noUnroll = 0;
+  for (const auto& [c, why] : plan.refused) {
+    EXPECT_EQ(nbodyConfigProblem(c, fakeGpu()), why);
+    notMultiple += why.find("not a multiple of 32") != std::string::npos;
+    noUnroll += why.find("not offered by the naive variant") != std::string::npos;
+  }
+  EXPECT_EQ(notMultiple, 4u);  // wg 48: naive x 2 unrolls + tiled x 2 unrolls
+  EXPECT_EQ(noUnroll, 2u);     // naive unroll 4 at wg 32, 64
+}
+
+TEST(SweepPlan, NBodyDefaultsStopAtTheDeviceLimitAndKeepTheBase) {
+  NBodyConfig base;
+  base.denormsAreZero = true;
+  base.nativeRsqrt = false;
+  const SweepPlan<NBodyConfig> plan = planNBodySweep({{"tiled"}, {}, {8}, {}, {}}, base, fakeGpu(256));
+  std::vector<int> groups;
+  for (const auto& c : plan.valid) {
+    groups.push_back(c.workGroup);
+    EXPECT_TRUE(c.denormsAreZero);
+    EXPECT_FALSE(c.nativeRsqrt);
+  }
+  EXPECT_EQ(groups, (std::vector<int>{32, 64, 128, 256}));
+  // wg 32 x unroll 8 and up: all fine; nothing above 256 is even tried
+  EXPECT_TRUE(plan.refused.empty());
+}
+
+TEST(SweepPlan, NBodyLocalMemoryAndUnknownVariantsAreRefused) {
+  // 1 KiB of local memory: tiles of 64 fp32 bodies (1 KiB) fit, 128 do not.
+  const SweepPlan<NBodyConfig> plan = planNBodySweep({{"tiled", "warp"}, {64, 128}, {1}, {}, {}}, NBodyConfig{},
+                                                     fakeGpu(1024, 1024));
+  ASSERT_EQ(plan.valid.size(), 1u);
+  EXPECT_EQ(plan.valid[0].workGroup, 64);
+  bool local = false, unknown = false;
+  for (const auto& [c, why] : plan.refused) {
+    local = local || why.find("local memory") != std::string::npos;
+    unknown = unknown || why.find("unknown variant 'warp'") != std::string::npos;
+  }
+  EXPECT_TRUE(local);
+  EXPECT_TRUE(unknown);
+}
+
+TEST(SweepPlan, TransposeAppliesEachRangeToTheVariantsThatHaveIt) {
+  TransposeSweepRanges r;
+  r.variants = {"naive", "tiled", "block4x4"};
+  r.tiles = {16, 64};         // tiled offers 16 (not 64), block4x4 offers 64 (not 16)
+  r.rowsPerItem = {4};
+  r.workGroups = {256, 512};  // 512 is not offered by block4x4
+  r.naiveShapes = {{32, 8}, {64, 64}};  // 4096 work-items exceed the device
+  const SweepPlan<TransposeConfig> plan = planTransposeSweep(r, fakeGpu(), 4);
+  EXPECT_EQ(plan.total(), 2u + 2u + 4u);
+  std::vector<std::string> valid;
+  for (const auto& c : plan.valid) valid.push_back(describeTransposeConfig(c));
+  EXPECT_EQ(plan.valid.size(), 3u) << ::testing::PrintToString(valid);  // naive 32x8, tiled T=16 r=4, block4x4 T=64 wg=256
+  for (const auto& [c, why] : plan.refused) {
+    EXPECT_FALSE(why.empty());
+    EXPECT_EQ(imageTransposeConfigProblem(c, fakeGpu(), 4), why);
+  }
+}
+
+TEST(SweepPlan, TransposeDefaultsMatchTheTable) {
+  const SweepPlan<TransposeConfig> plan = planTransposeSweep({}, fakeGpu(), 1);
+  const std::vector<TransposeConfig> all = allTransposeConfigs(fakeGpu(), 1);
+  for (const auto& c : plan.valid) {
+    EXPECT_NE(std::find(all.begin(), all.end(), c), all.end()) << describeTransposeConfig(c);
+  }
+  EXPECT_EQ(plan.total(), plan.valid.size() + plan.refused.size());
+  EXPECT_GT(plan.valid.size(), 20u);
+}
+
+// ---- tuning cache ---------------------------------------------------------------
+
+TEST(TuningCache, RoundTripAndPreferredConfigs) {
+  test::TempDir dir("ks-tuning");
+  const DeviceDescriptor gpu = fakeGpu();
+  TuningCache cache;
+  NBodyConfig c;
+  c.variant = "tiled";
+  c.workGroup = 128;
+  c.unroll = 16;
+  c.bodiesPerItem = 1;
+  c.split = 1;
+  TransposeConfig t;
+  t.variant = "tiled_padded";
+  t.tile = 16;
+  t.rowsPerItem = 2;
+  cache.devices[tuningKey(gpu)].nbody = TunedNBody{c, 65536, 1234.5, "2026-11-22T03:00:00Z"};
+  cache.devices[tuningKey(gpu)].transpose[4] = TunedTranspose{t, "2048x2048 RGBA", 900.0, "2026-11-22T03:00:00Z"};
+  ASSERT_EQ(saveTuningCache(cache, dir / "tuning.json"), "");
+  std::string warning;
+  const TuningCache back = loadTuningCache(dir / "tuning.json", &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(preferredNBodyConfig(back, gpu, 1000), c);
+  ASSERT_TRUE(preferredTransposeConfig(back, gpu, 4));
+  EXPECT_EQ(*preferredTransposeConfig(back, gpu, 4), t);
+  EXPECT_FALSE(preferredTransposeConfig(back, gpu, 1));
+  // Another driver is another key: the built-in table applies.
+  DeviceDescriptor newer = gpu;
+  newer.driverVersion = "2.0";
+  EXPECT_EQ(preferredNBodyConfig(back, newer, 1000), tunedNBodyConfig(newer, 1000));
+  // A cached winner the device cannot run (smaller limit) falls back too.
+  EXPECT_EQ(preferredNBodyConfig(back, fakeGpu(64), 1000), tunedNBodyConfig(fakeGpu(64), 1000));
+}
+
+TEST(TuningCache, CorruptOrOldFileIsIgnoredWithAWarningAndRewritten) {
+  test::TempDir dir("ks-tuning-bad");
+  for (const std::string& text : {std::string("{ this is not json"),
+                                 std::string(R"({"format": "kernelscope-tuning", "version": 0, "devices": {}})"),
+                                 std::string(R"({"format": "kernelscope-tuning", "version": 1, "devices": {"x": {"nbody": {"variant": 3}}}})")}) {
+    test::writeFile(dir / "tuning.json", text);
+    std::string warning;
+    const TuningCache cache = loadTuningCache(dir / "tuning.json", &warning);
+    EXPECT_TRUE(cache.devices.empty());
+    EXPECT_NE(warning.find("ignoring tuning cache"), std::string::npos) << warning;
+    EXPECT_NE(warning.find("rewritten"), std::string::npos) << warning;
+    const auto rewritten = nlohmann::json::parse(test::readFile(dir / "tuning.json"));
+    EXPECT_EQ(rewritten.at("version").get<int>(), TuningCache::kVersion);
+    EXPECT_EQ(rewritten.at("format").get<std::string>(), "kernelscope-tuning");
+    std::string again;
+    loadTuningCache(dir / "tuning.json", &again);
+    EXPECT_EQ(again, "") << "the rewritten file loads without a warning";
+  }
+}
+
+TEST(TuningCache, MissingFileIsEmptyWithoutWarning) {
+  test::TempDir dir("ks-tuning-none");
+  std::string warning;
+  EXPECT_TRUE(loadTuningCache(dir / "tuning.json", &warning).devices.empty());
+  EXPECT_EQ(warning, "");
+  EXPECT_FALSE(std::filesystem::exists(dir / "tuning.json"));
+}
+
+}  // namespace
+}  // namespace ks

@@ -1,0 +1,201 @@
+// The UI's sweeps and recordings on a real device (PoCL here) and a headless GL
+// context, driven through AppState as the panels drive them: one configuration
+// per frame, cancel, apply best (scene + tuning cache), recordings of N frames.
+#include <gtest/gtest.h>
+
+#include "app/app_state.h"
+#include "app/render_surface.h"
+#include "app/run_recorder.h"
+#include "app/session.h"
+#include "app/sweep_runner.h"
+#include "app/sweep_runs.h"
+#include "test_support.h"
+
+namespace ks {
+namespace {
+
+class SweepRunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      surface_ = createHeadlessSurface(160, 120);
+    } catch (const std::exception& e) {
+      GTEST_SKIP() << "no headless GL context: " << e.what();
+    }
+    options_.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
+    options_.nbody.bodies = 256;
+    options_.nbody.explicitOptions = {"--n"};
+    state_.nbody.bodies = 256;
+    DeviceCatalog catalog;
+    try {
+      catalog = requireDevices();
+    } catch (const std::exception& e) {
+      GTEST_SKIP() << e.what();
+    }
+    session_ = std::make_unique<Session>(std::move(catalog), options_, Settings{}, *surface_, state_);
+    state_.runs.tuningFile = dir_ / "tuning.json";
+  }
+  // What the frame loop does, minus ImGui.
+  void frame() {
+    session_->applyRequests(state_);
+    sweeper_.step(state_, *session_);
+    session_->update(state_, 1.0 / 60.0);
+    session_->draw(state_, 160, 120);
+    recorder_.onFrame(state_, 16.0, session_->compute());
+  }
+  test::TempDir dir_{"ks-sweep-runner"};
+  std::unique_ptr<RenderSurface> surface_;
+  AppOptions options_;
+  AppState state_;
+  std::unique_ptr<Session> session_;
+  SweepRunner sweeper_;
+  RunRecorder recorder_;
+};
+
+TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest) {
+  SweepUiState& ui = state_.runs.sweep;
+  ui.target = SweepTarget::NBody;
+  ui.nbodyVariants = {"naive", "tiled"};
+  ui.workGroups = {32, 64};
+  ui.unrolls = {1, 2};
+  ui.bodiesPerItem = {};
+  ui.splits = {};
+  ui.bodies = 200;
+  ui.repetitions = 3;
+  ui.startRequested = true;
+  frame();
+  ASSERT_TRUE(ui.active) << ui.status;
+  EXPECT_EQ(ui.total, 8u);    // 2 variants x 2 groups x 2 unrolls
+  EXPECT_EQ(ui.refused, 2u);  // naive has no unroll 2
+  EXPECT_EQ(ui.done, 3u) << "refused ones count as done, then one configuration ran";
+  int frames = 1;
+  while (ui.active && frames < 20) frame(), ++frames;
+  EXPECT_FALSE(ui.active);
+  EXPECT_EQ(frames, 6) << "one configuration per frame";
+  EXPECT_EQ(ui.done, ui.total);
+  EXPECT_EQ(ui.results.size(), 8u);
+  size_t ok = 0;
+  for (const RunRecord& r : ui.results) ok += r.ok();
+  EXPECT_EQ(ok, 6u);
+  EXPECT_EQ(state_.runs.runs.size(), 6u) << "the runs that ran join the comparison table";
+  EXPECT_NE(ui.status.find("best: "), std::string::npos) << ui.status;
+
+  ui.applyBestRequested = true;
+  frame();
+  EXPECT_TRUE(state_.nbody.configFromUser);
+  const RunRecord& best = ui.results[static_cast<size_t>(bestRunIndex(ui.results))];
+  EXPECT_EQ(state_.nbody.config.variant, best.meta.parameter("variant"));
+  EXPECT_EQ(std::to_string(state_.nbody.config.workGroup), best.meta.parameter("work_group"));
+  frame();  // the scene applies the configuration between frames
+  EXPECT_EQ(state_.nbody.runningConfig, state_.nbody.config) << state_.nbody.message;
+  std::string warning;
+  const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
+  EXPECT_EQ(warning, "");
+  const TuningEntry* entry = saved.find(session_->compute().device());
+  ASSERT_TRUE(entry && entry->nbody) << test::readFile(dir_ / "tuning.json");
+  EXPECT_EQ(entry->nbody->config, state_.nbody.config);
+  EXPECT_EQ(preferredNBodyConfig(saved, session_->compute().device(), 1000), state_.nbody.config);
+}
+
+TEST_F(SweepRunnerTest, CancelStopsTheSweep) {
+  SweepUiState& ui = state_.runs.sweep;
+  ui.nbodyVariants = {"tiled"};
+  ui.workGroups = {32, 64};
+  ui.unrolls = {1, 2, 4};
+  ui.bodiesPerItem = {};
+  ui.splits = {};
+  ui.bodies = 128;
+  ui.repetitions = 2;
+  ui.startRequested = true;
+  frame();
+  ASSERT_TRUE(ui.active);
+  ui.cancelRequested = true;
+  frame();
+  EXPECT_FALSE(ui.active);
+  EXPECT_NE(ui.status.find("cancelled after 1 of 6"), std::string::npos) << ui.status;
+  EXPECT_EQ(ui.results.size(), 1u);
+}
+
+TEST_F(SweepRunnerTest, TransposeSweepRefusesWhatTheDeviceCannotRun) {
+  SweepUiState& ui = state_.runs.sweep;
+  ui.target = SweepTarget::Transpose;
+  ui.transposeVariants = {"tiled"};
+  ui.tiles = {8, 64};  // the tiled variants offer 8, 16, 32
+  ui.rowsPerItem = {2};
+  ui.imageSize = 40;
+  ui.channels = 1;
+  ui.repetitions = 2;
+  ui.startRequested = true;
+  for (int i = 0; i < 5 && (i == 0 || ui.active); ++i) frame();
+  EXPECT_FALSE(ui.active) << ui.status;
+  ASSERT_EQ(ui.results.size(), 2u);
+  EXPECT_NE(ui.results[0].status.find("tile 64 is not offered"), std::string::npos) << ui.results[0].status;
+  EXPECT_TRUE(ui.results[1].ok()) << ui.results[1].status;
+  EXPECT_GT(ui.results[1].m.rate, 0.0);
+  EXPECT_EQ(ui.results[1].m.rateUnit, "GB/s");
+}
+
+// Every path is a row: the ones the device cannot use refused with the reason,
+// the others recorded for K frames after the warm-up; the path in use before is
+// restored at the end.
+TEST_F(SweepRunnerTest, InteropSweepRecordsEachAvailablePath) {
+  SweepUiState& ui = state_.runs.sweep;
+  ui.target = SweepTarget::Interop;
+  ui.warmupFrames = 2;
+  ui.repetitions = 3;
+  const InteropPath before = state_.interopPath;
+  size_t available = 0;
+  for (const auto& p : state_.interopPaths) available += p.available;
+  ASSERT_GE(available, 1u) << "host copy is always available";
+  state_.stats.frameMs = 16.0;
+  ui.startRequested = true;
+  int frames = 0;
+  for (; frames < 100 && (frames == 0 || ui.active); ++frames) frame();
+  EXPECT_FALSE(ui.active) << ui.status;
+  EXPECT_EQ(frames, static_cast<int>(available) * (1 + 2 + 3) + 1) << "switch, warm-up, record per path, then done";
+  ASSERT_EQ(ui.results.size(), state_.interopPaths.size());
+  size_t ok = 0;
+  for (const RunRecord& r : ui.results) {
+    EXPECT_FALSE(r.meta.interop.empty());
+    if (!r.ok()) {
+      EXPECT_EQ(r.status.rfind("refused: ", 0), 0u) << r.status;
+      continue;
+    }
+    ++ok;
+    EXPECT_EQ(r.m.frames, 3u);
+    EXPECT_DOUBLE_EQ(r.m.frameMs.median, 16.0);
+    EXPECT_GT(r.m.kernelMs.median, 0.0);
+    EXPECT_DOUBLE_EQ(r.m.rate, 1000.0 / 16.0);
+  }
+  EXPECT_EQ(ok, available);
+  frame();
+  EXPECT_EQ(state_.interopPath, before);
+}
+
+TEST_F(SweepRunnerTest, RecordingSkipsWarmUpAndKeepsNFrames) {
+  RecordingState& rec = state_.runs.recording;
+  rec.frames = 4;
+  rec.warmup = 2;
+  rec.startRequested = true;
+  frame();  // sees the request
+  frame(), frame();  // warm-up
+  EXPECT_TRUE(rec.active);
+  EXPECT_TRUE(state_.runs.runs.empty());
+  for (int i = 0; i < 4; ++i) frame();
+  EXPECT_FALSE(rec.active);
+  ASSERT_EQ(state_.runs.runs.size(), 1u) << rec.status;
+  const RunRecord& r = state_.runs.runs[0];
+  EXPECT_EQ(r.m.frames, 4u);
+  EXPECT_EQ(r.m.frameMs.count, 4u);
+  EXPECT_DOUBLE_EQ(r.m.frameMs.median, 16.0);
+  EXPECT_EQ(r.m.kernelMs.count, 4u);
+  EXPECT_GT(r.m.kernelMs.median, 0.0);
+  EXPECT_GT(r.m.rate, 0.0);
+  EXPECT_EQ(r.meta.scene, "nbody");
+  EXPECT_EQ(r.meta.parameter("bodies"), "256");
+  EXPECT_FALSE(r.meta.interop.empty());
+  EXPECT_EQ(r.meta.sourceHash.size(), 16u);
+}
+
+}  // namespace
+}  // namespace ks
