@@ -82,6 +82,7 @@ SweepPlan<TransposeConfig> planTransposeSweep(const TransposeSweepRanges& r, con
           }
         break;
       case TransposeKind::Block4x4:
+      case TransposeKind::Gray16:
         for (int t : orAll(r.tiles, v.tiles))
           for (int wg : orAll(r.workGroups, v.workGroups)) {
             c.tile = t;

@@ -34,7 +34,7 @@ SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& ranges, const NBod
                                       const DeviceDescriptor& device);
 
 // Transpose variants have different parameters: tiles apply to the tiled and 4x4
-// variants, rows per item to the tiled ones, work-groups to the 4x4 ones, 2D
+// variants, rows per item to the tiled ones, work-groups to the 4x4 ones (and block4x16_gray), 2D
 // shapes to naive. Padding and diagonal order are variants of their own
 // (tiled_padded, tiled_diagonal, block4x4_diagonal). Empty lists: the variant's
 // own values; naive shapes default to five common ones (every shape would take
