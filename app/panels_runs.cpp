@@ -132,7 +132,7 @@ void drawFileControls(AppState& state) {
 void drawRunsPanel(AppState& state) {
   RunsState& runs = state.runs;
   if (!runs.showRuns) return;
-  placePanelFirstTime(0.25f, 0.55f, 0.5f, 0.45f);
+  placePanelFirstTime(0.25f, 0.0f, 0.48f, 0.38f);  // above the profiler, over the scene
   if (!ImGui::Begin("Runs", &runs.showRuns)) {
     ImGui::End();
     return;

@@ -62,7 +62,7 @@ void drawSweepPanel(AppState& state) {
   RunsState& runs = state.runs;
   SweepUiState& ui = runs.sweep;
   if (!runs.showSweep) return;
-  placePanelFirstTime(0.25f, 0.1f, 0.5f, 0.45f);
+  placePanelFirstTime(0.25f, 0.38f, 0.48f, 0.22f);  // between the Runs panel and the profiler
   if (!ImGui::Begin("Sweep", &runs.showSweep)) {
     ImGui::End();
     return;

@@ -57,7 +57,7 @@ struct RunsState {
   char exportPath[256] = "kernelscope-runs";  // .csv / .json appended
   char importPath[256] = "";
   std::string message;          // outcome of the last export / import / apply
-  bool showRuns = true, showSweep = false;
+  bool showRuns = false, showSweep = false;  // opened from the View menu
   RecordingState recording;
   SweepUiState sweep;
   TuningCache tuning;

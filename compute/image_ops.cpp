@@ -353,9 +353,9 @@ const ImageTransposeVariant* findImageTransposeVariant(const std::string& name) 
 
 TransposeConfig defaultTransposeConfig(int channels) {
   TransposeConfig c;
-  c.variant = "block4x4";
-  c.tile = 64;
-  c.workGroup = channels == 1 ? 256 : 128;
+  c.variant = channels == 1 ? "block4x16_gray" : "block4x4";
+  c.tile = channels == 1 ? 128 : 64;
+  c.workGroup = channels == 1 ? 256 : 64;
   return c;
 }
 

@@ -182,9 +182,9 @@ struct TransposeConfig {
   int workGroupY = 8;     // Naive
   bool operator==(const TransposeConfig&) const = default;
 };
-// The configuration that ran fastest for this pixel size on an H200 (8192x8192):
-// block4x4 T=64, wg 256 gray / 128 RGBA (RGBA 0.94-0.97x of ImageCopier's copy,
-// 3.85-3.93 TB/s; gray 0.77-0.80x).
+// The configuration that ran fastest for this pixel size on an H200 (8192x8192,
+// docs/BENCHMARKS.md): gray block4x16_gray T=128 wg=256 (0.91-0.92x of the copy),
+// RGBA block4x4 T=64 wg=64 (0.95x). A sweep's winner in tuning.json overrides it.
 TransposeConfig defaultTransposeConfig(int channels);
 
 ImageLayout transposedLayout(const ImageLayout& in);  // height x width, same channels
