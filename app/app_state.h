@@ -106,6 +106,7 @@ struct ImageLabState {
   std::optional<HistogramConfig> histogramChoice;  // a full configuration of histogramVariant
   bool histogramOfResult = true;
   bool showChannel[5] = {true, true, true, false, true};  // R G B A luminance
+  bool countShownOnly = false;  // RGBA: the kernel counts only the channels shown (less work)
   bool logScale = false;
   // view
   enum class View { Original, Result, SideBySide };

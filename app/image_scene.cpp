@@ -183,6 +183,13 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
       lab.histogramChoice && lab.histogramChoice->variant == lab.histogramVariant
           ? *lab.histogramChoice
           : firstValid([&] { return allHistogramConfigs(device, channels); }, lab.histogramVariant, defaultHistogramConfig(channels));
+  if (channels == 4 && lab.countShownOnly) {
+    int mask = 0;
+    for (int c = 0; c < 5; ++c) mask |= lab.showChannel[c] ? 1 << c : 0;
+    a.histogram.countedChannels = mask ? mask : kAllHistogramChannels;  // nothing shown: count everything
+  } else {
+    a.histogram.countedChannels = kAllHistogramChannels;
+  }
   a.histogramOfResult = lab.histogramOfResult;
   return a;
 }

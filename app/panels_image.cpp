@@ -149,6 +149,12 @@ void histogramSection(AppState& state) {
     ImGui::SameLine();
     ImGui::Checkbox(histogramChannelName(h.imageChannels, c), &lab.showChannel[std::min(c, 4)]);
   }
+  if (h.imageChannels == 4) {
+    ImGui::Checkbox("count only the channels shown", &lab.countShownOnly);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The kernel skips the hidden channels: fewer atomics per pixel. Their bins and statistics "
+                        "stay empty.");
+  }
   static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
                                    {1, 1, 0.6f, 1}};
   for (int c = 0; c < h.channelCount(); ++c) {
@@ -171,6 +177,11 @@ void histogramSection(AppState& state) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::TextUnformatted(histogramChannelName(lab.statistics.imageChannels, static_cast<int>(c)));
+      if (s.count == 0) {  // a channel the kernel did not count
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextDisabled("not counted");
+        continue;
+      }
       const double values[] = {double(s.min), double(s.max), s.mean, s.stddev, double(s.median),
                                double(s.percentiles[1]), double(s.percentiles[5])};
       for (int i = 0; i < 7; ++i) {

@@ -547,10 +547,18 @@ HistogramConfig defaultHistogramConfig(int channels) {
 static bool isSubHistogram(const ImageHistogramVariant* v) { return v && std::string(v->name) == "subhist_uchar"; }
 static bool isFlushed(const ImageHistogramVariant* v) { return v && std::string(v->name) == "subhist_flush"; }
 
+std::string describeCountedChannels(int mask) {
+  std::string out;
+  for (int c = 0; c < 5; ++c)
+    if (mask & (1 << c)) out += std::string(out.empty() ? "" : " ") + histogramChannelName(4, c);
+  return out;
+}
+
 std::string imageHistogramBuildOptions(const HistogramConfig& c, int channels) {
   const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
   std::ostringstream o;
   o << "-DCHANNELS=" << channels << " -DWG=" << c.workGroup;
+  if (channels == 4 && c.countedChannels != kAllHistogramChannels) o << " -DCOUNT_MASK=" << c.countedChannels;
   if (isSubHistogram(v)) o << " -DSUBHIST -DPIXELS_PER_ITEM=" << c.pixelsPerItem;
   else if (isFlushed(v)) o << " -DSUBHIST_FLUSH";
   else o << " -DLOCAL_ATOMIC -DCOPIES=" << c.copies;
@@ -565,6 +573,7 @@ std::string describeHistogramConfig(const HistogramConfig& c) {
   if (isSubHistogram(v)) o << " ppi=" << c.pixelsPerItem;
   else if (isFlushed(v)) o << " groups/CU=" << c.groupsPerComputeUnit;
   else o << " copies=" << c.copies << " groups/CU=" << c.groupsPerComputeUnit;
+  if (c.countedChannels != kAllHistogramChannels) o << " counting " << describeCountedChannels(c.countedChannels);
   return o.str();
 }
 
@@ -581,6 +590,9 @@ std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDe
   const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
   if (!v) return "unknown histogram variant '" + c.variant + "'";
   if (std::string p = channelsProblem(channels); !p.empty()) return p;
+  if (c.countedChannels < 1 || c.countedChannels > kAllHistogramChannels)
+    return "the counted channels must be a non-empty subset of R, G, B, A and luminance (mask " +
+           std::to_string(c.countedChannels) + ")";
   if (!contains(v->workGroups, c.workGroup))
     return "work-group size " + std::to_string(c.workGroup) + " is not offered by the " + v->name + " variant (" +
            listOf(v->workGroups) + ")";

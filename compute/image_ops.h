@@ -207,6 +207,10 @@ const char* histogramChannelName(int imageChannels, int index);  // "gray", "R",
 // Bin count of the merged result: 256 x histogramChannelCount(layout.channels).
 size_t histogramBinCount(const ImageLayout& layout);
 
+constexpr int kAllHistogramChannels = 0x1F;  // R, G, B, A, luminance
+constexpr int kRgbHistogramChannels = 0x07;
+std::string describeCountedChannels(int mask);  // "R G B"
+
 struct ImageHistogramVariant {
   const char* name;  // "subhist_uchar", "subhist_flush", "local_atomic"
   const char* kernel;
@@ -230,6 +234,9 @@ struct HistogramConfig {
   int pixelsPerItem = 255;         // subhist_uchar
   int copies = 8;                  // local_atomic
   int groupsPerComputeUnit = 8;    // subhist_flush, local_atomic
+  // RGBA: the histogram channels counted, bit c for histogramChannelName(4, c)
+  // (R, G, B, A, luminance); the others come back empty. Gray ignores it.
+  int countedChannels = kAllHistogramChannels;
   bool operator==(const HistogramConfig&) const = default;
 };
 

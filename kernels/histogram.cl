@@ -22,7 +22,7 @@
 //   histogram_stats         one 256-item work-group per channel: tree reduction of the
 //                           bins (the seed's reduction) to count, sum, sum of squares,
 //                           min and max
-// Build options: -DCHANNELS=1|4 and -DSUBHIST -DWG=.. -DPIXELS_PER_ITEM=..  or
+// Build options: -DCHANNELS=1|4 [-DCOUNT_MASK=1..31 (RGBA)] and -DSUBHIST -DWG=.. -DPIXELS_PER_ITEM=..  or
 //                -DLOCAL_ATOMIC -DWG=.. -DCOPIES=..  or  -DSUBHIST_FLUSH -DWG=..
 
 #ifndef CHANNELS
@@ -37,6 +37,12 @@
 #endif
 #define BINS 256
 #define HIST_BINS (HIST_CHANNELS * BINS)
+// RGBA: which of R, G, B, A, luminance (bits 0..4) are counted; the others stay
+// zero. Counting fewer channels is less work (the UI counts what it shows).
+#ifndef COUNT_MASK
+#define COUNT_MASK 0x1F
+#endif
+#define COUNTED(channel) ((COUNT_MASK) & (1 << (channel)))
 #define LUMA(r, g, b) ((77u * (r) + 150u * (g) + 29u * (b) + 128u) >> 8)
 
 #if !defined(SUBHIST) && !defined(LOCAL_ATOMIC) && !defined(SUBHIST_FLUSH)
@@ -86,11 +92,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_subhist(
     sub[in[p] * WG + lid]++;
 #else
     const uchar4 c = ((__global const uchar4*)in)[p];
-    sub[(0 * BINS + c.x) * WG + lid]++;
-    sub[(1 * BINS + c.y) * WG + lid]++;
-    sub[(2 * BINS + c.z) * WG + lid]++;
-    sub[(3 * BINS + c.w) * WG + lid]++;
-    sub[(4 * BINS + LUMA(c.x, c.y, c.z)) * WG + lid]++;
+    if (COUNTED(0)) sub[(0 * BINS + c.x) * WG + lid]++;
+    if (COUNTED(1)) sub[(1 * BINS + c.y) * WG + lid]++;
+    if (COUNTED(2)) sub[(2 * BINS + c.z) * WG + lid]++;
+    if (COUNTED(3)) sub[(3 * BINS + c.w) * WG + lid]++;
+    if (COUNTED(4)) sub[(4 * BINS + LUMA(c.x, c.y, c.z)) * WG + lid]++;
 #endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -152,8 +158,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
 #else
 #define COUNT_RGBA(r, g, b, a)                                           \
   {                                                                      \
-    COUNT(r); COUNT(BINS + (g)); COUNT(2 * BINS + (b)); COUNT(3 * BINS + (a)); \
-    COUNT(4 * BINS + LUMA((uint)(r), (uint)(g), (uint)(b)));             \
+    if (COUNTED(0)) COUNT(r);                                            \
+    if (COUNTED(1)) COUNT(BINS + (g));                                   \
+    if (COUNTED(2)) COUNT(2 * BINS + (b));                               \
+    if (COUNTED(3)) COUNT(3 * BINS + (a));                               \
+    if (COUNTED(4)) COUNT(4 * BINS + LUMA((uint)(r), (uint)(g), (uint)(b))); \
   }
   const uint vectors = pixels / 4;  // 4 RGBA pixels per load
 #define ATOMIC4(v)                      \
@@ -214,8 +223,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
   INC(v.s8); INC(v.s9); INC(v.sa); INC(v.sb); INC(v.sc); INC(v.sd); INC(v.se); INC(v.sf)
 #else
 #define COUNT_PIXEL(r, g, b, a)                                                              \
-  INC(r); INC(BINS + (g)); INC(2 * BINS + (b)); INC(3 * BINS + (a));                         \
-  INC(4 * BINS + LUMA((uint)(r), (uint)(g), (uint)(b)))
+  if (COUNTED(0)) INC(r);                                                                    \
+  if (COUNTED(1)) INC(BINS + (g));                                                           \
+  if (COUNTED(2)) INC(2 * BINS + (b));                                                       \
+  if (COUNTED(3)) INC(3 * BINS + (a));                                                       \
+  if (COUNTED(4)) INC(4 * BINS + LUMA((uint)(r), (uint)(g), (uint)(b)))
 #define COUNT16(v)                                                                           \
   COUNT_PIXEL(v.s0, v.s1, v.s2, v.s3); COUNT_PIXEL(v.s4, v.s5, v.s6, v.s7);                  \
   COUNT_PIXEL(v.s8, v.s9, v.sa, v.sb); COUNT_PIXEL(v.sc, v.sd, v.se, v.sf)

@@ -522,6 +522,34 @@ TEST_F(ImageKernels, EveryHistogramVariantCountsExactlyOnEverySize) {
     }
 }
 
+TEST_F(ImageKernels, CountingSomeChannelsLeavesTheOthersEmpty) {
+  const HostImage in = randomHostImage({301, 77, 4}, 19);
+  const ImageHistogram want = histogramReference(in);
+  for (HistogramConfig c : histogramConfigs(4)) {
+    if (!runnable(c, 4)) continue;
+    for (int mask : {kRgbHistogramChannels, 0x10, 0x09}) {  // R G B; luminance; R and A
+      c.countedChannels = mask;
+      ImageHistogrammer h(*compute_, c);
+      const ImageHistogramResult got = histogram(h, in);
+      for (int ch = 0; ch < 5; ++ch) {
+        const std::vector<uint32_t> gotBins(got.histogram.channel(ch), got.histogram.channel(ch) + kHistogramBins);
+        const std::vector<uint32_t> wantBins(want.channel(ch), want.channel(ch) + kHistogramBins);
+        if (mask & (1 << ch)) {
+          EXPECT_EQ(gotBins, wantBins) << describeHistogramConfig(c) << ", channel " << ch;
+          EXPECT_EQ(got.statistics.channels[ch].count, in.layout.pixels());
+        } else {
+          EXPECT_EQ(gotBins, std::vector<uint32_t>(kHistogramBins, 0)) << describeHistogramConfig(c) << ", channel " << ch;
+          EXPECT_EQ(got.statistics.channels[ch].count, 0u);
+        }
+      }
+    }
+  }
+  HistogramConfig none;
+  none.countedChannels = 0;
+  EXPECT_NE(imageHistogramConfigProblem(none, compute_->device(), 4).find("non-empty"), std::string::npos);
+  EXPECT_EQ(describeCountedChannels(kRgbHistogramChannels), "R G B");
+}
+
 TEST_F(ImageKernels, UcharSubHistogramsDoNotOverflowOnAConstantImage) {
   // 1000x777 pixels of one value: the seed's design (256 pixels per work-item
   // counted in uchar bins) would wrap every bin to 0. At most 255 pixels per
