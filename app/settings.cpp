@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "compute/atomic_file.h"
+
 namespace ks {
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -77,17 +79,8 @@ std::string saveSettings(const Settings& s, const fs::path& file) {
               {"profiler", s.panels.profiler},
               {"log", s.panels.log},
               {"imgui_demo", s.panels.imguiDemo}}}};
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) return "cannot write settings file '" + tmp.string() + "'";
-    out << j.dump(2) << '\n';
-    if (!out) return "cannot write settings file '" + tmp.string() + "'";
-  }
-  fs::rename(tmp, file, ec);  // atomic: a crash never leaves half a file
-  if (ec) return "cannot replace settings file '" + file.string() + "': " + ec.message();
+  if (std::string error = replaceFileAtomically(file, j.dump(2) + "\n"); !error.empty())
+    return "settings file: " + error;
   return {};
 }
 

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "compute/atomic_file.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {
@@ -117,17 +118,8 @@ std::string saveTuningCache(const TuningCache& cache, const fs::path& file) {
     devices[key] = entry;
   }
   const json j = {{"format", "kernelscope-tuning"}, {"version", TuningCache::kVersion}, {"devices", devices}};
-  std::error_code ec;
-  if (file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) return "cannot write tuning cache '" + tmp.string() + "'";
-    out << j.dump(2) << '\n';
-    if (!out) return "cannot write tuning cache '" + tmp.string() + "'";
-  }
-  fs::rename(tmp, file, ec);  // atomic: a crash never leaves half a file
-  if (ec) return "cannot replace tuning cache '" + file.string() + "': " + ec.message();
+  if (std::string error = replaceFileAtomically(file, j.dump(2) + "\n"); !error.empty())
+    return "tuning cache: " + error;
   return {};
 }
 

@@ -421,23 +421,11 @@ std::string imageTransposeConfigProblem(const TransposeConfig& c, const DeviceDe
       if (std::string p = workGroup1dProblem(items, device); !p.empty()) return p;
       break;
     }
-    case TransposeKind::Gray16: {
+    case TransposeKind::Gray16:
       if (channels != 1)
         return std::string("the ") + v->name + " variant is for gray images (for RGBA, block4x4 already moves 16-byte "
                "vectors)";
-      if (!contains(v->tiles, c.tile))
-        return "tile " + std::to_string(c.tile) + " is not offered by the " + v->name + " variant (" + listOf(v->tiles) +
-               ")";
-      if (!contains(v->workGroups, c.workGroup))
-        return "work-group size " + std::to_string(c.workGroup) + " is not offered by the " + v->name + " variant (" +
-               listOf(v->workGroups) + ")";
-      const int pieces = (c.tile / 4) * (c.tile / 16);
-      if (c.workGroup > pieces)
-        return "a work-group of " + std::to_string(c.workGroup) + " is more than the " + std::to_string(pieces) +
-               " pieces (4 rows x 16 bytes) of a " + std::to_string(c.tile) + "x" + std::to_string(c.tile) + " tile";
-      if (std::string p = workGroup1dProblem(static_cast<size_t>(c.workGroup), device); !p.empty()) return p;
-      break;
-    }
+      [[fallthrough]];
     case TransposeKind::Block4x4: {
       if (!contains(v->tiles, c.tile))
         return "tile " + std::to_string(c.tile) + " is not offered by the " + v->name + " variant (" + listOf(v->tiles) +
@@ -445,10 +433,14 @@ std::string imageTransposeConfigProblem(const TransposeConfig& c, const DeviceDe
       if (!contains(v->workGroups, c.workGroup))
         return "work-group size " + std::to_string(c.workGroup) + " is not offered by the " + v->name + " variant (" +
                listOf(v->workGroups) + ")";
-      const int blocks = (c.tile / 4) * (c.tile / 4);
-      if (c.workGroup > blocks)
-        return "a work-group of " + std::to_string(c.workGroup) + " is more than the " + std::to_string(blocks) +
-               " 4x4 blocks of a " + std::to_string(c.tile) + "x" + std::to_string(c.tile) + " tile";
+      // Each item takes at least one unit of the tile's second phase: a 4x4 block,
+      // or for Gray16 a piece of 4 output rows x 16 bytes.
+      const bool gray16 = v->kind == TransposeKind::Gray16;
+      const int units = (c.tile / 4) * (c.tile / (gray16 ? 16 : 4));
+      if (c.workGroup > units)
+        return "a work-group of " + std::to_string(c.workGroup) + " is more than the " + std::to_string(units) +
+               (gray16 ? " pieces (4 rows x 16 bytes)" : " 4x4 blocks") + " of a " + std::to_string(c.tile) + "x" +
+               std::to_string(c.tile) + " tile";
       if (std::string p = workGroup1dProblem(static_cast<size_t>(c.workGroup), device); !p.empty()) return p;
       break;
     }

@@ -6,6 +6,7 @@
 #include <system_error>
 #include <unistd.h>
 
+#include "compute/atomic_file.h"
 #include "compute/program_cache.h"
 
 namespace ks {
@@ -94,22 +95,7 @@ std::string ProgramBinaryCache::store(const std::string& key, const std::string&
   putU64(file, binary.size());
   putU64(file, hashSource(binary));
   file += binary;
-  const fs::path path = pathFor(key);
-  // Unique per process: two instances writing the same entry each rename a whole file.
-  const fs::path temp = path.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out || !out.write(file.data(), static_cast<std::streamsize>(file.size())) || !out.flush()) {
-      fs::remove(temp, ec);
-      return "cannot write " + temp.string();
-    }
-  }
-  fs::rename(temp, path, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    return "cannot rename " + temp.string() + " to " + path.string() + ": " + ec.message();
-  }
-  return {};
+  return replaceFileAtomically(pathFor(key), file);
 }
 
 }  // namespace ks

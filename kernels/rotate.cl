@@ -135,6 +135,21 @@ inline pixel_t sample_bilinear(__global const pixel_t* restrict in, const long2 
   return FROM_ACC((top * (4096 - fy) + bottom * fy + (1u << 23)) >> 24);
 }
 
+// PIXELS_PER_ITEM consecutive pixels of a row, stored as one vector where rows
+// start on 4-pixel boundaries.
+#define STORE_PIXELS(v)                                                                                    \
+  {                                                                                                        \
+    const int o = y * outW + x;                                                                            \
+    if (PIXELS_PER_ITEM == 1) {                                                                            \
+      out[o] = v[0];                                                                                       \
+    } else if ((outW & 3) == 0) {                                                                          \
+      ((__global pixels4_t*)out)[o >> 2] = PIXELS4(v[0], v[PIXELS_PER_ITEM > 1], v[2 * (PIXELS_PER_ITEM > 2)], \
+                                                   v[3 * (PIXELS_PER_ITEM > 3)]);                          \
+    } else {                                                                                               \
+      for (int k = 0; k < PIXELS_PER_ITEM && x + k < outW; ++k) out[o + k] = v[k];                         \
+    }                                                                                                      \
+  }
+
 #define INVERSE_KERNEL(name, sample, shift)                                                                  \
   __kernel void name(__global const pixel_t* restrict in, __global pixel_t* restrict out, const int inW,      \
                      const int inH, const int outW, const int outH, const int cosQ, const int sinQ,           \
@@ -142,20 +157,11 @@ inline pixel_t sample_bilinear(__global const pixel_t* restrict in, const long2 
     const int x = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);                                  \
     if (x >= outW || y >= outH) return;                                                                      \
     long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ) + (long2)(BIAS - (shift));                 \
-    if (PIXELS_PER_ITEM == 1) {                                                                              \
-      out[y * outW + x] = sample(in, q, inW, inH, background);                                               \
-      return;                                                                                                \
-    }                                                                                                        \
     /* one pixel to the right: p.x + 2 */                                                                    \
     const long2 step = (long2)(2 * (long)cosQ, -2 * (long)sinQ);                                             \
-    pixel_t v[4];                                                                                            \
-    for (int k = 0; k < 4; ++k, q += step) v[k] = sample(in, q, inW, inH, background);                       \
-    const int o = y * outW + x;                                                                              \
-    if ((outW & 3) == 0) { /* rows start on 4-pixel boundaries: one vector store */                          \
-      ((__global pixels4_t*)out)[o >> 2] = PIXELS4(v[0], v[1], v[2], v[3]);                                  \
-    } else {                                                                                                 \
-      for (int k = 0; k < 4 && x + k < outW; ++k) out[o + k] = v[k];                                         \
-    }                                                                                                        \
+    pixel_t v[PIXELS_PER_ITEM];                                                                              \
+    for (int k = 0; k < PIXELS_PER_ITEM; ++k, q += step) v[k] = sample(in, q, inW, inH, background);         \
+    STORE_PIXELS(v)                                                                                          \
   }
 
 INVERSE_KERNEL(rotate_nearest, sample_nearest, 0)
@@ -270,15 +276,7 @@ inline void stage_box(__global const pixel_t* restrict in, __local pixel_t* box,
         v[k] = FROM_ACC((top * (4096 - fy) + bottom * fy + (1u << 23)) >> 24);                              \
       }                                                                                                     \
     }                                                                                                       \
-    const int o = y * outW + x;                                                                             \
-    if (PIXELS_PER_ITEM == 1) {                                                                             \
-      out[o] = v[0];                                                                                        \
-    } else if ((outW & 3) == 0) {                                                                           \
-      ((__global pixels4_t*)out)[o >> 2] = PIXELS4(v[0], v[PIXELS_PER_ITEM > 1], v[2 * (PIXELS_PER_ITEM > 2)], \
-                                                   v[3 * (PIXELS_PER_ITEM > 3)]);                           \
-    } else {                                                                                                \
-      for (int k = 0; k < PIXELS_PER_ITEM && x + k < outW; ++k) out[o + k] = v[k];                          \
-    }                                                                                                       \
+    STORE_PIXELS(v)                                                                                         \
   }
 
 STAGED_KERNEL(rotate_nearest_local, false)
@@ -310,21 +308,6 @@ inline uchar4 to_pixel4(const float4 f) {
 #define TO_PIXEL(f, scale, offset) to_pixel4(fma((f), (float4)(scale), (offset) + (float4)(BYTE_MAGIC)))
 #define BG_FLOAT(b) convert_float4(b)
 #endif
-
-// PIXELS_PER_ITEM consecutive pixels of a row, stored as one vector where rows
-// start on 4-pixel boundaries.
-#define STORE_PIXELS(v)                                                                                    \
-  {                                                                                                        \
-    const int o = y * outW + x;                                                                            \
-    if (PIXELS_PER_ITEM == 1) {                                                                            \
-      out[o] = v[0];                                                                                       \
-    } else if ((outW & 3) == 0) {                                                                          \
-      ((__global pixels4_t*)out)[o >> 2] = PIXELS4(v[0], v[PIXELS_PER_ITEM > 1], v[2 * (PIXELS_PER_ITEM > 2)], \
-                                                   v[3 * (PIXELS_PER_ITEM > 3)]);                          \
-    } else {                                                                                               \
-      for (int k = 0; k < PIXELS_PER_ITEM && x + k < outW; ++k) out[o + k] = v[k];                         \
-    }                                                                                                      \
-  }
 
 __kernel void rotate_nearest_image(read_only image2d_t src, __global pixel_t* restrict out, const int inW,
                                    const int inH, const int outW, const int outH, const int cosQ, const int sinQ,
