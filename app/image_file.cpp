@@ -378,7 +378,13 @@ uint64_t maxImageFileBytes(const ImageLimits& limits) {
 }
 
 HostImage loadImageFile(const fs::path& file, const ImageLimits& limits) {
-  const std::vector<uint8_t> bytes = readWholeFile(file, maxImageFileBytes(limits));
+  return decodeImage(readWholeFile(file, maxImageFileBytes(limits)), file, limits);
+}
+
+HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, const ImageLimits& limits) {
+  if (bytes.empty()) fail(file, "is empty (0 bytes)");
+  if (const uint64_t cap = maxImageFileBytes(limits); bytes.size() > cap)
+    fail(file, "is " + formatBytes(bytes.size()) + "; image files for this device are limited to " + formatBytes(cap));
   const int length = static_cast<int>(bytes.size());  // <= kFileCapCeiling
   const std::string format = sniffFormat(bytes);
   const std::optional<PngHeader> png = readPngHeader(bytes);
