@@ -545,6 +545,34 @@ TEST(ImageFile, FileTooBigToRead) {
   expectError(writeBytes(dir, "big.png", big), "is 4.0 MiB (4198312 bytes); image files for this device are limited to 4.0 MiB (4198304 bytes)", small);
 }
 
+// decodeImage is loadImageFile without the file: same result, same refusals,
+// the given name in its messages (the fuzzer drives it).
+TEST(ImageFile, DecodeFromMemoryMatchesTheFile) {
+  TempDir dir("ks-image-memory");
+  const Bytes pixels = noise(23 * 11 * 4, 7);
+  const fs::path file = writeStb(dir, "m.png", 23, 11, 4, pixels);
+  const std::string text = test::readFile(file);
+  const HostImage fromMemory = decodeImage(Bytes(text.begin(), text.end()), "memory.png", kRoomy);
+  const HostImage fromFile = loadImageFile(file, kRoomy);
+  expectImage(fromMemory, 23, 11, 4, pixels);
+  EXPECT_EQ(fromMemory.pixels, fromFile.pixels);
+  EXPECT_EQ(fromMemory.description, fromFile.description);
+  try {
+    decodeImage({}, "nothing.png", kRoomy);
+    ADD_FAILURE() << "no bytes decoded";
+  } catch (const ImageFileError& e) {
+    EXPECT_EQ(std::string(e.what()), "'nothing.png' is empty (0 bytes)");
+  }
+  const ImageLimits tiny{16384, 1};
+  const Bytes big(maxImageFileBytes(tiny) + 1, 0);
+  try {
+    decodeImage(big, "big.bin", tiny);
+    ADD_FAILURE() << "more bytes than the limit decoded";
+  } catch (const ImageFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("'big.bin' is 4.0 MiB"), std::string::npos) << e.what();
+  }
+}
+
 // Damaged copies of a valid file of every format: each loads or throws
 // ImageFileError; nothing else (a crash, another exception, a hang).
 TEST(ImageFile, DamagedFilesLoadOrThrowImageFileError) {

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Hardening checks, run by CI after the normal suite (.ci/run):
+#  1. AddressSanitizer + UndefinedBehaviorSanitizer build (clang, -O1 -g) of the
+#     app and the tests that drive it, run on PoCL + llvmpipe with no reports;
+#     LeakSanitizer (part of ASan) checks for leaks at every exit, the soak test
+#     included (a short run of it);
+#  2. libFuzzer over the image-opening path for KS_FUZZ_SECONDS (60), from a
+#     seed corpus of valid and damaged files generated into the build dir.
+# Build dir: build-asan/ (or $KS_ASAN_BUILD_DIR). Any report fails the script.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${KS_ASAN_BUILD_DIR:-$root/build-asan}
+fuzz_seconds=${KS_FUZZ_SECONDS:-60}
+"$root/scripts/deps.sh"
+
+# ---- sanitizer options (every one, and why) ------------------------------------
+# ASan: detect_leaks=1 is the default on Linux x86-64 (said here so it is
+#   visible); detect_stack_use_after_return=1 also catches pointers to dead
+#   stack frames. Every report stops the process with a non-zero exit (default).
+export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1
+# LSan: the drivers' own leaks are suppressed by library (tests/sanitizers/lsan.supp says why).
+export LSAN_OPTIONS=suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0
+# UBSan: any report is fatal (also compiled in with -fno-sanitize-recover) and shows where.
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# The soak test's short version: long enough to cycle every scene, config and image twice.
+export KS_SOAK_FRAMES=${KS_SOAK_FRAMES:-320}
+
+sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+if [ ! -f "$build/build.ninja" ]; then
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
+    -DCMAKE_C_FLAGS_SANITIZE="-O1 -g" -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -g" \
+    -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DKERNELSCOPE_BUILD_HARDENING=ON >/dev/null
+fi
+
+# Only what the run needs: the app and the tests that drive our host code on
+# PoCL + llvmpipe (the kernel-accuracy suites would add minutes of PoCL work
+# without reaching more of it).
+tests=(test_settings test_image_file test_app test_session test_soak test_particle_render test_interop test_program_cache)
+start=$SECONDS
+cmake --build "$build" -j "$(nproc)" --target kernelscope "${tests[@]}" fuzz_image_decode make_image_corpus leak_canary
+echo "hardening: sanitizer build took $((SECONDS - start)) s"
+status=0
+
+# ---- 1. the tests, sanitized ----------------------------------------------------------
+# Targets not built above appear as <target>_NOT_BUILT placeholders: left out.
+start=$SECONDS
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -E '_NOT_BUILT$' || status=1
+echo "hardening: sanitized tests took $((SECONDS - start)) s"
+
+# ---- 2. the suppressions hide the drivers' leaks, not ours ---------------------------------
+canary_out=$("$build/tests/sanitizers/leak_canary" 2>&1) && canary=0 || canary=$?
+if [ "$canary" = 77 ]; then
+  echo "hardening: leak canary skipped: $canary_out"
+elif [ "$canary" != 0 ]; then
+  echo "hardening: FAIL: the leak canary reported something without leaking:"; echo "$canary_out"; status=1
+else
+  leak_out=$("$build/tests/sanitizers/leak_canary" --leak 2>&1) && leaked=0 || leaked=$?
+  if [ "$leaked" != 0 ] && grep -q '4321 byte(s) leaked' <<<"$leak_out" && grep -q 'leak_canary.cpp' <<<"$leak_out"; then
+    echo "hardening: leak canary: the deliberate 4321-byte leak was reported, driver leaks were not"
+  else
+    echo "hardening: FAIL: LeakSanitizer missed the deliberate leak (exit $leaked):"; echo "$leak_out"; status=1
+  fi
+fi
+
+# ---- 3. fuzzing the image-opening path -------------------------------------------------------
+# Seeds: valid files of every format and damaged copies, written fresh each run.
+# New inputs the fuzzer finds go to fuzz-corpus/ (kept between local runs); a
+# crash is saved as fuzz-artifacts/crash-* and fails the run: turn it into a
+# test in tests/test_image_file.cpp and fix app/image_file.cpp.
+seeds="$build/fuzz-seeds" corpus="$build/fuzz-corpus" artifacts="$build/fuzz-artifacts"
+rm -rf "$seeds" && mkdir -p "$corpus" "$artifacts"
+"$build/tests/fuzz/make_image_corpus" "$seeds"
+# -timeout: a file that takes 10 s is a hang (the HDR run-length loop was one);
+# -rss_limit_mb / -malloc_limit_mb: the harness's limits allow 64 MiB of pixels,
+#   so 1 GiB in one go means a size check is missing;
+# -max_len: small files reach every header path and keep the run fast.
+start=$SECONDS
+if "$build/tests/fuzz/fuzz_image_decode" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
+  -malloc_limit_mb=1024 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+  "$corpus" "$seeds" >"$build/fuzz.log" 2>&1; then
+  echo "hardening: fuzzed for $((SECONDS - start)) s: $(grep -E '^stat::number_of_executed_units' "$build/fuzz.log" | awk '{print $2}') inputs, no crash"
+else
+  echo "hardening: FAIL: the fuzzer found a crash (inputs in $artifacts):"; tail -60 "$build/fuzz.log"; status=1
+fi
+exit $status
