@@ -273,9 +273,11 @@ void checkJpegTables(const fs::path& file, const std::vector<uint8_t>& bytes) {
     if (marker == 0xD9) return;  // EOI
     const size_t segmentEnd = at + 2 + (bytes[at + 2] << 8 | bytes[at + 3]);
     if (marker == 0xC4) {  // DHT: tables of 1 + 16 count bytes + the values, as stb_image reads them
-      for (size_t table = at + 4; table < segmentEnd && table + 17 <= end;) {
+      // A table cut off by the end of the file counts too: stb_image reads
+      // zeros past the end, so the counts that are there can still overrun.
+      for (size_t table = at + 4; table < segmentEnd && table < end;) {
         int codes = 0;
-        for (size_t i = 1; i <= 16; ++i) codes += bytes[table + i];
+        for (size_t i = 1; i <= 16 && table + i < end; ++i) codes += bytes[table + i];
         if (codes > 256)
           fail(file, "is a damaged JPEG file: a Huffman table claims " + std::to_string(codes) +
                          " codes (at most 256)");

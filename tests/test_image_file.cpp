@@ -488,6 +488,14 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   ASSERT_NE(dht, std::string::npos);
   badTable[dht + 5] = '\xFF';  // count of 1-bit codes in the first table
   expectError(writeBytes(dir, "huffman.jpg", badTable), "is a damaged JPEG file: a Huffman table claims");
+  // found by the fuzzer: the same, in a table the end of the file cuts short
+  // (stb_image reads zeros for the missing counts and overran its code sizes)
+  const size_t sof = jpeg.find("\xFF\xC0");
+  ASSERT_NE(sof, std::string::npos);
+  const std::string header = jpeg.substr(0, sof + 2 + (uint8_t(jpeg[sof + 2]) << 8 | uint8_t(jpeg[sof + 3])));
+  const std::string cutTable = header + std::string("\xFF\xC4\x01\xA2\x00\x50\x35\x0A\x23\x20\x01\x05\x01\x01\x01\x73", 16);
+  expectError(writeBytes(dir, "huffman-cut.jpg", cutTable),
+              "is a damaged JPEG file: a Huffman table claims 334 codes (at most 256)");
 
   // HDR scanlines that stb_image 2.27 would loop on forever (CVE-2021-42715)
   std::vector<float> gray(19 * 3 * 3, 0.5f);
