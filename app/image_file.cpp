@@ -199,6 +199,24 @@ void checkNotTruncated(const fs::path& file, const std::string& format, const st
                    std::to_string(needed));
 }
 
+// stb_image 2.27 trusts a PNG chunk's length: an IDAT claiming 1.5 GB in a
+// file of 1 KB makes it reserve the 1.5 GB before finding the data missing
+// (found by the fuzzer). The chunks are walked here, up to IEND, and each must
+// fit in the file.
+void checkPngChunks(const fs::path& file, const std::vector<uint8_t>& bytes) {
+  const uint64_t end = bytes.size();
+  for (uint64_t at = 8; at + 8 <= end;) {
+    const uint64_t length = uint64_t{bytes[at]} << 24 | uint64_t{bytes[at + 1]} << 16 | uint64_t{bytes[at + 2]} << 8 |
+                            bytes[at + 3];
+    const std::string type(reinterpret_cast<const char*>(&bytes[at + 4]), 4);
+    if (at + 12 + length > end)  // length, type, data, CRC
+      fail(file, "is a damaged or truncated PNG file: its " + type + " chunk claims " + std::to_string(length) +
+                     " bytes of data, the file has " + std::to_string(end - std::min(end, at + 8)) + " left");
+    if (type == "IEND") return;
+    at += 12 + length;
+  }
+}
+
 // stb_image 2.27 misreads a PSD's depth in stbi_is_16_bit (it takes the
 // height's upper half: its STBI_NOTUSED skips no bytes), so PSD is read here.
 bool is16Bit(const std::string& format, const std::vector<uint8_t>& bytes) {
@@ -411,6 +429,7 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
   if (format == "PNM" && (!pnm || pnm->maxValue == 0))
     fail(file, "is a damaged PNM file: its header has no usable maximum sample value");
   checkNotTruncated(file, format, bytes, pnm);
+  if (png) checkPngChunks(file, bytes);
   if (hdr) checkHdrData(file, bytes, width, height);
 
   // Top row first, whatever another part of the program set globally.

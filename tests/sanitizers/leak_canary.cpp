@@ -1,8 +1,8 @@
-// Proof that tests/sanitizers/lsan.supp hides only the drivers' leaks: runs a
-// few frames of the N-body and Julia scenes (PoCL and llvmpipe both at work,
-// so their leaks happen), then, with --leak, loses a block of our own.
-// scripts/test-hardening.sh expects a clean exit without --leak, and a
-// LeakSanitizer report naming this file with it.
+// Proof that LeakSanitizer, with the drivers kept loaded
+// (keep_libraries_loaded.c), reports our leaks and only those: runs a few
+// frames of the N-body and Julia scenes (PoCL and llvmpipe both at work), then,
+// with --leak, loses a block of our own. scripts/test-hardening.sh expects a
+// clean exit without --leak, and a report of exactly that block with it.
 #include <cstdio>
 #include <cstring>
 #include <exception>
