@@ -412,6 +412,16 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
 
   // stbi_info already reads the Huffman tables
   if (format == "JPEG") checkJpegTables(file, bytes);
+  // ... and reads PNM header numbers into an int without checking for overflow
+  // (found by the fuzzer): ours are read first, and must be sane.
+  if (format == "PNM") {
+    if (!pnm) fail(file, "is a damaged PNM file: its header is unreadable");
+    checkLimits(file, static_cast<int64_t>(pnm->width), static_cast<int64_t>(pnm->height),
+                pnm->channels == 1 ? 1 : 4, limits);
+    if (pnm->maxValue > 65535)
+      fail(file, "is a damaged PNM file: its maximum sample value " + std::to_string(pnm->maxValue) +
+                     " is over 65535");
+  }
   int width = 0, height = 0, infoChannels = 0;
   if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &infoChannels)) {
     const std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "unknown error";

@@ -486,6 +486,12 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   const std::string bmp = test::readFile(writeStb(dir, "whole.bmp", 16, 16, 3, noise(16 * 16 * 3, 81)));
   expectError(writeBytes(dir, "short.bmp", bmp.substr(0, bmp.size() - 100)), "is a truncated BMP file");
   expectError(writeBytes(dir, "zero-max.pgm", "P5\n2 2\n0\n" + std::string(4, 'x')), "is a damaged PNM file");
+  // found by the fuzzer: header numbers that overflow stb_image's int
+  expectError(writeBytes(dir, "long-height.ppm", "P6\n3\n35555555555555 2\n1+23\n"), "is a damaged PNM file: its header is unreadable");
+  expectError(writeBytes(dir, "big-height.ppm", "P6\n3 3000000000\n255\n" + std::string(9, 'x')),
+              "claims an absurd size in its header (3x3000000000 pixels)");
+  expectError(writeBytes(dir, "big-max.pgm", "P5\n1 1\n3000000000\n" + std::string(4, 'x')),
+              "is a damaged PNM file: its maximum sample value 3000000000 is over 65535");
 
   // a Huffman table with more codes than stb_image 2.27's tables hold
   const std::string jpeg = test::readFile(writeStb(dir, "whole.jpg", 16, 16, 3, noise(16 * 16 * 3, 82)));
