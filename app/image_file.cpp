@@ -88,10 +88,19 @@ bool startsWith(const std::vector<uint8_t>& bytes, std::string_view magic) {
   return bytes.size() >= magic.size() && std::memcmp(bytes.data(), magic.data(), magic.size()) == 0;
 }
 
+// Where a JPEG's data starts after its SOI marker, or 0 when it has none.
+// stb_image, like the standard, skips 0xFF fill bytes before any marker, SOI
+// included (found by the fuzzer: FF FF .. FF D8 is a JPEG too).
+size_t afterJpegStart(const std::vector<uint8_t>& bytes) {
+  size_t at = 0;
+  while (at < bytes.size() && bytes[at] == 0xFF) ++at;
+  return at > 0 && at < bytes.size() && bytes[at] == 0xD8 ? at + 1 : 0;
+}
+
 // The format by signature, the way stb_image tells them apart; TGA has none.
 std::string sniffFormat(const std::vector<uint8_t>& bytes) {
   if (startsWith(bytes, "\x89PNG\r\n\x1a\n")) return "PNG";
-  if (startsWith(bytes, "\xFF\xD8")) return "JPEG";
+  if (afterJpegStart(bytes) != 0) return "JPEG";
   if (startsWith(bytes, "GIF87a") || startsWith(bytes, "GIF89a")) return "GIF";
   if (startsWith(bytes, "8BPS")) return "PSD";
   if (startsWith(bytes, "\x53\x80\xF6\x34")) return "PIC";
@@ -280,7 +289,7 @@ void checkHdrData(const fs::path& file, const std::vector<uint8_t>& bytes, uint6
 // skipped up to the next marker) and every table is checked.
 void checkJpegTables(const fs::path& file, const std::vector<uint8_t>& bytes) {
   const size_t end = bytes.size();
-  size_t at = 2;  // after SOI
+  size_t at = afterJpegStart(bytes);
   while (at + 4 <= end) {
     const uint8_t marker = bytes[at + 1];
     if (bytes[at] != 0xFF || marker == 0xFF || marker == 0x00 || marker == 0x01 || marker == 0xD8 ||

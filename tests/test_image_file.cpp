@@ -508,6 +508,11 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   const std::string cutTable = header + std::string("\xFF\xC4\x01\xA2\x00\x50\x35\x0A\x23\x20\x01\x05\x01\x01\x01\x73", 16);
   expectError(writeBytes(dir, "huffman-cut.jpg", cutTable),
               "is a damaged JPEG file: a Huffman table claims 334 codes (at most 256)");
+  // found by the fuzzer: fill bytes before SOI make it a JPEG all the same
+  expectError(writeBytes(dir, "huffman-fill.jpg", std::string(20, '\xFF') + badTable.substr(1)),
+              "is a damaged JPEG file: a Huffman table claims");
+  const HostImage filled = loadImageFile(writeBytes(dir, "fill.jpg", std::string(5, '\xFF') + jpeg.substr(1)), kRoomy);
+  EXPECT_EQ(filled.description, "JPEG 8-bit RGB 16x16");
 
   // HDR scanlines that stb_image 2.27 would loop on forever (CVE-2021-42715)
   std::vector<float> gray(19 * 3 * 3, 0.5f);
