@@ -508,6 +508,12 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   const std::string cutTable = header + std::string("\xFF\xC4\x01\xA2\x00\x50\x35\x0A\x23\x20\x01\x05\x01\x01\x01\x73", 16);
   expectError(writeBytes(dir, "huffman-cut.jpg", cutTable),
               "is a damaged JPEG file: a Huffman table claims 334 codes (at most 256)");
+  // found by the fuzzer: an empty first IDAT chunk (valid; stb_image copies 0
+  // bytes to a null pointer there, which the fuzzer build no longer flags)
+  const size_t firstIdat = whole.find("IDAT") - 4;
+  const std::string emptyIdat = whole.substr(0, firstIdat) + pngChunk("IDAT", "") + whole.substr(firstIdat);
+  EXPECT_EQ(loadImageFile(writeBytes(dir, "empty-idat.png", emptyIdat), kRoomy).pixels,
+            loadImageFile(dir / "whole.png", kRoomy).pixels);
   // found by the fuzzer: fill bytes before SOI make it a JPEG all the same
   expectError(writeBytes(dir, "huffman-fill.jpg", std::string(20, '\xFF') + badTable.substr(1)),
               "is a damaged JPEG file: a Huffman table claims");
