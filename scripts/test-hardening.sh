@@ -82,10 +82,12 @@ rm -rf "$seeds" && mkdir -p "$corpus" "$artifacts"
 # -timeout: a file that takes 10 s is a hang (the HDR run-length loop was one);
 # -rss_limit_mb / -malloc_limit_mb: the harness's limits allow 64 MiB of pixels,
 #   so 1 GiB in one go means a size check is missing;
-# -max_len: small files reach every header path and keep the run fast.
+# -max_len: small files reach every header path and keep the run fast;
+# -seed: fixed, so CI explores the same inputs each time (a failure repeats on
+#   the next run instead of coming and going); KS_FUZZ_SEED=0 picks one at random.
 start=$SECONDS
 if "$build/tests/fuzz/fuzz_image_decode" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
-  -malloc_limit_mb=1024 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+  -malloc_limit_mb=1024 -max_len=65536 -seed="${KS_FUZZ_SEED:-1}" -print_final_stats=1 -artifact_prefix="$artifacts/" \
   "$corpus" "$seeds" >"$build/fuzz.log" 2>&1; then
   echo "hardening: fuzzed for $((SECONDS - start)) s: $(grep -E '^stat::number_of_executed_units' "$build/fuzz.log" | awk '{print $2}') inputs, no crash"
 else
