@@ -290,6 +290,12 @@ void checkHdrData(const fs::path& file, const std::vector<uint8_t>& bytes, uint6
 void checkJpegTables(const fs::path& file, const std::vector<uint8_t>& bytes) {
   const size_t end = bytes.size();
   size_t at = afterJpegStart(bytes);
+  // stb_image 2.27 also decodes with a table the file never defined (its
+  // tables are uninitialised memory then; found by the fuzzer, it asserts or
+  // decodes noise): every scan's tables must come before it.
+  bool defined[2][4] = {};  // [DC, AC][table]
+  bool progressive = false;
+  auto at8 = [&](size_t i) -> int { return i < end ? bytes[i] : 0; };  // stb_image reads zeros past the end
   while (at + 4 <= end) {
     const uint8_t marker = bytes[at + 1];
     if (bytes[at] != 0xFF || marker == 0xFF || marker == 0x00 || marker == 0x01 || marker == 0xD8 ||
@@ -308,7 +314,22 @@ void checkJpegTables(const fs::path& file, const std::vector<uint8_t>& bytes) {
         if (codes > 256)
           fail(file, "is a damaged JPEG file: a Huffman table claims " + std::to_string(codes) +
                          " codes (at most 256)");
+        if (const int kind = bytes[table] >> 4, id = bytes[table] & 15; kind <= 1 && id <= 3) defined[kind][id] = true;
         table += 17 + codes;
+      }
+    }
+    if (marker == 0xC2) progressive = true;
+    if (marker == 0xDA) {  // SOS: component count, (component, DC << 4 | AC) each, then Ss, Se, Ah << 4 | Al
+      const int components = at8(at + 4);
+      const size_t after = at + 5 + 2 * static_cast<size_t>(components);
+      const int spectralStart = at8(after), successiveHigh = at8(after + 2) >> 4;
+      // Progressive scans use DC tables in the first DC pass only, AC tables in AC passes only.
+      const bool usesDc = !progressive || (spectralStart == 0 && successiveHigh == 0);
+      const bool usesAc = !progressive || spectralStart != 0;
+      for (int c = 0; c < components; ++c) {
+        const int tables = at8(at + 6 + 2 * static_cast<size_t>(c)), dc = tables >> 4, ac = tables & 15;
+        if ((usesDc && dc <= 3 && !defined[0][dc]) || (usesAc && ac <= 3 && !defined[1][ac]))
+          fail(file, "is a damaged JPEG file: a scan uses a Huffman table the file does not define before it");
       }
     }
     at = segmentEnd;

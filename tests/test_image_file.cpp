@@ -514,6 +514,20 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   const std::string emptyIdat = whole.substr(0, firstIdat) + pngChunk("IDAT", "") + whole.substr(firstIdat);
   EXPECT_EQ(loadImageFile(writeBytes(dir, "empty-idat.png", emptyIdat), kRoomy).pixels,
             loadImageFile(dir / "whole.png", kRoomy).pixels);
+  // found by the fuzzer: a scan using a table never defined (here the AC table
+  // 0 is turned into a second DC table 0)
+  std::string undefinedTable = jpeg;
+  size_t tableAt = dht + 4;  // walk the DHT's tables to find the AC 0 one exactly
+  while (uint8_t(undefinedTable[tableAt]) != 0x10) {
+    ASSERT_LT(tableAt, undefinedTable.size()) << "no AC table 0 in the JPEG";
+    int codes = 0;
+    for (int i = 1; i <= 16; ++i) codes += uint8_t(undefinedTable[tableAt + i]);
+    tableAt += 17 + codes;
+    if (undefinedTable.compare(tableAt, 2, "\xFF\xC4") == 0) tableAt += 4;  // the next DHT segment
+  }
+  undefinedTable[tableAt] = '\x00';
+  expectError(writeBytes(dir, "undefined-table.jpg", undefinedTable),
+              "is a damaged JPEG file: a scan uses a Huffman table the file does not define before it");
   // found by the fuzzer: fill bytes before SOI make it a JPEG all the same
   expectError(writeBytes(dir, "huffman-fill.jpg", std::string(20, '\xFF') + badTable.substr(1)),
               "is a damaged JPEG file: a Huffman table claims");
