@@ -71,7 +71,7 @@ Bytes pnm(int w, int h, bool colour, int maxValue) {
 // 2x2, a 2-colour global palette, pixels 0 1 1 0; the LZW codes (3 bits, a
 // clear code before each pixel so the code size never grows) are 4 0 4 1 4 1 4 0 5.
 Bytes gif() {
-  Bytes out = "GIF89a" + le16(2) + le16(2) + "\x80\x00\x00" + std::string("\x00\x00\x00\xff\xff\xff", 6);
+  Bytes out = "GIF89a" + le16(2) + le16(2) + std::string("\x80\x00\x00", 3) + std::string("\x00\x00\x00\xff\xff\xff", 6);
   out += "\x2c" + le16(0) + le16(0) + le16(2) + le16(2) + std::string(1, '\0');
   out += std::string("\x02\x04\x04\xc3\x10\x05\x00\x3b", 8);  // min code size 2, one 4-byte sub-block, end, trailer
   return out;
