@@ -157,8 +157,10 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
         hgram.prepare(channels);
         Buffer bins(compute.context(), CL_MEM_READ_WRITE, histogramBinCount(layout) * sizeof(cl_uint));
         for (const auto& [data, label] : {std::pair{&in, "random"}, std::pair{&constantIn, "constant"}}) {
+          // A copy for the lambda: clang before 16 cannot capture structured bindings.
+          const cl_mem input = data->get();
           const double ms = medianMs(queue, iterations, [&](ImageOpEvents* e) {
-            hgram.run(queue, data->get(), layout, bins.get(), e);
+            hgram.run(queue, input, layout, bins.get(), e);
           });
           row(label == std::string("random") ? "hist rand" : "hist const", describeHistogramConfig(config),
               imageOpBytes(ImageOp::Histogram, layout), ms, copyGbps);

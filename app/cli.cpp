@@ -2,13 +2,22 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 
 namespace ks {
 
 namespace {
+
+// No OpenCL device offers larger work-groups (CL_DEVICE_MAX_WORK_GROUP_SIZE is
+// 1024 on GPUs, 4096 on PoCL); the device's own limit is checked when it is known.
+constexpr int kMaxWorkGroupOption = 4096;
 
 // "WIDTHxHEIGHT" -> width, height; false when the text is not of that form.
 bool parseSize(const std::string& text, int& width, int& height) {
@@ -21,9 +30,37 @@ std::function<std::string(const std::string&)> sizeValidator(int lo, int hi) {
   return [lo, hi](const std::string& text) -> std::string {
     int w = 0, h = 0;
     if (parseSize(text, w, h) && w >= lo && h >= lo && w <= hi && h <= hi) return {};
-    return "expected WIDTHxHEIGHT between " + std::to_string(lo) + "x" + std::to_string(lo) + " and " +
+    return "'" + text + "' is not WIDTHxHEIGHT between " + std::to_string(lo) + "x" + std::to_string(lo) + " and " +
            std::to_string(hi) + "x" + std::to_string(hi);
   };
+}
+
+// A CLI11 check for a file the run will write at the end (--screenshot, --csv,
+// --state-dump, --dump-program): refused up front, so a typo does not cost the
+// whole run. Whether the file can really be created is only known on writing.
+std::string checkOutputFile(const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path file = text;
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  const std::string quoted = "'" + text + "'";
+  std::error_code ec;
+  if (text.empty()) return "an output file name is needed";
+  if (fs::is_directory(file, ec)) return "cannot write " + quoted + ": it is a directory";
+  if (!fs::exists(dir, ec)) return "cannot write " + quoted + ": directory '" + dir.string() + "' does not exist";
+  if (!fs::is_directory(dir, ec)) return "cannot write " + quoted + ": '" + dir.string() + "' is not a directory";
+  if (fs::exists(file, ec) ? access(file.c_str(), W_OK) != 0 : access(dir.c_str(), W_OK | X_OK) != 0)
+    return "cannot write " + quoted + ": " + std::strerror(errno);
+  return {};
+}
+
+// The positional image must exist; what is wrong with its contents is said when it is opened.
+std::string checkImageFile(const std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(text, ec);
+  if (!fs::exists(status)) return "image file '" + text + "' does not exist";
+  if (fs::is_directory(status)) return "image file '" + text + "' is a directory";
+  return {};
 }
 
 }  // namespace
@@ -47,7 +84,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_flag("--headless", options.headless, "Render offscreen through EGL instead of opening a window");
   app.add_option("--frames", options.frames, "Stop after this many frames (headless default: 300)")
       ->check(CLI::Range(1, 100000000));
-  app.add_option("--screenshot", options.screenshot, "Save the last frame, UI included, as a PNG file");
+  app.add_option("--screenshot", options.screenshot, "Save the last frame, UI included, as a PNG file")
+      ->check(checkOutputFile);
   app.add_option("--platform", options.platform, "OpenCL platform: index or name substring");
   app.add_option("--device", options.device,
                  "OpenCL device: index (within --platform if given, else as --list-devices numbers them) or name "
@@ -70,9 +108,11 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--scene", options.scene,
                  "Scene to start with: nbody (default), image (default when an image file is given) or julia")
       ->check(CLI::IsMember({"nbody", "image", "julia"}));
-  app.add_option("image", options.image, "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)");
+  app.add_option("image", options.image, "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)")
+      ->check(checkImageFile);
   app.add_option("--state-dump", options.stateDump,
-                 "At exit, write what the app showed (scene, image, log) as JSON to this file");
+                 "At exit, write what the app showed (scene, image, log) as JSON to this file")
+      ->check(checkOutputFile);
   app.add_option("--bench", options.bench,
                  "Run a benchmark instead of the viewer: nbody, image, interop or transpose (a sweep of the transpose "
                  "variants on an --image-size image, default 8192x8192)")
@@ -88,7 +128,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(CLI::IsMember({"naive", "tiled", "blocked"}));
   group->add_option("--wg", nb.workGroups, "Work-group (tile) size(s), multiples of 32")
       ->delimiter(',')
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(CLI::Range(1, kMaxWorkGroupOption));
   group->add_option("--unroll", nb.unrolls, "Unroll factor(s): 1, 2, 4, 8, 16, 32")
       ->delimiter(',')
       ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
@@ -105,14 +145,17 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel (and every kernel of --bench image)");
   group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
   group->add_option("--dump-program", nb.dumpProgram,
-                    "Write the built N-body program's device binary (PTX on NVIDIA) to this file (benchmark)");
+                    "Write the built N-body program's device binary (PTX on NVIDIA) to this file (benchmark)")
+      ->check(checkOutputFile);
   group->add_flag("--sweep", nb.sweep,
                   "Benchmark every combination of the given lists (all values when omitted; refused combinations "
                   "listed with the reason); --csv/--json write the runs");
   auto* runs = app.add_option_group("Runs", "Recording and sweep output (the app's Runs panel reads the JSON)");
   runs->add_option("--csv", nb.csv,
-                   "Write the runs of --sweep, --bench nbody/transpose or --record as CSV to this file");
-  runs->add_option("--json", nb.json, "Write the same runs as JSON (full metadata; the Runs panel imports it)");
+                   "Write the runs of --sweep, --bench nbody/transpose or --record as CSV to this file")
+      ->check(checkOutputFile);
+  runs->add_option("--json", nb.json, "Write the same runs as JSON (full metadata; the Runs panel imports it)")
+      ->check(checkOutputFile);
   runs->add_option("--record", options.record,
                    "Viewer: record this many frames after --warmup frames as a run, then exit and write "
                    "--csv/--json")
@@ -122,7 +165,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   TransposeOptions& tr = options.transpose;
   auto* trGroup = app.add_option_group("Transpose sweep", "Ranges for --bench transpose (default: every value)");
   trGroup->add_option("--transpose-variant", tr.variants,
-                      "naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal (list)")
+                      "naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal, block4x16_gray (list)")
       ->delimiter(',');
   trGroup->add_option("--tile", tr.tiles, "Tile sizes of the tiled (8,16,32) and 4x4 (32,64,128) variants (list)")
       ->delimiter(',')

@@ -88,10 +88,19 @@ bool startsWith(const std::vector<uint8_t>& bytes, std::string_view magic) {
   return bytes.size() >= magic.size() && std::memcmp(bytes.data(), magic.data(), magic.size()) == 0;
 }
 
+// Where a JPEG's data starts after its SOI marker, or 0 when it has none.
+// stb_image, like the standard, skips 0xFF fill bytes before any marker, SOI
+// included (found by the fuzzer: FF FF .. FF D8 is a JPEG too).
+size_t afterJpegStart(const std::vector<uint8_t>& bytes) {
+  size_t at = 0;
+  while (at < bytes.size() && bytes[at] == 0xFF) ++at;
+  return at > 0 && at < bytes.size() && bytes[at] == 0xD8 ? at + 1 : 0;
+}
+
 // The format by signature, the way stb_image tells them apart; TGA has none.
 std::string sniffFormat(const std::vector<uint8_t>& bytes) {
   if (startsWith(bytes, "\x89PNG\r\n\x1a\n")) return "PNG";
-  if (startsWith(bytes, "\xFF\xD8")) return "JPEG";
+  if (afterJpegStart(bytes) != 0) return "JPEG";
   if (startsWith(bytes, "GIF87a") || startsWith(bytes, "GIF89a")) return "GIF";
   if (startsWith(bytes, "8BPS")) return "PSD";
   if (startsWith(bytes, "\x53\x80\xF6\x34")) return "PIC";
@@ -199,6 +208,24 @@ void checkNotTruncated(const fs::path& file, const std::string& format, const st
                    std::to_string(needed));
 }
 
+// stb_image 2.27 trusts a PNG chunk's length: an IDAT claiming 1.5 GB in a
+// file of 1 KB makes it reserve the 1.5 GB before finding the data missing
+// (found by the fuzzer). The chunks are walked here, up to IEND, and each must
+// fit in the file.
+void checkPngChunks(const fs::path& file, const std::vector<uint8_t>& bytes) {
+  const uint64_t end = bytes.size();
+  for (uint64_t at = 8; at + 8 <= end;) {
+    const uint64_t length = uint64_t{bytes[at]} << 24 | uint64_t{bytes[at + 1]} << 16 | uint64_t{bytes[at + 2]} << 8 |
+                            bytes[at + 3];
+    const std::string type(reinterpret_cast<const char*>(&bytes[at + 4]), 4);
+    if (at + 12 + length > end)  // length, type, data, CRC
+      fail(file, "is a damaged or truncated PNG file: its " + type + " chunk claims " + std::to_string(length) +
+                     " bytes of data, the file has " + std::to_string(end - std::min(end, at + 8)) + " left");
+    if (type == "IEND") return;
+    at += 12 + length;
+  }
+}
+
 // stb_image 2.27 misreads a PSD's depth in stbi_is_16_bit (it takes the
 // height's upper half: its STBI_NOTUSED skips no bytes), so PSD is read here.
 bool is16Bit(const std::string& format, const std::vector<uint8_t>& bytes) {
@@ -262,7 +289,13 @@ void checkHdrData(const fs::path& file, const std::vector<uint8_t>& bytes, uint6
 // skipped up to the next marker) and every table is checked.
 void checkJpegTables(const fs::path& file, const std::vector<uint8_t>& bytes) {
   const size_t end = bytes.size();
-  size_t at = 2;  // after SOI
+  size_t at = afterJpegStart(bytes);
+  // stb_image 2.27 also decodes with a table the file never defined (its
+  // tables are uninitialised memory then; found by the fuzzer, it asserts or
+  // decodes noise): every scan's tables must come before it.
+  bool defined[2][4] = {};  // [DC, AC][table]
+  bool progressive = false;
+  auto at8 = [&](size_t i) -> int { return i < end ? bytes[i] : 0; };  // stb_image reads zeros past the end
   while (at + 4 <= end) {
     const uint8_t marker = bytes[at + 1];
     if (bytes[at] != 0xFF || marker == 0xFF || marker == 0x00 || marker == 0x01 || marker == 0xD8 ||
@@ -273,13 +306,30 @@ void checkJpegTables(const fs::path& file, const std::vector<uint8_t>& bytes) {
     if (marker == 0xD9) return;  // EOI
     const size_t segmentEnd = at + 2 + (bytes[at + 2] << 8 | bytes[at + 3]);
     if (marker == 0xC4) {  // DHT: tables of 1 + 16 count bytes + the values, as stb_image reads them
-      for (size_t table = at + 4; table < segmentEnd && table + 17 <= end;) {
+      // A table cut off by the end of the file counts too: stb_image reads
+      // zeros past the end, so the counts that are there can still overrun.
+      for (size_t table = at + 4; table < segmentEnd && table < end;) {
         int codes = 0;
-        for (size_t i = 1; i <= 16; ++i) codes += bytes[table + i];
+        for (size_t i = 1; i <= 16 && table + i < end; ++i) codes += bytes[table + i];
         if (codes > 256)
           fail(file, "is a damaged JPEG file: a Huffman table claims " + std::to_string(codes) +
                          " codes (at most 256)");
+        if (const int kind = bytes[table] >> 4, id = bytes[table] & 15; kind <= 1 && id <= 3) defined[kind][id] = true;
         table += 17 + codes;
+      }
+    }
+    if (marker == 0xC2) progressive = true;
+    if (marker == 0xDA) {  // SOS: component count, (component, DC << 4 | AC) each, then Ss, Se, Ah << 4 | Al
+      const int components = at8(at + 4);
+      const size_t after = at + 5 + 2 * static_cast<size_t>(components);
+      const int spectralStart = at8(after), successiveHigh = at8(after + 2) >> 4;
+      // Progressive scans use DC tables in the first DC pass only, AC tables in AC passes only.
+      const bool usesDc = !progressive || (spectralStart == 0 && successiveHigh == 0);
+      const bool usesAc = !progressive || spectralStart != 0;
+      for (int c = 0; c < components; ++c) {
+        const int tables = at8(at + 6 + 2 * static_cast<size_t>(c)), dc = tables >> 4, ac = tables & 15;
+        if ((usesDc && dc <= 3 && !defined[0][dc]) || (usesAc && ac <= 3 && !defined[1][ac]))
+          fail(file, "is a damaged JPEG file: a scan uses a Huffman table the file does not define before it");
       }
     }
     at = segmentEnd;
@@ -378,7 +428,13 @@ uint64_t maxImageFileBytes(const ImageLimits& limits) {
 }
 
 HostImage loadImageFile(const fs::path& file, const ImageLimits& limits) {
-  const std::vector<uint8_t> bytes = readWholeFile(file, maxImageFileBytes(limits));
+  return decodeImage(readWholeFile(file, maxImageFileBytes(limits)), file, limits);
+}
+
+HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, const ImageLimits& limits) {
+  if (bytes.empty()) fail(file, "is empty (0 bytes)");
+  if (const uint64_t cap = maxImageFileBytes(limits); bytes.size() > cap)
+    fail(file, "is " + formatBytes(bytes.size()) + "; image files for this device are limited to " + formatBytes(cap));
   const int length = static_cast<int>(bytes.size());  // <= kFileCapCeiling
   const std::string format = sniffFormat(bytes);
   const std::optional<PngHeader> png = readPngHeader(bytes);
@@ -386,6 +442,16 @@ HostImage loadImageFile(const fs::path& file, const ImageLimits& limits) {
 
   // stbi_info already reads the Huffman tables
   if (format == "JPEG") checkJpegTables(file, bytes);
+  // ... and reads PNM header numbers into an int without checking for overflow
+  // (found by the fuzzer): ours are read first, and must be sane.
+  if (format == "PNM") {
+    if (!pnm) fail(file, "is a damaged PNM file: its header is unreadable");
+    checkLimits(file, static_cast<int64_t>(pnm->width), static_cast<int64_t>(pnm->height),
+                pnm->channels == 1 ? 1 : 4, limits);
+    if (pnm->maxValue > 65535)
+      fail(file, "is a damaged PNM file: its maximum sample value " + std::to_string(pnm->maxValue) +
+                     " is over 65535");
+  }
   int width = 0, height = 0, infoChannels = 0;
   if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &infoChannels)) {
     const std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "unknown error";
@@ -403,6 +469,7 @@ HostImage loadImageFile(const fs::path& file, const ImageLimits& limits) {
   if (format == "PNM" && (!pnm || pnm->maxValue == 0))
     fail(file, "is a damaged PNM file: its header has no usable maximum sample value");
   checkNotTruncated(file, format, bytes, pnm);
+  if (png) checkPngChunks(file, bytes);
   if (hdr) checkHdrData(file, bytes, width, height);
 
   // Top row first, whatever another part of the program set globally.

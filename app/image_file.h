@@ -48,6 +48,11 @@ uint64_t maxImageFileBytes(const ImageLimits& limits);
 // maximum value). Safe to call from any thread.
 HostImage loadImageFile(const std::filesystem::path& file, const ImageLimits& limits);
 
+// loadImageFile's work after the file is read: the same checks and decoding
+// on bytes already in memory (`name` only names them in messages). The fuzzer
+// (tests/fuzz_image_decode.cpp) calls this.
+HostImage decodeImage(const std::vector<uint8_t>& bytes, const std::filesystem::path& name, const ImageLimits& limits);
+
 // A generated RGBA picture for checking orientation and histograms by eye:
 // red grows to the right and green downwards over a blue of 128, a dark grid,
 // a white ring in the middle, a 16-step gray wedge near the bottom, and four

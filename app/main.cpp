@@ -65,8 +65,11 @@ int run(ks::AppOptions options) {
   else if (!options.programCacheDir) options.programCacheDir = ks::defaultProgramCacheDir(options.configDir);
   std::string warning;
   ks::Settings settings = ks::loadSettings(configDir / "settings.json", &warning);
-  if (!warning.empty()) std::fprintf(stderr, "kernelscope: warning: %s\n", warning.c_str());
   const bool headless = shouldRunHeadless(options);
+  // Only window runs save settings (below), so only they replace a damaged file.
+  if (!warning.empty())
+    std::fprintf(stderr, "kernelscope: warning: %s; %s\n", warning.c_str(),
+                 headless ? "headless runs leave it as it is" : "it will be rewritten at exit");
   if (headless && !options.headless) {
     std::fprintf(stderr, "kernelscope: no display found, rendering headless through EGL\n");
     if (options.frames == 0) options.frames = 300;

@@ -30,7 +30,10 @@ Settings loadSettings(const fs::path& file, std::string* warning) {
   if (!in) return s;
   try {
     const json j = json::parse(in);
-    if (j.value("version", 0) != Settings::kVersion) throw std::runtime_error("unknown settings version");
+    if (!j.is_object()) throw std::runtime_error("not a JSON object");
+    if (const json version = j.value("version", json()); version != Settings::kVersion)
+      throw std::runtime_error("settings version " + (version.is_null() ? std::string("missing") : version.dump()) +
+                               ", this kernelscope reads version " + std::to_string(Settings::kVersion));
     const Settings defaults;
     s.windowWidth = std::clamp(j.at("window").value("width", defaults.windowWidth), 320, 16384);
     s.windowHeight = std::clamp(j.at("window").value("height", defaults.windowHeight), 240, 16384);
@@ -56,7 +59,7 @@ Settings loadSettings(const fs::path& file, std::string* warning) {
       s.panels.imguiDemo = p.value("imgui_demo", defaults.panels.imguiDemo);
     }
   } catch (const std::exception& e) {
-    if (warning) *warning = "ignoring settings file '" + file.string() + "' (" + e.what() + "); it will be rewritten";
+    if (warning) *warning = "ignoring settings file '" + file.string() + "' (" + e.what() + ")";
     return Settings{};
   }
   return s;

@@ -40,7 +40,7 @@ std::filesystem::path defaultConfigDir();
 std::optional<std::filesystem::path> defaultProgramCacheDir(const std::optional<std::filesystem::path>& configDir);
 
 // A missing file gives defaults; a corrupt or incompatible one gives defaults and
-// a warning in *warning.
+// a warning in *warning (the caller says whether it will be rewritten).
 Settings loadSettings(const std::filesystem::path& file, std::string* warning);
 // Returns an error message, or empty on success.
 std::string saveSettings(const Settings& settings, const std::filesystem::path& file);

@@ -364,6 +364,59 @@ TEST(App, BadSizeExits2) {
   }
 }
 
+// Every option given a bad value stops the run before anything starts: exit 2
+// and one message naming the option and the value (CLI11's, or our checks').
+TEST(App, BadOptionValuesExit2NamingOptionAndValue) {
+  TempDir dir("ks-app-badvalues");
+  test::writeFile(dir / "a-file", "not a directory");
+  const std::string missingDir = (dir / "no-such-dir").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string option, value;
+  };
+  const std::vector<Case> cases = {
+      {{"--n", "-5"}, "--n", "-5"},
+      {{"--n", "0"}, "--n", "0"},
+      {{"--n", "99999999999999999999"}, "--n", "99999999999999999999"},
+      {{"--n", "many"}, "--n", "many"},
+      {{"--variant", "fastest"}, "--variant", "fastest"},
+      {{"--variant", "naive,bogus"}, "--variant", "bogus"},
+      {{"--wg", "0"}, "--wg", "0"},
+      {{"--wg", "4097"}, "--wg", "4097"},
+      {{"--wg", "-32"}, "--wg", "-32"},
+      {{"--unroll", "3"}, "--unroll", "3"},
+      {{(dir / "missing.png").string()}, "image", "missing.png"},
+      {{dir.path().string()}, "image", dir.path().string()},
+      {{"--screenshot", missingDir + "/shot.png"}, "--screenshot", missingDir},
+      {{"--screenshot", dir.path().string()}, "--screenshot", "is a directory"},
+      {{"--csv", (dir / "a-file/out.csv").string()}, "--csv", "is not a directory"},
+      {{"--state-dump", missingDir + "/state.json"}, "--state-dump", missingDir},
+      {{"--dump-program", missingDir + "/nbody.bin"}, "--dump-program", missingDir},
+      {{"--size", "0x0"}, "--size", "0x0"},
+      {{"--size", "big"}, "--size", "big"},
+      {{"--image-size", "1x0"}, "--image-size", "1x0"},
+      {{"--interop", "telepathy"}, "--interop", "telepathy"},
+      {{"--scene", "mandelbrot"}, "--scene", "mandelbrot"},
+      {{"--preset", "blob"}, "--preset", "blob"},
+      {{"--bench", "everything"}, "--bench", "everything"},
+      {{"--frames", "-1"}, "--frames", "-1"},
+      {{"--frames", "0"}, "--frames", "0"},
+      {{"--iterations", "0"}, "--iterations", "0"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"--headless"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const RunResult r = runApp(dir, args);
+    std::string what;
+    for (const auto& a : c.args) what += a + " ";
+    EXPECT_EQ(r.exitCode, 2) << what << "\n" << r.describe();
+    EXPECT_EQ(r.err.rfind(c.option + ": ", 0), 0u) << what << ": the message must start with the option\n" << r.describe();
+    EXPECT_TRUE(contains(r.err, c.value)) << what << ": the message must name the value\n" << r.describe();
+    EXPECT_EQ(r.out, "") << what << ": nothing ran\n" << r.describe();
+  }
+  EXPECT_FALSE(fs::exists(dir / "config")) << "a refused run writes no settings";
+}
+
 // ---- g. pattern.cl does not compile --------------------------------------------------------
 
 // A kernels dir whose pattern.cl has an undeclared name in the julia kernel.
@@ -447,7 +500,41 @@ TEST(App, CorruptSettingsWarnAndRunOn) {
   ASSERT_EQ(r.exitCode, 0) << r.describe();
   EXPECT_TRUE(contains(r.err, "warning: ignoring settings file")) << r.describe();
   // headless: the damaged file is left as it was
+  EXPECT_TRUE(contains(r.err, "headless runs leave it as it is")) << r.describe();
   EXPECT_EQ(test::readFile(dir / "config/settings.json"), "{ this is not json");
+}
+
+// A window run replaces a damaged or out-of-date settings file with a good one.
+TEST(App, DamagedOrOldSettingsAreRewrittenByAWindowRun) {
+  const auto xvfbRun = findInPath("xvfb-run");
+  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
+  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
+  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(openClMissing());
+  RunOptions opts;
+  opts.display = true;
+  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"{ \"version\": 1, \"window\": ", "parse error"},                    // truncated
+      {R"({"window": {"width": 900, "height": 700}})", "version missing"},      // before versions
+      {R"({"version": 0, "window": {"width": 900}})", "settings version 0"},    // older
+      {R"({"version": 99, "vsync": false})", "settings version 99"},            // newer
+      {R"([1, 2, 3])", "not a JSON object"},
+  };
+  for (const auto& [text, reason] : files) {
+    TempDir dir("ks-app-oldsettings");
+    fs::create_directories(dir / "config");
+    test::writeFile(dir / "config/settings.json", text);
+    const RunResult r = runApp(dir, {"--frames", "3", "--size", "640x480", "--scene", "julia"}, opts);
+    ASSERT_EQ(r.exitCode, 0) << text << "\n" << r.describe();
+    EXPECT_TRUE(contains(r.err, "warning: ignoring settings file")) << text << "\n" << r.describe();
+    EXPECT_TRUE(contains(r.err, reason)) << text << "\n" << r.describe();
+    EXPECT_TRUE(contains(r.err, "it will be rewritten at exit")) << text << "\n" << r.describe();
+    std::string warning;
+    const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+    EXPECT_EQ(warning, "") << text << ": the file was not rewritten\n" << test::readFile(dir / "config/settings.json");
+    EXPECT_EQ(saved.windowWidth, 640) << text;
+  }
 }
 
 // ---- interop and N-body from the command line ------------------------------------

@@ -463,7 +463,13 @@ TEST(ImageFile, NotAnImage) {
 TEST(ImageFile, TruncatedAndCorruptFiles) {
   TempDir dir("ks-image-truncated");
   const std::string whole = test::readFile(writeStb(dir, "whole.png", 64, 64, 4, noise(64 * 64 * 4, 80)));
-  expectError(writeBytes(dir, "half.png", whole.substr(0, whole.size() / 2)), "is a damaged or truncated PNG file (stb_image: ");
+  expectError(writeBytes(dir, "half.png", whole.substr(0, whole.size() / 2)),
+              "is a damaged or truncated PNG file: its IDAT chunk claims ");
+  // found by the fuzzer: a chunk claiming far more than the file holds (stb_image
+  // 2.27 reserved that much memory before noticing)
+  std::string hugeChunk = whole.substr(0, whole.find("IDAT") - 4) + be32(0x60000000) + "IDAT" + std::string(100, 'x');
+  expectError(writeBytes(dir, "huge-chunk.png", hugeChunk),
+              "is a damaged or truncated PNG file: its IDAT chunk claims 1610612736 bytes of data, the file has 100 left");
   expectError(writeBytes(dir, "sig-only.png", whole.substr(0, 8)), "is a damaged PNG file: its header is unreadable");
 
   std::string badZlib = whole;
@@ -480,6 +486,12 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   const std::string bmp = test::readFile(writeStb(dir, "whole.bmp", 16, 16, 3, noise(16 * 16 * 3, 81)));
   expectError(writeBytes(dir, "short.bmp", bmp.substr(0, bmp.size() - 100)), "is a truncated BMP file");
   expectError(writeBytes(dir, "zero-max.pgm", "P5\n2 2\n0\n" + std::string(4, 'x')), "is a damaged PNM file");
+  // found by the fuzzer: header numbers that overflow stb_image's int
+  expectError(writeBytes(dir, "long-height.ppm", "P6\n3\n35555555555555 2\n1+23\n"), "is a damaged PNM file: its header is unreadable");
+  expectError(writeBytes(dir, "big-height.ppm", "P6\n3 3000000000\n255\n" + std::string(9, 'x')),
+              "claims an absurd size in its header (3x3000000000 pixels)");
+  expectError(writeBytes(dir, "big-max.pgm", "P5\n1 1\n3000000000\n" + std::string(4, 'x')),
+              "is a damaged PNM file: its maximum sample value 3000000000 is over 65535");
 
   // a Huffman table with more codes than stb_image 2.27's tables hold
   const std::string jpeg = test::readFile(writeStb(dir, "whole.jpg", 16, 16, 3, noise(16 * 16 * 3, 82)));
@@ -488,6 +500,39 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   ASSERT_NE(dht, std::string::npos);
   badTable[dht + 5] = '\xFF';  // count of 1-bit codes in the first table
   expectError(writeBytes(dir, "huffman.jpg", badTable), "is a damaged JPEG file: a Huffman table claims");
+  // found by the fuzzer: the same, in a table the end of the file cuts short
+  // (stb_image reads zeros for the missing counts and overran its code sizes)
+  const size_t sof = jpeg.find("\xFF\xC0");
+  ASSERT_NE(sof, std::string::npos);
+  const std::string header = jpeg.substr(0, sof + 2 + (uint8_t(jpeg[sof + 2]) << 8 | uint8_t(jpeg[sof + 3])));
+  const std::string cutTable = header + std::string("\xFF\xC4\x01\xA2\x00\x50\x35\x0A\x23\x20\x01\x05\x01\x01\x01\x73", 16);
+  expectError(writeBytes(dir, "huffman-cut.jpg", cutTable),
+              "is a damaged JPEG file: a Huffman table claims 334 codes (at most 256)");
+  // found by the fuzzer: an empty first IDAT chunk (valid; stb_image copies 0
+  // bytes to a null pointer there, which the fuzzer build no longer flags)
+  const size_t firstIdat = whole.find("IDAT") - 4;
+  const std::string emptyIdat = whole.substr(0, firstIdat) + pngChunk("IDAT", "") + whole.substr(firstIdat);
+  EXPECT_EQ(loadImageFile(writeBytes(dir, "empty-idat.png", emptyIdat), kRoomy).pixels,
+            loadImageFile(dir / "whole.png", kRoomy).pixels);
+  // found by the fuzzer: a scan using a table never defined (here the AC table
+  // 0 is turned into a second DC table 0)
+  std::string undefinedTable = jpeg;
+  size_t tableAt = dht + 4;  // walk the DHT's tables to find the AC 0 one exactly
+  while (uint8_t(undefinedTable[tableAt]) != 0x10) {
+    ASSERT_LT(tableAt, undefinedTable.size()) << "no AC table 0 in the JPEG";
+    int codes = 0;
+    for (int i = 1; i <= 16; ++i) codes += uint8_t(undefinedTable[tableAt + i]);
+    tableAt += 17 + codes;
+    if (undefinedTable.compare(tableAt, 2, "\xFF\xC4") == 0) tableAt += 4;  // the next DHT segment
+  }
+  undefinedTable[tableAt] = '\x00';
+  expectError(writeBytes(dir, "undefined-table.jpg", undefinedTable),
+              "is a damaged JPEG file: a scan uses a Huffman table the file does not define before it");
+  // found by the fuzzer: fill bytes before SOI make it a JPEG all the same
+  expectError(writeBytes(dir, "huffman-fill.jpg", std::string(20, '\xFF') + badTable.substr(1)),
+              "is a damaged JPEG file: a Huffman table claims");
+  const HostImage filled = loadImageFile(writeBytes(dir, "fill.jpg", std::string(5, '\xFF') + jpeg.substr(1)), kRoomy);
+  EXPECT_EQ(filled.description, "JPEG 8-bit RGB 16x16");
 
   // HDR scanlines that stb_image 2.27 would loop on forever (CVE-2021-42715)
   std::vector<float> gray(19 * 3 * 3, 0.5f);
@@ -543,6 +588,34 @@ TEST(ImageFile, FileTooBigToRead) {
   EXPECT_EQ(maxImageFileBytes(kRoomy), uint64_t{1} << 30) << "capped: stb_image takes an int length";
   const std::string big = kPngSignature + std::string(maxImageFileBytes(small), '\0');
   expectError(writeBytes(dir, "big.png", big), "is 4.0 MiB (4198312 bytes); image files for this device are limited to 4.0 MiB (4198304 bytes)", small);
+}
+
+// decodeImage is loadImageFile without the file: same result, same refusals,
+// the given name in its messages (the fuzzer drives it).
+TEST(ImageFile, DecodeFromMemoryMatchesTheFile) {
+  TempDir dir("ks-image-memory");
+  const Bytes pixels = noise(23 * 11 * 4, 7);
+  const fs::path file = writeStb(dir, "m.png", 23, 11, 4, pixels);
+  const std::string text = test::readFile(file);
+  const HostImage fromMemory = decodeImage(Bytes(text.begin(), text.end()), "memory.png", kRoomy);
+  const HostImage fromFile = loadImageFile(file, kRoomy);
+  expectImage(fromMemory, 23, 11, 4, pixels);
+  EXPECT_EQ(fromMemory.pixels, fromFile.pixels);
+  EXPECT_EQ(fromMemory.description, fromFile.description);
+  try {
+    decodeImage({}, "nothing.png", kRoomy);
+    ADD_FAILURE() << "no bytes decoded";
+  } catch (const ImageFileError& e) {
+    EXPECT_EQ(std::string(e.what()), "'nothing.png' is empty (0 bytes)");
+  }
+  const ImageLimits tiny{16384, 1};
+  const Bytes big(maxImageFileBytes(tiny) + 1, 0);
+  try {
+    decodeImage(big, "big.bin", tiny);
+    ADD_FAILURE() << "more bytes than the limit decoded";
+  } catch (const ImageFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("'big.bin' is 4.0 MiB"), std::string::npos) << e.what();
+  }
 }
 
 // Damaged copies of a valid file of every format: each loads or throws

@@ -1,0 +1,201 @@
+// Soak: a long headless session that keeps changing what it runs, the way a
+// user clicking through the panels would, through the same AppState requests:
+// N-body, image lab and Julia scenes in turn, N-body variants and work-group
+// sizes, body counts, interop paths, images (one of them damaged) and image
+// pipeline settings, every few frames. Everything a request builds is cached
+// after the first rounds, so from then on memory must stay flat: the resident
+// set may grow by at most kRssGrowthLimit between the end of the warm-up and
+// the last frame. KS_SOAK_FRAMES overrides the length (the sanitizer run uses a
+// short one, where LeakSanitizer then checks that nothing leaked at exit).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+#include "app/image_file.h"
+#include "app/render_surface.h"
+#include "app/session.h"
+#include "test_support.h"
+
+namespace ks {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr int kFramesPerChange = 4;
+constexpr int kDefaultFrames = 2000;
+// Measured on PoCL + llvmpipe: +12 KiB over 1360 frames. The bound leaves room for
+// other drivers and malloc arenas, yet catches 8 KiB lost per frame.
+constexpr long kRssGrowthLimitKiB = 8 * 1024;
+
+// Under AddressSanitizer freed memory waits in its quarantine (up to 256 MiB)
+// before reuse, so the resident set grows for reasons of its own: there the
+// run checks for leaks (LeakSanitizer at exit) instead.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+long residentKiB() {
+  std::ifstream statm("/proc/self/statm");
+  long size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+int soakFrames() {
+  const char* env = std::getenv("KS_SOAK_FRAMES");
+  return env && std::atoi(env) > 0 ? std::atoi(env) : kDefaultFrames;
+}
+
+// Valid configurations to cycle through (all accepted on any OpenCL 1.2 device
+// with work-groups of 128).
+std::vector<NBodyConfig> nbodyConfigs() {
+  std::vector<NBodyConfig> configs;
+  for (const auto& [variant, group] : std::vector<std::pair<std::string, int>>{
+           {"naive", 32}, {"tiled", 64}, {"blocked", 32}, {"tiled", 128}, {"naive", 96}}) {
+    NBodyConfig c;
+    c.variant = variant;
+    c.workGroup = group;
+    c.unroll = 1;
+    c.bodiesPerItem = 1;
+    c.split = 1;
+    configs.push_back(c);
+  }
+  return configs;
+}
+
+struct SoakImage {
+  fs::path file;
+  bool valid;
+};
+
+std::vector<SoakImage> writeImages(const test::TempDir& dir) {
+  std::vector<SoakImage> images;
+  auto save = [&](const std::string& name, int w, int h, int channels) {
+    HostImage image;
+    image.width = w;
+    image.height = h;
+    image.channels = channels;
+    for (int i = 0; i < w * h * channels; ++i) image.pixels.push_back(static_cast<uint8_t>(i * 31 + 7));
+    std::string error;
+    if (!savePngFile(image, dir / name, &error)) throw std::runtime_error(error);
+    images.push_back({dir / name, true});
+  };
+  save("gray.png", 40, 30, 1);
+  save("rgba.png", 33, 47, 4);
+  test::writeFile(dir / "damaged.png", std::string("\x89PNG\r\n\x1a\n", 8) + "not really a PNG");
+  images.push_back({dir / "damaged.png", false});
+  save("wide.png", 64, 8, 4);
+  return images;
+}
+
+TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
+  std::unique_ptr<RenderSurface> surface;
+  try {
+    surface = createHeadlessSurface(160, 120);
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "no headless GL context: " << e.what();
+  }
+  DeviceCatalog catalog;
+  try {
+    catalog = requireDevices();
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << e.what();
+  }
+  test::TempDir dir("ks-soak");
+  const std::vector<SoakImage> images = writeImages(dir);
+  const std::vector<NBodyConfig> configs = nbodyConfigs();
+
+  AppOptions options;
+  options.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
+  options.nbody.bodies = 256;
+  options.nbody.explicitOptions = {"--n"};
+  AppState state;
+  state.pattern.size = 128;  // Julia: small, PoCL renders it on the CPU
+  Session session(std::move(catalog), options, Settings{}, *surface, state);
+
+  const int frames = soakFrames();
+  // Changes come in rounds of 8; every list above is visited within 20 rounds.
+  const int warmUpFrames = std::min(frames / 2, 20 * 8 * kFramesPerChange);
+  long rssAfterWarmUp = 0;
+  size_t configIndex = 0, imageIndex = 0, interopIndex = 0;
+  int accepted = 0, imagesOpened = 0, imagesRefused = 0;
+  std::vector<std::string> failures;
+  const auto start = std::chrono::steady_clock::now();
+
+  for (int frame = 0; frame < frames; ++frame) {
+    if (frame % kFramesPerChange == 0) {
+      switch (frame / kFramesPerChange % 8) {
+        case 0: state.requestedScene = SceneKind::NBody; break;
+        case 1: state.nbody.config = configs[configIndex++ % configs.size()]; break;
+        case 2: state.nbody.bodies = state.nbody.bodies == 256 ? 200 : 256; break;
+        case 3:
+          if (!state.interopPaths.empty())
+            state.requestedInterop = state.interopPaths[interopIndex++ % state.interopPaths.size()].path;
+          break;
+        case 4: state.requestedScene = SceneKind::Image; break;
+        case 5: state.image.openRequests = {images[imageIndex++ % images.size()].file.string()}; break;
+        case 6:
+          state.image.angle = static_cast<float>(frame % 360);
+          state.image.transpose = !state.image.transpose;
+          state.image.expandCanvas = !state.image.expandCanvas;
+          break;
+        case 7: state.requestedScene = SceneKind::Julia; break;
+      }
+    }
+    session.applyRequests(state);
+    session.update(state, 1.0 / 60.0);
+    session.draw(state, 160, 120);
+    ++state.stats.frames;
+
+    // What the change asked for happened (checked on its frame, after update).
+    if (frame % kFramesPerChange == 0) {
+      const int change = frame / kFramesPerChange % 8;
+      if (change == 1) {
+        if (state.nbody.runningConfig == state.nbody.config) ++accepted;
+        else failures.push_back("frame " + std::to_string(frame) + ": config refused: " + state.nbody.message);
+      }
+      if (change == 5) {
+        const SoakImage& image = images[(imageIndex - 1) % images.size()];
+        if (image.valid && state.image.path == image.file.string()) ++imagesOpened;
+        else if (!image.valid && state.image.message.find("cannot open") != std::string::npos) ++imagesRefused;
+        else failures.push_back("frame " + std::to_string(frame) + ": " + image.file.string() + ": " + state.image.message);
+      }
+    }
+    if (frame + 1 == warmUpFrames) rssAfterWarmUp = residentKiB();
+  }
+  const long rssAtEnd = residentKiB();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("soak: %d frames in %.1f s; RSS after warm-up (%d frames) %ld KiB, at the end %ld KiB (%+ld KiB); "
+              "%d configurations applied, %d images opened, %d refused\n",
+              frames, seconds, warmUpFrames, rssAfterWarmUp, rssAtEnd, rssAtEnd - rssAfterWarmUp, accepted,
+              imagesOpened, imagesRefused);
+
+  for (const auto& f : failures) ADD_FAILURE() << f;
+  EXPECT_EQ(state.stats.frames, static_cast<unsigned long long>(frames));
+  const int rounds = frames / (8 * kFramesPerChange);
+  EXPECT_GE(accepted, rounds) << "every round switches the N-body configuration";
+  EXPECT_GE(imagesOpened + imagesRefused, rounds) << "every round opens an image";
+  EXPECT_GT(state.nbody.steps, 0u);
+  if (kAddressSanitizer)
+    std::printf("soak: resident memory not checked under AddressSanitizer (its quarantine keeps freed blocks)\n");
+  else
+    EXPECT_LE(rssAtEnd - rssAfterWarmUp, kRssGrowthLimitKiB)
+        << "resident memory grew from " << rssAfterWarmUp << " KiB to " << rssAtEnd << " KiB after the warm-up";
+}
+
+}  // namespace
+}  // namespace ks
