@@ -44,6 +44,7 @@ struct SweepUiState {
   bool startRequested = false, cancelRequested = false, applyBestRequested = false;
   // readings
   bool active = false;
+  bool building = false;  // the next configuration's program is compiling on a worker thread
   size_t done = 0, total = 0, refused = 0;
   double elapsedSeconds = 0.0, etaSeconds = 0.0;
   std::string status;

@@ -86,7 +86,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
 void SweepRunner::finish(AppState& state, const std::string& status) {
   SweepUiState& ui = state.runs.sweep;
   active_ = false;
-  ui.active = false;
+  ui.active = ui.building = false;
   ui.status = status;
   system_.reset();
   if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
@@ -139,6 +139,11 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
   }
 }
 
+std::pair<std::string, std::string> SweepRunner::programOf(size_t index) const {
+  if (target_ == SweepTarget::NBody) return {kNBodyKernelFile, nbodyBuildOptions(nbodyQueue_[index])};
+  return {kTransposeKernelFile, imageTransposeBuildOptions(transposeQueue_[index], layout_.channels)};
+}
+
 void SweepRunner::step(AppState& state, Session& session) {
   SweepUiState& ui = state.runs.sweep;
   ComputeContext& compute = session.compute();
@@ -178,6 +183,25 @@ void SweepRunner::step(AppState& state, Session& session) {
   const DeviceDescriptor& device = compute.device();
   const size_t queued = target_ == SweepTarget::NBody ? nbodyQueue_.size() : transposeQueue_.size();
   if (next_ < queued) {
+    // The build runs on a worker thread while frames go on (a compile takes from
+    // tens of milliseconds on a GPU driver to most of a second on PoCL); the
+    // configuration is measured in the first frame that finds it built, and the
+    // next one starts building then, while this one is measured.
+    const auto [file, options] = programOf(next_);
+    if (!compute.kernelFileReady(file, options)) {
+      compute.prefetchKernelFile(file, options);
+      ui.building = true;
+      ui.status = "building configuration " + std::to_string(next_ + 1) + " of " + std::to_string(queued) +
+                  " on a worker thread";
+      ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      return;
+    }
+    ui.building = false;
+    ui.status = "running";
+    if (next_ + 1 < queued) {
+      const auto [nextFile, nextOptions] = programOf(next_ + 1);
+      compute.prefetchKernelFile(nextFile, nextOptions);
+    }
     if (target_ == SweepTarget::NBody) {
       const NBodyConfig& c = nbodyQueue_[next_];
       ui.results.push_back(nbodyRun(device, measureNBody(compute, *system_, c, params_, ui.repetitions),

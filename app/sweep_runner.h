@@ -6,6 +6,8 @@
 // stops, apply-best puts the winner into the scene and the tuning cache.
 #include <chrono>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "app/app_state.h"
@@ -28,6 +30,8 @@ class SweepRunner {
   void applyBest(AppState& state, const ComputeContext& compute);
   // Interop sweep: one frame of the switch / warm-up / record cycle.
   void stepInterop(AppState& state, const ComputeContext& compute);
+  // The kernel file and build options configuration `index` of the queue runs with.
+  std::pair<std::string, std::string> programOf(size_t index) const;
 
   bool active_ = false;
   const ComputeContext* compute_ = nullptr;  // the context the sweep runs on (a device switch cancels it)

@@ -45,10 +45,31 @@ ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::
                                    device.driverVersion + "|" + device.deviceVersion);
 }
 
+std::string ComputeContext::allOptions(const std::string& options) const {
+  return extraBuildOptions_.empty() ? options : options + " " + extraBuildOptions_;
+}
+
 std::shared_ptr<const ProgramBuild> ComputeContext::buildKernelFile(const std::string& file,
                                                                     const std::string& options) {
-  const std::string all = extraBuildOptions_.empty() ? options : options + " " + extraBuildOptions_;
-  return programs_->get(file, readKernelSource(kernelsDir_, file), all);
+  return programs_->get(file, readKernelSource(kernelsDir_, file), allOptions(options));
+}
+
+void ComputeContext::prefetchKernelFile(const std::string& file, const std::string& options) {
+  std::string source;
+  try {
+    source = readKernelSource(kernelsDir_, file);
+  } catch (const std::exception&) {
+    return;  // buildKernelFile will say what is wrong with the file
+  }
+  programs_->prefetch(file, source, allOptions(options));
+}
+
+bool ComputeContext::kernelFileReady(const std::string& file, const std::string& options) const {
+  try {
+    return programs_->ready(readKernelSource(kernelsDir_, file), allOptions(options));
+  } catch (const std::exception&) {
+    return true;
+  }
 }
 
 }  // namespace ks

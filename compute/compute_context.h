@@ -33,6 +33,11 @@ class ComputeContext {
 
   // Reads kernels/<file> and builds it (through the cache) for this device.
   std::shared_ptr<const ProgramBuild> buildKernelFile(const std::string& file, const std::string& options = {});
+  // Starts building it on a worker thread (ProgramCache::prefetch), and says whether
+  // buildKernelFile would now answer without compiling. A file that cannot be read
+  // counts as ready: buildKernelFile then reports why.
+  void prefetchKernelFile(const std::string& file, const std::string& options = {});
+  bool kernelFileReady(const std::string& file, const std::string& options = {}) const;
   // Appended to every build's options (benchmarks: --cl-options, e.g. -cl-nv-verbose).
   void setExtraBuildOptions(std::string options) { extraBuildOptions_ = std::move(options); }
 
@@ -45,6 +50,7 @@ class ComputeContext {
   bool sharesGl_ = false;
   std::string glSharingError_;
   std::string extraBuildOptions_;
+  std::string allOptions(const std::string& options) const;
 };
 
 }  // namespace ks

@@ -99,59 +99,96 @@ void ProgramCache::enableDiskCache(ProgramBinaryCache disk, std::string deviceId
   deviceIdentity_ = std::move(deviceIdentity);
 }
 
-std::shared_ptr<const ProgramBuild> ProgramCache::buildThroughDisk(const std::string& label,
-                                                                   const std::string& source,
-                                                                   const std::string& options) {
-  if (!disk_) return build(label, source, options);
+ProgramCache::DiskBuild ProgramCache::buildThroughDisk(const std::string& label, const std::string& source,
+                                                       const std::string& options) const {
+  DiskBuild done;
+  if (!disk_) {
+    done.build = build(label, source, options);
+    return done;
+  }
   const std::string key = programBinaryKey(deviceIdentity_, hashSource(source), options);
   std::string problem;
   if (auto binary = disk_->load(key, problem)) {
     auto loaded = buildFromBinary(label, *binary, options);
     if (loaded->ok()) {
-      ++diskHits_;
-      return loaded;
+      done.diskHit = true;
+      done.build = std::move(loaded);
+      return done;
     }
     problem = "cached binary of " + label + " rejected by the driver (" + loaded->error + ")";
   }
-  if (!problem.empty()) diskMessages_.push_back("program cache: " + problem + "; ignored, building from source");
-  ++diskMisses_;
-  auto built = build(label, source, options);
-  if (built->ok()) {
+  if (!problem.empty()) done.messages.push_back("program cache: " + problem + "; ignored, building from source");
+  done.diskMiss = true;
+  done.build = build(label, source, options);
+  if (done.build->ok()) {
     try {
-      const std::string binary = programBinary(built->program.get());
+      const std::string binary = programBinary(done.build->program.get());
       if (binary.empty()) {
-        diskMessages_.push_back("program cache: the driver returned no binary for " + label + "; not cached");
+        done.messages.push_back("program cache: the driver returned no binary for " + label + "; not cached");
       } else if (const std::string error = disk_->store(key, binary); !error.empty()) {
-        diskMessages_.push_back("program cache: " + error);
+        done.messages.push_back("program cache: " + error);
       }
     } catch (const std::exception& e) {
-      diskMessages_.push_back("program cache: cannot read the binary of " + label + ": " + e.what());
+      done.messages.push_back("program cache: cannot read the binary of " + label + ": " + e.what());
     }
   }
-  return built;
+  return done;
+}
+
+std::string ProgramCache::keyFor(const std::string& source, const std::string& options) const {
+  std::ostringstream key;
+  key << static_cast<const void*>(device_) << '|' << std::hex << hashSource(source) << '|' << options;
+  return key.str();
+}
+
+std::shared_ptr<const ProgramBuild> ProgramCache::keep(const std::string& key, DiskBuild done) {
+  if (done.diskHit) ++diskHits_;
+  if (done.diskMiss) ++diskMisses_;
+  for (std::string& m : done.messages) diskMessages_.push_back(std::move(m));
+  if (done.build->ok()) {
+    entries_[key] = done.build;
+    failures_.erase(done.build->label);
+  } else {
+    failures_[done.build->label] = done.build;
+  }
+  return done.build;
 }
 
 std::shared_ptr<const ProgramBuild> ProgramCache::get(const std::string& label, const std::string& source,
                                                       const std::string& options) {
   ++requests_[label];
-  std::ostringstream key;
-  key << static_cast<const void*>(device_) << '|' << std::hex << hashSource(source) << '|' << options;
-  if (auto it = entries_.find(key.str()); it != entries_.end()) {
+  const std::string key = keyFor(source, options);
+  if (auto it = entries_.find(key); it != entries_.end()) {
     ++hits_;
     return it->second;
   }
   ++misses_;
-  auto result = buildThroughDisk(label, source, options);
-  if (result->ok()) {
-    entries_[key.str()] = result;
-    failures_.erase(label);
-  } else {
-    failures_[label] = result;
+  if (auto it = pending_.find(key); it != pending_.end()) {
+    DiskBuild done = it->second.get();  // waits if the worker is not done yet
+    pending_.erase(it);
+    return keep(key, std::move(done));
   }
-  return result;
+  return keep(key, buildThroughDisk(label, source, options));
+}
+
+void ProgramCache::prefetch(const std::string& label, const std::string& source, const std::string& options) {
+  const std::string key = keyFor(source, options);
+  if (entries_.count(key) || pending_.count(key)) return;
+  // The worker gets its own copies of the texts; `this` outlives it (pending_ waits).
+  pending_.emplace(key, std::async(std::launch::async, [this, label, source, options] {
+                     return buildThroughDisk(label, source, options);
+                   }));
+}
+
+bool ProgramCache::ready(const std::string& source, const std::string& options) const {
+  const std::string key = keyFor(source, options);
+  if (entries_.count(key)) return true;
+  const auto it = pending_.find(key);
+  return it != pending_.end() && it->second.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 void ProgramCache::clear() {
+  pending_.clear();  // waits for builds under way
   entries_.clear();
   failures_.clear();
 }

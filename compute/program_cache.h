@@ -3,6 +3,7 @@
 #include <CL/cl.h>
 
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -55,6 +56,14 @@ class ProgramCache {
   // build comes back with its log and is not cached, so a fixed file builds again.
   std::shared_ptr<const ProgramBuild> get(const std::string& label, const std::string& source,
                                           const std::string& options);
+  // Starts building on a worker thread (OpenCL builds are thread-safe), so that a
+  // later get() of the same program finds it done: the UI's sweeps build the next
+  // configuration while the frame loop keeps drawing. Nothing when it is cached or
+  // already under way.
+  void prefetch(const std::string& label, const std::string& source, const std::string& options);
+  // Whether get() would answer without compiling: cached, or a prefetch has finished.
+  bool ready(const std::string& source, const std::string& options) const;
+  size_t pending() const { return pending_.size(); }
 
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
@@ -78,8 +87,17 @@ class ProgramCache {
                                             const std::string& options) const;
   std::shared_ptr<const ProgramBuild> buildFromBinary(const std::string& label, const std::string& binary,
                                                       const std::string& options) const;
-  std::shared_ptr<const ProgramBuild> buildThroughDisk(const std::string& label, const std::string& source,
-                                                       const std::string& options);
+  // A build and what the disk cache said while making it; runs on any thread
+  // (reads only the immutable members).
+  struct DiskBuild {
+    std::shared_ptr<const ProgramBuild> build;
+    bool diskHit = false, diskMiss = false;
+    std::vector<std::string> messages;
+  };
+  DiskBuild buildThroughDisk(const std::string& label, const std::string& source, const std::string& options) const;
+  std::string keyFor(const std::string& source, const std::string& options) const;
+  // Counts and keeps a finished build (the main thread's half of get()).
+  std::shared_ptr<const ProgramBuild> keep(const std::string& key, DiskBuild done);
   cl_context context_;
   cl_device_id device_;
   std::map<std::string, std::shared_ptr<const ProgramBuild>> entries_;
@@ -89,6 +107,9 @@ class ProgramCache {
   std::string deviceIdentity_;
   std::vector<std::string> diskMessages_;
   std::map<std::string, size_t> requests_;
+  // Builds under way on worker threads, by key. Declared last: destroyed first,
+  // and a std::async future's destructor waits for its build to end.
+  std::map<std::string, std::future<DiskBuild>> pending_;
 };
 
 }  // namespace ks

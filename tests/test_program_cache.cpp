@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -196,6 +198,58 @@ TEST_F(ProgramCacheTest, ClearForgetsEverything) {
   ASSERT_TRUE(second->ok()) << second->error;
   EXPECT_NE(first, second);
   EXPECT_EQ(cache().misses(), 2u);
+}
+
+// A build started on a worker thread: get() takes it over (one miss, no second
+// compile), several prefetches of one program start one build, and a failed
+// build comes back with its log like a synchronous one.
+TEST_F(ProgramCacheTest, PrefetchBuildsOnAWorkerThreadAndGetTakesItOver) {
+  EXPECT_FALSE(cache().ready(kValueSource, "-DVALUE=7")) << "nothing asked for yet";
+  cache().prefetch("value.cl", kValueSource, "-DVALUE=7");
+  cache().prefetch("value.cl", kValueSource, "-DVALUE=7");
+  EXPECT_EQ(cache().pending(), 1u) << "one build per program, however often it is asked for";
+  cache().prefetch("value.cl", kValueSource, "-DVALUE=8");
+  EXPECT_EQ(cache().pending(), 2u);
+  EXPECT_EQ(cache().size(), 0u) << "nothing is kept before get()";
+
+  auto seven = cache().get("value.cl", kValueSource, "-DVALUE=7");  // waits for the worker if needed
+  ASSERT_TRUE(seven->ok()) << seven->error << "\n" << seven->log;
+  EXPECT_EQ(cache().pending(), 1u);
+  EXPECT_EQ(cache().misses(), 1u);
+  EXPECT_TRUE(cache().ready(kValueSource, "-DVALUE=7"));
+  EXPECT_EQ(cache().get("value.cl", kValueSource, "-DVALUE=7"), seven);
+  EXPECT_EQ(cache().hits(), 1u);
+  for (cl_int v : runFill(*seven, 5)) EXPECT_EQ(v, 7);
+
+  // ready() turns true by itself once the worker is done (within a generous time)
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!cache().ready(kValueSource, "-DVALUE=8") && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(cache().ready(kValueSource, "-DVALUE=8"));
+  auto eight = cache().get("value.cl", kValueSource, "-DVALUE=8");
+  ASSERT_TRUE(eight->ok()) << eight->error;
+  for (cl_int v : runFill(*eight, 3)) EXPECT_EQ(v, 8);
+  EXPECT_EQ(cache().pending(), 0u);
+  EXPECT_EQ(cache().size(), 2u);
+
+  cache().prefetch("value.cl", kValueSource, "-DVALUE=8");
+  EXPECT_EQ(cache().pending(), 0u) << "a cached program is not built again";
+
+  cache().prefetch("broken.cl", kBrokenSource, "");
+  auto bad = cache().get("broken.cl", kBrokenSource, "");
+  EXPECT_FALSE(bad->ok());
+  EXPECT_NE(bad->log.find("undeclared_identifier_xyz"), std::string::npos) << bad->log;
+  EXPECT_NE(bad->error.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos) << bad->error;
+  ASSERT_EQ(cache().failures().count("broken.cl"), 1u);
+  EXPECT_EQ(cache().size(), 2u) << "a failed build is not cached";
+
+  // Builds still under way when the cache goes away are waited for, not leaked or cut off.
+  cache().prefetch("value.cl", kValueSource, "-DVALUE=9");
+  cache().clear();
+  EXPECT_EQ(cache().pending(), 0u);
+  EXPECT_EQ(cache().size(), 0u);
+  cache().prefetch("value.cl", kValueSource, "-DVALUE=10");
+  compute_.reset();
 }
 
 // ---- the real kernels/ directory --------------------------------------------------

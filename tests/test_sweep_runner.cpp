@@ -1,7 +1,10 @@
 // The UI's sweeps and recordings on a real device (PoCL here) and a headless GL
-// context, driven through AppState as the panels drive them: one configuration
-// per frame, cancel, apply best (scene + tuning cache), recordings of N frames.
+// context, driven through AppState as the panels drive them: programs built on a
+// worker thread while frames go on, at most one configuration measured per frame,
+// cancel, apply best (scene + tuning cache), recordings of N frames.
 #include <gtest/gtest.h>
+
+#include <chrono>
 
 #include "app/app_state.h"
 #include "app/render_surface.h"
@@ -43,6 +46,22 @@ class SweepRunnerTest : public ::testing::Test {
     session_->draw(state_, 160, 120);
     recorder_.onFrame(state_, 16.0, session_->compute());
   }
+  // Frames until the sweep ends (or a generous time passes: builds run on PoCL,
+  // sanitized in CI). Checks that no frame measures more than one configuration
+  // and counts the frames that found the next program still building.
+  int framesUntilSweepEnds(int* buildingFrames = nullptr) {
+    const SweepUiState& ui = state_.runs.sweep;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+    int frames = 0;
+    while (ui.active && std::chrono::steady_clock::now() < deadline) {
+      const size_t before = ui.done;
+      frame();
+      ++frames;
+      EXPECT_LE(ui.done, before + 1) << "frame " << frames << " measured more than one configuration";
+      if (buildingFrames && ui.building) ++*buildingFrames;
+    }
+    return frames;
+  }
   test::TempDir dir_{"ks-sweep-runner"};
   std::unique_ptr<RenderSurface> surface_;
   AppOptions options_;
@@ -67,11 +86,14 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
   ASSERT_TRUE(ui.active) << ui.status;
   EXPECT_EQ(ui.total, 8u);    // 2 variants x 2 groups x 2 unrolls
   EXPECT_EQ(ui.refused, 2u);  // naive has no unroll 2
-  EXPECT_EQ(ui.done, 3u) << "refused ones count as done, then one configuration ran";
-  int frames = 1;
-  while (ui.active && frames < 20) frame(), ++frames;
-  EXPECT_FALSE(ui.active);
-  EXPECT_EQ(frames, 6) << "one configuration per frame";
+  EXPECT_EQ(ui.done, 2u) << "refused ones count as done; the first program is not built yet";
+  EXPECT_TRUE(ui.building) << "the first frame starts the build and returns";
+  EXPECT_NE(ui.status.find("building configuration 1 of 6"), std::string::npos) << ui.status;
+  int buildingFrames = 0;
+  const int frames = 1 + framesUntilSweepEnds(&buildingFrames);
+  EXPECT_FALSE(ui.active) << ui.status;
+  EXPECT_GE(frames, 7) << "one frame to start, then at most one configuration per frame";
+  EXPECT_FALSE(ui.building);
   EXPECT_EQ(ui.done, ui.total);
   EXPECT_EQ(ui.results.size(), 8u);
   size_t ok = 0;
@@ -109,11 +131,18 @@ TEST_F(SweepRunnerTest, CancelStopsTheSweep) {
   ui.startRequested = true;
   frame();
   ASSERT_TRUE(ui.active);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  while (ui.done < 1 && std::chrono::steady_clock::now() < deadline) frame();
+  ASSERT_EQ(ui.done, 1u) << ui.status;
   ui.cancelRequested = true;
   frame();
   EXPECT_FALSE(ui.active);
+  EXPECT_FALSE(ui.building);
   EXPECT_NE(ui.status.find("cancelled after 1 of 6"), std::string::npos) << ui.status;
   EXPECT_EQ(ui.results.size(), 1u);
+  // The second configuration's build was started while the first was measured;
+  // the session's frames go on regardless, and ending the test waits for it.
+  frame();
 }
 
 TEST_F(SweepRunnerTest, TransposeSweepRefusesWhatTheDeviceCannotRun) {
@@ -126,7 +155,8 @@ TEST_F(SweepRunnerTest, TransposeSweepRefusesWhatTheDeviceCannotRun) {
   ui.channels = 1;
   ui.repetitions = 2;
   ui.startRequested = true;
-  for (int i = 0; i < 5 && (i == 0 || ui.active); ++i) frame();
+  frame();
+  framesUntilSweepEnds();
   EXPECT_FALSE(ui.active) << ui.status;
   ASSERT_EQ(ui.results.size(), 2u);
   EXPECT_NE(ui.results[0].status.find("tile 64 is not offered"), std::string::npos) << ui.results[0].status;
