@@ -99,6 +99,7 @@ struct ImageLabState {
   bool transparentBackground = false;
   float background[4] = {0.1f, 0.1f, 0.12f, 1.0f};
   int rotateGroup[2] = {16, 16};
+  int rotateBlock[2] = {4, 1};  // output pixels per work-item: along a row, rows (the image variants take 2x2 etc.)
   bool transpose = false;
   std::string transposeVariant;
   std::optional<TransposeConfig> transposeChoice;  // a full configuration of transposeVariant
@@ -107,6 +108,14 @@ struct ImageLabState {
   bool histogramOfResult = true;
   bool showChannel[5] = {true, true, true, false, true};  // R G B A luminance
   bool countShownOnly = false;  // RGBA: the kernel counts only the channels shown (less work)
+  // The histogram kernel's channel mask for an image of `imageChannels`: all of them,
+  // or with countShownOnly the RGBA channels shown (all when none is).
+  int countedHistogramChannels(int imageChannels) const {
+    if (imageChannels != 4 || !countShownOnly) return kAllHistogramChannels;
+    int mask = 0;
+    for (int c = 0; c < 5; ++c) mask |= showChannel[c] ? 1 << c : 0;
+    return mask ? mask : kAllHistogramChannels;
+  }
   bool logScale = false;
   // view
   enum class View { Original, Result, SideBySide };

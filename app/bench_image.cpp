@@ -34,11 +34,18 @@ bool benchShape(int x, int y) {
 }
 
 // A slice of the histogram table: every variant, the shapes that matter on GPUs.
+bool among(int v, std::initializer_list<int> list) { return std::find(list.begin(), list.end(), v) != list.end(); }
+
 bool benchHistogram(const HistogramConfig& c) {
-  auto among = [](int v, std::initializer_list<int> list) { return std::find(list.begin(), list.end(), v) != list.end(); };
   if (c.variant == "subhist_uchar") return among(c.workGroup, {64, 256}) && among(c.pixelsPerItem, {64, 255});
   if (c.variant == "subhist_flush") return among(c.workGroup, {128, 256}) && among(c.groupsPerComputeUnit, {2, 4, 8});
   return among(c.workGroup, {256, 512}) && among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
+}
+
+// R, G, B only: local_atomic with up to 16 copies (48 KB), and 1024-item groups.
+bool benchRgbHistogram(const HistogramConfig& c) {
+  return c.variant == "local_atomic" && among(c.workGroup, {256, 512, 1024}) && among(c.copies, {1, 8, 16}) &&
+         among(c.groupsPerComputeUnit, {2, 4, 8});
 }
 
 void row(const char* what, const std::string& config, size_t bytes, double ms, double copyGbps) {
@@ -139,20 +146,17 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
     std::vector<uint8_t> constant(layout.bytes(), 77);
     Buffer constantIn(compute.context(), CL_MEM_READ_ONLY, layout.bytes());
     queue.writeBuffer(constantIn, 0, layout.bytes(), constant.data());
-    for (const HistogramConfig& c : allHistogramConfigs(device, channels)) {
-      // RGBA counting R, G, B only (CUB's anchor counts those): copies 1..8, 2..16 groups per CU.
-      const bool rgbOnly = channels == 4 && c.variant == "local_atomic" && c.workGroup == 256 &&
-                           c.copies <= 8 && c.groupsPerComputeUnit >= 2 && c.groupsPerComputeUnit <= 16;
-      if (!benchHistogram(c) && !rgbOnly) continue;
-      // RGBA counts R, G, B, A and luminance; CUB's RGBA anchor counts R, G, B: the
-      // like-for-like rows count only those (the UI's "count only the channels shown").
-      std::vector<HistogramConfig> counted;
-      if (benchHistogram(c)) counted.push_back(c);
-      if (rgbOnly) {
-        counted.push_back(c);
-        counted.back().countedChannels = kRgbHistogramChannels;
-      }
-      for (const HistogramConfig& config : counted) try {
+    // RGBA counts R, G, B, A and luminance; CUB's RGBA anchor counts R, G, B: the
+    // like-for-like rows count only those (the UI's "count only the channels shown"),
+    // which leaves local memory for up to 16 histogram copies.
+    std::vector<HistogramConfig> histogramConfigs;
+    for (const HistogramConfig& c : allHistogramConfigs(device, channels))
+      if (benchHistogram(c)) histogramConfigs.push_back(c);
+    if (channels == 4)
+      for (const HistogramConfig& c : allHistogramConfigs(device, channels, kRgbHistogramChannels))
+        if (benchRgbHistogram(c)) histogramConfigs.push_back(c);
+    for (const HistogramConfig& config : histogramConfigs) {
+      try {
         ImageHistogrammer hgram(compute, config);
         hgram.prepare(channels);
         Buffer bins(compute.context(), CL_MEM_READ_WRITE, histogramBinCount(layout) * sizeof(cl_uint));

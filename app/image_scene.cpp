@@ -162,9 +162,17 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   a.rotate.variant = lab.rotateVariant.empty() ? "bilinear" : lab.rotateVariant;
   a.rotate.workGroupX = lab.rotateGroup[0];
   a.rotate.workGroupY = lab.rotateGroup[1];
-  if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant);
-      v && std::find(v->pixelsPerItem.begin(), v->pixelsPerItem.end(), a.rotate.pixelsPerItem) == v->pixelsPerItem.end())
-    a.rotate.pixelsPerItem = v->pixelsPerItem.front();
+  a.rotate.pixelsPerItem = lab.rotateBlock[0];
+  a.rotate.rowsPerItem = lab.rotateBlock[1];
+  // A block the variant does not offer: 4 pixels of a row where it can, else its first.
+  if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant)) {
+    auto offers = [](const std::vector<int>& list, int value) {
+      return std::find(list.begin(), list.end(), value) != list.end();
+    };
+    if (!offers(v->pixelsPerItem, a.rotate.pixelsPerItem))
+      a.rotate.pixelsPerItem = offers(v->pixelsPerItem, 4) ? 4 : v->pixelsPerItem.front();
+    if (!offers(v->rowsPerItem, a.rotate.rowsPerItem)) a.rotate.rowsPerItem = v->rowsPerItem.front();
+  }
   a.params.degrees = lab.angle;
   a.params.canvas = lab.expandCanvas ? RotateCanvas::Expand : RotateCanvas::Crop;
   a.params.transparent = lab.transparentBackground;
@@ -179,17 +187,17 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
       : lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
           ? *lab.transposeChoice
           : firstValid([&] { return allTransposeConfigs(device, channels); }, lab.transposeVariant, defaultTransposeConfig(channels));
-  a.histogram =
-      lab.histogramChoice && lab.histogramChoice->variant == lab.histogramVariant
-          ? *lab.histogramChoice
-          : firstValid([&] { return allHistogramConfigs(device, channels); }, lab.histogramVariant, defaultHistogramConfig(channels));
-  if (channels == 4 && lab.countShownOnly) {
-    int mask = 0;
-    for (int c = 0; c < 5; ++c) mask |= lab.showChannel[c] ? 1 << c : 0;
-    a.histogram.countedChannels = mask ? mask : kAllHistogramChannels;  // nothing shown: count everything
-  } else {
-    a.histogram.countedChannels = kAllHistogramChannels;
-  }
+  // Counting fewer channels needs less local memory: the list offers more copies. A
+  // choice made for fewer channels that no longer fits falls back to the first that does.
+  const int counted = lab.countedHistogramChannels(channels);
+  std::optional<HistogramConfig> choice = lab.histogramChoice;
+  if (choice) choice->countedChannels = counted;
+  a.histogram = choice && choice->variant == lab.histogramVariant &&
+                        imageHistogramConfigProblem(*choice, device, channels).empty()
+                    ? *choice
+                    : firstValid([&] { return allHistogramConfigs(device, channels, counted); }, lab.histogramVariant,
+                                 defaultHistogramConfig(channels));
+  a.histogram.countedChannels = counted;
   a.histogramOfResult = lab.histogramOfResult;
   return a;
 }
@@ -268,6 +276,8 @@ void ImageScene::update(AppState& state, double) {
         lab.rotateVariant = applied_->rotate.variant;
         lab.rotateGroup[0] = applied_->rotate.workGroupX;
         lab.rotateGroup[1] = applied_->rotate.workGroupY;
+        lab.rotateBlock[0] = applied_->rotate.pixelsPerItem;
+        lab.rotateBlock[1] = applied_->rotate.rowsPerItem;
         lab.transposeVariant = applied_->transposeConfig.variant;
         lab.transposeChoice = applied_->transposeConfig;
         lab.histogramVariant = applied_->histogram.variant;

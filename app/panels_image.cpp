@@ -107,6 +107,23 @@ void pipelineSection(AppState& state) {
       if (ImGui::Selectable(std::to_string(h).c_str(), h == lab.rotateGroup[1])) lab.rotateGroup[1] = h;
     ImGui::EndCombo();
   }
+  // Output pixels per work-item, as the variant offers them (the running description
+  // below shows what was applied when the variant offers less).
+  if (const ImageRotateVariant* v = findImageRotateVariant(lab.rotateVariant)) {
+    const std::string current = std::to_string(lab.rotateBlock[0]) + "x" + std::to_string(lab.rotateBlock[1]);
+    ImGui::SetNextItemWidth(80);
+    if (ImGui::BeginCombo("pixels per work-item", current.c_str())) {
+      for (int ppi : v->pixelsPerItem)
+        for (int rows : v->rowsPerItem) {
+          const std::string text = std::to_string(ppi) + "x" + std::to_string(rows);
+          if (ImGui::Selectable(text.c_str(), text == current)) {
+            lab.rotateBlock[0] = ppi;
+            lab.rotateBlock[1] = rows;
+          }
+        }
+      ImGui::EndCombo();
+    }
+  }
   ImGui::Checkbox("transpose", &lab.transpose);
   if (lab.transpose) {
     if (lab.transposeVariant.empty()) lab.transposeVariant = defaultTransposeConfig(channels).variant;
@@ -133,12 +150,13 @@ void histogramSection(AppState& state) {
   if (lab.histogramVariant.empty()) lab.histogramVariant = defaultHistogramConfig(channels).variant;
   variantCombo("histogram", lab.histogramVariant, imageHistogramVariants(), [&](const char* name) {
     if (!device) return std::string("no device");
-    for (const auto& c : allHistogramConfigs(*device, channels))
+    for (const auto& c : allHistogramConfigs(*device, channels, lab.countedHistogramChannels(channels)))
       if (c.variant == name) return std::string();
     return std::string("no configuration of this variant runs on the device");
   });
   if (device)
-    configurationCombo("histogram config", lab.histogramVariant, allHistogramConfigs(*device, channels),
+    configurationCombo("histogram config", lab.histogramVariant,
+                       allHistogramConfigs(*device, channels, lab.countedHistogramChannels(channels)),
                        lab.runningHistogram, lab.histogramChoice, describeHistogramConfig);
   ImGui::Checkbox("of the result", &lab.histogramOfResult);
   ImGui::SameLine();

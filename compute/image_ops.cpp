@@ -1,6 +1,7 @@
 #include "compute/image_ops.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numbers>
 #include <sstream>
@@ -209,11 +210,11 @@ const std::vector<ImageRotateVariant>& imageRotateVariants() {
        RotateSampling::Bilinear, false, true, {1, 4}},
       {"nearest_image", "rotate_nearest_image",
        "nearest through image2d_t + sampler (the source copied into a CL image; pixel chosen in integers)",
-       RotateSampling::Nearest, true, false, {1, 4}},
+       RotateSampling::Nearest, true, false, {1, 2, 4}, true, {1, 2, 4}},
       {"bilinear_image", "rotate_bilinear_image",
        "bilinear by the sampler's filtering (CLK_FILTER_LINEAR, the texture unit) from a CL image; GPUs weight "
        "the taps in 1/256 steps",
-       RotateSampling::Bilinear, true, false, {1, 4}, false},
+       RotateSampling::Bilinear, true, false, {1, 2, 4}, false, {1, 2, 4}},
   };
   return table;
 }
@@ -274,6 +275,7 @@ std::string imageRotateBuildOptions(const RotateConfig& config, int channels) {
   std::ostringstream o;
   o << "-DCHANNELS=" << channels << " -DPIXELS_PER_ITEM=" << config.pixelsPerItem;
   if (v && v->image) o << " -DUSE_IMAGES";
+  if (config.rowsPerItem != 1) o << " -DROWS_PER_ITEM=" << config.rowsPerItem;
   if (v && v->staged)
     o << " -DSTAGED -DWG_X=" << config.workGroupX << " -DWG_Y=" << config.workGroupY
       << " -DBOX_AREA=" << imageRotateBoxPixels(config);
@@ -283,6 +285,7 @@ std::string imageRotateBuildOptions(const RotateConfig& config, int channels) {
 std::string describeRotateConfig(const RotateConfig& c) {
   std::ostringstream o;
   o << c.variant << " wg=" << c.workGroupX << "x" << c.workGroupY << " ppi=" << c.pixelsPerItem;
+  if (c.rowsPerItem != 1) o << "x" << c.rowsPerItem;
   return o.str();
 }
 
@@ -294,6 +297,9 @@ std::string imageRotateConfigProblem(const RotateConfig& c, const DeviceDescript
   if (!contains(v->pixelsPerItem, c.pixelsPerItem))
     return std::to_string(c.pixelsPerItem) + " pixels per work-item are not offered by the " + v->name +
            " variant (" + listOf(v->pixelsPerItem) + ")";
+  if (!contains(v->rowsPerItem, c.rowsPerItem))
+    return std::to_string(c.rowsPerItem) + " rows per work-item are not offered by the " + v->name + " variant (" +
+           listOf(v->rowsPerItem) + ")";
   if (v->staged)
     if (std::string p = localMemoryProblem(imageRotateLocalMemoryBytes(c, channels), device, "the staged source region");
         !p.empty())
@@ -309,10 +315,11 @@ std::vector<RotateConfig> allRotateConfigs(const DeviceDescriptor& device, int c
   for (const auto& v : imageRotateVariants())
     for (int x : imageWorkGroupWidths())
       for (int y : imageWorkGroupHeights())
-        for (int ppi : v.pixelsPerItem) {
-          RotateConfig c{v.name, x, y, ppi};
-          if (x * y >= 32 && imageRotateConfigProblem(c, device, channels).empty()) out.push_back(c);
-        }
+        for (int ppi : v.pixelsPerItem)
+          for (int rows : v.rowsPerItem) {
+            RotateConfig c{v.name, x, y, ppi, rows};
+            if (x * y >= 32 && imageRotateConfigProblem(c, device, channels).empty()) out.push_back(c);
+          }
   return out;
 }
 
@@ -575,7 +582,10 @@ size_t imageHistogramLocalMemoryBytes(const HistogramConfig& c, int channels) {
   const size_t bins = static_cast<size_t>(kHistogramBins) * static_cast<size_t>(histogramChannelCount(channels));
   if (isSubHistogram(v)) return bins * static_cast<size_t>(std::max(c.workGroup, 0));  // one byte per item and bin
   if (isFlushed(v)) return bins * static_cast<size_t>(std::max(c.workGroup, 0)) + bins * 4;  // + the group's uint bins
-  return bins * static_cast<size_t>(std::max(c.copies, 0)) * 4;
+  // local_atomic keeps only the counted channels in local memory.
+  const size_t counted = channels == 4 ? static_cast<size_t>(std::popcount(static_cast<unsigned>(c.countedChannels)))
+                                       : 1;
+  return counted * static_cast<size_t>(kHistogramBins) * static_cast<size_t>(std::max(c.copies, 0)) * 4;
 }
 
 std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDescriptor& device, int channels) {
@@ -612,12 +622,13 @@ std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDe
                             isSubHistogram(v) || isFlushed(v) ? "the sub-histograms" : "the histogram copies");
 }
 
-std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels) {
+std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels, int countedChannels) {
   std::vector<HistogramConfig> out;
   for (const auto& v : imageHistogramVariants())
     for (int wg : v.workGroups) {
       HistogramConfig c;
       c.variant = v.name;
+      c.countedChannels = channels == 4 ? countedChannels : kAllHistogramChannels;
       c.workGroup = wg;
       if (isSubHistogram(&v)) {
         for (int ppi : v.pixelsPerItem) {
@@ -839,8 +850,9 @@ void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_
   k.setArg(6, static_cast<cl_int>(r.cosQ16));
   k.setArg(7, static_cast<cl_int>(r.sinQ16));
   setBackground(k, 8);
-  const size_t ppi = static_cast<size_t>(config_.pixelsPerItem);
-  enqueue(queue, k, {roundUp(divUp(outW, ppi), wx), roundUp(outH, wy)}, {wx, wy}, eventFor(events, "rotate"));
+  const size_t ppi = static_cast<size_t>(config_.pixelsPerItem), rows = static_cast<size_t>(config_.rowsPerItem);
+  enqueue(queue, k, {roundUp(divUp(outW, ppi), wx), roundUp(divUp(outH, rows), wy)}, {wx, wy},
+          eventFor(events, "rotate"));
 }
 
 // ---- transpose ----

@@ -103,6 +103,7 @@ struct ImageRotateVariant {
   bool staged;                      // stages the group's source region in local memory first
   std::vector<int> pixelsPerItem;   // allowed PIXELS_PER_ITEM (consecutive output pixels of one row per work-item)
   bool exact = true;                // equal to the CPU reference; false: within a level (float blending)
+  std::vector<int> rowsPerItem = {1};  // allowed ROWS_PER_ITEM (rows of the work-item's block of pixels)
 };
 const std::vector<ImageRotateVariant>& imageRotateVariants();
 const ImageRotateVariant* findImageRotateVariant(const std::string& name);
@@ -114,6 +115,7 @@ struct RotateConfig {
   int workGroupX = 8;
   int workGroupY = 32;
   int pixelsPerItem = 4;
+  int rowsPerItem = 1;  // image variants: a block of pixelsPerItem x rowsPerItem output pixels per work-item
   bool operator==(const RotateConfig&) const = default;
 };
 
@@ -146,7 +148,7 @@ std::array<uint8_t, 4> rotateBackgroundPixel(const RotateParams& params, int cha
 size_t imageRotateBoxPixels(const RotateConfig& config);
 size_t imageRotateLocalMemoryBytes(const RotateConfig& config, int channels);
 std::string imageRotateBuildOptions(const RotateConfig& config, int channels);
-std::string describeRotateConfig(const RotateConfig& config);  // "bilinear wg=32x8 ppi=4"
+std::string describeRotateConfig(const RotateConfig& config);  // "bilinear wg=32x8 ppi=4", "... ppi=2x2"
 // Empty when the device can run the configuration for this channel count (1 or 4);
 // otherwise why not: unknown variant, work-group shape not offered or above the
 // device's limits, pixels per item not offered by the variant, a staged region
@@ -252,7 +254,10 @@ size_t imageHistogramLocalMemoryBytes(const HistogramConfig& config, int channel
 // offered, local memory overflow, a device that cannot run the 256-wide statistics
 // reduction).
 std::string imageHistogramConfigProblem(const HistogramConfig& config, const DeviceDescriptor& device, int channels);
-std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels);
+// countedChannels (RGBA): local_atomic keeps only those in local memory, so counting
+// fewer channels allows more histogram copies.
+std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels,
+                                                 int countedChannels = kAllHistogramChannels);
 
 // Merged bins: channel-major, 256 per channel, in histogramChannelName order.
 struct ImageHistogram {

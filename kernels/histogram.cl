@@ -126,13 +126,27 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_subhist(
 // With COPIES = 32 every lane of a warp (32 wide on NVIDIA) owns a bank: no bank
 // conflicts whatever the data (random pixels collide on banks otherwise, flat
 // images on one word); fewer copies trade that for local memory.
+// Local memory holds only the counted channels (LOCAL_CHANNELS; channel c at slot
+// SLOT(c)): counting R, G, B takes 3 KB per copy instead of 5, so 16 copies fit
+// in 48 KB (on the H100 that took R, G, B from 2224 to 2584 GB/s).
 #define COUNT(bin) atomic_inc(&hist[(bin)*COPIES + copy])
+#if CHANNELS == 1
+#define LOCAL_CHANNELS 1
+#define SLOT(c) 0
+#else
+#define MASK_BIT(c) (((COUNT_MASK) >> (c)) & 1)
+#define LOCAL_CHANNELS (MASK_BIT(0) + MASK_BIT(1) + MASK_BIT(2) + MASK_BIT(3) + MASK_BIT(4))
+// The number of counted channels below channel c.
+#define SLOT(c) \
+  (((c) > 0 ? MASK_BIT(0) : 0) + ((c) > 1 ? MASK_BIT(1) : 0) + ((c) > 2 ? MASK_BIT(2) : 0) + ((c) > 3 ? MASK_BIT(3) : 0))
+#endif
+#define LOCAL_BINS (LOCAL_CHANNELS * BINS)
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_atomic(
     __global const uchar* restrict in, const uint pixels, __global uint* restrict partials) {
-  __local uint hist[HIST_BINS * COPIES];
+  __local uint hist[LOCAL_BINS * COPIES];
   const uint lid = get_local_id(0);
-  for (uint i = lid; i < HIST_BINS * COPIES; i += WG) hist[i] = 0;
+  for (uint i = lid; i < LOCAL_BINS * COPIES; i += WG) hist[i] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint copy = lid % COPIES;
   const uint gid = get_global_id(0), stride = get_global_size(0);
@@ -158,11 +172,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
 #else
 #define COUNT_RGBA(r, g, b, a)                                           \
   {                                                                      \
-    if (COUNTED(0)) COUNT(r);                                            \
-    if (COUNTED(1)) COUNT(BINS + (g));                                   \
-    if (COUNTED(2)) COUNT(2 * BINS + (b));                               \
-    if (COUNTED(3)) COUNT(3 * BINS + (a));                               \
-    if (COUNTED(4)) COUNT(4 * BINS + LUMA((uint)(r), (uint)(g), (uint)(b))); \
+    if (COUNTED(0)) COUNT(SLOT(0) * BINS + (r));                         \
+    if (COUNTED(1)) COUNT(SLOT(1) * BINS + (g));                         \
+    if (COUNTED(2)) COUNT(SLOT(2) * BINS + (b));                         \
+    if (COUNTED(3)) COUNT(SLOT(3) * BINS + (a));                         \
+    if (COUNTED(4)) COUNT(SLOT(4) * BINS + LUMA((uint)(r), (uint)(g), (uint)(b))); \
   }
   const uint vectors = pixels / 4;  // 4 RGBA pixels per load
 #define ATOMIC4(v)                      \
@@ -188,8 +202,12 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint bin = lid; bin < HIST_BINS; bin += WG) {
+    const uint channel = bin / BINS;
     uint sum = 0;
-    for (uint c = 0; c < COPIES; ++c) sum += hist[bin * COPIES + c];
+    if (COUNTED(channel)) {  // the others stay zero
+      __local const uint* copies = hist + (SLOT(channel) * BINS + bin % BINS) * COPIES;
+      for (uint c = 0; c < COPIES; ++c) sum += copies[c];
+    }
 #ifdef FUSED
     // partials is the zeroed result itself: add this group's counts (empty bins cost nothing).
     if (sum) atomic_add(&partials[bin], sum);

@@ -18,7 +18,10 @@
 //   rotate_nearest_image     the same through image2d_t + sampler (-DUSE_IMAGES):
 //   rotate_bilinear_image    nearest reads at integer coordinates (bit-exact), bilinear
 //                            uses the sampler's filtering (within a level or two)
-// Build options: -DCHANNELS=1|4 -DPIXELS_PER_ITEM=1|4 [-DUSE_IMAGES] [-DSTAGED ...]
+// Build options: -DCHANNELS=1|4 -DPIXELS_PER_ITEM=1|2|4 [-DUSE_IMAGES [-DROWS_PER_ITEM=1|2|4]] [-DSTAGED ...]
+// The image kernels can take a block of PIXELS_PER_ITEM x ROWS_PER_ITEM output pixels
+// per work-item: a 2x2 block maps to a compact source footprint, which the texture
+// cache serves better than 4 pixels of one row (H100, RGBA 30 degrees: +4.5 %).
 //
 // Geometry, all in integers (the host passes cos and sin as Q16 integers, and the
 // CPU reference in compute/image_reference.cpp does the same arithmetic):
@@ -35,8 +38,17 @@
 #ifndef PIXELS_PER_ITEM
 #define PIXELS_PER_ITEM 1
 #endif
-#if PIXELS_PER_ITEM != 1 && PIXELS_PER_ITEM != 4
-#error "PIXELS_PER_ITEM must be 1 or 4"
+#if PIXELS_PER_ITEM != 1 && PIXELS_PER_ITEM != 2 && PIXELS_PER_ITEM != 4
+#error "PIXELS_PER_ITEM must be 1, 2 or 4"
+#endif
+#ifndef ROWS_PER_ITEM
+#define ROWS_PER_ITEM 1
+#endif
+#if ROWS_PER_ITEM != 1 && ROWS_PER_ITEM != 2 && ROWS_PER_ITEM != 4
+#error "ROWS_PER_ITEM must be 1, 2 or 4"
+#endif
+#if ROWS_PER_ITEM != 1 && !defined(USE_IMAGES)
+#error "ROWS_PER_ITEM is offered by the image kernels only"
 #endif
 
 #if CHANNELS == 1
@@ -46,6 +58,8 @@ typedef uint acc_t;
 #define FROM_ACC(a) ((uchar)(a))
 #define PIXELS4(a, b, c, d) ((uchar4)((a), (b), (c), (d)))
 typedef uchar4 pixels4_t;
+#define PIXELS2(a, b) ((uchar2)((a), (b)))
+typedef uchar2 pixels2_t;
 #elif CHANNELS == 4
 typedef uchar4 pixel_t;
 typedef uint4 acc_t;
@@ -53,6 +67,8 @@ typedef uint4 acc_t;
 #define FROM_ACC(a) convert_uchar4(a)
 #define PIXELS4(a, b, c, d) ((uchar16)((a), (b), (c), (d)))
 typedef uchar16 pixels4_t;
+#define PIXELS2(a, b) ((uchar8)((a), (b)))
+typedef uchar8 pixels2_t;
 #else
 #error "CHANNELS must be 1 or 4"
 #endif
@@ -136,19 +152,25 @@ inline pixel_t sample_bilinear(__global const pixel_t* restrict in, const long2 
 }
 
 // PIXELS_PER_ITEM consecutive pixels of a row, stored as one vector where rows
-// start on 4-pixel boundaries.
-#define STORE_PIXELS(v)                                                                                    \
-  {                                                                                                        \
-    const int o = y * outW + x;                                                                            \
-    if (PIXELS_PER_ITEM == 1) {                                                                            \
-      out[o] = v[0];                                                                                       \
-    } else if ((outW & 3) == 0) {                                                                          \
-      ((__global pixels4_t*)out)[o >> 2] = PIXELS4(v[0], v[PIXELS_PER_ITEM > 1], v[2 * (PIXELS_PER_ITEM > 2)], \
-                                                   v[3 * (PIXELS_PER_ITEM > 3)]);                          \
-    } else {                                                                                               \
-      for (int k = 0; k < PIXELS_PER_ITEM && x + k < outW; ++k) out[o + k] = v[k];                         \
-    }                                                                                                      \
+// start on PIXELS_PER_ITEM-pixel boundaries (x is a multiple of it), else one by one.
+#if PIXELS_PER_ITEM == 1
+#define STORE_PIXELS(v) out[y * outW + x] = v[0];
+#else
+#if PIXELS_PER_ITEM == 2
+#define STORE_VECTOR(o, v) ((__global pixels2_t*)out)[(o) >> 1] = PIXELS2(v[0], v[1])
+#else
+#define STORE_VECTOR(o, v) ((__global pixels4_t*)out)[(o) >> 2] = PIXELS4(v[0], v[1], v[2], v[3])
+#endif
+#define STORE_PIXELS(v)                                                                    \
+  {                                                                                        \
+    const int o = y * outW + x;                                                            \
+    if ((outW & (PIXELS_PER_ITEM - 1)) == 0) {                                             \
+      STORE_VECTOR(o, v);                                                                  \
+    } else {                                                                               \
+      for (int k = 0; k < PIXELS_PER_ITEM && x + k < outW; ++k) out[o + k] = v[k];         \
+    }                                                                                      \
   }
+#endif
 
 #define INVERSE_KERNEL(name, sample, shift)                                                                  \
   __kernel void name(__global const pixel_t* restrict in, __global pixel_t* restrict out, const int inW,      \
@@ -312,49 +334,59 @@ inline uchar4 to_pixel4(const float4 f) {
 __kernel void rotate_nearest_image(read_only image2d_t src, __global pixel_t* restrict out, const int inW,
                                    const int inH, const int outW, const int outH, const int cosQ, const int sinQ,
                                    const pixel_t background) {
-  const int x = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
-  if (x >= outW || y >= outH) return;
-  // The pixel is chosen in integers (exact, like the buffer kernel); the image only serves the read.
-  long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ) + (long2)(BIAS);
+  const int x = get_global_id(0) * PIXELS_PER_ITEM, firstRow = get_global_id(1) * ROWS_PER_ITEM;
+  if (x >= outW || firstRow >= outH) return;
   const long2 step = (long2)(2 * (long)cosQ, -2 * (long)sinQ);
-  pixel_t v[PIXELS_PER_ITEM];
-  for (int k = 0; k < PIXELS_PER_ITEM; ++k, q += step) {
-    const int sx = (int)((q.x >> 17) - BIAS_PIXELS), sy = (int)((q.y >> 17) - BIAS_PIXELS);
-    v[k] = ((uint)sx < (uint)inW && (uint)sy < (uint)inH)
-               ? TO_PIXEL(read_imagef(src, kNearest, (int2)(sx, sy)), 255.0f, (float4)(0.0f))
-               : background;
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_ITEM; ++r) {
+    const int y = firstRow + r;
+    if (y >= outH) break;
+    // The pixel is chosen in integers (exact, like the buffer kernel); the image only serves the read.
+    long2 q = source_point(x, y, inW, inH, outW, outH, cosQ, sinQ) + (long2)(BIAS);
+    pixel_t v[PIXELS_PER_ITEM];
+    for (int k = 0; k < PIXELS_PER_ITEM; ++k, q += step) {
+      const int sx = (int)((q.x >> 17) - BIAS_PIXELS), sy = (int)((q.y >> 17) - BIAS_PIXELS);
+      v[k] = ((uint)sx < (uint)inW && (uint)sy < (uint)inH)
+                 ? TO_PIXEL(read_imagef(src, kNearest, (int2)(sx, sy)), 255.0f, (float4)(0.0f))
+                 : background;
+    }
+    STORE_PIXELS(v)
   }
-  STORE_PIXELS(v)
 }
 
 __kernel void rotate_bilinear_image(read_only image2d_t src, __global pixel_t* restrict out, const int inW,
                                     const int inH, const int outW, const int outH, const int cosQ, const int sinQ,
                                     const pixel_t background) {
-  const int x = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
-  if (x >= outW || y >= outH) return;
-  // Source point of the pixel centre in float (the sampler quantises the
-  // position to 1/256 pixel anyway): R(-angle) (p - output centre) + input centre.
+  const int x = get_global_id(0) * PIXELS_PER_ITEM, firstRow = get_global_id(1) * ROWS_PER_ITEM;
+  if (x >= outW || firstRow >= outH) return;
   const float c = (float)cosQ * (1.0f / 65536.0f), s = (float)sinQ * (1.0f / 65536.0f);
-  const float px = (float)x + 0.5f - 0.5f * (float)outW, py = (float)y + 0.5f - 0.5f * (float)outH;
-  float u = fma(c, px, fma(s, py, 0.5f * (float)inW));
-  float w = fma(-s, px, fma(c, py, 0.5f * (float)inH));
   const float4 bg = BG_FLOAT(background);
-  pixel_t v[PIXELS_PER_ITEM];
-  for (int k = 0; k < PIXELS_PER_ITEM; ++k, u += c, w -= s) {
-    const float4 f = read_imagef(src, kLinear, (float2)(u, w));
-    // Inside the band of pixel centres all four taps are image pixels; outside,
-    // the sampler reads the border colour 0 (CLK_ADDRESS_CLAMP) and the background
-    // fills the weight of the taps that fell outside, like the buffer kernel.
-    if (u >= 0.5f && w >= 0.5f && u <= (float)inW - 0.5f && w <= (float)inH - 0.5f) {
-      v[k] = TO_PIXEL(f, 255.0f, (float4)(0.0f));
-    } else {
-      const float ux = u - 0.5f, uy = w - 0.5f;
-      const float x0 = floor(ux), y0 = floor(uy), fx = ux - x0, fy = uy - y0;
-      const float wx = (x0 >= 0.0f && x0 < (float)inW ? 1.0f - fx : 0.0f) + (x0 + 1.0f >= 0.0f && x0 + 1.0f < (float)inW ? fx : 0.0f);
-      const float wy = (y0 >= 0.0f && y0 < (float)inH ? 1.0f - fy : 0.0f) + (y0 + 1.0f >= 0.0f && y0 + 1.0f < (float)inH ? fy : 0.0f);
-      v[k] = TO_PIXEL(clamp(f * 255.0f + (1.0f - wx * wy) * bg, 0.0f, 255.0f), 1.0f, (float4)(0.0f));
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_ITEM; ++r) {
+    const int y = firstRow + r;
+    if (y >= outH) break;
+    // Source point of the pixel centre in float (the sampler quantises the
+    // position to 1/256 pixel anyway): R(-angle) (p - output centre) + input centre.
+    const float px = (float)x + 0.5f - 0.5f * (float)outW, py = (float)y + 0.5f - 0.5f * (float)outH;
+    float u = fma(c, px, fma(s, py, 0.5f * (float)inW));
+    float w = fma(-s, px, fma(c, py, 0.5f * (float)inH));
+    pixel_t v[PIXELS_PER_ITEM];
+    for (int k = 0; k < PIXELS_PER_ITEM; ++k, u += c, w -= s) {
+      const float4 f = read_imagef(src, kLinear, (float2)(u, w));
+      // Inside the band of pixel centres all four taps are image pixels; outside,
+      // the sampler reads the border colour 0 (CLK_ADDRESS_CLAMP) and the background
+      // fills the weight of the taps that fell outside, like the buffer kernel.
+      if (u >= 0.5f && w >= 0.5f && u <= (float)inW - 0.5f && w <= (float)inH - 0.5f) {
+        v[k] = TO_PIXEL(f, 255.0f, (float4)(0.0f));
+      } else {
+        const float ux = u - 0.5f, uy = w - 0.5f;
+        const float x0 = floor(ux), y0 = floor(uy), fx = ux - x0, fy = uy - y0;
+        const float wx = (x0 >= 0.0f && x0 < (float)inW ? 1.0f - fx : 0.0f) + (x0 + 1.0f >= 0.0f && x0 + 1.0f < (float)inW ? fx : 0.0f);
+        const float wy = (y0 >= 0.0f && y0 < (float)inH ? 1.0f - fy : 0.0f) + (y0 + 1.0f >= 0.0f && y0 + 1.0f < (float)inH ? fy : 0.0f);
+        v[k] = TO_PIXEL(clamp(f * 255.0f + (1.0f - wx * wy) * bg, 0.0f, 255.0f), 1.0f, (float4)(0.0f));
+      }
     }
+    STORE_PIXELS(v)
   }
-  STORE_PIXELS(v)
 }
 #endif

@@ -320,6 +320,33 @@ TEST_F(ImageKernels, RotationWithOnePixelPerWorkItemAndOtherWorkGroups) {
   }
 }
 
+// The image variants' blocks of pixels per work-item (2 or 4 along a row, 2 or 4
+// rows): every awkward size, so that partial blocks at the right and bottom edges
+// (odd widths and heights, 1-pixel images) are tested against the reference.
+TEST_F(ImageKernels, ImageRotationBlocksOfPixelsPerWorkItemMatchTheReference) {
+  for (const char* variant : {"nearest_image", "bilinear_image"})
+    for (const auto& [ppi, rows] : {std::pair{2, 2}, std::pair{4, 4}, std::pair{2, 1}, std::pair{1, 4}, std::pair{4, 2}}) {
+      RotateConfig c{variant, 16, 8, ppi, rows};
+      if (!runnable(c, 1)) {
+        std::cout << "[ SKIPPED  ] " << variant << ": " << imageRotateConfigProblem(c, compute_->device(), 1) << "\n";
+        break;
+      }
+      ImageRotator r(*compute_, c);
+      const ImageRotateVariant& v = r.variant();
+      const int tolerance = v.exact ? 0 : imageBilinearTolerance(compute_->device());
+      for (int channels : {1, 4})
+        for (const Size& s : kSizes) {
+          if (isBig(s) && !(ppi == 2 && rows == 2)) continue;
+          const HostImage in = randomHostImage({s.width, s.height, channels}, 13);
+          for (const RotateParams& p : rotateCases()) {
+            if (isBig(s) && p.degrees == 90.0) continue;
+            EXPECT_EQ(difference(rotate(r, in, p), rotateReference(in, p, v.sampling), tolerance), "")
+                << describeRotateConfig(c) << ", " << name(s, channels) << ", " << describe(p);
+          }
+        }
+    }
+}
+
 TEST_F(ImageKernels, ImageVariantsKeepTheirSourceImageUntilTheSourceChanges) {
   // The image variants copy the source into a CL image once and reuse it: a
   // second run of the same buffer uploads nothing; after sourceChanged() the
@@ -550,6 +577,40 @@ TEST_F(ImageKernels, CountingSomeChannelsLeavesTheOthersEmpty) {
   EXPECT_EQ(describeCountedChannels(kRgbHistogramChannels), "R G B");
 }
 
+// local_atomic keeps only the counted channels in local memory: R, G, B in 16
+// copies (48 KB) fit where all five channels would not; the counts stay exact on
+// sizes that are no multiple of a load or a group.
+TEST_F(ImageKernels, FewerCountedChannelsLeaveRoomForMoreHistogramCopies) {
+  HistogramConfig c;
+  c.variant = "local_atomic";
+  c.workGroup = 1024;
+  c.copies = 16;
+  c.groupsPerComputeUnit = 2;
+  c.countedChannels = kRgbHistogramChannels;
+  EXPECT_EQ(imageHistogramLocalMemoryBytes(c, 4), 3u * 256u * 16u * 4u);
+  const DeviceDescriptor& device = compute_->device();
+  if (!runnable(c, 4)) {
+    std::cout << "[ SKIPPED  ] R, G, B in 16 copies: " << imageHistogramConfigProblem(c, device, 4) << "\n";
+    return;
+  }
+  for (const Size& s : kSizes) {
+    const HostImage in = randomHostImage({s.width, s.height, 4}, 23);
+    const ImageHistogram want = histogramReference(in);
+    for (int mask : {kRgbHistogramChannels, 0x1A}) {  // R G B; G, A and luminance
+      c.countedChannels = mask;
+      ImageHistogrammer h(*compute_, c);
+      const ImageHistogramResult got = histogram(h, in);
+      for (int ch = 0; ch < 5; ++ch) {
+        const std::vector<uint32_t> gotBins(got.histogram.channel(ch), got.histogram.channel(ch) + kHistogramBins);
+        const std::vector<uint32_t> wantBins = (mask & (1 << ch))
+                                                   ? std::vector<uint32_t>(want.channel(ch), want.channel(ch) + kHistogramBins)
+                                                   : std::vector<uint32_t>(kHistogramBins, 0);
+        EXPECT_EQ(gotBins, wantBins) << describeHistogramConfig(c) << ", " << name(s, 4) << ", channel " << ch;
+      }
+    }
+  }
+}
+
 TEST_F(ImageKernels, UcharSubHistogramsDoNotOverflowOnAConstantImage) {
   // 1000x777 pixels of one value: the seed's design (256 pixels per work-item
   // counted in uchar bins) would wrap every bin to 0. At most 255 pixels per
@@ -763,6 +824,39 @@ DeviceDescriptor fakeH200() {
   gpu.maxWorkItemSizes = {1024, 1024, 64};
   gpu.localMemBytes = 48 * 1024;
   return gpu;
+}
+
+TEST(ImageVariantTables, RotationBlocksAreCheckedAndDescribed) {
+  const DeviceDescriptor gpu = fakeH200();
+  RotateConfig blocked{"bilinear_image", 8, 32, 2, 2};
+  EXPECT_EQ(describeRotateConfig(blocked), "bilinear_image wg=8x32 ppi=2x2");
+  EXPECT_NE(imageRotateBuildOptions(blocked, 4).find("-DROWS_PER_ITEM=2"), std::string::npos);
+  EXPECT_EQ(imageRotateBuildOptions(RotateConfig{"bilinear_image", 8, 32, 4, 1}, 4).find("ROWS_PER_ITEM"),
+            std::string::npos);  // one row: the options (and cached binaries) of before
+  EXPECT_EQ(describeRotateConfig(RotateConfig{"bilinear", 16, 16, 4}), "bilinear wg=16x16 ppi=4");
+  EXPECT_EQ(imageRotateConfigProblem(blocked, gpu, 4), "");
+  EXPECT_EQ(imageRotateConfigProblem(RotateConfig{"bilinear", 16, 16, 4, 2}, gpu, 4),
+            "2 rows per work-item are not offered by the bilinear variant (1)");
+  EXPECT_EQ(imageRotateConfigProblem(RotateConfig{"bilinear_image", 16, 16, 4, 3}, gpu, 4),
+            "3 rows per work-item are not offered by the bilinear_image variant (1, 2, 4)");
+  const auto all = allRotateConfigs(gpu, 4);
+  EXPECT_TRUE(std::find(all.begin(), all.end(), blocked) != all.end());
+}
+
+TEST(ImageVariantTables, CountingFewerChannelsOffersMoreHistogramCopies) {
+  const DeviceDescriptor gpu = fakeH200();
+  auto has16Copies = [](const std::vector<HistogramConfig>& list) {
+    return std::any_of(list.begin(), list.end(), [](const HistogramConfig& c) {
+      return c.variant == "local_atomic" && c.copies == 16 && c.workGroup == 1024;
+    });
+  };
+  EXPECT_FALSE(has16Copies(allHistogramConfigs(gpu, 4)));  // 5 channels x 16 copies = 80 KB
+  const auto rgb = allHistogramConfigs(gpu, 4, kRgbHistogramChannels);
+  EXPECT_TRUE(has16Copies(rgb));  // 3 x 16 = 48 KB
+  for (const auto& c : rgb) {
+    EXPECT_EQ(c.countedChannels, kRgbHistogramChannels);
+    EXPECT_EQ(imageHistogramConfigProblem(c, gpu, 4), "") << describeHistogramConfig(c);
+  }
 }
 
 TEST(ImageVariantTables, EveryListedConfigurationIsValidAndDescribed) {
