@@ -169,7 +169,10 @@ void kernelInfoTable(const AppState& state) {
     ImGui::Text("%s", k.role.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", k.file.c_str(), k.config.c_str());
     ImGui::TableSetColumnIndex(1);
-    ImGui::Text("%zu", k.info.workGroupSize);
+    if (k.info.launchableWorkGroupSize() > k.info.workGroupSize)
+      ImGui::Text("%zu (compiled for %zu)", k.info.workGroupSize, k.info.launchableWorkGroupSize());
+    else
+      ImGui::Text("%zu", k.info.workGroupSize);
     ImGui::TableSetColumnIndex(2);
     ImGui::Text("%zu", k.info.preferredMultiple);
     ImGui::TableSetColumnIndex(3);

@@ -44,6 +44,7 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                             {"file", k.file},
                             {"options", k.options},
                             {"work_group_size", k.info.workGroupSize},
+                            {"launchable_work_group_size", k.info.launchableWorkGroupSize()},
                             {"preferred_multiple", k.info.preferredMultiple},
                             {"local_mem_bytes", k.info.localMemBytes},
                             {"private_mem_bytes", k.info.privateMemBytes},

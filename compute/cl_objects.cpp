@@ -102,6 +102,9 @@ KernelInfo Kernel::info(cl_device_id device) const {
           "clGetKernelWorkGroupInfo");
   clCheck(clGetKernelWorkGroupInfo(handle_.get(), device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv, nullptr),
           "clGetKernelWorkGroupInfo");
+  clCheck(clGetKernelWorkGroupInfo(handle_.get(), device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(k.compileWorkGroup),
+                                   k.compileWorkGroup, nullptr),
+          "clGetKernelWorkGroupInfo");
   k.localMemBytes = local;
   k.privateMemBytes = priv;
   return k;

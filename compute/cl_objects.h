@@ -97,6 +97,15 @@ struct KernelInfo {
   size_t preferredMultiple = 0;      // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
   uint64_t localMemBytes = 0;        // CL_KERNEL_LOCAL_MEM_SIZE
   uint64_t privateMemBytes = 0;      // CL_KERNEL_PRIVATE_MEM_SIZE
+  size_t compileWorkGroup[3] = {0, 0, 0};  // CL_KERNEL_COMPILE_WORK_GROUP_SIZE (reqd_work_group_size; 0s: none)
+  // The most work-items per group a launch may ask for. A kernel compiled for a
+  // fixed group size (reqd_work_group_size) was fitted to it by the compiler:
+  // NVIDIA's driver reports CL_KERNEL_WORK_GROUP_SIZE 256 for a histogram kernel
+  // compiled for 1024 items and runs it at 1024 (measured on the H200, 2026-11-24).
+  size_t launchableWorkGroupSize() const {
+    const size_t compiled = compileWorkGroup[0] * compileWorkGroup[1] * compileWorkGroup[2];
+    return compiled > workGroupSize ? compiled : workGroupSize;
+  }
 };
 
 class Kernel {

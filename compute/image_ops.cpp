@@ -105,8 +105,8 @@ KernelBuild buildKernel(ComputeContext& compute, const char* file, const std::st
   k.kernel = Kernel(k.build->program.get(), name);
   k.info = k.kernel.info(compute.device().id);
   // The compiled kernel may allow fewer work-items than the device (registers).
-  if (k.info.workGroupSize < groupItems)
-    throw ImageConfigError(std::string(name) + " allows at most " + std::to_string(k.info.workGroupSize) +
+  if (k.info.launchableWorkGroupSize() < groupItems)
+    throw ImageConfigError(std::string(name) + " allows at most " + std::to_string(k.info.launchableWorkGroupSize()) +
                            " work-items per group on this device (CL_KERNEL_WORK_GROUP_SIZE); " +
                            std::to_string(groupItems) + " asked");
   if (compute.device().localMemBytes && k.info.localMemBytes > compute.device().localMemBytes)

@@ -14,8 +14,8 @@ NBodyKernel::NBodyKernel(ComputeContext& compute, const NBodyConfig& config) : c
   kernel_ = Kernel(build_->program.get(), findNBodyVariant(config.variant)->kernel);
   info_ = kernel_.info(compute.device().id);
   // The compiled kernel may allow fewer work-items than the device (registers).
-  if (info_.workGroupSize < static_cast<size_t>(config.workGroup))
-    throw NBodyConfigError("this kernel allows at most " + std::to_string(info_.workGroupSize) +
+  if (info_.launchableWorkGroupSize() < static_cast<size_t>(config.workGroup))
+    throw NBodyConfigError("this kernel allows at most " + std::to_string(info_.launchableWorkGroupSize()) +
                            " work-items per group on this device (CL_KERNEL_WORK_GROUP_SIZE); " +
                            std::to_string(config.workGroup) + " asked");
   if (compute.device().localMemBytes && info_.localMemBytes > compute.device().localMemBytes)

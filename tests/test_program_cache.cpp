@@ -322,5 +322,35 @@ TEST_F(ProgramCacheTest, JuliaWritesOnlyInBoundsPixelsOnOddSize) {
   EXPECT_EQ(guardWrites, 0u) << "the kernel wrote past width*height (bytes changed in the guard region)";
 }
 
+// KernelInfo reads CL_KERNEL_COMPILE_WORK_GROUP_SIZE: a kernel compiled for a fixed
+// group (reqd_work_group_size) may be launched at that size even where a driver
+// reports a smaller CL_KERNEL_WORK_GROUP_SIZE (NVIDIA: 256 for a kernel compiled for 1024).
+TEST_F(ProgramCacheTest, KernelInfoKnowsTheCompiledWorkGroupSize) {
+  const std::string source =
+      "__kernel __attribute__((reqd_work_group_size(16, 2, 1))) void fixed(__global int* out) {\n"
+      "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = (int)get_local_size(0) * 10 + "
+      "(int)get_local_size(1);\n}\n"
+      "__kernel void free_size(__global int* out) { out[get_global_id(0)] = 1; }\n";
+  auto build = cache().get("fixed.cl", source, "");
+  ASSERT_TRUE(build->ok()) << build->error << "\n" << build->log;
+  const KernelInfo fixed = Kernel(build->program.get(), "fixed").info(device_.id);
+  EXPECT_EQ(fixed.compileWorkGroup[0], 16u);
+  EXPECT_EQ(fixed.compileWorkGroup[1], 2u);
+  EXPECT_EQ(fixed.compileWorkGroup[2], 1u);
+  EXPECT_GE(fixed.launchableWorkGroupSize(), 32u);
+  EXPECT_GE(fixed.launchableWorkGroupSize(), fixed.workGroupSize);
+  const KernelInfo free = Kernel(build->program.get(), "free_size").info(device_.id);
+  EXPECT_EQ(free.compileWorkGroup[0] * free.compileWorkGroup[1] * free.compileWorkGroup[2], 0u);
+  EXPECT_EQ(free.launchableWorkGroupSize(), free.workGroupSize);
+  // And the fixed kernel really runs at its compiled size.
+  Kernel kernel(build->program.get(), "fixed");
+  Buffer out(compute_->context(), CL_MEM_WRITE_ONLY, 64 * sizeof(cl_int));
+  kernel.setArg(0, out);
+  compute_->queue().enqueueKernel(kernel, {32, 2}, {16, 2});
+  std::vector<cl_int> host(64, 0);
+  compute_->queue().readBuffer(out, 0, host.size() * sizeof(cl_int), host.data());
+  for (size_t i = 0; i < host.size(); ++i) EXPECT_EQ(host[i], 162) << i;
+}
+
 }  // namespace
 }  // namespace ks
