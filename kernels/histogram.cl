@@ -153,18 +153,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
   __global const uchar16* in16 = (__global const uchar16*)in;
 #if CHANNELS == 1
   const uint vectors = pixels / 16;  // 16 gray pixels per load
-  // 16 equal pixels (flat regions, a constant image) are one atomic add of 16:
-  // there every lane of a warp would otherwise increment the same word 16 times.
-  // Random pixels pay one vector compare per load.
-#define ATOMIC16(v)                                                  \
-  if (all(v == (uchar16)(v.s0))) {                                   \
-    atomic_add(&hist[(v.s0) * COPIES + copy], 16u);                  \
-  } else {                                                           \
-    COUNT(v.s0); COUNT(v.s1); COUNT(v.s2); COUNT(v.s3);              \
-    COUNT(v.s4); COUNT(v.s5); COUNT(v.s6); COUNT(v.s7);              \
-    COUNT(v.s8); COUNT(v.s9); COUNT(v.sa); COUNT(v.sb);              \
-    COUNT(v.sc); COUNT(v.sd); COUNT(v.se); COUNT(v.sf);              \
-  }
+#define ATOMIC16(v)                                 \
+  COUNT(v.s0); COUNT(v.s1); COUNT(v.s2); COUNT(v.s3); \
+  COUNT(v.s4); COUNT(v.s5); COUNT(v.s6); COUNT(v.s7); \
+  COUNT(v.s8); COUNT(v.s9); COUNT(v.sa); COUNT(v.sb); \
+  COUNT(v.sc); COUNT(v.sd); COUNT(v.se); COUNT(v.sf)
   uint i = gid;
   for (; i + stride < vectors; i += 2 * stride) {  // two loads in flight
     const uchar16 v0 = in16[i], v1 = in16[i + stride];
