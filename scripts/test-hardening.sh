@@ -12,6 +12,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${KS_ASAN_BUILD_DIR:-$root/build-asan}
 fuzz_seconds=${KS_FUZZ_SECONDS:-60}
 "$root/scripts/deps.sh"
+# PoCL's kernel cache must hold the suite's programs (why: see "PoCL's kernel cache"
+# below). .ci/run has just run the normal suite; run alone, this script runs it first.
+if [ "${KS_NORMAL_SUITE_RAN:-0}" != 1 ]; then "$root/scripts/test.sh"; fi
 
 # ---- sanitizer options (every one, and why) ------------------------------------
 # ASan: detect_leaks=1 is the default on Linux x86-64 (said here so it is
@@ -25,9 +28,9 @@ fuzz_seconds=${KS_FUZZ_SECONDS:-60}
 #   hit it, no other test did). Off, LSan does not track dynamic
 #   TLS: a pointer kept only there would be reported as a leak, never hidden.
 export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:intercept_tls_get_addr=0
-# PoCL's kernel cache must be warm: .ci/run runs scripts/test.sh first, whose
-#   uninstrumented tests build the same programs, so here PoCL loads its cached
-#   binaries. PoCL 3.1 compiling from source leaks inside libpocl and libLLVM-15
+# PoCL's kernel cache must be warm: scripts/test.sh runs first (above, or in
+#   .ci/run), whose uninstrumented tests build the same programs, so here PoCL
+#   loads its cached binaries. PoCL 3.1 compiling from source leaks inside libpocl and libLLVM-15
 #   (measured with POCL_KERNEL_CACHE=0: ~2.7 MB once per process, and 72 bytes per
 #   thread that compiles); a suppression for it would have to name libpocl, and
 #   that would also hide a cl_program or cl_mem we forgot to release.
