@@ -11,6 +11,7 @@
 #include "app/app_state.h"
 #include "app/render_surface.h"
 #include "app/session.h"
+#include "session_fixture.h"
 #include "test_support.h"
 
 namespace ks {
@@ -48,38 +49,17 @@ TEST(KernelWatcher, ReportsChangedNewAndRemovedFilesButNotUnchangedText) {
   EXPECT_TRUE(watcher.changedFiles().empty()) << "each change is reported once";
 }
 
-class HotReloadTest : public ::testing::Test {
+class HotReloadTest : public test::SessionFixture {
  protected:
-  void SetUp() override {
-    try {
-      surface_ = createHeadlessSurface(320, 240);
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "no headless GL context: " << e.what();
-    }
+  HotReloadTest() : SessionFixture(320, 240, 300) {}
+  // The app runs on a private copy of kernels/ with its own program binary cache.
+  void configure() override {
     fs::copy(KERNELSCOPE_SOURCE_KERNELS_DIR, kernels_, fs::copy_options::recursive);
     options_.kernelsDir = kernels_;
     options_.programCacheDir = dir_ / "program-cache";
-    options_.nbody.bodies = 300;
-    options_.nbody.explicitOptions = {"--n"};
-    DeviceCatalog catalog;
-    try {
-      catalog = requireDevices();
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << e.what();
-    }
-    session_ = std::make_unique<Session>(std::move(catalog), options_, Settings{}, *surface_, state_);
-  }
-  void frame() {
-    session_->applyRequests(state_);
-    session_->update(state_, 1.0 / 60.0);
-    session_->draw(state_, 320, 240);
   }
   test::TempDir dir_;
   fs::path kernels_ = dir_ / "kernels";
-  std::unique_ptr<RenderSurface> surface_;
-  AppOptions options_;
-  AppState state_;
-  std::unique_ptr<Session> session_;
 };
 
 TEST_F(HotReloadTest, ABrokenNBodyKernelKeepsTheOldProgramAndTheFixRebuilds) {

@@ -12,6 +12,7 @@
 #include "compute/compute_context.h"
 #include "compute/device_ceilings.h"
 #include "compute/device_selection.h"
+#include "session_fixture.h"
 
 namespace ks {
 namespace {
@@ -131,24 +132,10 @@ TEST(CopyBandwidth, MeasuredOnARealDevice) {
 }
 
 TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
-  std::unique_ptr<RenderSurface> surface;
-  try {
-    surface = createHeadlessSurface(320, 240);
-  } catch (const std::exception& e) {
-    GTEST_SKIP() << "no headless GL context: " << e.what();
-  }
-  DeviceCatalog catalog;
-  try {
-    catalog = requireDevices();
-  } catch (const std::exception& e) {
-    GTEST_SKIP() << e.what();
-  }
-  AppOptions options;
-  options.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
-  options.nbody.bodies = 256;
-  options.nbody.explicitOptions = {"--n"};
+  test::SessionParts parts = test::sessionParts(320, 240);
+  if (!parts.missing.empty()) GTEST_SKIP() << parts.missing;
   AppState state;
-  Session session(std::move(catalog), options, Settings{}, *surface, state);
+  Session session(std::move(parts.catalog), test::smallSessionOptions(256), Settings{}, *parts.surface, state);
   EXPECT_GT(state.ceilings.copy.gbps, 0.0) << state.ceilings.copy.error;
   for (SceneKind kind : {SceneKind::NBody, SceneKind::Image, SceneKind::Julia}) {
     state.requestedScene = kind;

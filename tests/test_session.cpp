@@ -9,6 +9,7 @@
 #include "app/image_file.h"
 #include "app/render_surface.h"
 #include "app/session.h"
+#include "session_fixture.h"
 
 namespace ks {
 namespace {
@@ -20,34 +21,9 @@ const bool kTwoPoclDevices = [] {
   return true;
 }();
 
-class SessionTest : public ::testing::Test {
+class SessionTest : public test::SessionFixture {
  protected:
-  void SetUp() override {
-    try {
-      surface_ = createHeadlessSurface(320, 240);
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "no headless GL context: " << e.what();
-    }
-    options_.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
-    options_.nbody.bodies = 500;
-    options_.nbody.explicitOptions = {"--n"};
-    DeviceCatalog catalog;
-    try {
-      catalog = requireDevices();
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << e.what();
-    }
-    session_ = std::make_unique<Session>(std::move(catalog), options_, Settings{}, *surface_, state_);
-  }
-  void frame() {
-    session_->applyRequests(state_);
-    session_->update(state_, 1.0 / 60.0);
-    session_->draw(state_, 320, 240);
-  }
-  std::unique_ptr<RenderSurface> surface_;
-  AppOptions options_;
-  AppState state_;
-  std::unique_ptr<Session> session_;
+  SessionTest() : SessionFixture(320, 240, 500) {}
 };
 
 TEST_F(SessionTest, StartsOnADeviceWithTheNBodyScene) {

@@ -21,6 +21,7 @@
 #include "app/image_file.h"
 #include "app/render_surface.h"
 #include "app/session.h"
+#include "session_fixture.h"
 #include "test_support.h"
 
 namespace ks {
@@ -103,29 +104,15 @@ std::vector<SoakImage> writeImages(const test::TempDir& dir) {
 }
 
 TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
-  std::unique_ptr<RenderSurface> surface;
-  try {
-    surface = createHeadlessSurface(160, 120);
-  } catch (const std::exception& e) {
-    GTEST_SKIP() << "no headless GL context: " << e.what();
-  }
-  DeviceCatalog catalog;
-  try {
-    catalog = requireDevices();
-  } catch (const std::exception& e) {
-    GTEST_SKIP() << e.what();
-  }
+  test::SessionParts parts = test::sessionParts(160, 120);
+  if (!parts.missing.empty()) GTEST_SKIP() << parts.missing;
   test::TempDir dir("ks-soak");
   const std::vector<SoakImage> images = writeImages(dir);
   const std::vector<NBodyConfig> configs = nbodyConfigs();
 
-  AppOptions options;
-  options.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
-  options.nbody.bodies = 256;
-  options.nbody.explicitOptions = {"--n"};
   AppState state;
   state.pattern.size = 128;  // Julia: small, PoCL renders it on the CPU
-  Session session(std::move(catalog), options, Settings{}, *surface, state);
+  Session session(std::move(parts.catalog), test::smallSessionOptions(256), Settings{}, *parts.surface, state);
 
   const int frames = soakFrames();
   // Changes come in rounds of 8; every list above is visited within 20 rounds.

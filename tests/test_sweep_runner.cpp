@@ -12,38 +12,25 @@
 #include "app/session.h"
 #include "app/sweep_runner.h"
 #include "app/sweep_runs.h"
+#include "session_fixture.h"
 #include "test_support.h"
 
 namespace ks {
 namespace {
 
-class SweepRunnerTest : public ::testing::Test {
+class SweepRunnerTest : public test::SessionFixture {
  protected:
-  void SetUp() override {
-    try {
-      surface_ = createHeadlessSurface(160, 120);
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "no headless GL context: " << e.what();
-    }
-    options_.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
-    options_.nbody.bodies = 256;
-    options_.nbody.explicitOptions = {"--n"};
+  SweepRunnerTest() : SessionFixture(160, 120, 256) {}
+  void configure() override {
     state_.nbody.bodies = 256;
-    DeviceCatalog catalog;
-    try {
-      catalog = requireDevices();
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << e.what();
-    }
-    session_ = std::make_unique<Session>(std::move(catalog), options_, Settings{}, *surface_, state_);
     state_.runs.tuningFile = dir_ / "tuning.json";
   }
-  // What the frame loop does, minus ImGui.
+  // What the frame loop does, minus ImGui: the base's frame between the sweep step and the recorder.
   void frame() {
     session_->applyRequests(state_);
     sweeper_.step(state_, *session_);
     session_->update(state_, 1.0 / 60.0);
-    session_->draw(state_, 160, 120);
+    session_->draw(state_, width_, height_);
     recorder_.onFrame(state_, 16.0, session_->compute());
   }
   // Frames until the sweep ends (or a generous time passes: builds run on PoCL,
@@ -63,10 +50,6 @@ class SweepRunnerTest : public ::testing::Test {
     return frames;
   }
   test::TempDir dir_{"ks-sweep-runner"};
-  std::unique_ptr<RenderSurface> surface_;
-  AppOptions options_;
-  AppState state_;
-  std::unique_ptr<Session> session_;
   SweepRunner sweeper_;
   RunRecorder recorder_;
 };

@@ -1,0 +1,82 @@
+#pragma once
+// The app's Session on a headless GL surface and the OpenCL devices, started the
+// way main() starts it, for the end-to-end tests (session, hot reload, sweeps,
+// profiler, soak). Without a GL context or an OpenCL device the test skips and
+// says which is missing.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "app/app_state.h"
+#include "app/render_surface.h"
+#include "app/session.h"
+
+namespace ks::test {
+
+// What a Session needs besides its options; `missing` says why there is none.
+struct SessionParts {
+  std::unique_ptr<RenderSurface> surface;
+  DeviceCatalog catalog;
+  std::string missing;
+};
+
+inline SessionParts sessionParts(int width, int height) {
+  SessionParts parts;
+  try {
+    parts.surface = createHeadlessSurface(width, height);
+  } catch (const std::exception& e) {
+    parts.missing = std::string("no headless GL context: ") + e.what();
+    return parts;
+  }
+  try {
+    parts.catalog = requireDevices();
+  } catch (const std::exception& e) {
+    parts.missing = e.what();
+  }
+  return parts;
+}
+
+// A small N-body scene from the source tree's kernels: quick on PoCL.
+inline AppOptions smallSessionOptions(size_t bodies) {
+  AppOptions options;
+  options.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
+  options.nbody.bodies = bodies;
+  options.nbody.explicitOptions = {"--n"};
+  return options;
+}
+
+// Fixture: configure() adjusts options_ and state_ before the session starts;
+// frame() does what the frame loop does, minus ImGui.
+class SessionFixture : public ::testing::Test {
+ protected:
+  SessionFixture(int width, int height, size_t bodies)
+      : width_(width), height_(height), options_(smallSessionOptions(bodies)) {}
+  virtual void configure() {}
+  void SetUp() override {
+    SessionParts parts = sessionParts(width_, height_);
+    if (!parts.missing.empty()) GTEST_SKIP() << parts.missing;
+    surface_ = std::move(parts.surface);
+    configure();
+    session_ = std::make_unique<Session>(std::move(parts.catalog), options_, Settings{}, *surface_, state_);
+  }
+  // The session goes first: a derived fixture's members (a temporary kernels
+  // directory) are destroyed before the base's.
+  void TearDown() override { session_.reset(); }
+  void frame() {
+    session_->applyRequests(state_);
+    session_->update(state_, 1.0 / 60.0);
+    session_->draw(state_, width_, height_);
+  }
+
+  int width_, height_;
+  std::unique_ptr<RenderSurface> surface_;
+  AppOptions options_;
+  AppState state_;
+  std::unique_ptr<Session> session_;
+};
+
+}  // namespace ks::test
