@@ -164,15 +164,8 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   a.rotate.workGroupY = lab.rotateGroup[1];
   a.rotate.pixelsPerItem = lab.rotateBlock[0];
   a.rotate.rowsPerItem = lab.rotateBlock[1];
-  // A block the variant does not offer: 4 pixels of a row where it can, else its first.
-  if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant)) {
-    auto offers = [](const std::vector<int>& list, int value) {
-      return std::find(list.begin(), list.end(), value) != list.end();
-    };
-    if (!offers(v->pixelsPerItem, a.rotate.pixelsPerItem))
-      a.rotate.pixelsPerItem = offers(v->pixelsPerItem, 4) ? 4 : v->pixelsPerItem.front();
-    if (!offers(v->rowsPerItem, a.rotate.rowsPerItem)) a.rotate.rowsPerItem = v->rowsPerItem.front();
-  }
+  if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant))
+    fitRotateBlock(*v, a.rotate.pixelsPerItem, a.rotate.rowsPerItem);
   a.params.degrees = lab.angle;
   a.params.canvas = lab.expandCanvas ? RotateCanvas::Expand : RotateCanvas::Crop;
   a.params.transparent = lab.transparentBackground;

@@ -110,6 +110,7 @@ void pipelineSection(AppState& state) {
   // Output pixels per work-item, as the variant offers them (the running description
   // below shows what was applied when the variant offers less).
   if (const ImageRotateVariant* v = findImageRotateVariant(lab.rotateVariant)) {
+    fitRotateBlock(*v, lab.rotateBlock[0], lab.rotateBlock[1]);  // shows what the scene runs
     const std::string current = std::to_string(lab.rotateBlock[0]) + "x" + std::to_string(lab.rotateBlock[1]);
     ImGui::SetNextItemWidth(80);
     if (ImGui::BeginCombo("pixels per work-item", current.c_str())) {

@@ -227,6 +227,12 @@ const ImageRotateVariant* findImageRotateVariant(const std::string& name) {
   return nullptr;
 }
 
+void fitRotateBlock(const ImageRotateVariant& variant, int& pixelsPerItem, int& rowsPerItem) {
+  if (!contains(variant.pixelsPerItem, pixelsPerItem))
+    pixelsPerItem = contains(variant.pixelsPerItem, 4) ? 4 : variant.pixelsPerItem.front();
+  if (!contains(variant.rowsPerItem, rowsPerItem)) rowsPerItem = variant.rowsPerItem.front();
+}
+
 RotationFixedPoint rotationFixedPoint(double degrees) {
   double d = std::fmod(degrees, 360.0);
   if (d < 0) d += 360.0;

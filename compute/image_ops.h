@@ -107,6 +107,9 @@ struct ImageRotateVariant {
 };
 const std::vector<ImageRotateVariant>& imageRotateVariants();
 const ImageRotateVariant* findImageRotateVariant(const std::string& name);
+// The block of pixels per work-item `variant` runs for a wanted one: the same where
+// offered, else 4 pixels of a row where offered, else its first; rows likewise.
+void fitRotateBlock(const ImageRotateVariant& variant, int& pixelsPerItem, int& rowsPerItem);
 constexpr const char* kRotateKernelFile = "rotate.cl";
 
 struct RotateConfig {

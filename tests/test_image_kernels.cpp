@@ -841,6 +841,15 @@ TEST(ImageVariantTables, RotationBlocksAreCheckedAndDescribed) {
             "3 rows per work-item are not offered by the bilinear_image variant (1, 2, 4)");
   const auto all = allRotateConfigs(gpu, 4);
   EXPECT_TRUE(std::find(all.begin(), all.end(), blocked) != all.end());
+  // What the UI and the scene run when a variant does not offer the chosen block.
+  int ppi = 2, rows = 4;
+  fitRotateBlock(*findImageRotateVariant("bilinear_image"), ppi, rows);
+  EXPECT_EQ(std::pair(ppi, rows), std::pair(2, 4));
+  fitRotateBlock(*findImageRotateVariant("bilinear"), ppi, rows);
+  EXPECT_EQ(std::pair(ppi, rows), std::pair(4, 1));
+  ppi = 2;
+  fitRotateBlock(*findImageRotateVariant("forward"), ppi, rows);
+  EXPECT_EQ(std::pair(ppi, rows), std::pair(1, 1));
 }
 
 TEST(ImageVariantTables, CountingFewerChannelsOffersMoreHistogramCopies) {
