@@ -39,13 +39,14 @@ bool among(int v, std::initializer_list<int> list) { return std::find(list.begin
 bool benchHistogram(const HistogramConfig& c) {
   if (c.variant == "subhist_uchar") return among(c.workGroup, {64, 256}) && among(c.pixelsPerItem, {64, 255});
   if (c.variant == "subhist_flush") return among(c.workGroup, {128, 256}) && among(c.groupsPerComputeUnit, {2, 4, 8});
+  if (c.workGroup == 1024) return among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2});
   return among(c.workGroup, {256, 512}) && among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
 }
 
-// R, G, B only: local_atomic with up to 16 copies (48 KB), and 1024-item groups.
+// R, G, B only: local_atomic (and fused) with up to 16 copies (48 KB), and 1024-item groups.
 bool benchRgbHistogram(const HistogramConfig& c) {
-  return c.variant == "local_atomic" && among(c.workGroup, {256, 512, 1024}) && among(c.copies, {1, 8, 16}) &&
-         among(c.groupsPerComputeUnit, {2, 4, 8});
+  return (c.variant == "local_atomic" || c.variant == "local_atomic_fused") && among(c.workGroup, {256, 512, 1024}) &&
+         among(c.copies, {1, 8, 16}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
 }
 
 void row(const char* what, const std::string& config, size_t bytes, double ms, double copyGbps) {

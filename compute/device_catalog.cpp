@@ -1,6 +1,7 @@
 #include "compute/device_catalog.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "compute/cl_objects.h"
@@ -23,6 +24,15 @@ bool DeviceDescriptor::hasExtension(const std::string& ext) const {
 }
 
 std::string DeviceDescriptor::displayName() const { return name + " (" + platformName + ")"; }
+
+int DeviceDescriptor::openclMajorVersion() const {
+  int major = 0, minor = 0;
+  return std::sscanf(deviceVersion.c_str(), "OpenCL %d.%d", &major, &minor) == 2 ? major : 0;
+}
+
+bool DeviceDescriptor::isNvidia() const {
+  return vendor.find("NVIDIA") != std::string::npos || platformName.find("NVIDIA") != std::string::npos;
+}
 
 std::vector<std::string> splitExtensions(const std::string& list) {
   std::vector<std::string> out;
@@ -57,6 +67,11 @@ static DeviceDescriptor describeDevice(cl_device_id id) {
   d.maxWorkGroupSize = deviceInfo<size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   d.maxWorkItemSizes = deviceInfoSizes(id, CL_DEVICE_MAX_WORK_ITEM_SIZES);
   d.extensions = splitExtensions(deviceInfoString(id, CL_DEVICE_EXTENSIONS));
+  // An OpenCL 3.0 query: older devices answer CL_INVALID_VALUE, which here means
+  // "not reported" (left 0), not an error.
+  cl_device_atomic_capabilities fences = 0;
+  if (clGetDeviceInfo(id, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof fences, &fences, nullptr) == CL_SUCCESS)
+    d.atomicFenceCapabilities = fences;
   return d;
 }
 

@@ -27,6 +27,8 @@ struct DeviceDescriptor {
   size_t maxWorkGroupSize = 0;
   std::vector<size_t> maxWorkItemSizes;
   std::vector<std::string> extensions;
+  // CL_DEVICE_ATOMIC_FENCE_CAPABILITIES (OpenCL 3.0 devices; 0 where it cannot be asked).
+  cl_device_atomic_capabilities atomicFenceCapabilities = 0;
   // Filled in by the GL share probe for the current GL context; false until probed.
   bool sharesCurrentGlContext = false;
   // Runtime handles: not used by selection logic (tests pass fakes with nulls).
@@ -37,6 +39,8 @@ struct DeviceDescriptor {
   bool hasGlSharing() const { return hasExtension("cl_khr_gl_sharing"); }
   bool hasExternalMemoryFd() const { return hasExtension("cl_khr_external_memory_opaque_fd"); }
   std::string displayName() const;  // "NVIDIA H200 (NVIDIA CUDA)"
+  int openclMajorVersion() const;   // from deviceVersion "OpenCL 3.0 ...": 3; 0 when unreadable
+  bool isNvidia() const;
 };
 
 struct DeviceCatalog {

@@ -528,8 +528,9 @@ const std::vector<ImageHistogramVariant>& imageHistogramVariants() {
        "several interleaved copies spread bank conflicts (32: one bank per lane, none left)",
        {64, 128, 256, 512, 1024}, {}, {1, 2, 4, 8, 16, 32}, {1, 2, 4, 8, 16, 32}},
       {"local_atomic_fused", "histogram_local_atomic",
-       "local_atomic whose groups add their histograms straight into the result with global atomics (zeroed "
-       "first): no partial histograms in memory and no merge kernel",
+       "local_atomic in one kernel: the groups add their histograms into device-wide sums with global atomics, "
+       "and the last group to finish (a counter behind a device-scope fence) moves them to the result and zeroes "
+       "them: no partial histograms, no merge kernel, no clearing",
        {64, 128, 256, 512, 1024}, {}, {1, 2, 4, 8, 16, 32}, {1, 2, 4, 8, 16, 32}, true},
   };
   return table;
@@ -571,6 +572,25 @@ std::string imageHistogramBuildOptions(const HistogramConfig& c, int channels) {
   else o << " -DLOCAL_ATOMIC -DCOPIES=" << c.copies;
   if (v && v->fused) o << " -DFUSED";
   return o.str();
+}
+
+std::string deviceScopeFenceProblem(const DeviceDescriptor& device) {
+  const int major = device.openclMajorVersion();
+  if (major < 2)
+    return "local_atomic_fused needs device-scope memory fences (OpenCL 2.0 or later); the device reports '" +
+           device.deviceVersion + "'";
+  // NVIDIA's OpenCL 3.0 lists work-group-scope fences only (0x13), yet compiles a
+  // memory_scope_device fence to membar.gl, CUDA's __threadfence (checked in its
+  // PTX on an H200, driver 580.159.04): the one exception to the capability query.
+  const cl_device_atomic_capabilities needed = CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  if (major >= 3 && (device.atomicFenceCapabilities & needed) != needed && !device.isNvidia())
+    return "local_atomic_fused needs acquire-release fences of device scope, which the device does not offer "
+           "(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES)";
+  return "";
+}
+
+std::string deviceScopeFenceLanguageOption(const DeviceDescriptor& device) {
+  return device.openclMajorVersion() >= 3 ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
 }
 
 std::string describeHistogramConfig(const HistogramConfig& c) {
@@ -623,6 +643,8 @@ std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDe
       return std::to_string(c.groupsPerComputeUnit) + " groups per compute unit are not offered by the " + v->name +
              " variant (" + listOf(v->groupsPerComputeUnit) + ")";
   }
+  if (v->fused)
+    if (std::string p = deviceScopeFenceProblem(device); !p.empty()) return p;
   if (device.maxWorkGroupSize && device.maxWorkGroupSize < static_cast<size_t>(kHistogramBins))
     return "the statistics reduction needs work-groups of 256; the device allows " +
            std::to_string(device.maxWorkGroupSize);
@@ -965,7 +987,9 @@ ImageHistogrammer::Built& ImageHistogrammer::built(int channels) {
   if (slot) return *slot;
   auto b = std::make_unique<Built>();
   const std::string options = imageHistogramBuildOptions(config_, channels);
-  b->histogram = buildKernel(compute_, kHistogramKernelFile, options, variant_->kernel,
+  const std::string histogramOptions =
+      variant_->fused ? options + " " + deviceScopeFenceLanguageOption(compute_.device()) : options;
+  b->histogram = buildKernel(compute_, kHistogramKernelFile, histogramOptions, variant_->kernel,
                              static_cast<size_t>(config_.workGroup));
   b->merge = buildKernel(compute_, kHistogramKernelFile, options, "histogram_merge", 8);
   // Rows of the merge's (8, rows) work-group: a power of two up to 128 that the
@@ -1002,12 +1026,17 @@ void ImageHistogrammer::run(Queue& queue, cl_mem in, const ImageLayout& layout, 
   h.setArg(0, in);
   h.setArg(1, static_cast<cl_uint>(layout.pixels()));
   if (variant_->fused) {
-    const cl_uint zero = 0;
-    Event* clear = eventFor(events, "clear");
-    clCheck(clEnqueueFillBuffer(queue.get(), bins, &zero, sizeof zero, 0, binCount * sizeof(cl_uint), 0, nullptr,
-                                clear ? clear->out() : nullptr),
-            "clEnqueueFillBuffer");
-    h.setArg(2, bins);
+    // The sums and the finished-groups counter: zeroed once here, and zeroed again
+    // by the last group of every run.
+    const size_t sumsBytes = (binCount + 1) * sizeof(cl_uint);
+    if (sums_.bytes() < sumsBytes) {
+      sums_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, sumsBytes);
+      const cl_uint zero = 0;
+      clCheck(clEnqueueFillBuffer(queue.get(), sums_.get(), &zero, sizeof zero, 0, sumsBytes, 0, nullptr, nullptr),
+              "clEnqueueFillBuffer");
+    }
+    h.setArg(2, sums_.get());
+    h.setArg(3, bins);
     enqueue(queue, h, {groups * wg}, {wg}, eventFor(events, "histogram"));
     return;
   }

@@ -224,7 +224,9 @@ struct ImageHistogramVariant {
   std::vector<int> pixelsPerItem;         // subhist_uchar: pixels per work-item (<= 255: uchar bins)
   std::vector<int> copies;                // local_atomic: copies of the group's histogram (spreads conflicts)
   std::vector<int> groupsPerComputeUnit;  // subhist_flush, local_atomic: groups launched per compute unit
-  bool fused = false;  // groups add into the zeroed result with global atomics: no partials, no merge kernel
+  // One kernel: groups add into device-wide sums with global atomics and the last
+  // group hands them over (needs a device-scope fence: deviceScopeFenceProblem).
+  bool fused = false;
 };
 const std::vector<ImageHistogramVariant>& imageHistogramVariants();
 const ImageHistogramVariant* findImageHistogramVariant(const std::string& name);
@@ -250,6 +252,11 @@ struct HistogramConfig {
 // input, histogram + merge; CUB 1.42-1.52 in the same calls) / 8 copies RGBA (1.51 TB/s).
 HistogramConfig defaultHistogramConfig(int channels);
 std::string imageHistogramBuildOptions(const HistogramConfig& config, int channels);
+// Empty when the device's kernels can order global atomics device-wide (OpenCL C
+// 2.0+ atomic_work_item_fence with memory_scope_device), else why not.
+std::string deviceScopeFenceProblem(const DeviceDescriptor& device);
+// The -cl-std option that makes that fence available: "-cl-std=CL3.0" or "CL2.0".
+std::string deviceScopeFenceLanguageOption(const DeviceDescriptor& device);
 std::string describeHistogramConfig(const HistogramConfig& config);  // "local_atomic wg=256 copies=1 groups/CU=8"
 size_t imageHistogramLocalMemoryBytes(const HistogramConfig& config, int channels);
 // Empty when runnable; else why not (unknown variant, work-group / copies / groups
@@ -380,6 +387,7 @@ class ImageHistogrammer {
   void prepare(int channels);
   // Sub-histograms per work-group ("histogram"), then the merge kernel sums them
   // on the device ("merge") into `bins`: histogramBinCount(layout) cl_uints.
+  // local_atomic_fused: the one "histogram" kernel writes `bins`.
   void run(Queue& queue, cl_mem in, const ImageLayout& layout, cl_mem bins, ImageOpEvents* events = nullptr);
   // The statistics reduction ("statistics"): one work-group of 256 per channel
   // reduces the bins to kMomentsPerChannel cl_ulongs per channel in `moments`.
@@ -401,7 +409,7 @@ class ImageHistogrammer {
   HistogramConfig config_;
   const ImageHistogramVariant* variant_;
   std::unique_ptr<Built> built_[2];
-  Buffer partials_, bins_, moments_;
+  Buffer partials_, sums_, bins_, moments_;  // sums_: local_atomic_fused's device-wide sums
 };
 
 // The bandwidth reference: a plain copy of `bytes` bytes, 16 per work-item

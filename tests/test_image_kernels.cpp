@@ -650,6 +650,38 @@ TEST_F(ImageKernels, UcharSubHistogramsDoNotOverflowOnAConstantImage) {
   expectHistogramMatches(histogram(h, in), in, "constant gray, local atomics");
 }
 
+TEST_F(ImageKernels, TheFusedHistogramLeavesItsSumsZeroForTheNextRun) {
+  // One histogrammer, run after run, over images of other sizes, channel counts
+  // and content (constant: every group adds into one bin): each result must be
+  // exact, so the last group must have handed over and zeroed the sums and the
+  // finished-groups counter every time, with many groups finishing together.
+  HistogramConfig c;
+  c.variant = "local_atomic_fused";
+  c.workGroup = 64;
+  c.copies = 2;
+  c.groupsPerComputeUnit = 4;
+  if (const std::string why = imageHistogramConfigProblem(c, compute_->device(), 1); !why.empty())
+    GTEST_SKIP() << why;
+  ImageHistogrammer h(*compute_, c);
+  const std::vector<HostImage> images = {
+      randomHostImage({1000, 777, 1}, 3), HostImage(ImageLayout{1000, 777, 1}, 9), randomHostImage({17, 13, 4}, 4),
+      randomHostImage({1, 1, 1}, 5),      HostImage(ImageLayout{301, 77, 4}, 250), randomHostImage({4099, 3, 1}, 6)};
+  for (int round = 0; round < 2; ++round)
+    for (const HostImage& in : images) {
+      EXPECT_GT(h.groupCount(in.layout), 0u);
+      expectHistogramMatches(histogram(h, in), in,
+                             "round " + std::to_string(round) + ", " + describeImageLayout(in.layout));
+    }
+  ImageOpEvents events;
+  const HostImage in = randomHostImage({256, 256, 1}, 7);
+  const Buffer src = upload(in);
+  Buffer bins(compute_->context(), CL_MEM_READ_WRITE, kHistogramBins * sizeof(cl_uint));
+  h.run(compute_->queue(), src.get(), in.layout, bins.get(), &events);
+  compute_->queue().finish();
+  ASSERT_EQ(events.commands.size(), 1u) << "one kernel: no clearing, no merge";
+  EXPECT_EQ(events.commands.front().label, "histogram");
+}
+
 TEST_F(ImageKernels, StatisticsOfKnownImages) {
   HistogramConfig c;  // local_atomic defaults
   ImageHistogrammer h(*compute_, c);
@@ -823,7 +855,39 @@ DeviceDescriptor fakeH200() {
   gpu.maxWorkGroupSize = 1024;
   gpu.maxWorkItemSizes = {1024, 1024, 64};
   gpu.localMemBytes = 48 * 1024;
+  // What NVIDIA's driver 580 reports: OpenCL 3.0, fences of work-group scope only.
+  gpu.vendor = "NVIDIA Corporation";
+  gpu.deviceVersion = "OpenCL 3.0 CUDA";
+  gpu.atomicFenceCapabilities = 0x13;
   return gpu;
+}
+
+TEST(ImageVariantTables, TheFusedHistogramNeedsDeviceScopeFences) {
+  HistogramConfig fused;
+  fused.variant = "local_atomic_fused";
+  fused.copies = 8;
+  fused.groupsPerComputeUnit = 2;
+  DeviceDescriptor gpu = fakeH200();
+  EXPECT_EQ(imageHistogramConfigProblem(fused, gpu, 1), "") << "NVIDIA compiles the fence to membar.gl";
+  EXPECT_EQ(deviceScopeFenceLanguageOption(gpu), "-cl-std=CL3.0");
+  gpu.vendor = "Other";
+  EXPECT_NE(imageHistogramConfigProblem(fused, gpu, 1).find("device scope"), std::string::npos);
+  gpu.atomicFenceCapabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  EXPECT_EQ(imageHistogramConfigProblem(fused, gpu, 4), "");
+  gpu.deviceVersion = "OpenCL 2.1 AMD-APP";
+  gpu.atomicFenceCapabilities = 0;  // not asked before 3.0: 2.x has device-scope fences
+  EXPECT_EQ(imageHistogramConfigProblem(fused, gpu, 1), "");
+  EXPECT_EQ(deviceScopeFenceLanguageOption(gpu), "-cl-std=CL2.0");
+  gpu.deviceVersion = "OpenCL 1.2 pocl";
+  const std::string why = imageHistogramConfigProblem(fused, gpu, 1);
+  EXPECT_NE(why.find("OpenCL 2.0 or later"), std::string::npos) << why;
+  EXPECT_NE(why.find("OpenCL 1.2 pocl"), std::string::npos) << why;
+  gpu.deviceVersion = "garbage";
+  EXPECT_NE(imageHistogramConfigProblem(fused, gpu, 1), "");
+  HistogramConfig plain = fused;
+  plain.variant = "local_atomic";
+  EXPECT_EQ(imageHistogramConfigProblem(plain, gpu, 1), "") << "the merge-kernel variant needs no fence";
 }
 
 TEST(ImageVariantTables, RotationBlocksAreCheckedAndDescribed) {
