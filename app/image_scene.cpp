@@ -189,7 +189,7 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
                         imageHistogramConfigProblem(*choice, device, channels).empty()
                     ? *choice
                     : firstValid([&] { return allHistogramConfigs(device, channels, counted); }, lab.histogramVariant,
-                                 defaultHistogramConfig(channels));
+                                 defaultHistogramConfig(channels, device));
   a.histogram.countedChannels = counted;
   a.histogramOfResult = lab.histogramOfResult;
   return a;

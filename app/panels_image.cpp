@@ -148,7 +148,8 @@ void histogramSection(AppState& state) {
   ImageLabState& lab = state.image;
   const DeviceDescriptor* device = activeDevice(state);
   const int channels = std::max(lab.channels, 1);
-  if (lab.histogramVariant.empty()) lab.histogramVariant = defaultHistogramConfig(channels).variant;
+  if (lab.histogramVariant.empty())
+    lab.histogramVariant = (device ? defaultHistogramConfig(channels, *device) : defaultHistogramConfig(channels)).variant;
   variantCombo("histogram", lab.histogramVariant, imageHistogramVariants(), [&](const char* name) {
     if (!device) return std::string("no device");
     for (const auto& c : allHistogramConfigs(*device, channels, lab.countedHistogramChannels(channels)))

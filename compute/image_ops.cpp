@@ -552,6 +552,17 @@ HistogramConfig defaultHistogramConfig(int channels) {
   return c;
 }
 
+HistogramConfig defaultHistogramConfig(int channels, const DeviceDescriptor& device) {
+  HistogramConfig fused = defaultHistogramConfig(channels);
+  fused.variant = "local_atomic_fused";
+  for (int wg : {1024, 256}) {
+    fused.workGroup = wg;
+    fused.groupsPerComputeUnit = wg == 1024 ? 1 : 2;
+    if (imageHistogramConfigProblem(fused, device, channels).empty()) return fused;
+  }
+  return defaultHistogramConfig(channels);
+}
+
 static bool isSubHistogram(const ImageHistogramVariant* v) { return v && std::string(v->name) == "subhist_uchar"; }
 static bool isFlushed(const ImageHistogramVariant* v) { return v && std::string(v->name) == "subhist_flush"; }
 

@@ -507,6 +507,7 @@ std::vector<HistogramConfig> histogramConfigs(int channels) {
   fused.copies = channels == 1 ? 32 : 2;
   fused.groupsPerComputeUnit = 2;
   std::vector<HistogramConfig> configs = {sub, flushed, atomic, copies, fused, defaultHistogramConfig(channels)};
+  if (ComputeContext* compute = sharedCompute()) configs.push_back(defaultHistogramConfig(channels, compute->device()));
   for (const auto& v : imageHistogramVariants())  // a new variant must be added here
     EXPECT_TRUE(std::any_of(configs.begin(), configs.end(), [&](const HistogramConfig& c) { return c.variant == v.name; }))
         << v.name;
@@ -888,6 +889,19 @@ TEST(ImageVariantTables, TheFusedHistogramNeedsDeviceScopeFences) {
   HistogramConfig plain = fused;
   plain.variant = "local_atomic";
   EXPECT_EQ(imageHistogramConfigProblem(plain, gpu, 1), "") << "the merge-kernel variant needs no fence";
+  // The default: fused with 1024-item groups where it can, the portable one where it cannot.
+  EXPECT_EQ(defaultHistogramConfig(1, gpu), defaultHistogramConfig(1)) << "no fences: the merge kernel";
+  const DeviceDescriptor h200 = fakeH200();
+  for (int channels : {1, 4}) {
+    const HistogramConfig best = defaultHistogramConfig(channels, h200);
+    EXPECT_EQ(best.variant, "local_atomic_fused");
+    EXPECT_EQ(best.workGroup, 1024);
+    EXPECT_EQ(imageHistogramConfigProblem(best, h200, channels), "");
+  }
+  DeviceDescriptor small = fakeH200();
+  small.maxWorkGroupSize = 256;
+  EXPECT_EQ(defaultHistogramConfig(1, small).workGroup, 256);
+  EXPECT_EQ(defaultHistogramConfig(1, small).variant, "local_atomic_fused");
 }
 
 TEST(ImageVariantTables, RotationBlocksAreCheckedAndDescribed) {
