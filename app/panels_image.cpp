@@ -154,6 +154,9 @@ void histogramSection(AppState& state) {
     if (!device) return std::string("no device");
     for (const auto& c : allHistogramConfigs(*device, channels, lab.countedHistogramChannels(channels)))
       if (c.variant == name) return std::string();
+    const ImageHistogramVariant* v = findImageHistogramVariant(name);
+    if (v && v->fused)
+      if (std::string why = deviceScopeFenceProblem(*device); !why.empty()) return why;
     return std::string("no configuration of this variant runs on the device");
   });
   if (device)
