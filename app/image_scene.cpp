@@ -159,13 +159,17 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   const DeviceDescriptor& device = compute_.device();
   const int channels = originalLayout_.channels;
   Applied a;
-  a.rotate.variant = lab.rotateVariant.empty() ? "bilinear" : lab.rotateVariant;
-  a.rotate.workGroupX = lab.rotateGroup[0];
-  a.rotate.workGroupY = lab.rotateGroup[1];
-  a.rotate.pixelsPerItem = lab.rotateBlock[0];
-  a.rotate.rowsPerItem = lab.rotateBlock[1];
-  if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant))
-    fitRotateBlock(*v, a.rotate.pixelsPerItem, a.rotate.rowsPerItem);
+  if (lab.rotateVariant.empty()) {  // nothing chosen yet: the fastest this device runs
+    a.rotate = defaultRotateConfig(channels, device);
+  } else {
+    a.rotate.variant = lab.rotateVariant;
+    a.rotate.workGroupX = lab.rotateGroup[0];
+    a.rotate.workGroupY = lab.rotateGroup[1];
+    a.rotate.pixelsPerItem = lab.rotateBlock[0];
+    a.rotate.rowsPerItem = lab.rotateBlock[1];
+    if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant))
+      fitRotateBlock(*v, a.rotate.pixelsPerItem, a.rotate.rowsPerItem);
+  }
   a.params.degrees = lab.angle;
   a.params.canvas = lab.expandCanvas ? RotateCanvas::Expand : RotateCanvas::Crop;
   a.params.transparent = lab.transparentBackground;

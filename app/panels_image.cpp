@@ -70,7 +70,14 @@ void pipelineSection(AppState& state) {
   ImageLabState& lab = state.image;
   const DeviceDescriptor* device = activeDevice(state);
   const int channels = std::max(lab.channels, 1);
-  if (lab.rotateVariant.empty()) lab.rotateVariant = "bilinear";
+  if (lab.rotateVariant.empty()) {  // the scene runs the device's default until a choice is made: show it
+    const RotateConfig d = device ? defaultRotateConfig(channels, *device) : RotateConfig{"bilinear", 16, 16, 4, 1};
+    lab.rotateVariant = d.variant;
+    lab.rotateGroup[0] = d.workGroupX;
+    lab.rotateGroup[1] = d.workGroupY;
+    lab.rotateBlock[0] = d.pixelsPerItem;
+    lab.rotateBlock[1] = d.rowsPerItem;
+  }
   variantCombo("rotate", lab.rotateVariant, imageRotateVariants(), [&](const char* name) {
     RotateConfig c;
     c.variant = name;

@@ -366,6 +366,15 @@ const ImageTransposeVariant* findImageTransposeVariant(const std::string& name) 
   return nullptr;
 }
 
+RotateConfig defaultRotateConfig(int channels, const DeviceDescriptor& device) {
+  const RotateConfig image{"bilinear_image", 32, 8, 2, 4}, buffer{"bilinear", 16, 16, 4, 1};
+  for (const RotateConfig& c : {image, buffer})
+    if (imageRotateConfigProblem(c, device, channels).empty()) return c;
+  for (const RotateConfig& c : allRotateConfigs(device, channels))  // a small device: any bilinear that fits
+    if (c.variant == image.variant || c.variant == buffer.variant) return c;
+  return buffer;
+}
+
 TransposeConfig defaultTransposeConfig(int channels) {
   TransposeConfig c;
   c.variant = channels == 1 ? "block4x16_gray" : "block4x4";

@@ -863,6 +863,21 @@ DeviceDescriptor fakeH200() {
   return gpu;
 }
 
+TEST(ImageVariantTables, TheDefaultRotationIsTheSamplerOneWhereImagesWork) {
+  DeviceDescriptor gpu = fakeH200();
+  for (int channels : {1, 4}) {
+    const RotateConfig d = defaultRotateConfig(channels, gpu);
+    EXPECT_EQ(describeRotateConfig(d), "bilinear_image wg=32x8 ppi=2x4");
+    EXPECT_EQ(imageRotateConfigProblem(d, gpu, channels), "");
+  }
+  gpu.maxWorkGroupSize = 128;  // neither 32x8 nor 16x16 fits: a smaller bilinear configuration that does
+  gpu.maxWorkItemSizes = {128, 128, 64};
+  const RotateConfig small = defaultRotateConfig(1, gpu);
+  EXPECT_EQ(imageRotateConfigProblem(small, gpu, 1), "") << describeRotateConfig(small);
+  EXPECT_NE(small.variant.find("bilinear"), std::string::npos);
+  EXPECT_LE(small.workGroupX * small.workGroupY, 128);
+}
+
 TEST(ImageVariantTables, TheFusedHistogramNeedsDeviceScopeFences) {
   HistogramConfig fused;
   fused.variant = "local_atomic_fused";
