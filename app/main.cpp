@@ -14,6 +14,7 @@
 #include "app/bench_nbody.h"
 #include "app/bench_transpose.h"
 #include "app/cli.h"
+#include "app/fps_counter.h"
 #include "app/imgui_layer.h"
 #include "app/panels.h"
 #include "app/render_surface.h"
@@ -128,8 +129,8 @@ int run(ks::AppOptions options) {
 
   // ---- frames --------------------------------------------------------------
   const auto start = Clock::now();
-  auto last = start, fpsWindowStart = start;
-  unsigned long long fpsWindowFrames = 0;
+  auto last = start;
+  ks::FpsCounter fpsCounter;
   bool appliedVsync = vsync;
   while (!surface->closeRequested() && !state.quitRequested &&
          (options.frames == 0 || state.stats.frames < static_cast<unsigned long long>(options.frames))) {
@@ -177,16 +178,9 @@ int run(ks::AppOptions options) {
     }
     surface->present();
 
-    ++fpsWindowFrames;
-    const double windowSeconds = std::chrono::duration<double>(Clock::now() - fpsWindowStart).count();
+    fpsCounter.onFrame(std::chrono::duration<double>(Clock::now() - start).count());
+    state.stats.fps = fpsCounter.fps();
     state.stats.frameMs = dt * 1000.0;
-    if (windowSeconds >= 0.25) {
-      state.stats.fps = fpsWindowFrames / windowSeconds;
-      fpsWindowFrames = 0;
-      fpsWindowStart = Clock::now();
-    } else if (state.stats.fps == 0.0 && windowSeconds > 0.0) {
-      state.stats.fps = fpsWindowFrames / windowSeconds;  // until the first quarter second is full
-    }
     // The first frame has no frame time of its own (dt from the loop's start) and its
     // kernels include first-run costs: statistics start with the second.
     if (state.stats.frames > 1) ks::recordFrame(state);
