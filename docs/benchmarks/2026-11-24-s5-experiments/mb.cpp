@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   cl_queue_properties qp[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
   q = clCreateCommandQueueWithProperties(ctx, dev, qp, &e); CK(e);
   std::string mode = argv[1];
-  const int W = argc > 2 && mode != "hist" && mode != "probe" && mode != "hist1" && mode != "rot" && mode != "tr" && mode != "copyn" ? atoi(argv[2]) : 8192, H = W;
+  const int W = argc > 2 && mode != "hist" && mode != "copyk" && mode != "probe" && mode != "hist1" && mode != "rot" && mode != "tr" && mode != "copyn" ? atoi(argv[2]) : 8192, H = W;
   if (mode == "copy") {
     size_t bytes = (size_t)W * H * 4; cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &e); CK(e);
     cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &e); CK(e); cl_uchar z = 1; CK(clEnqueueFillBuffer(q, a, &z, 1, 0, bytes, 0, nullptr, nullptr));
@@ -107,6 +107,17 @@ int main(int argc, char** argv) {
       for (size_t i = 0; i < n / sizeof(cl_name_version); ++i) printf("  feature %s\n", feats[i].name);
     cl_device_atomic_capabilities caps = 0; clGetDeviceInfo(dev, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof caps, &caps, nullptr);
     printf("  fence caps 0x%llx\n", (unsigned long long)caps);
+    return 0;
+  }
+
+  if (mode == "copyk") {  // copyk file kernel opts bytes: a copy kernel with the transpose signature
+    const char* file = argv[2]; const char* kname = argv[3]; std::string opts = argv[4]; size_t bytes = strtoull(argv[5], nullptr, 10);
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &e); CK(e);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &e); CK(e); cl_uchar z = 1; CK(clEnqueueFillBuffer(q, a, &z, 1, 0, bytes, 0, nullptr, nullptr));
+    cl_kernel k = build(file, kname, opts); if (!k) return 0; int w = 8192, h = (int)(bytes / 8192);
+    CK(clSetKernelArg(k, 0, sizeof a, &a)); CK(clSetKernelArg(k, 1, sizeof b, &b)); CK(clSetKernelArg(k, 2, 4, &w)); CK(clSetKernelArg(k, 3, 4, &h));
+    size_t g = bytes / 16, l = 256; double ms = timeKernel(k, 1, &g, &l);
+    printf("copyk %s %s %zu bytes: %.4f ms %.1f GB/s\n", kname, opts.c_str(), bytes, ms, 2.0 * bytes / ms / 1e6);
     return 0;
   }
   if (mode == "hist1") {  // hist1 file kernel opts channels data wg groupsPerCU label: one kernel, last group writes bins
