@@ -33,7 +33,9 @@ std::string errorText(const std::exception& e) {
 }  // namespace
 
 ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state)
-    : compute_(compute), interop_(&interop) {
+    : compute_(compute),
+      defaults_{defaultsFor(compute.device(), 1), defaultsFor(compute.device(), 4)},
+      interop_(&interop) {
   auto build = compute.buildKernelFile("display.cl");
   if (!build->ok()) throw ProgramBuildError(build);
   toRgba_ = Kernel(build->program.get(), "to_rgba");
@@ -154,13 +156,17 @@ void ImageScene::openRequested(AppState& state) {
   }
 }
 
+ImageScene::DeviceDefaults ImageScene::defaultsFor(const DeviceDescriptor& device, int channels) {
+  return {defaultRotateConfig(channels, device), defaultHistogramConfig(channels, device)};
+}
+
 ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   const ImageLabState& lab = state.image;
   const DeviceDescriptor& device = compute_.device();
   const int channels = originalLayout_.channels;
   Applied a;
   if (lab.rotateVariant.empty()) {  // nothing chosen yet: the fastest this device runs
-    a.rotate = defaultRotateConfig(channels, device);
+    a.rotate = defaults(channels).rotate;
   } else {
     a.rotate.variant = lab.rotateVariant;
     a.rotate.workGroupX = lab.rotateGroup[0];
@@ -193,7 +199,7 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
                         imageHistogramConfigProblem(*choice, device, channels).empty()
                     ? *choice
                     : firstValid([&] { return allHistogramConfigs(device, channels, counted); }, lab.histogramVariant,
-                                 defaultHistogramConfig(channels, device));
+                                 defaults(channels).histogram);
   a.histogram.countedChannels = counted;
   a.histogramOfResult = lab.histogramOfResult;
   return a;

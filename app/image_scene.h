@@ -43,7 +43,17 @@ class ImageScene final : public Scene {
   void save(AppState& state);
   void publish(AppState& state) const;
 
+  // The device's default configurations for gray [0] and RGBA [1] images, worked
+  // out once here instead of in every frame's wantedFrom.
+  struct DeviceDefaults {
+    RotateConfig rotate;
+    HistogramConfig histogram;
+  };
+  static DeviceDefaults defaultsFor(const DeviceDescriptor& device, int channels);
+  const DeviceDefaults& defaults(int channels) const { return defaults_[channels == 4 ? 1 : 0]; }
+
   ComputeContext& compute_;
+  DeviceDefaults defaults_[2];
   InteropBackend* interop_;
   HostImage original_;
   ImageLayout originalLayout_, resultLayout_;

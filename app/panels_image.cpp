@@ -70,8 +70,9 @@ void pipelineSection(AppState& state) {
   ImageLabState& lab = state.image;
   const DeviceDescriptor* device = activeDevice(state);
   const int channels = std::max(lab.channels, 1);
+  if (lab.rotateVariant.empty() && !device) lab.rotateVariant = "bilinear";
   if (lab.rotateVariant.empty()) {  // the scene runs the device's default until a choice is made: show it
-    const RotateConfig d = device ? defaultRotateConfig(channels, *device) : RotateConfig{"bilinear", 16, 16, 4, 1};
+    const RotateConfig d = defaultRotateConfig(channels, *device);
     lab.rotateVariant = d.variant;
     lab.rotateGroup[0] = d.workGroupX;
     lab.rotateGroup[1] = d.workGroupY;
