@@ -165,7 +165,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   TransposeOptions& tr = options.transpose;
   auto* trGroup = app.add_option_group("Transpose sweep", "Ranges for --bench transpose (default: every value)");
   trGroup->add_option("--transpose-variant", tr.variants,
-                      "naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal, block4x16_gray (list)")
+                      "naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal, block4x4_columns, "
+                      "block4x16_gray, block4x16_gray_columns (list)")
       ->delimiter(',');
   trGroup->add_option("--tile", tr.tiles, "Tile sizes of the tiled (8,16,32) and 4x4 (32,64,128) variants (list)")
       ->delimiter(',')

@@ -34,7 +34,7 @@ struct SweepUiState {
   SweepTarget target = SweepTarget::NBody;
   std::vector<std::string> nbodyVariants{"tiled", "blocked"};
   std::vector<int> workGroups{64, 128, 256}, unrolls{1, 4, 8}, bodiesPerItem{1, 2}, splits{1};
-  std::vector<std::string> transposeVariants{"naive", "tiled", "tiled_padded", "block4x4"};
+  std::vector<std::string> transposeVariants{"naive", "tiled", "tiled_padded", "block4x4", "block4x4_columns"};
   std::vector<int> tiles, rowsPerItem, tileWorkGroups;  // empty: every value of the table
   int bodies = 16384;
   int imageSize = 2048;

@@ -37,7 +37,7 @@ std::vector<std::pair<std::string, std::string>> transposeParameters(const Trans
     else p.emplace_back("work_group", std::to_string(c.workGroup));
   }
   p.emplace_back("padded", v && v->padded ? "1" : "0");
-  p.emplace_back("diagonal", v && v->diagonal ? "1" : "0");
+  p.emplace_back("block_order", blockOrderName(v ? v->order : BlockOrder::Rows));
   return p;
 }
 

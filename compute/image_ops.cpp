@@ -336,28 +336,44 @@ std::vector<RotateConfig> allRotateConfigs(const DeviceDescriptor& device, int c
 const std::vector<ImageTransposeVariant>& imageTransposeVariants() {
   static const std::vector<ImageTransposeVariant> table = {
       {"naive", "transpose_naive", "one pixel per work-item: coalesced reads, writes a whole column apart",
-       TransposeKind::Naive, false, false, {}, {}, {}},
+       TransposeKind::Naive, false, BlockOrder::Rows, {}, {}, {}},
       {"tiled", "transpose_tiled",
        "T x T tile through local memory: coalesced reads and writes; the column reads of the tile conflict on banks",
-       TransposeKind::Tiled, false, false, {8, 16, 32}, {1, 2, 4, 8}, {}},
+       TransposeKind::Tiled, false, BlockOrder::Rows, {8, 16, 32}, {1, 2, 4, 8}, {}},
       {"tiled_padded", "transpose_tiled_padded",
        "tiled with each tile row padded by one element (Apple's sample): no bank conflicts", TransposeKind::Tiled, true,
-       false, {8, 16, 32}, {1, 2, 4, 8}, {}},
+       BlockOrder::Rows, {8, 16, 32}, {1, 2, 4, 8}, {}},
       {"tiled_diagonal", "transpose_tiled_diagonal",
        "tiled + padded, work-groups take blocks in diagonal order (seed 000: avoids partition camping)",
-       TransposeKind::Tiled, true, true, {8, 16, 32}, {1, 2, 4, 8}, {}},
+       TransposeKind::Tiled, true, BlockOrder::Diagonal, {8, 16, 32}, {1, 2, 4, 8}, {}},
       {"block4x4", "transpose_4x4",
        "4x4 pixels per work-item: rows of 4 pixels as one uchar4 / uint4, 4x4 blocks transposed in registers with "
        "shuffle2, a swizzled T x T tile in local memory (seeds 000, 002)",
-       TransposeKind::Block4x4, false, false, {32, 64, 128}, {}, {64, 128, 256}},
+       TransposeKind::Block4x4, false, BlockOrder::Rows, {32, 64, 128}, {}, {64, 128, 256}},
       {"block4x4_diagonal", "transpose_4x4_diagonal", "block4x4 with diagonal block order (seed 000)",
-       TransposeKind::Block4x4, false, true, {32, 64, 128}, {}, {64, 128, 256}},
+       TransposeKind::Block4x4, false, BlockOrder::Diagonal, {32, 64, 128}, {}, {64, 128, 256}},
+      {"block4x4_columns", "transpose_4x4_columns",
+       "block4x4 with the blocks taken column by column: the groups in flight write whole output rows while "
+       "still reading each input row a few blocks wide",
+       TransposeKind::Block4x4, false, BlockOrder::Columns, {32, 64, 128}, {}, {64, 128, 256}},
       {"block4x16_gray", "transpose_gray16",
        "gray only: 16-byte row loads and stores (block4x4 moves gray rows 4 bytes at a time), 4x4 byte blocks "
        "transposed in registers, rows of the local tile padded by a word",
-       TransposeKind::Gray16, true, false, {64, 128}, {}, {64, 128, 256}},
+       TransposeKind::Gray16, true, BlockOrder::Rows, {64, 128}, {}, {64, 128, 256}},
+      {"block4x16_gray_columns", "transpose_gray16_columns",
+       "block4x16_gray with the blocks taken column by column: the groups in flight write whole output rows",
+       TransposeKind::Gray16, true, BlockOrder::Columns, {64, 128}, {}, {64, 128, 256}},
   };
   return table;
+}
+
+const char* blockOrderName(BlockOrder order) {
+  switch (order) {
+    case BlockOrder::Rows: return "rows";
+    case BlockOrder::Diagonal: return "diagonal";
+    case BlockOrder::Columns: return "columns";
+  }
+  return "?";
 }
 
 const ImageTransposeVariant* findImageTransposeVariant(const std::string& name) {
@@ -377,7 +393,7 @@ RotateConfig defaultRotateConfig(int channels, const DeviceDescriptor& device) {
 
 TransposeConfig defaultTransposeConfig(int channels) {
   TransposeConfig c;
-  c.variant = channels == 1 ? "block4x16_gray" : "block4x4";
+  c.variant = channels == 1 ? "block4x16_gray_columns" : "block4x4_columns";
   c.tile = channels == 1 ? 128 : 64;
   c.workGroup = channels == 1 ? 256 : 64;
   return c;

@@ -168,13 +168,20 @@ RotateConfig defaultRotateConfig(int channels, const DeviceDescriptor& device);
 // ---- transpose ------------------------------------------------------------------------
 
 enum class TransposeKind { Naive, Tiled, Block4x4, Gray16 };
+// The order in which work-groups take the image's blocks (tiles).
+enum class BlockOrder {
+  Rows,      // group ids as the grid gives them: along block rows
+  Diagonal,  // along diagonals (seed 000, NVIDIA's transpose paper)
+  Columns,   // down block columns: the groups in flight write whole output rows
+};
+const char* blockOrderName(BlockOrder order);  // "rows", "diagonal", "columns"
 struct ImageTransposeVariant {
-  const char* name;  // naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal
+  const char* name;  // naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal, ...
   const char* kernel;
   const char* description;
   TransposeKind kind;
   bool padded;                     // tile rows padded by one element (Apple's sample)
-  bool diagonal;                   // diagonal block order (seed 000)
+  BlockOrder order;
   std::vector<int> tiles;          // allowed tile sizes in pixels (Tiled: T x T; Block4x4, Gray16: T x T of 4x4 blocks)
   std::vector<int> rowsPerItem;    // Tiled: rows of the tile each work-item moves (work-group T x T/rows)
   std::vector<int> workGroups;     // Block4x4, Gray16: work-items per group (1D)
@@ -193,8 +200,8 @@ struct TransposeConfig {
   bool operator==(const TransposeConfig&) const = default;
 };
 // The configuration that ran fastest for this pixel size on an H200 (8192x8192,
-// docs/BENCHMARKS.md): gray block4x16_gray T=128 wg=256 (0.91-0.92x of the copy),
-// RGBA block4x4 T=64 wg=64 (0.95x). A sweep's winner in tuning.json overrides it.
+// docs/BENCHMARKS.md, sixth session): gray block4x16_gray_columns T=128 wg=256,
+// RGBA block4x4_columns T=64 wg=64. A sweep's winner in tuning.json overrides it.
 TransposeConfig defaultTransposeConfig(int channels);
 
 ImageLayout transposedLayout(const ImageLayout& in);  // height x width, same channels

@@ -35,8 +35,8 @@ SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& ranges, const NBod
 
 // Transpose variants have different parameters: tiles apply to the tiled and 4x4
 // variants, rows per item to the tiled ones, work-groups to the 4x4 ones (and block4x16_gray), 2D
-// shapes to naive. Padding and diagonal order are variants of their own
-// (tiled_padded, tiled_diagonal, block4x4_diagonal). Empty lists: the variant's
+// shapes to naive. Padding and block order are variants of their own
+// (tiled_padded, tiled_diagonal, block4x4_diagonal, *_columns). Empty lists: the variant's
 // own values; naive shapes default to five common ones (every shape would take
 // minutes of builds).
 struct TransposeSweepRanges {

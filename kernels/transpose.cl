@@ -11,6 +11,8 @@
 //                              transposed in registers with shuffle2 (seeds 000, 002)
 //   transpose_gray16           gray only: 16-byte loads and stores (a uchar4 row of a 4x4
 //                              block is only 4 bytes), 4x4 byte blocks in registers
+//   transpose_4x4_columns      block4x4 and gray16 with the blocks taken column by
+//   transpose_gray16_columns   column (column_block: DRAM locality for reads and writes)
 // Build options: -DCHANNELS=1|4 and one family:
 //   -DNAIVE | -DTILED -DTILE=8|16|32 -DROWS=1|2|4|8 | -DBLOCK4X4 -DB4_TILE=32|64|128 -DB4_WG=64|128|256
 //   | -DGRAY16 -DG16_TILE=64|128 -DG16_WG=64|128|256
@@ -65,6 +67,19 @@ inline int2 diagonal_block(void) {
   const int by = bid % nby;
   const int bx = (bid / nby + by) % nbx;
   return (int2)(bx, by);
+}
+
+// Column order: consecutive groups go down a column of blocks. The groups in flight
+// then hold a few whole block columns, so each output row (an input column) is
+// written by neighbouring groups at about the same time, while each input row is
+// still read a few blocks wide: DRAM locality for both streams. Row order keeps the
+// reads together and scatters the writes over the whole height of the output; the
+// diagonal order above scatters both. On an H200 column order took RGBA from 0.95x
+// to 0.97x of a copy (docs/BENCHMARKS.md, sixth session).
+inline int2 column_block(void) {
+  const int nbx = get_num_groups(0), nby = get_num_groups(1);
+  const int bid = get_group_id(0) + nbx * get_group_id(1);
+  return (int2)(bid / nby, bid % nby);
 }
 
 // ---- tiled ------------------------------------------------------------------------
@@ -267,6 +282,13 @@ __kernel __attribute__((reqd_work_group_size(B4_WG, 1, 1))) void transpose_4x4_d
   const int2 b = diagonal_block();
   block4x4_transpose(in, out, width, height, tile, b.x, b.y);
 }
+
+__kernel __attribute__((reqd_work_group_size(B4_WG, 1, 1))) void transpose_4x4_columns(
+    __global const pixel_t* restrict in, __global pixel_t* restrict out, const int width, const int height) {
+  __local pixel4_t tile[B4_TILE * B4_V];
+  const int2 b = column_block();
+  block4x4_transpose(in, out, width, height, tile, b.x, b.y);
+}
 #endif
 
 // ---- gray, 16 bytes per memory access ------------------------------------------------
@@ -298,13 +320,11 @@ __kernel __attribute__((reqd_work_group_size(B4_WG, 1, 1))) void transpose_4x4_d
 #error "G16_WG must divide the tile's pieces (T/4 x T/16)"
 #endif
 
-__kernel __attribute__((reqd_work_group_size(G16_WG, 1, 1))) void transpose_gray16(__global const uchar* restrict in,
-                                                                                   __global uchar* restrict out,
-                                                                                   const int width, const int height) {
-  __local uint tile[G16_TILE * G16_STRIDE];
+inline void gray16_transpose(__global const uchar* restrict in, __global uchar* restrict out, const int width,
+                             const int height, __local uint* tile, const int bx, const int by) {
   __local uchar* tileBytes = (__local uchar*)tile;  // byte c of row r: r * 4 * G16_STRIDE + c (little-endian words)
   const int lid = get_local_id(0);
-  const int x0 = get_group_id(0) * G16_TILE, y0 = get_group_id(1) * G16_TILE;
+  const int x0 = bx * G16_TILE, y0 = by * G16_TILE;
   // A tile inside the image with rows on 16-byte boundaries both ways: vectors only.
   const bool full = (width & 15) == 0 && (height & 15) == 0 && x0 + G16_TILE <= width && y0 + G16_TILE <= height;
   if (full) {
@@ -366,5 +386,19 @@ __kernel __attribute__((reqd_work_group_size(G16_WG, 1, 1))) void transpose_gray
       }
     }
   }
+}
+
+__kernel __attribute__((reqd_work_group_size(G16_WG, 1, 1))) void transpose_gray16(__global const uchar* restrict in,
+                                                                                   __global uchar* restrict out,
+                                                                                   const int width, const int height) {
+  __local uint tile[G16_TILE * G16_STRIDE];
+  gray16_transpose(in, out, width, height, tile, get_group_id(0), get_group_id(1));
+}
+
+__kernel __attribute__((reqd_work_group_size(G16_WG, 1, 1))) void transpose_gray16_columns(
+    __global const uchar* restrict in, __global uchar* restrict out, const int width, const int height) {
+  __local uint tile[G16_TILE * G16_STRIDE];
+  const int2 b = column_block();
+  gray16_transpose(in, out, width, height, tile, b.x, b.y);
 }
 #endif

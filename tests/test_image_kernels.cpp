@@ -157,9 +157,9 @@ TEST_F(ImageKernels, EveryTransposeVariantIsBitExactOnEverySize) {
   for (const auto& v : imageTransposeVariants()) {
     const TransposeConfig c = transposeConfig(v.name);
     ImageTransposer t(*compute_, c);
-    // 1000x777 for one variant of each kind (the others share their code).
+    // 1000x777 for one variant of each kind and block order (the others share their code).
     const bool big = c.variant == "naive" || c.variant == "tiled_padded" || c.variant == "block4x4" ||
-                     c.variant == "block4x16_gray";
+                     c.variant == "block4x16_gray" || v.order != BlockOrder::Rows;
     for (int channels : {1, 4}) {
       if (v.kind == TransposeKind::Gray16 && channels == 4) {  // refused with its reason, tested below
         EXPECT_FALSE(runnable(c, 4));
@@ -179,7 +179,7 @@ TEST_F(ImageKernels, GrayTransposeWith16ByteVectorsOnFullAndEdgeTiles) {
   // Sizes that are multiples of 16 take the vector path on whole tiles and the
   // byte path on the tiles across the edge; odd sizes take the byte path.
   for (const TransposeConfig& c : allTransposeConfigs(compute_->device(), 1)) {
-    if (c.variant != "block4x16_gray") continue;
+    if (findImageTransposeVariant(c.variant)->kind != TransposeKind::Gray16) continue;
     ImageTransposer t(*compute_, c);
     for (const Size& s : {Size{256, 256}, Size{384, 272}, Size{1024, 48}, Size{48, 1040}, Size{17, 13}, Size{1, 1},
                           Size{4099, 3}}) {
@@ -224,6 +224,27 @@ TEST_F(ImageKernels, TransposeTileSizesAndWorkGroups) {
       const HostImage in = randomHostImage({s.width, s.height, k.channels}, 11);
       EXPECT_EQ(difference(transpose(*t, in), transposeReference(in)), "")
           << describeTransposeConfig(k.config) << ", " << name(s, k.channels);
+    }
+  }
+}
+
+TEST_F(ImageKernels, BlockOrdersVisitEveryBlockOnce) {
+  // Grids with more block rows than columns and the other way round, uneven edges:
+  // a block order that skipped a block or took one twice leaves wrong pixels.
+  for (const auto& v : imageTransposeVariants()) {
+    if (v.order == BlockOrder::Rows) continue;
+    for (int channels : {1, 4}) {
+      TransposeConfig c = transposeConfig(v.name);
+      if (v.kind == TransposeKind::Block4x4) c.tile = 32, c.workGroup = 64;  // more blocks per image
+      if (v.kind == TransposeKind::Gray16) c.tile = 64, c.workGroup = 64;
+      if (v.kind == TransposeKind::Gray16 && channels == 4) continue;  // gray only
+      ASSERT_TRUE(runnable(c, channels)) << describeTransposeConfig(c);
+      ImageTransposer t(*compute_, c);
+      for (const Size& s : {Size{100, 333}, Size{333, 100}, Size{65, 65}, Size{1, 200}, Size{200, 1}}) {
+        const HostImage in = randomHostImage({s.width, s.height, channels}, 23);
+        EXPECT_EQ(difference(transpose(t, in), transposeReference(in)), "")
+            << describeTransposeConfig(c) << " (" << blockOrderName(v.order) << " order), " << name(s, channels);
+      }
     }
   }
 }
