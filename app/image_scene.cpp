@@ -30,11 +30,28 @@ std::string errorText(const std::exception& e) {
   return e.what();
 }
 
+// Why the pipeline's result cannot be shown, or empty. An expanded canvas grows
+// each side by up to 1.41x (45 degrees) and a transpose swaps the sides, so a
+// result can exceed what an opened image was checked against: OpenGL's texture
+// size, and the device's largest buffer.
+std::string resultSizeProblem(const ImageLayout& result, int maxDimension, uint64_t maxBufferBytes) {
+  const std::string size = std::to_string(result.width) + "x" + std::to_string(result.height);
+  if (result.width > maxDimension || result.height > maxDimension)
+    return "the result would be " + size + " pixels; OpenGL takes at most " + std::to_string(maxDimension) +
+           " pixels per side (expanding the canvas makes it larger); the previous result stays";
+  if (result.bytes() > maxBufferBytes)
+    return "the result would be " + size + " pixels, " + std::to_string(result.bytes() >> 20) +
+           " MiB; this device's largest buffer is " + std::to_string(maxBufferBytes >> 20) +
+           " MiB; the previous result stays";
+  return {};
+}
+
 }  // namespace
 
 ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state)
     : compute_(compute),
       defaults_{defaultsFor(compute.device(), 1), defaultsFor(compute.device(), 4)},
+      maxImage2d_(deviceMaxImage2d(compute.device())),
       interop_(&interop) {
   auto build = compute.buildKernelFile("display.cl");
   if (!build->ok()) throw ProgramBuildError(build);
@@ -87,7 +104,7 @@ void ImageScene::uploadOriginal() {
 
 void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture) {
   if (!texture || texture->width() != layout.width || texture->height() != layout.height)
-    texture = interop_->createTexture(layout.width, layout.height);
+    texture = interop_->createTexture(layout.width, layout.height, TextureView::Pixels);
   texture->acquireForCompute(compute_.queue());
   toRgba_.setArg(0, pixels);
   toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
@@ -165,8 +182,10 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   const DeviceDescriptor& device = compute_.device();
   const int channels = originalLayout_.channels;
   Applied a;
-  if (lab.rotateVariant.empty()) {  // nothing chosen yet: the fastest this device runs
+  if (lab.rotateVariant.empty()) {  // nothing chosen yet: the fastest this device runs on this image
     a.rotate = defaults(channels).rotate;
+    if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant); v && v->image)
+      a.rotate = defaultRotateConfig(originalLayout_, device, maxImage2d_);
   } else {
     a.rotate.variant = lab.rotateVariant;
     a.rotate.workGroupX = lab.rotateGroup[0];
@@ -221,6 +240,11 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     histogrammer_ = std::make_unique<ImageHistogrammer>(compute_, wanted.histogram);
 
   const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
+  // Checked before anything runs, so that a refusal leaves the previous result whole.
+  if (std::string p = resultSizeProblem(wanted.transpose ? transposedLayout(rotated) : rotated, limits().maxDimension,
+                                        compute_.device().maxAllocBytes);
+      !p.empty())
+    throw ImageConfigError(p);
   if (rotatedBuffer_.bytes() < rotated.bytes())
     rotatedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, rotated.bytes());
   ImageOpEvents rotateEvents;
@@ -259,9 +283,34 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   lab.statistics = h.statistics;
 }
 
+// An image larger than the device's 2D images cannot go through an image2d_t
+// variant: rather than refuse the new image, switch the rotation to the buffer
+// kernel's default and say so (the panel shows the switch).
+void ImageScene::fitRotationToImage(AppState& state) {
+  ImageLabState& lab = state.image;
+  const ImageRotateVariant* v = findImageRotateVariant(lab.rotateVariant);
+  if (!v || !v->image) return;
+  if (static_cast<size_t>(originalLayout_.width) <= maxImage2d_[0] &&
+      static_cast<size_t>(originalLayout_.height) <= maxImage2d_[1])
+    return;  // the usual case, checked every frame: no table lookups
+  const RotateConfig fitted = defaultRotateConfig(originalLayout_, compute_.device(), maxImage2d_);
+  if (fitted.variant == lab.rotateVariant) return;
+  lab.rotateVariant = fitted.variant;
+  lab.rotateGroup[0] = fitted.workGroupX;
+  lab.rotateGroup[1] = fitted.workGroupY;
+  lab.rotateBlock[0] = fitted.pixelsPerItem;
+  lab.rotateBlock[1] = fitted.rowsPerItem;
+  const std::string note = describeImageLayout(originalLayout_) + " is larger than this device's 2D images (" +
+                           std::to_string(maxImage2d_[0]) + "x" + std::to_string(maxImage2d_[1]) +
+                           "): rotating with " + describeRotateConfig(fitted);
+  lab.message += (lab.message.empty() ? "" : "; ") + note;
+  state.report(note);
+}
+
 void ImageScene::update(AppState& state, double) {
   ImageLabState& lab = state.image;
   openRequested(state);
+  fitRotationToImage(state);
   const Applied wanted = wantedFrom(state);
   if (!applied_ || !(*applied_ == wanted) || lab.dirty) {
     lab.dirty = false;
@@ -274,8 +323,13 @@ void ImageScene::update(AppState& state, double) {
       if (auto* build = dynamic_cast<const ProgramBuildError*>(&e))
         state.buildFailures.push_back({build->build().label + " " + build->build().options,
                                        compute_.device().displayName(), build->build().error, build->build().log});
-      // Put the panel back on what runs, so the next frame does not retry forever.
+      // Put the panel back on what runs, so the next frame does not retry forever;
+      // the next frame runs it again, which also repairs a result that a failure
+      // part way through (a texture that could not be resized) left half updated.
       if (applied_) {
+        lab.angle = static_cast<float>(applied_->params.degrees);
+        lab.expandCanvas = applied_->params.canvas == RotateCanvas::Expand;
+        lab.transpose = applied_->transpose;
         lab.rotateVariant = applied_->rotate.variant;
         lab.rotateGroup[0] = applied_->rotate.workGroupX;
         lab.rotateGroup[1] = applied_->rotate.workGroupY;

@@ -39,6 +39,7 @@ class ImageScene final : public Scene {
   void runPipeline(AppState& state, const Applied& wanted);
   void showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture);
   Applied wantedFrom(AppState& state) const;
+  void fitRotationToImage(AppState& state);
   void inspect(AppState& state);
   void save(AppState& state);
   void publish(AppState& state) const;
@@ -54,6 +55,7 @@ class ImageScene final : public Scene {
 
   ComputeContext& compute_;
   DeviceDefaults defaults_[2];
+  std::array<size_t, 2> maxImage2d_;  // the device's largest image2d_t: larger images need the buffer kernels
   InteropBackend* interop_;
   HostImage original_;
   ImageLayout originalLayout_, resultLayout_;

@@ -285,24 +285,37 @@ void drawImageView(AppState& state) {
     lab.panX = lab.panY = 0.0f;
     lab.fitRequested = false;
   }
+  // Side by side, each picture keeps to its half of the screen (clipped there),
+  // so that zooming in does not draw one over the other.
   struct Shown {
     unsigned texture;
     float width, height;
     bool result;
     ImVec2 centre;
+    float clipLeft, clipRight;
   };
   std::vector<Shown> shown;
   const float offset = sideBySide ? io.DisplaySize.x * 0.12f : 0.0f;
+  const float split = sideBySide ? centre.x : io.DisplaySize.x;
   if (lab.view != ImageLabState::View::Result)
-    shown.push_back({lab.originalTexture, float(lab.width), float(lab.height), false, ImVec2(centre.x - offset, centre.y)});
+    shown.push_back({lab.originalTexture, float(lab.width), float(lab.height), false,
+                     ImVec2(centre.x - offset, centre.y), 0.0f, split});
   if (lab.view != ImageLabState::View::Original)
-    shown.push_back({lab.resultTexture, w, h, true, ImVec2(centre.x + offset, centre.y)});
+    shown.push_back({lab.resultTexture, w, h, true, ImVec2(centre.x + offset, centre.y),
+                     sideBySide ? split : 0.0f, io.DisplaySize.x});
+  // The picture under the cursor: the one whose strip holds it.
+  auto under = [&](float x) -> const Shown* {
+    for (const Shown& s : shown)
+      if (x >= s.clipLeft && x < s.clipRight) return &s;
+    return shown.empty() ? nullptr : &shown.back();
+  };
 
   if (!io.WantCaptureMouse) {
-    if (io.MouseWheel != 0.0f) {  // zoom about the cursor
+    if (io.MouseWheel != 0.0f) {  // zoom about the cursor, in the picture under it
       const float factor = std::pow(1.15f, io.MouseWheel);
       const float newZoom = std::clamp(lab.zoom * factor, 0.01f, 64.0f);
-      const ImVec2 c = shown.empty() ? centre : shown.back().centre;
+      const Shown* target = under(io.MousePos.x);
+      const ImVec2 c = target ? target->centre : centre;
       lab.panX = io.MousePos.x - (io.MousePos.x - (c.x + lab.panX)) * (newZoom / lab.zoom) - c.x;
       lab.panY = io.MousePos.y - (io.MousePos.y - (c.y + lab.panY)) * (newZoom / lab.zoom) - c.y;
       lab.zoom = newZoom;
@@ -318,11 +331,14 @@ void drawImageView(AppState& state) {
     if (!s.texture) continue;
     const ImVec2 p0 = imageOrigin(lab, s.centre, s.width, s.height);
     const ImVec2 p1(p0.x + s.width * lab.zoom, p0.y + s.height * lab.zoom);
+    draw->PushClipRect(ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y));
     draw->AddRectFilled(p0, p1, IM_COL32(40, 40, 40, 255));  // shows transparency as dark gray
     draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(s.texture)), p0, p1);
     draw->AddRect(p0, p1, IM_COL32(90, 90, 100, 255));
+    draw->PopClipRect();
     const ImVec2 m = io.MousePos;
-    if (!io.WantCaptureMouse && m.x >= p0.x && m.x < p1.x && m.y >= p0.y && m.y < p1.y) {
+    if (!io.WantCaptureMouse && m.x >= std::max(p0.x, s.clipLeft) && m.x < std::min(p1.x, s.clipRight) &&
+        m.y >= p0.y && m.y < p1.y) {
       lab.inspectResult = s.result;
       lab.inspectX = static_cast<int>((m.x - p0.x) / lab.zoom);
       lab.inspectY = static_cast<int>((m.y - p0.y) / lab.zoom);

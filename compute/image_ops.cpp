@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 #include <numbers>
 #include <sstream>
 
@@ -382,13 +384,39 @@ const ImageTransposeVariant* findImageTransposeVariant(const std::string& name) 
   return nullptr;
 }
 
-RotateConfig defaultRotateConfig(int channels, const DeviceDescriptor& device) {
-  const RotateConfig image{"bilinear_image", 32, 8, 2, 4}, buffer{"bilinear", 16, 16, 4, 1};
-  for (const RotateConfig& c : {image, buffer})
+namespace {
+const RotateConfig kImageRotateDefault{"bilinear_image", 32, 8, 2, 4}, kBufferRotateDefault{"bilinear", 16, 16, 4, 1};
+
+// The first of `preferred` that runs, else any configuration of those variants that fits (a small device).
+RotateConfig firstRunnableRotate(std::initializer_list<RotateConfig> preferred, const DeviceDescriptor& device,
+                                 int channels) {
+  for (const RotateConfig& c : preferred)
     if (imageRotateConfigProblem(c, device, channels).empty()) return c;
-  for (const RotateConfig& c : allRotateConfigs(device, channels))  // a small device: any bilinear that fits
-    if (c.variant == image.variant || c.variant == buffer.variant) return c;
-  return buffer;
+  for (const RotateConfig& c : allRotateConfigs(device, channels))
+    for (const RotateConfig& p : preferred)
+      if (c.variant == p.variant) return c;
+  return kBufferRotateDefault;
+}
+}  // namespace
+
+RotateConfig defaultRotateConfig(int channels, const DeviceDescriptor& device) {
+  return firstRunnableRotate({kImageRotateDefault, kBufferRotateDefault}, device, channels);
+}
+
+RotateConfig defaultRotateConfig(const ImageLayout& image, const DeviceDescriptor& device,
+                                 std::array<size_t, 2> maxImage2d) {
+  const RotateConfig c = defaultRotateConfig(image.channels, device);
+  const ImageRotateVariant* v = findImageRotateVariant(c.variant);
+  const bool fits = static_cast<size_t>(image.width) <= maxImage2d[0] && static_cast<size_t>(image.height) <= maxImage2d[1];
+  if (!v || !v->image || fits) return c;
+  return firstRunnableRotate({kBufferRotateDefault}, device, image.channels);
+}
+
+std::array<size_t, 2> deviceMaxImage2d(const DeviceDescriptor& device) {
+  if (!device.id) return {SIZE_MAX, SIZE_MAX};
+  if (!deviceInfo<cl_bool>(device.id, CL_DEVICE_IMAGE_SUPPORT)) return {0, 0};
+  return {deviceInfo<size_t>(device.id, CL_DEVICE_IMAGE2D_MAX_WIDTH),
+          deviceInfo<size_t>(device.id, CL_DEVICE_IMAGE2D_MAX_HEIGHT)};
 }
 
 TransposeConfig defaultTransposeConfig(int channels) {

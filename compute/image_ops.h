@@ -164,6 +164,14 @@ std::vector<RotateConfig> allRotateConfigs(const DeviceDescriptor& device, int c
 // degrees: RGBA 0.72-0.73x of a copy, gray 0.35x); else the buffer kernel, 16x16 x 4;
 // on a device too small for either, the first bilinear configuration that fits.
 RotateConfig defaultRotateConfig(int channels, const DeviceDescriptor& device);
+// The same for one image: where the image is larger than the device's 2D images
+// (image2d_t variants cannot take it), the buffer kernel's default instead.
+// maxImage2d: CL_DEVICE_IMAGE2D_MAX_WIDTH / HEIGHT ({0, 0}: no images).
+RotateConfig defaultRotateConfig(const ImageLayout& image, const DeviceDescriptor& device,
+                                 std::array<size_t, 2> maxImage2d);
+// The device's largest 2D image, {width, height}; {0, 0} where it has no images.
+// A descriptor without a runtime handle (unit tests) has no limit.
+std::array<size_t, 2> deviceMaxImage2d(const DeviceDescriptor& device);
 
 // ---- transpose ------------------------------------------------------------------------
 

@@ -123,6 +123,34 @@ TEST_F(InteropTest, ProbeListsEveryPathWithAReason) {
   EXPECT_TRUE(status(InteropPath::Host)->available);
 }
 
+TEST_F(InteropTest, PixelViewTexturesKeepLevelZeroAndRebuildTheirMipmaps) {
+  // The image lab's textures: sharp pixels when magnified, mipmaps when shrunk.
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  auto texture = backend->createTexture(17, 13, TextureView::Pixels);
+  EXPECT_EQ(checker_->countTextureMismatches(*texture, 99), 0u) << "level 0 is what the kernel wrote";
+  glBindTexture(GL_TEXTURE_2D, texture->texture());
+  GLint mag = 0, min = 0, w1 = 0, h1 = 0, w4 = 0, h4 = 0;
+  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, &mag);
+  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, &min);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 1, GL_TEXTURE_WIDTH, &w1);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 1, GL_TEXTURE_HEIGHT, &h1);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 4, GL_TEXTURE_WIDTH, &w4);
+  glGetTexLevelParameteriv(GL_TEXTURE_2D, 4, GL_TEXTURE_HEIGHT, &h4);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  EXPECT_EQ(mag, GL_NEAREST);
+  EXPECT_EQ(min, GL_LINEAR_MIPMAP_LINEAR);
+  EXPECT_EQ(w1, 8);
+  EXPECT_EQ(h1, 6);
+  EXPECT_EQ(w4, 1) << "the chain goes down to 1x1";
+  EXPECT_EQ(h4, 1);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  auto smooth = backend->createTexture(17, 13);  // the default: linear, one level
+  glBindTexture(GL_TEXTURE_2D, smooth->texture());
+  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, &mag);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  EXPECT_EQ(mag, GL_LINEAR);
+}
+
 TEST_F(InteropTest, HostPathBuffersAreBitExact) {
   auto backend = createInteropBackend(InteropPath::Host, *compute_);
   checkBuffers(*backend);

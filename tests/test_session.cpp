@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include <glad/gl.h>
+
 #include "app/app_state.h"
 #include "app/image_file.h"
 #include "app/render_surface.h"
@@ -185,6 +187,64 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   std::remove(path.c_str());
   std::remove(corrupt.c_str());
   std::remove(out.c_str());
+}
+
+TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
+  state_.requestedScene = SceneKind::Image;
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  GLint maxTexture = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
+  ASSERT_GT(maxTexture, 0);
+  // As wide as OpenGL allows: it opens, but an expanded canvas at 2 degrees is
+  // W cos 2 + H sin 2 = W - 0.0006 W + 0.035 H pixels wide, more than W.
+  HostImage image;
+  image.width = maxTexture;
+  image.height = 512;
+  image.channels = 1;
+  image.pixels.assign(static_cast<size_t>(image.width) * image.height, 77);
+  const std::string path = ::testing::TempDir() + "ks-session-wide.png";
+  std::string error;
+  ASSERT_TRUE(savePngFile(image, path, &error)) << error;
+  // Chosen in the panel: the sampler variant, which PoCL's 8192-pixel 2D images
+  // cannot hold this image in; the scene switches to the buffer kernel and says so.
+  state_.image.rotateVariant = "bilinear_image";
+  state_.image.rotateGroup[0] = 16;
+  state_.image.rotateGroup[1] = 16;
+  state_.image.rotateBlock[0] = 1;
+  state_.image.rotateBlock[1] = 1;
+  const std::array<size_t, 2> maxImage = deviceMaxImage2d(state_.devices.at(state_.activeDevice.value()));
+  state_.image.openRequests = {path};
+  frame();
+  ASSERT_EQ(state_.image.path, path) << state_.image.message;
+  if (static_cast<size_t>(maxTexture) > maxImage[0]) {
+    EXPECT_EQ(state_.image.rotateVariant, "bilinear") << state_.image.message;
+    EXPECT_NE(state_.image.message.find("larger than this device's 2D images"), std::string::npos)
+        << state_.image.message;
+  }
+  ASSERT_EQ(state_.image.resultWidth, maxTexture);
+  const unsigned runs = state_.image.pipelineRuns;
+
+  state_.image.angle = 2.0f;
+  state_.image.expandCanvas = true;
+  frame();
+  EXPECT_NE(state_.image.message.find("OpenGL takes at most " + std::to_string(maxTexture)), std::string::npos)
+      << state_.image.message;
+  EXPECT_EQ(state_.image.angle, 0.0f) << "the panel goes back to what is shown";
+  EXPECT_FALSE(state_.image.expandCanvas);
+  EXPECT_EQ(state_.image.resultWidth, maxTexture) << "the previous result stays";
+  EXPECT_EQ(state_.image.resultHeight, 512);
+  frame();
+  frame();
+  EXPECT_LE(state_.image.pipelineRuns, runs + 1) << "the refused combination is not retried every frame";
+  EXPECT_EQ(state_.image.resultWidth, maxTexture);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+
+  state_.image.angle = 2.0f;  // a crop keeps the size: allowed
+  frame();
+  EXPECT_EQ(state_.image.angle, 2.0f) << state_.image.message;
+  EXPECT_EQ(state_.image.resultWidth, maxTexture);
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -8,12 +8,13 @@
 
 namespace ks {
 
-SharedTexture::SharedTexture(std::unique_ptr<SharedBuffer> pixels, int width, int height)
-    : pixels_(std::move(pixels)), width_(width), height_(height) {
+SharedTexture::SharedTexture(std::unique_ptr<SharedBuffer> pixels, int width, int height, TextureView view)
+    : pixels_(std::move(pixels)), width_(width), height_(height), view_(view) {
   glGenTextures(1, &texture_);
   glBindTexture(GL_TEXTURE_2D, texture_);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  const bool pixelView = view == TextureView::Pixels;
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, pixelView ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, pixelView ? GL_NEAREST : GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
@@ -38,6 +39,7 @@ void SharedTexture::releaseForDisplay(Queue& queue) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  if (view_ == TextureView::Pixels) glGenerateMipmap(GL_TEXTURE_2D);  // the smaller levels follow level 0
   glBindTexture(GL_TEXTURE_2D, 0);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   glCheck("SharedTexture: pixel-unpack copy");
@@ -45,9 +47,9 @@ void SharedTexture::releaseForDisplay(Queue& queue) {
   timings_.copyMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::unique_ptr<SharedTexture> InteropBackend::createTexture(int width, int height) {
+std::unique_ptr<SharedTexture> InteropBackend::createTexture(int width, int height, TextureView view) {
   if (width <= 0 || height <= 0) throw InteropError("texture size must be positive");
-  return std::make_unique<SharedTexture>(createBuffer(static_cast<size_t>(width) * height * 4), width, height);
+  return std::make_unique<SharedTexture>(createBuffer(static_cast<size_t>(width) * height * 4), width, height, view);
 }
 
 std::vector<InteropPathStatus> probeInteropPaths(ComputeContext& compute) {

@@ -56,9 +56,16 @@ class SharedBuffer {
 // An RGBA8 texture whose pixels kernels write as a row-major uchar4 buffer. On
 // release the buffer is copied into the texture on the GPU (a pixel-unpack copy),
 // or uploaded from the host on the host path.
+// How a texture is sampled when drawn larger or smaller than its pixels.
+enum class TextureView {
+  Smooth,  // linear both ways: a picture stretched to fit (the Julia pattern)
+  Pixels,  // magnified: nearest (sharp pixels that line up with a pixel inspector);
+           // minified: mipmaps rebuilt after each upload (no moire on big images)
+};
+
 class SharedTexture {
  public:
-  SharedTexture(std::unique_ptr<SharedBuffer> pixels, int width, int height);
+  SharedTexture(std::unique_ptr<SharedBuffer> pixels, int width, int height, TextureView view = TextureView::Smooth);
   ~SharedTexture();
   SharedTexture(const SharedTexture&) = delete;
   SharedTexture& operator=(const SharedTexture&) = delete;
@@ -73,6 +80,7 @@ class SharedTexture {
  private:
   std::unique_ptr<SharedBuffer> pixels_;
   int width_, height_;
+  TextureView view_;
   GLuint texture_ = 0;
   InteropTimings timings_;
 };
@@ -83,7 +91,7 @@ class InteropBackend {
   virtual InteropPath path() const = 0;
   // A GL buffer of `bytes` that kernels can write; throws InteropError / ClError / GlError.
   virtual std::unique_ptr<SharedBuffer> createBuffer(size_t bytes) = 0;
-  std::unique_ptr<SharedTexture> createTexture(int width, int height);
+  std::unique_ptr<SharedTexture> createTexture(int width, int height, TextureView view = TextureView::Smooth);
 };
 
 // Checks every path against the compute context's device and the current GL
