@@ -152,6 +152,45 @@ void pipelineSection(AppState& state) {
                       lab.transpose ? lab.runningTranspose.c_str() : "");
 }
 
+// One column per channel, one row per statistic: five channels of narrow numbers
+// fit the panel where twelve statistics across did not.
+void statisticsTable(const ImageStatistics& stats) {
+  const int channels = static_cast<int>(stats.channels.size());
+  if (channels == 0 || !ImGui::BeginTable("stats", channels + 1, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+    return;
+  ImGui::TableSetupColumn("");
+  for (int c = 0; c < channels; ++c) ImGui::TableSetupColumn(histogramChannelName(stats.imageChannels, c));
+  ImGui::TableHeadersRow();
+  auto row = [&](const char* name, auto value, const char* format) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(name);
+    for (int c = 0; c < channels; ++c) {
+      const ChannelStatistics& s = stats.channels[static_cast<size_t>(c)];
+      ImGui::TableSetColumnIndex(c + 1);
+      if (s.count == 0)  // a channel the kernel did not count
+        ImGui::TextDisabled("-");
+      else
+        ImGui::Text(format, value(s));
+    }
+  };
+  row("pixels", [](const ChannelStatistics& s) { return static_cast<unsigned long long>(s.count); }, "%llu");
+  row("min", [](const ChannelStatistics& s) { return s.min; }, "%d");
+  row("max", [](const ChannelStatistics& s) { return s.max; }, "%d");
+  row("mean", [](const ChannelStatistics& s) { return s.mean; }, "%.2f");
+  row("std dev", [](const ChannelStatistics& s) { return s.stddev; }, "%.2f");
+  row("median", [](const ChannelStatistics& s) { return s.median; }, "%d");
+  for (size_t i = 0; i < kImagePercentiles.size(); ++i) {
+    if (kImagePercentiles[i] == 50.0) continue;  // the median, above
+    const std::string name = "p" + std::to_string(static_cast<int>(kImagePercentiles[i]));
+    row(name.c_str(), [i](const ChannelStatistics& s) { return s.percentiles[i]; }, "%d");
+  }
+  ImGui::EndTable();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Computed on the device: a reduction of the bins (count, sum, sum of squares, min, max) and "
+                      "a scan of the bins for the median and percentiles (nearest rank). '-': not counted.");
+}
+
 void histogramSection(AppState& state) {
   ImageLabState& lab = state.image;
   const DeviceDescriptor* device = activeDevice(state);
@@ -176,8 +215,10 @@ void histogramSection(AppState& state) {
   ImGui::Checkbox("log scale", &lab.logScale);
   const ImageHistogram& h = lab.histogram;
   if (h.bins.empty()) return;
+  // The channel toggles on a line of their own: next to the options above they ran
+  // past the panel's right edge at the default window size.
   for (int c = 0; c < h.channelCount(); ++c) {
-    ImGui::SameLine();
+    if (c > 0) ImGui::SameLine();
     ImGui::Checkbox(histogramChannelName(h.imageChannels, c), &lab.showChannel[std::min(c, 4)]);
   }
   if (h.imageChannels == 4) {
@@ -200,28 +241,28 @@ void histogramSection(AppState& state) {
                          ImVec2(std::max(ImGui::GetContentRegionAvail().x - 80.0f, 64.0f), 50.0f));
     ImGui::PopStyleColor();
   }
-  if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    for (const char* head : {"", "min", "max", "mean", "stddev", "median", "p5", "p95"}) ImGui::TableSetupColumn(head);
-    ImGui::TableHeadersRow();
-    for (size_t c = 0; c < lab.statistics.channels.size(); ++c) {
-      const ChannelStatistics& s = lab.statistics.channels[c];
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(histogramChannelName(lab.statistics.imageChannels, static_cast<int>(c)));
-      if (s.count == 0) {  // a channel the kernel did not count
-        ImGui::TableSetColumnIndex(1);
-        ImGui::TextDisabled("not counted");
-        continue;
-      }
-      const double values[] = {double(s.min), double(s.max), s.mean, s.stddev, double(s.median),
-                               double(s.percentiles[1]), double(s.percentiles[5])};
-      for (int i = 0; i < 7; ++i) {
-        ImGui::TableSetColumnIndex(i + 1);
-        ImGui::Text(i == 2 || i == 3 ? "%.2f" : "%.0f", values[i]);
-      }
-    }
-    ImGui::EndTable();
+  statisticsTable(lab.statistics);
+}
+
+// Under an RGBA picture, a checkerboard of 16-pixel cells (the usual sign of
+// transparency; flat dark gray could not be told from a dark background colour),
+// drawn only where the picture is visible; under a gray one, flat dark gray.
+void drawTransparencyBackdrop(ImDrawList* draw, ImVec2 p0, ImVec2 p1, ImVec2 clip0, ImVec2 clip1, int channels) {
+  const ImVec2 a(std::max(p0.x, clip0.x), std::max(p0.y, clip0.y)), b(std::min(p1.x, clip1.x), std::min(p1.y, clip1.y));
+  if (a.x >= b.x || a.y >= b.y) return;
+  if (channels != 4) {
+    draw->AddRectFilled(a, b, IM_COL32(40, 40, 40, 255));
+    return;
   }
+  constexpr float kCell = 16.0f;
+  draw->AddRectFilled(a, b, IM_COL32(70, 70, 70, 255));
+  // Cells counted from the picture's corner, so the pattern moves with the picture.
+  const int firstX = static_cast<int>(std::floor((a.x - p0.x) / kCell)), firstY = static_cast<int>(std::floor((a.y - p0.y) / kCell));
+  for (int cy = firstY; p0.y + cy * kCell < b.y; ++cy)
+    for (int cx = firstX + ((firstX + cy) & 1); p0.x + cx * kCell < b.x; cx += 2)
+      draw->AddRectFilled(ImVec2(std::max(a.x, p0.x + cx * kCell), std::max(a.y, p0.y + cy * kCell)),
+                          ImVec2(std::min(b.x, p0.x + (cx + 1) * kCell), std::min(b.y, p0.y + (cy + 1) * kCell)),
+                          IM_COL32(110, 110, 110, 255));
 }
 
 // Where the image is on screen for the current zoom and pan: its top-left corner.
@@ -332,7 +373,8 @@ void drawImageView(AppState& state) {
     const ImVec2 p0 = imageOrigin(lab, s.centre, s.width, s.height);
     const ImVec2 p1(p0.x + s.width * lab.zoom, p0.y + s.height * lab.zoom);
     draw->PushClipRect(ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y));
-    draw->AddRectFilled(p0, p1, IM_COL32(40, 40, 40, 255));  // shows transparency as dark gray
+    drawTransparencyBackdrop(draw, p0, p1, ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y),
+                             s.result ? lab.resultChannels : lab.channels);
     draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(s.texture)), p0, p1);
     draw->AddRect(p0, p1, IM_COL32(90, 90, 100, 255));
     draw->PopClipRect();

@@ -767,7 +767,17 @@ int histogramPercentile(const uint32_t* bins, double percent) {
   return kHistogramBins - 1;
 }
 
-ChannelStatistics channelStatistics(const uint64_t* m, const uint32_t* bins) {
+std::string histogramPercentileOptions() {
+  std::string list;
+  for (double p : kImagePercentiles) {
+    // Whole percents: the kernel computes the rank as (p N + 99) / 100 in integers.
+    if (p != std::floor(p) || p < 0 || p > 100) throw std::logic_error("kImagePercentiles must be whole percents");
+    list += (list.empty() ? "" : ",") + std::to_string(static_cast<int>(p));
+  }
+  return " -DPERCENTILES=" + list + " -DPERCENTILE_COUNT=" + std::to_string(kImagePercentiles.size());
+}
+
+ChannelStatistics channelStatistics(const uint64_t* m) {
   ChannelStatistics s;
   s.count = m[0];
   s.sum = m[1];
@@ -783,8 +793,13 @@ ChannelStatistics channelStatistics(const uint64_t* m, const uint32_t* bins) {
     const u128 numerator = static_cast<u128>(s.sumSquares) * s.count - static_cast<u128>(s.sum) * s.sum;
     s.stddev = std::sqrt(static_cast<double>(numerator) / (n * n));
   }
-  for (size_t i = 0; i < kImagePercentiles.size(); ++i) s.percentiles[i] = histogramPercentile(bins, kImagePercentiles[i]);
-  s.median = histogramPercentile(bins, 50.0);
+  int median = -1;
+  for (size_t i = 0; i < kImagePercentiles.size(); ++i) {
+    s.percentiles[i] = static_cast<int>(m[5 + i]);
+    if (kImagePercentiles[i] == 50.0) median = s.percentiles[i];
+  }
+  static_assert(kImagePercentiles[3] == 50.0, "the median is one of the percentiles the kernel finds");
+  s.median = median;
   return s;
 }
 
@@ -1064,7 +1079,8 @@ ImageHistogrammer::Built& ImageHistogrammer::built(int channels) {
     rowLimit = std::min(rowLimit, compute_.device().maxWorkItemSizes[1]);
   b->mergeRows = 1;
   while (b->mergeRows * 2 <= rowLimit) b->mergeRows *= 2;
-  b->stats = buildKernel(compute_, kHistogramKernelFile, options, "histogram_stats", kHistogramBins);
+  b->stats = buildKernel(compute_, kHistogramKernelFile, options + histogramPercentileOptions(), "histogram_stats",
+                         kHistogramBins);
   slot = std::move(b);
   return *slot;
 }
@@ -1152,7 +1168,7 @@ ImageHistogramResult ImageHistogrammer::compute(Queue& queue, cl_mem in, const I
   for (size_t c = 0; c < channels; ++c) {
     uint64_t m[kMomentsPerChannel];
     for (int i = 0; i < kMomentsPerChannel; ++i) m[i] = moments[c * kMomentsPerChannel + i];
-    result.statistics.channels.push_back(channelStatistics(m, result.histogram.channel(static_cast<int>(c))));
+    result.statistics.channels.push_back(channelStatistics(m));
   }
   return result;
 }

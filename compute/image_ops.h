@@ -325,12 +325,14 @@ struct ImageStatistics {
 
 // Nearest-rank percentile of 256 bins (see kImagePercentiles); 0 for empty bins.
 int histogramPercentile(const uint32_t* bins, double percent);
-// Per-channel moments as the device's reduction writes them: 5 x cl_ulong per
-// channel (count, sum, sum of squares, min, max).
-constexpr int kMomentsPerChannel = 5;
+// Per-channel statistics as the device's kernel writes them, cl_ulongs: count, sum,
+// sum of squares, min, max, then the value at each of kImagePercentiles.
+constexpr int kMomentsPerChannel = 5 + static_cast<int>(kImagePercentiles.size());
+// The statistics kernel's build options naming kImagePercentiles (-DPERCENTILES=...).
+std::string histogramPercentileOptions();
 // Mean and standard deviation from the exact integer moments; median and
-// percentiles from the bins (host side, 256 values: not a merge).
-ChannelStatistics channelStatistics(const uint64_t* moments, const uint32_t* bins);
+// percentiles as the kernel found them.
+ChannelStatistics channelStatistics(const uint64_t* moments);
 
 // ---- runners -------------------------------------------------------------------------------
 // Each checks its configuration when constructed (throws ImageConfigError) and
@@ -415,7 +417,8 @@ class ImageHistogrammer {
   // local_atomic_fused: the one "histogram" kernel writes `bins`.
   void run(Queue& queue, cl_mem in, const ImageLayout& layout, cl_mem bins, ImageOpEvents* events = nullptr);
   // The statistics reduction ("statistics"): one work-group of 256 per channel
-  // reduces the bins to kMomentsPerChannel cl_ulongs per channel in `moments`.
+  // reduces the bins to kMomentsPerChannel cl_ulongs per channel in `moments`
+  // (moments, then percentiles).
   void runStatistics(Queue& queue, cl_mem bins, int imageChannels, cl_mem moments, ImageOpEvents* events = nullptr);
   // run + runStatistics into the histogrammer's own buffers, then reads back the
   // bins and moments (blocking) and derives the statistics.

@@ -24,7 +24,7 @@
 //   histogram_merge         sums the groups' partial histograms (no host loop)
 //   histogram_stats         one 256-item work-group per channel: tree reduction of the
 //                           bins (the seed's reduction) to count, sum, sum of squares,
-//                           min and max
+//                           min and max; a scan of the bins for the median and percentiles
 // Build options: -DCHANNELS=1|4 [-DCOUNT_MASK=1..31 (RGBA)] and -DSUBHIST -DWG=.. -DPIXELS_PER_ITEM=..  or
 //                -DLOCAL_ATOMIC -DWG=.. -DCOPIES=..  or  -DSUBHIST_FLUSH -DWG=..
 
@@ -382,8 +382,15 @@ __kernel void histogram_merge(__global const uint* restrict partials, const uint
 }
 
 // ---- statistics: a tree reduction over the 256 bins of each channel ------------------------
-// moments[channel * 5 + ...] = count, sum, sum of squares, min, max (exact integers;
-// the host derives mean and standard deviation, median and percentiles).
+// moments[channel * STATS + ...] = count, sum, sum of squares, min, max (exact
+// integers; the host derives mean and standard deviation), then the value at each
+// of PERCENTILES (nearest rank: the smallest value whose cumulative count reaches
+// ceil(p * N / 100), at least 1), found by a scan of the bins.
+#ifndef PERCENTILES
+#define PERCENTILES 1, 5, 25, 50, 75, 95, 99
+#define PERCENTILE_COUNT 7
+#endif
+#define STATS (5 + PERCENTILE_COUNT)
 __kernel __attribute__((reqd_work_group_size(BINS, 1, 1))) void histogram_stats(__global const uint* restrict bins,
                                                                                __global ulong* restrict moments) {
   __local ulong count[BINS], sum[BINS], squares[BINS];
@@ -406,12 +413,33 @@ __kernel __attribute__((reqd_work_group_size(BINS, 1, 1))) void histogram_stats(
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+  const ulong total = count[0];
+  __global ulong* m = moments + channel * STATS;
   if (b == 0) {
-    __global ulong* m = moments + channel * 5;
-    m[0] = count[0];
+    m[0] = total;
     m[1] = sum[0];
     m[2] = squares[0];
-    m[3] = count[0] ? (ulong)lo[0] : 0;
-    m[4] = count[0] ? (ulong)hi[0] : 0;
+    m[3] = total ? (ulong)lo[0] : 0;
+    m[4] = total ? (ulong)hi[0] : 0;
+  }
+  // Inclusive scan of the bins (Hillis-Steele, log2(256) = 8 steps), reusing count[].
+  barrier(CLK_LOCAL_MEM_FENCE);
+  count[b] = n;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint offset = 1; offset < BINS; offset <<= 1) {
+    const ulong before = b >= offset ? count[b - offset] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    count[b] += before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  // The one bin where the cumulative count first reaches the rank writes it.
+  const uint percents[PERCENTILE_COUNT] = {PERCENTILES};
+  for (int k = 0; k < PERCENTILE_COUNT; ++k) {
+    const ulong rank = max((ulong)1, (percents[k] * total + 99) / 100);
+    if (total == 0) {
+      if (b == 0) m[5 + k] = 0;
+    } else if (count[b] >= rank && (b == 0 || count[b - 1] < rank)) {
+      m[5 + k] = b;
+    }
   }
 }

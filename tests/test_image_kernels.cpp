@@ -756,10 +756,14 @@ TEST_F(ImageKernels, DeviceBuffersCanBeUsedDirectly) {
   compute_->queue().readBuffer(moments, 0, m.size() * 8, m.data());
   const ImageStatistics ref = statisticsReference(in);
   for (int ch = 0; ch < 5; ++ch) {
-    EXPECT_EQ(m[ch * 5 + 0], ref.channels[ch].count);
-    EXPECT_EQ(m[ch * 5 + 1], ref.channels[ch].sum);
-    EXPECT_EQ(m[ch * 5 + 3], static_cast<cl_ulong>(ref.channels[ch].min));
-    EXPECT_EQ(m[ch * 5 + 4], static_cast<cl_ulong>(ref.channels[ch].max));
+    const cl_ulong* got = m.data() + ch * kMomentsPerChannel;
+    EXPECT_EQ(got[0], ref.channels[ch].count);
+    EXPECT_EQ(got[1], ref.channels[ch].sum);
+    EXPECT_EQ(got[3], static_cast<cl_ulong>(ref.channels[ch].min));
+    EXPECT_EQ(got[4], static_cast<cl_ulong>(ref.channels[ch].max));
+    for (size_t i = 0; i < kImagePercentiles.size(); ++i)  // the kernel's scan, against sorted pixels
+      EXPECT_EQ(got[5 + i], static_cast<cl_ulong>(ref.channels[ch].percentiles[i]))
+          << "channel " << ch << ", p" << kImagePercentiles[i];
   }
 }
 
@@ -1046,11 +1050,13 @@ TEST(ImageHelpers, LuminancePercentilesAndBytes) {
   EXPECT_EQ(histogramPercentile(bins, 50), 20);
   EXPECT_EQ(histogramPercentile(bins, 75), 20);
   EXPECT_EQ(histogramPercentile(bins, 100), 30);
-  const uint64_t m[5] = {4, 80, 1800, 10, 30};
-  const ChannelStatistics s = channelStatistics(m, bins);
+  const uint64_t m[kMomentsPerChannel] = {4, 80, 1800, 10, 30, 10, 10, 10, 20, 20, 30, 30};
+  const ChannelStatistics s = channelStatistics(m);
   EXPECT_DOUBLE_EQ(s.mean, 20.0);
   EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(50.0));
   EXPECT_EQ(s.median, 20);
+  EXPECT_EQ(s.percentiles[5], 30);
+  EXPECT_EQ(histogramPercentileOptions(), " -DPERCENTILES=1,5,25,50,75,95,99 -DPERCENTILE_COUNT=7");
   const ImageLayout rgba{8192, 8192, 4};
   EXPECT_EQ(imageOpBytes(ImageOp::Copy, rgba), 2u * 8192 * 8192 * 4);
   EXPECT_EQ(imageOpBytes(ImageOp::Transpose, rgba, transposedLayout(rgba)), 2u * 8192 * 8192 * 4);
