@@ -3,8 +3,9 @@
 // one column, odd, not multiples of tiles or of 4) in gray and RGBA, on the
 // machine's OpenCL device (PoCL in CI). Transpose, histogram and nearest
 // rotation must be bit-exact; the buffer bilinear rotation too (same integer
-// arithmetic); the image-sampler bilinear within a level (two on GPUs, whose
-// samplers use 8-bit weights).
+// arithmetic); the forward rotation equal to the seed's float cpu_rotate; the
+// image-sampler bilinear within a level (two on GPUs, whose samplers use 8-bit
+// weights).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <numbers>
 #include <sstream>
 
 #include "compute/compute_context.h"
@@ -430,27 +432,85 @@ TEST(ImageRotationStaging, TheLocalRegionHoldsEveryTilesSourceBoxAtAnyAngle) {
   }
 }
 
-TEST_F(ImageKernels, ForwardMappingEqualsTheSeedsCpuFunction) {
-  // The fixed-point reference is the seed's cpu_rotate: on a cropped rotation it
-  // agrees with the literal float version except where a product lands within
-  // float rounding of an integer.
-  for (double degrees : {30.0, 45.0, 200.0}) {
-    const HostImage in = randomHostImage({256, 200, 1}, 1);
-    RotateParams p;
-    p.degrees = degrees;
-    p.background = {0, 0, 0, 255};
-    const HostImage fixed = rotateForwardReference(in, p);
-    const HostImage seed = rotateSeedFloatReference(in, degrees, rotateBackgroundPixel(p, 1));
-    size_t same = 0;
-    for (size_t i = 0; i < fixed.data.size(); ++i) same += fixed.data[i] == seed.data[i];
-    EXPECT_GT(static_cast<double>(same) / fixed.data.size(), 0.995) << degrees << " degrees";
-    // and the device's forward variant equals the CPU function exactly, holes included
-    RotateConfig c;
-    c.variant = "forward";
-    c.pixelsPerItem = 1;
-    ImageRotator r(*compute_, c);
-    EXPECT_EQ(difference(rotate(r, in, p), fixed), "") << degrees << " degrees";
+// The seed's cpu_rotate (seed 004, the rotation tutorial), transcribed with its
+// own types and expression: int centres, (j - xc) * cosTheta etc. promoted to
+// float by the usual conversions, the result converted to int by the assignment
+// (truncation), a row-major loop in which a later pixel overwrites an earlier one.
+// Generalised only as far as the lab needs: `channels` bytes per pixel, and an
+// output canvas of outW x outH whose centre is (outW/2, outH/2) (the seed's crop:
+// outW = w, outH = h). This file is built with -ffp-contract=off, as the seed
+// compiles on x86-64 without FMA. Returns how many source pixels landed on a spot
+// an earlier one had taken, so that a test can tell the winner rule was exercised.
+size_t seedCpuRotate(const unsigned char* inbuf, unsigned char* outbuf, int w, int h, int outW, int outH, int channels,
+                     float sinTheta, float cosTheta) {
+  int i, j;
+  int xc = w / 2;
+  int yc = h / 2;
+  int outXc = outW / 2;
+  int outYc = outH / 2;
+  std::vector<bool> taken(static_cast<size_t>(outW) * outH);
+  size_t overwritten = 0;
+  for (i = 0; i < h; i++) {
+    for (j = 0; j < w; j++) {
+      int xpos = (j - xc) * cosTheta - (i - yc) * sinTheta + outXc;
+      int ypos = (j - xc) * sinTheta + (i - yc) * cosTheta + outYc;
+      if (xpos >= 0 && ypos >= 0 && xpos < outW && ypos < outH) {
+        const size_t spot = static_cast<size_t>(ypos) * outW + xpos;
+        overwritten += taken[spot];
+        taken[spot] = true;
+        std::copy_n(inbuf + (static_cast<size_t>(i) * w + j) * channels, channels, outbuf + spot * channels);
+      }
+    }
   }
+  return overwritten;
+}
+
+// The seed's function on a canvas of the lab's background (the seed leaves holes
+// as whatever the output buffer held; the lab fills them with the background).
+HostImage seedRotation(const HostImage& in, const RotateParams& p, size_t* overwritten = nullptr) {
+  const ImageLayout outLayout = rotatedLayout(in.layout, p);
+  HostImage out(outLayout);
+  const std::array<uint8_t, 4> bg = rotateBackgroundPixel(p, in.layout.channels);
+  for (size_t px = 0; px < outLayout.pixels(); ++px)
+    std::copy_n(bg.data(), in.layout.channels, out.data.data() + px * in.layout.channels);
+  const RotationFloat f = rotationFloat(p.degrees);
+  const size_t n = seedCpuRotate(in.data.data(), out.data.data(), in.layout.width, in.layout.height, outLayout.width,
+                                 outLayout.height, in.layout.channels, f.sinTheta, f.cosTheta);
+  if (overwritten) *overwritten += n;
+  return out;
+}
+
+TEST_F(ImageKernels, ForwardMappingEqualsTheSeedsCpuFunction) {
+  // Exact equality, holes and collisions included: the CPU reference and the
+  // device's forward variant against the transcription above, over angles that
+  // are exact (90, 180), common (30, 45) and awkward (200, -123.4), cropped and
+  // expanded, on sizes with odd halves, one row, one column and one pixel.
+  RotateConfig c;
+  c.variant = "forward";
+  c.pixelsPerItem = 1;
+  ImageRotator r(*compute_, c);
+  size_t overwritten = 0;
+  for (int channels : {1, 4})
+    for (const Size& s : {Size{1, 1}, Size{1, 1000}, Size{1000, 1}, Size{17, 13}, Size{256, 200}, Size{1000, 777},
+                          Size{4099, 3}}) {
+      const HostImage in = randomHostImage({s.width, s.height, channels}, 1);
+      for (double degrees : {200.0, -123.4, 30.0, 45.0, 90.0, 180.0})
+        for (RotateCanvas canvas : {RotateCanvas::Crop, RotateCanvas::Expand}) {
+          RotateParams p;
+          p.degrees = degrees;
+          p.canvas = canvas;
+          p.background = {10, 200, 30, 255};
+          p.transparent = canvas == RotateCanvas::Expand;
+          const HostImage seed = seedRotation(in, p, &overwritten);
+          EXPECT_EQ(difference(rotateForwardReference(in, p), seed), "")
+              << "CPU reference, " << name(s, channels) << ", " << describe(p);
+          EXPECT_EQ(difference(rotate(r, in, p), seed), "")
+              << describeRotateConfig(c) << ", " << name(s, channels) << ", " << describe(p);
+        }
+    }
+  // Several source pixels landed on one spot (more than once): the last-wins rule
+  // (atomic_max on the device) was compared, not only the spots.
+  EXPECT_GT(overwritten, 1000u);
   // A 45-degree forward rotation leaves holes (that is what the teaching variant shows).
   const HostImage white(ImageLayout{64, 64, 1}, 255);
   RotateParams p;
@@ -461,6 +521,33 @@ TEST_F(ImageKernels, ForwardMappingEqualsTheSeedsCpuFunction) {
   for (int y = 24; y < 40; ++y)
     for (int x = 24; x < 40; ++x) holes += rotated.pixel(x, y)[0] == 0;
   EXPECT_GT(holes, 0u) << "no holes in the middle of a forward-mapped 45-degree turn";
+}
+
+TEST(ImageForwardRotation, TheCasesAboveWouldCatchAFusedMultiplyAdd) {
+  // The exactness test has teeth only if contraction changes some spot in its
+  // cases: on 1000x777 at 200 degrees, xpos with fma(dx, cos, -(dy sin)) (one
+  // rounding fewer, what a contracting compiler emits) must differ somewhere from
+  // the seed's separately rounded steps. Also the float sine and cosine: exact at
+  // quarter turns (the seed's 90 degrees is sin 1, cos 0), else the double ones rounded.
+  const RotationFloat f = rotationFloat(200.0);
+  const int w = 1000, h = 777, xc = w / 2, yc = h / 2;
+  size_t moved = 0;
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) {
+      const float dx = static_cast<float>(j - xc), dy = static_cast<float>(i - yc);
+      const float product = dy * f.sinTheta;
+      const int separate = static_cast<int>(dx * f.cosTheta - product + static_cast<float>(xc));
+      const int fused = static_cast<int>(std::fma(dx, f.cosTheta, -product) + static_cast<float>(xc));
+      moved += separate != fused;
+    }
+  EXPECT_GT(moved, 0u);
+  EXPECT_EQ(rotationFloat(90.0).cosTheta, 0.0f);
+  EXPECT_EQ(rotationFloat(90.0).sinTheta, 1.0f);
+  EXPECT_EQ(rotationFloat(-90.0).sinTheta, -1.0f);
+  EXPECT_EQ(rotationFloat(540.0).cosTheta, -1.0f);
+  EXPECT_EQ(rotationFloat(540.0).sinTheta, 0.0f);
+  EXPECT_EQ(rotationFloat(30.0).sinTheta, static_cast<float>(std::sin(std::numbers::pi / 6.0)));
+  EXPECT_EQ(rotationFloat(-123.4).cosTheta, static_cast<float>(std::cos((360.0 - 123.4) * std::numbers::pi / 180.0)));
 }
 
 TEST_F(ImageKernels, RotationGeometry) {
