@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <numbers>
 #include <sstream>
 
@@ -199,7 +200,8 @@ const std::vector<ImageRotateVariant>& imageRotateVariants() {
   static const std::vector<ImageRotateVariant> table = {
       {"forward", "rotate_forward_scatter",
        "the seed's forward mapping: each source pixel written to its rotated spot, holes keep the background "
-       "(collisions resolved like the CPU loop: the last source pixel wins, by atomic_max)",
+       "(the seed's float arithmetic, bit for bit; collisions resolved like the CPU loop: the last source pixel "
+       "wins, by atomic_max)",
        RotateSampling::Forward, false, false, {1}},
       {"nearest", "rotate_nearest", "inverse mapping: each output pixel fetches the source pixel under its centre",
        RotateSampling::Nearest, false, false, {1, 4}},
@@ -247,6 +249,21 @@ RotationFixedPoint rotationFixedPoint(double degrees) {
   r.cosQ16 = static_cast<int32_t>(std::lround(std::cos(rad) * 65536.0));
   r.sinQ16 = static_cast<int32_t>(std::lround(std::sin(rad) * 65536.0));
   return r;
+}
+
+RotationFloat rotationFloat(double degrees) {
+  double d = std::fmod(degrees, 360.0);
+  if (d < 0) d += 360.0;
+  if (d == 0.0) return {1.0f, 0.0f};
+  if (d == 90.0) return {0.0f, 1.0f};
+  if (d == 180.0) return {-1.0f, 0.0f};
+  if (d == 270.0) return {0.0f, -1.0f};
+  const double rad = d * std::numbers::pi / 180.0;
+  auto toFloat = [](double v) {
+    const float f = static_cast<float>(v);
+    return std::fabs(f) < std::numeric_limits<float>::min() ? 0.0f : f;
+  };
+  return {toFloat(std::cos(rad)), toFloat(std::sin(rad))};
 }
 
 ImageLayout rotatedLayout(const ImageLayout& in, const RotateParams& params) {
@@ -904,8 +921,10 @@ void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_
     scatter.setArg(2, inH);
     scatter.setArg(3, outW);
     scatter.setArg(4, outH);
-    scatter.setArg(5, static_cast<cl_int>(r.cosQ16));
-    scatter.setArg(6, static_cast<cl_int>(r.sinQ16));
+    // The seed's float sine and cosine, computed here once, as the CPU reference gets them.
+    const RotationFloat f = rotationFloat(params.degrees);
+    scatter.setArg(5, static_cast<cl_float>(f.cosTheta));
+    scatter.setArg(6, static_cast<cl_float>(f.sinTheta));
     enqueue(queue, scatter, {roundUp(inW, wx), roundUp(inH, wy)}, {wx, wy}, eventFor(events, "scatter"));
     Kernel& resolve = b.resolve.kernel;
     resolve.setArg(0, in);

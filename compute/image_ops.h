@@ -11,8 +11,10 @@
 // their commands' profiling events in an ImageOpEvents when asked.
 //
 // Exactness: every mapping is computed in integer fixed point (the rotation's
-// cosine and sine as Q16 integers, see rotationFixedPoint), so the buffer kernels
-// give bit-exact copies of the CPU references in compute/image_reference.h.
+// cosine and sine as Q16 integers, see rotationFixedPoint), except the forward
+// rotation, which is the seed's float arithmetic operation for operation
+// (rotationFloat, no fused multiply-adds); either way the buffer kernels give
+// bit-exact copies of the CPU references in compute/image_reference.h.
 #include <CL/cl.h>
 
 #include <array>
@@ -139,6 +141,17 @@ struct RotationFixedPoint {
   int32_t sinQ16 = 0;
 };
 RotationFixedPoint rotationFixedPoint(double degrees);
+// The forward (seed) variant's sine and cosine: floats, as the seed's host hands
+// them to cpu_rotate and to its kernel. Computed once on the host (in double, then
+// rounded to float) and passed to the kernel as they are, so that the device and
+// the CPU reference multiply by the same numbers; multiples of 90 degrees are
+// exact (the seed's quarter turn uses sin 1, cos 0), values below FLT_MIN are 0
+// (a device may flush denormal arguments; no result depends on them).
+struct RotationFloat {
+  float cosTheta = 1.0f;
+  float sinTheta = 0.0f;
+};
+RotationFloat rotationFloat(double degrees);
 // The output layout: the input's for Crop; for Expand ceil(w|cos| + h|sin|) x
 // ceil(w|sin| + h|cos|) from the Q16 values (a 90-degree turn swaps w and h).
 ImageLayout rotatedLayout(const ImageLayout& in, const RotateParams& params);

@@ -2,16 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <stdexcept>
 
 namespace ks {
 
 namespace {
 
-// floor(v / 2^k) and trunc(v / 2^k), as kernels/rotate.cl computes them.
+// floor(v / 2^k), as kernels/rotate.cl computes it.
 int64_t floorShift(int64_t v, int k) { return v >= 0 ? v >> k : ~((~v) >> k); }
-int64_t truncShift(int64_t v, int k) { return v >= 0 ? v >> k : -((-v) >> k); }
 
 void requireUsable(const HostImage& in) {
   if (std::string p = imageLayoutProblem(in.layout); !p.empty()) throw std::invalid_argument(p);
@@ -52,32 +50,26 @@ HostImage rotateForwardReference(const HostImage& in, const RotateParams& params
   requireUsable(in);
   const ImageLayout outLayout = rotatedLayout(in.layout, params);
   HostImage out = filledCanvas(outLayout, rotateBackgroundPixel(params, in.layout.channels));
-  const RotationFixedPoint r = rotationFixedPoint(params.degrees);
+  const RotationFloat r = rotationFloat(params.degrees);
   const int w = in.layout.width, h = in.layout.height, c = in.layout.channels;
-  for (int i = 0; i < h; ++i)
+  const int outW = outLayout.width, outH = outLayout.height;
+  // Source centre and the centre it is moved to, both integer halves.
+  const int xc = w / 2, yc = h / 2, outXc = outW / 2, outYc = outH / 2;
+  // Row-major, each pixel written over whatever an earlier one left there: the
+  // last source pixel to land on a spot keeps it (the kernel's atomic_max rule).
+  for (int i = 0; i < h; ++i) {
+    const float dy = static_cast<float>(i - yc);
     for (int j = 0; j < w; ++j) {
-      const int64_t dx = j - w / 2, dy = i - h / 2;
-      const int64_t xpos = truncShift(dx * r.cosQ16 - dy * r.sinQ16 + (static_cast<int64_t>(outLayout.width / 2) << 16), 16);
-      const int64_t ypos = truncShift(dx * r.sinQ16 + dy * r.cosQ16 + (static_cast<int64_t>(outLayout.height / 2) << 16), 16);
-      if (xpos >= 0 && ypos >= 0 && xpos < outLayout.width && ypos < outLayout.height)
-        std::copy_n(in.pixel(j, i), c, out.pixel(static_cast<int>(xpos), static_cast<int>(ypos)));
+      const float dx = static_cast<float>(j - xc);
+      // Every step one float operation, rounded on its own, in the seed's order:
+      // two products, their difference (sum), then the centre; this file is built
+      // with -ffp-contract=off so that no step is fused with the next.
+      const float xf = dx * r.cosTheta - dy * r.sinTheta + static_cast<float>(outXc);
+      const float yf = dx * r.sinTheta + dy * r.cosTheta + static_cast<float>(outYc);
+      const int xpos = static_cast<int>(xf), ypos = static_cast<int>(yf);  // toward zero, as in C
+      if (xpos >= 0 && ypos >= 0 && xpos < outW && ypos < outH) std::copy_n(in.pixel(j, i), c, out.pixel(xpos, ypos));
     }
-  return out;
-}
-
-HostImage rotateSeedFloatReference(const HostImage& in, double degrees, const std::array<uint8_t, 4>& background) {
-  requireUsable(in);
-  HostImage out = filledCanvas(in.layout, background);
-  const float theta = static_cast<float>(degrees * std::numbers::pi / 180.0);
-  const float sinTheta = std::sin(theta), cosTheta = std::cos(theta);
-  const int w = in.layout.width, h = in.layout.height, c = in.layout.channels;
-  const int xc = w / 2, yc = h / 2;
-  for (int i = 0; i < h; i++)
-    for (int j = 0; j < w; j++) {
-      const int xpos = static_cast<int>((j - xc) * cosTheta - (i - yc) * sinTheta + xc);
-      const int ypos = static_cast<int>((j - xc) * sinTheta + (i - yc) * cosTheta + yc);
-      if (xpos >= 0 && ypos >= 0 && xpos < w && ypos < h) std::copy_n(in.pixel(j, i), c, out.pixel(xpos, ypos));
-    }
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // CPU references for the image lab's kernels (compute/image_ops.h). They use the
-// same integer arithmetic as kernels/rotate.cl, transpose.cl and histogram.cl, so
+// same arithmetic as kernels/rotate.cl, transpose.cl and histogram.cl (integers;
+// for the forward rotation the seed's float operations), so
 // the buffer kernels must match them bit for bit (the image-sampler bilinear
 // variant within a level or two: the sampler's own filtering).
 #include <cstdint>
@@ -30,15 +31,16 @@ struct HostImage {
 HostImage randomHostImage(const ImageLayout& layout, uint32_t seed);
 
 // ---- rotation (outputs have rotatedLayout(in.layout, params)) --------------------------------
-// The seed's cpu_rotate, generalised: every source pixel (j, i) is written to
-//   xpos = trunc((j - W/2) cos - (i - H/2) sin) + W'/2,  ypos = trunc((j - W/2) sin + (i - H/2) cos) + H'/2
-// (integer halves, truncation toward zero as the seed's float-to-int conversion,
-// cos and sin as Q16 integers), in row-major order, so where several land on one
-// spot the last one stays; spots nobody lands on (holes) keep the background.
+// The seed's cpu_rotate, generalised to RGBA and to the expanded canvas: every
+// source pixel (j, i) is written to
+//   xpos = (int)((j - W/2) cos - (i - H/2) sin + W'/2),  ypos = (int)((j - W/2) sin + (i - H/2) cos + H'/2)
+// evaluated as the seed does, in float: cos and sin from rotationFloat, each
+// product, the difference or sum and the added centre rounded to float in that
+// order (no fused multiply-add), truncation toward zero; integer halves. In
+// row-major order, so where several land on one spot the last one stays; spots
+// nobody lands on (holes) keep the background. The forward kernel equals it bit
+// for bit.
 HostImage rotateForwardReference(const HostImage& in, const RotateParams& params);
-// The seed's function literally (float arithmetic, crop, gray or RGBA pixels),
-// for comparison with the fixed-point version above.
-HostImage rotateSeedFloatReference(const HostImage& in, double degrees, const std::array<uint8_t, 4>& background);
 // Inverse mapping: the source point of an output pixel's centre, nearest pixel.
 HostImage rotateNearestReference(const HostImage& in, const RotateParams& params);
 // Inverse mapping, bilinear between the 4 source pixel centres around the point,

@@ -7,6 +7,8 @@
 //                            in row-major order (atomic_max of its index + 1), which is
 //                            what the seed's CPU loop leaves, and the resolve pass
 //                            copies it: deterministic, equal to the CPU function.
+//                            The spot is the seed's float arithmetic, bit for bit
+//                            (see the forward section below).
 //   rotate_nearest           inverse mapping (each output pixel fetches its source),
 //   rotate_bilinear          nearest or bilinear; PIXELS_PER_ITEM consecutive pixels
 //                            of a row per work-item (one vector store)
@@ -23,11 +25,13 @@
 // per work-item: a 2x2 block maps to a compact source footprint, which the texture
 // cache serves better than 4 pixels of one row (H100, RGBA 30 degrees: +4.5 %).
 //
-// Geometry, all in integers (the host passes cos and sin as Q16 integers, and the
-// CPU reference in compute/image_reference.cpp does the same arithmetic):
-//   forward (seed): xpos = trunc(dx cos - dy sin) + W'/2 with dx = x - W/2 (integer
-//     halves), truncated toward zero like the seed's float-to-int conversion.
-//   inverse: output pixel centre p = (x + 0.5 - W'/2, y + 0.5 - H'/2), source point
+// Geometry:
+//   forward (seed): in float, as the seed's cpu_rotate:
+//     xpos = (int)((float)(j - W/2) * cos - (float)(i - H/2) * sin + (float)(W'/2)),
+//     ypos likewise with sin, cos and H'/2 (integer halves; cos and sin floats from
+//     the host; see the forward section for why this is bit-exact).
+//   inverse, all in integers (the host passes cos and sin as Q16 integers, and the
+//   CPU reference in compute/image_reference.cpp does the same arithmetic): output pixel centre p = (x + 0.5 - W'/2, y + 0.5 - H'/2), source point
 //     q = R(-angle) p + (W/2, H/2), kept in units of 2^-17 pixel (2p is an integer).
 //     nearest takes the pixel containing q; bilinear the 4 pixel centres around q
 //     with 12-bit weights. Source pixels outside the image read as the background.
@@ -73,23 +77,35 @@ typedef uchar8 pixels2_t;
 #error "CHANNELS must be 1 or 4"
 #endif
 
-// floor(v / 2^k) and trunc(v / 2^k) without relying on >> of negative values.
+// floor(v / 2^k) without relying on >> of negative values.
 inline long floor_shift(const long v, const int k) { return v >= 0 ? v >> k : ~((~v) >> k); }
-inline long trunc_shift(const long v, const int k) { return v >= 0 ? v >> k : -((-v) >> k); }
 
 // ---- forward mapping (the seed) --------------------------------------------------------
 // owner[] (output size, zeroed by the host) receives the largest source index + 1
 // that maps to each output pixel.
+//
+// The spot is the seed's cpu_rotate expression evaluated the same way in float:
+// (j - xc) * cos, (i - yc) * sin, their difference, then + xc', each one IEEE
+// operation rounded to float in this order, then truncation toward zero ((int) of
+// a float, as in C). OpenCL C rounds +, - and * correctly, like the host, and
+// cos/sin arrive as the host computed them, so the spot is bit-identical to the
+// CPU function's. What could still differ is contraction: OpenCL C's default
+// (FP_CONTRACT ON) lets the compiler fuse a * b - c into one fma with a single
+// rounding (PoCL does on CPUs with FMA, GPUs do as a rule), which moves spots
+// that lie within a rounding of an integer. Contraction is off for this kernel
+// only; the other kernels keep the default.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void rotate_forward_scatter(__global uint* restrict owner, const int inW, const int inH, const int outW,
-                                     const int outH, const int cosQ, const int sinQ) {
+                                     const int outH, const float cosTheta, const float sinTheta) {
   const int j = get_global_id(0), i = get_global_id(1);
   if (j >= inW || i >= inH) return;
-  const long dx = j - inW / 2, dy = i - inH / 2;
-  const long xpos = trunc_shift(dx * cosQ - dy * sinQ + ((long)(outW / 2) << 16), 16);
-  const long ypos = trunc_shift(dx * sinQ + dy * cosQ + ((long)(outH / 2) << 16), 16);
+  const float dx = (float)(j - inW / 2), dy = (float)(i - inH / 2);
+  const int xpos = (int)(dx * cosTheta - dy * sinTheta + (float)(outW / 2));
+  const int ypos = (int)(dx * sinTheta + dy * cosTheta + (float)(outH / 2));
   if (xpos >= 0 && ypos >= 0 && xpos < outW && ypos < outH)
-    atomic_max(&owner[(int)ypos * outW + (int)xpos], (uint)(i * inW + j + 1));
+    atomic_max(&owner[ypos * outW + xpos], (uint)(i * inW + j + 1));
 }
+#pragma OPENCL FP_CONTRACT DEFAULT
 
 __kernel void rotate_forward_resolve(__global const pixel_t* restrict in, __global pixel_t* restrict out,
                                      __global const uint* restrict owner, const int outW, const int outH,
