@@ -24,6 +24,14 @@ Config firstValid(AllConfigs all, const std::string& variant, const Config& fall
   return fallback;
 }
 
+// The rule for several files at once (a drop, `kernelscope *.jpg`): the first is
+// opened, and the message says how many were left out.
+std::string ignoredFilesNote(size_t count) {
+  if (count <= 1) return {};
+  return "; " + std::to_string(count) + " files at once: only the first is opened, " + std::to_string(count - 1) +
+         " ignored";
+}
+
 std::string errorText(const std::exception& e) {
   if (const auto* build = dynamic_cast<const ProgramBuildError*>(&e))
     return std::string(build->what()) + "\n" + build->build().log;
@@ -142,16 +150,14 @@ void ImageScene::openRequested(AppState& state) {
   try {
     HostImage image = loadImageFile(file, limits());
     setImage(std::move(image), file, state);
-    lab.message = "opened " + file + " (" + lab.description + ")";
-    if (requests.size() > 1)
-      lab.message += "; " + std::to_string(requests.size()) + " files were dropped, only the first is opened";
+    lab.message = "opened " + file + " (" + lab.description + ")" + ignoredFilesNote(requests.size());
     lab.recent.erase(std::remove(lab.recent.begin(), lab.recent.end(), file), lab.recent.end());
     lab.recent.insert(lab.recent.begin(), file);
     if (lab.recent.size() > 10) lab.recent.resize(10);
     state.report(lab.message);
   } catch (const std::exception& e) {
     // The previous image stays.
-    lab.message = "cannot open " + file + ": " + e.what();
+    lab.message = "cannot open " + file + ": " + e.what() + ignoredFilesNote(requests.size());
     state.report(lab.message);
   }
 }
