@@ -6,12 +6,14 @@
 #include <cmath>
 
 #include "app/app_state.h"
+#include "app/image_paths.h"
 #include "app/tuning_cache.h"
 
 namespace ks {
 namespace {
 
 constexpr int kTestImageWidth = 640, kTestImageHeight = 480;
+constexpr size_t kMaxRecentImages = 10;  // as many as settings.json keeps
 constexpr uint64_t kHostBudgetBytes = uint64_t{1} << 30;  // one 8-bit copy of the image on the host
 
 // The first runnable configuration of `variant`; the table is only enumerated
@@ -151,9 +153,7 @@ void ImageScene::openRequested(AppState& state) {
     HostImage image = loadImageFile(file, limits());
     setImage(std::move(image), file, state);
     lab.message = "opened " + file + " (" + lab.description + ")" + ignoredFilesNote(requests.size());
-    lab.recent.erase(std::remove(lab.recent.begin(), lab.recent.end(), file), lab.recent.end());
-    lab.recent.insert(lab.recent.begin(), file);
-    if (lab.recent.size() > 10) lab.recent.resize(10);
+    addRecentImage(lab.recent, file, kMaxRecentImages);
     state.report(lab.message);
   } catch (const std::exception& e) {
     // The previous image stays.

@@ -495,6 +495,31 @@ TEST(App, ImageFileThatCannotBeOpenedStartsWithTheBuiltInImage) {
   }
 }
 
+// Recent files are kept absolute and normalized: settings.json must name the
+// same file when the app is started from another folder.
+TEST(App, RecentImagesAreStoredAsAbsolutePaths) {
+  const auto xvfbRun = findInPath("xvfb-run");
+  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
+  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
+  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-recent");
+  fs::create_directories(dir / "photos/sub");
+  writePng(dir / "photos/python.png", 9, 5);
+  RunOptions opts;
+  opts.display = true;  // only window runs write settings
+  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  opts.workDir = dir / "photos";
+  const RunResult r = runApp(dir, {"--frames", "3", "--size", "640x480", "./sub/../python.png"}, opts);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  std::string warning;
+  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  EXPECT_EQ(warning, "") << r.describe();
+  ASSERT_FALSE(saved.recentImages.empty()) << test::readFile(dir / "config/settings.json") << r.describe();
+  EXPECT_EQ(saved.recentImages.front(), (fs::absolute(dir.path()) / "photos/python.png").lexically_normal().string())
+      << r.describe();
+}
+
 // ---- g. pattern.cl does not compile --------------------------------------------------------
 
 // A kernels dir whose pattern.cl has an undeclared name in the julia kernel.
