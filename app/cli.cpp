@@ -53,16 +53,6 @@ std::string checkOutputFile(const std::string& text) {
   return {};
 }
 
-// The positional image must exist; what is wrong with its contents is said when it is opened.
-std::string checkImageFile(const std::string& text) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status status = fs::status(text, ec);
-  if (!fs::exists(status)) return "image file '" + text + "' does not exist";
-  if (fs::is_directory(status)) return "image file '" + text + "' is a directory";
-  return {};
-}
-
 }  // namespace
 
 bool NBodyOptions::given(const std::string& option) const {
@@ -108,8 +98,12 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--scene", options.scene,
                  "Scene to start with: nbody (default), image (default when an image file is given) or julia")
       ->check(CLI::IsMember({"nbody", "image", "julia"}));
-  app.add_option("image", options.image, "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)")
-      ->check(checkImageFile);
+  // Not checked here: a file that cannot be opened is said in the image lab, which
+  // starts with its built-in test image, as for a damaged file or a drop.
+  app.add_option("images", options.images,
+                 "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM). Of several "
+                 "(kernelscope *.jpg) the first opens and the lab says how many were ignored; one that cannot be "
+                 "opened is reported there and the built-in test image is shown");
   app.add_option("--state-dump", options.stateDump,
                  "At exit, write what the app showed (scene, image, log) as JSON to this file")
       ->check(checkOutputFile);
@@ -220,7 +214,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   // --record ends the run when the recording is done, unless --frames says otherwise
   // (+1: the first frame runs before the recorder sees the request).
   if (options.record > 0 && app.count("--frames") == 0) options.frames = 1 + options.warmup + options.record;
-  if (options.scene.empty()) options.scene = options.image ? "image" : "nbody";
+  if (options.scene.empty()) options.scene = options.images.empty() ? "nbody" : "image";
   options.interop = parseInteropPath(interop);  // "auto" parses to none
   if (options.headless && options.frames == 0) options.frames = 300;
   return std::nullopt;

@@ -56,7 +56,8 @@ struct AppOptions {
   bool vsync = true;
   std::optional<InteropPath> interop;
   std::string scene;  // nbody (default), julia or image (the default when an image is given)
-  std::optional<std::filesystem::path> image;      // positional: open this image in the image lab
+  // Positional: the first opens in the image lab; the rest are ignored, and the lab says how many.
+  std::vector<std::filesystem::path> images;
   std::optional<std::filesystem::path> stateDump;  // --state-dump: JSON of what the app showed, at exit
   std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
   NBodyOptions nbody;

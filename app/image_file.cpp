@@ -414,10 +414,40 @@ void fillPixels(HostImage& image, const T* src, int srcChannels, Colour colour, 
   }
 }
 
-std::string decodeFailure(const fs::path& file, const std::string& format) {
+// stb_image keeps one failure reason per thread and only ever sets it: a
+// decoder that fails without setting it leaves whatever was there before. It
+// has no call that clears the reason, but stbi_info on a byte that starts no
+// format always ends by setting "unknown image type", which the decoder of a
+// file stbi_info accepted never sets. Returns that reason, to compare with.
+const char* resetStbFailureReason() {
+  const stbi_uc nothing = 0;
+  int width = 0, height = 0, channels = 0;
+  stbi_info_from_memory(&nothing, 1, &width, &height, &channels);
+  return stbi_failure_reason();
+}
+
+// What the failed decode itself said, or empty. Not its own: the reason set
+// `before` it (unchanged), and the reasons of stbi_load's signature probes,
+// which run before the decoder (stb_image 2.27's stbi__load_main): "bad png
+// sig" when the file is not a PNG, "no SOI" when it is not a JPEG. The probe of
+// the format decoded passed, so its decoder never sets them. A reason can be
+// empty ("XXXX PNG chunk not known" for a type of four NULs read past the end)
+// or quote bytes of the file, so only printable ASCII is kept.
+std::string ownFailureReason(const char* before) {
   const char* reason = stbi_failure_reason();
-  return quoted(file) + " is a damaged or truncated " + (format.empty() ? "TGA" : format) +
-         " file (stb_image: " + (reason ? reason : "unknown error") + ")";
+  if (!reason || (before && std::strcmp(reason, before) == 0)) return {};
+  std::string text = reason;
+  if (text == "bad png sig" || text == "no SOI") return {};
+  for (char& c : text)
+    if (c < 0x20 || c > 0x7e) c = '?';
+  return text;
+}
+
+// `reasonBefore`: resetStbFailureReason's answer, taken just before decoding.
+std::string decodeFailure(const fs::path& file, const std::string& format, const char* reasonBefore) {
+  const std::string reason = ownFailureReason(reasonBefore);
+  return quoted(file) + " is a damaged or truncated " + (format.empty() ? "TGA" : format) + " file" +
+         (reason.empty() ? "" : " (stb_image: " + reason + ")");
 }
 
 }  // namespace
@@ -474,6 +504,9 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
 
   // Top row first, whatever another part of the program set globally.
   stbi_set_flip_vertically_on_load_thread(0);
+  // Asked before the reset: stbi_is_16_bit probes formats, and sets reasons doing so.
+  const bool sixteenBit = !pnm && !hdr && is16Bit(format, bytes);
+  const char* reasonBefore = resetStbFailureReason();
   HostImage image;
   int srcChannels = 0;
   std::string bits = "8-bit";
@@ -499,16 +532,16 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
   } else if (hdr) {
     std::unique_ptr<float, StbFree> data(stbi_loadf_from_memory(bytes.data(), length, &image.width, &image.height,
                                                                 &srcChannels, 0));
-    if (!data) throw ImageFileError(decodeFailure(file, format));
+    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore));
     checkDecoded();
     fillPixels(image, data.get(), srcChannels, toneMap, [](float a) {
       return static_cast<uint8_t>(std::lround(std::clamp(a, 0.0f, 1.0f) * 255.0f));
     });
     bits = "float";
-  } else if (is16Bit(format, bytes)) {
+  } else if (sixteenBit) {
     std::unique_ptr<stbi_us, StbFree> data(stbi_load_16_from_memory(bytes.data(), length, &image.width,
                                                                      &image.height, &srcChannels, 0));
-    if (!data) throw ImageFileError(decodeFailure(file, format));
+    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore));
     checkDecoded();
     auto to8 = [](stbi_us v) { return rescale(v, 65535); };
     fillPixels(image, data.get(), srcChannels, to8, to8);
@@ -516,7 +549,7 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
   } else {
     std::unique_ptr<stbi_uc, StbFree> data(
         stbi_load_from_memory(bytes.data(), length, &image.width, &image.height, &srcChannels, 0));
-    if (!data) throw ImageFileError(decodeFailure(file, format));
+    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore));
     checkDecoded();
     auto same = [](stbi_uc v) { return v; };
     fillPixels(image, data.get(), srcChannels, same, same);

@@ -6,12 +6,14 @@
 #include <cmath>
 
 #include "app/app_state.h"
+#include "app/image_paths.h"
 #include "app/tuning_cache.h"
 
 namespace ks {
 namespace {
 
 constexpr int kTestImageWidth = 640, kTestImageHeight = 480;
+constexpr size_t kMaxRecentImages = 10;  // as many as settings.json keeps
 constexpr uint64_t kHostBudgetBytes = uint64_t{1} << 30;  // one 8-bit copy of the image on the host
 
 // The first runnable configuration of `variant`; the table is only enumerated
@@ -22,6 +24,14 @@ Config firstValid(AllConfigs all, const std::string& variant, const Config& fall
   for (const auto& c : all())
     if (c.variant == variant) return c;
   return fallback;
+}
+
+// The rule for several files at once (a drop, `kernelscope *.jpg`): the first is
+// opened, and the message says how many were left out.
+std::string ignoredFilesNote(size_t count) {
+  if (count <= 1) return {};
+  return "; " + std::to_string(count) + " files at once: only the first is opened, " + std::to_string(count - 1) +
+         " ignored";
 }
 
 std::string errorText(const std::exception& e) {
@@ -159,16 +169,12 @@ void ImageScene::openRequested(AppState& state) {
   try {
     HostImage image = loadImageFile(file, limits());
     setImage(std::move(image), file, state);
-    lab.message = "opened " + file + " (" + lab.description + ")";
-    if (requests.size() > 1)
-      lab.message += "; " + std::to_string(requests.size()) + " files were dropped, only the first is opened";
-    lab.recent.erase(std::remove(lab.recent.begin(), lab.recent.end(), file), lab.recent.end());
-    lab.recent.insert(lab.recent.begin(), file);
-    if (lab.recent.size() > 10) lab.recent.resize(10);
+    lab.message = "opened " + file + " (" + lab.description + ")" + ignoredFilesNote(requests.size());
+    addRecentImage(lab.recent, file, kMaxRecentImages);
     state.report(lab.message);
   } catch (const std::exception& e) {
     // The previous image stays.
-    lab.message = "cannot open " + file + ": " + e.what();
+    lab.message = "cannot open " + file + ": " + e.what() + ignoredFilesNote(requests.size());
     state.report(lab.message);
   }
 }

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
 #include "app/app_state.h"
+#include "app/image_paths.h"
 #include "app/panels.h"
 
 namespace ks {
@@ -57,7 +59,10 @@ void openSection(AppState& state) {
   const bool enter = ImGui::InputTextWithHint("##open", "path to an image", lab.openPath, sizeof lab.openPath,
                                               ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
-  if ((ImGui::Button("Open") || enter) && lab.openPath[0]) lab.openRequests.push_back(lab.openPath);
+  if (ImGui::Button("Open") || enter) {
+    const std::string file = tidyTypedPath(lab.openPath, std::getenv("HOME"));
+    if (!file.empty()) lab.openRequests.push_back(file);  // empty: "" would mean the built-in test image
+  }
   if (!lab.recent.empty() && ImGui::BeginCombo("recent", lab.recent.front().c_str())) {
     for (const auto& file : lab.recent)
       if (ImGui::Selectable(file.c_str())) lab.openRequests.push_back(file);

@@ -88,7 +88,7 @@ StartDevice chooseStartDevice(DeviceCatalog catalog, const AppOptions& options, 
 static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor& device, AppState& state) {
   state.scene = options.scene == "julia" ? SceneKind::Julia : options.scene == "image" ? SceneKind::Image
                                                                                       : SceneKind::NBody;
-  if (options.image) state.image.openRequests.push_back(options.image->string());
+  for (const auto& image : options.images) state.image.openRequests.push_back(image.string());
   const NBodyOptions& o = options.nbody;
   NBodyState& nb = state.nbody;
   // Without --n, a size that steps at interactive rates: O(N^2) on two CPU cores

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
+#include <stb_image_write.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -52,11 +53,13 @@ struct RunOptions {
   bool display = false;                          // keep DISPLAY etc. (for xvfb-run)
   std::vector<std::string> setEnv;               // "NAME=value"
   std::string prefix;                            // e.g. an xvfb-run invocation
+  fs::path workDir;                              // run there (relative paths on the command line)
 };
 
 // kernelscope <args> with a private --config-dir (unless args bring one).
 RunResult runApp(const TempDir& dir, const std::vector<std::string>& args, const RunOptions& options = {}) {
-  std::string cmd = "env -u KERNELSCOPE_KERNELS_DIR -u XDG_CONFIG_HOME";
+  std::string cmd = options.workDir.empty() ? "" : "cd " + shellQuote(options.workDir.string()) + " && ";
+  cmd += "env -u KERNELSCOPE_KERNELS_DIR -u XDG_CONFIG_HOME";
   if (!options.display) cmd += " -u DISPLAY -u WAYLAND_DISPLAY";
   for (const auto& e : options.setEnv) cmd += " " + shellQuote(e);
   if (!options.prefix.empty()) cmd += " " + options.prefix;
@@ -385,8 +388,6 @@ TEST(App, BadOptionValuesExit2NamingOptionAndValue) {
       {{"--wg", "4097"}, "--wg", "4097"},
       {{"--wg", "-32"}, "--wg", "-32"},
       {{"--unroll", "3"}, "--unroll", "3"},
-      {{(dir / "missing.png").string()}, "image", "missing.png"},
-      {{dir.path().string()}, "image", dir.path().string()},
       {{"--screenshot", missingDir + "/shot.png"}, "--screenshot", missingDir},
       {{"--screenshot", dir.path().string()}, "--screenshot", "is a directory"},
       {{"--csv", (dir / "a-file/out.csv").string()}, "--csv", "is not a directory"},
@@ -415,6 +416,108 @@ TEST(App, BadOptionValuesExit2NamingOptionAndValue) {
     EXPECT_EQ(r.out, "") << what << ": nothing ran\n" << r.describe();
   }
   EXPECT_FALSE(fs::exists(dir / "config")) << "a refused run writes no settings";
+}
+
+// ---- image files on the command line ----------------------------------------------
+
+fs::path writePng(const fs::path& file, int width, int height) {
+  std::vector<unsigned char> pixels(static_cast<size_t>(width) * height * 4);
+  for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>(i * 7 + i / 4);
+  EXPECT_TRUE(stbi_write_png(file.c_str(), width, height, 4, pixels.data(), width * 4)) << file;
+  return file;
+}
+
+// A headless run of the image lab with `images` on the command line; its state dump.
+nlohmann::json runImageLab(const TempDir& dir, const std::vector<std::string>& images, RunResult& r) {
+  const fs::path dump = dir / "state.json";
+  std::vector<std::string> args = {"--headless", "--frames", "3", "--state-dump", dump.string()};
+  args.insert(args.end(), images.begin(), images.end());
+  RunOptions options;
+  options.workDir = dir.path();  // the images are named relative to it
+  r = runApp(dir, args, options);
+  std::error_code ec;
+  if (!fs::exists(dump, ec)) return nullptr;
+  return nlohmann::json::parse(test::readFile(dump), nullptr, /*allow_exceptions=*/false);
+}
+
+bool logHas(const nlohmann::json& dump, const std::string& text) {
+  if (!dump.is_object() || !dump["log"].is_array()) return false;
+  for (const auto& line : dump["log"])
+    if (line.is_string() && contains(line.get<std::string>(), text)) return true;
+  return false;
+}
+
+// `kernelscope *.jpg`: as with a drop of several files, the first opens and the UI says how many were left out.
+TEST(App, SeveralImageFilesOpenTheFirstAndSaySo) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-several");
+  writePng(dir / "a.png", 37, 23);
+  writePng(dir / "b.png", 11, 7);
+  writePng(dir / "c.png", 5, 3);
+  RunResult r;
+  const nlohmann::json dump = runImageLab(dir, {"a.png", "b.png", "c.png"}, r);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  ASSERT_TRUE(dump.is_object()) << "no readable --state-dump\n" << r.describe();
+  EXPECT_EQ(dump.value("scene", ""), "image") << r.describe();
+  ASSERT_TRUE(dump["image"].is_object()) << r.describe();
+  EXPECT_EQ(dump["image"].value("path", ""), "a.png") << r.describe();
+  EXPECT_EQ(dump["image"].value("width", 0), 37) << r.describe();
+  EXPECT_EQ(dump["image"].value("height", 0), 23) << r.describe();
+  EXPECT_TRUE(logHas(dump, "3 files at once: only the first is opened, 2 ignored")) << r.describe();
+}
+
+// A file that cannot be opened does not stop the start, whatever is wrong with
+// it: the app runs with the built-in test image and says what is wrong.
+TEST(App, ImageFileThatCannotBeOpenedStartsWithTheBuiltInImage) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-badimage");
+  fs::create_directory(dir / "folder");
+  test::writeFile(dir / "empty.png", "");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"missing.png", "cannot open missing.png: 'missing.png' does not exist"},
+      {"folder", "cannot open folder: 'folder' is a directory, not an image file"},
+      {"empty.png", "cannot open empty.png: 'empty.png' is empty (0 bytes)"},
+  };
+  for (const auto& [file, message] : cases) {
+    RunResult r;
+    const nlohmann::json dump = runImageLab(dir, {file}, r);
+    ASSERT_EQ(r.exitCode, 0) << file << "\n" << r.describe();
+    ASSERT_TRUE(dump.is_object()) << "no readable --state-dump\n" << r.describe();
+    EXPECT_EQ(dump.value("scene", ""), "image") << r.describe();
+    ASSERT_TRUE(dump["image"].is_object()) << r.describe();
+    EXPECT_EQ(dump["image"].value("path", "?"), "") << "the built-in test image\n" << r.describe();
+    EXPECT_EQ(dump["image"].value("width", 0), 640) << r.describe();
+    EXPECT_EQ(dump["image"].value("height", 0), 480) << r.describe();
+    EXPECT_TRUE(logHas(dump, message)) << "expected '" << message << "' in the log\n" << r.describe();
+    EXPECT_TRUE(contains(r.err, message)) << r.describe();
+  }
+}
+
+// Recent files are kept absolute and normalized: settings.json must name the
+// same file when the app is started from another folder.
+TEST(App, RecentImagesAreStoredAsAbsolutePaths) {
+  const auto xvfbRun = findInPath("xvfb-run");
+  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
+  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
+  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-recent");
+  fs::create_directories(dir / "photos/sub");
+  writePng(dir / "photos/python.png", 9, 5);
+  RunOptions opts;
+  opts.display = true;  // only window runs write settings
+  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  opts.workDir = dir / "photos";
+  const RunResult r = runApp(dir, {"--frames", "3", "--size", "640x480", "./sub/../python.png"}, opts);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  std::string warning;
+  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  EXPECT_EQ(warning, "") << r.describe();
+  ASSERT_FALSE(saved.recentImages.empty()) << test::readFile(dir / "config/settings.json") << r.describe();
+  EXPECT_EQ(saved.recentImages.front(), (fs::absolute(dir.path()) / "photos/python.png").lexically_normal().string())
+      << r.describe();
 }
 
 // ---- g. pattern.cl does not compile --------------------------------------------------------

@@ -618,6 +618,51 @@ TEST(ImageFile, DecodeFromMemoryMatchesTheFile) {
   }
 }
 
+// stb_image only ever sets its failure reason, and stbi_load's format probes set
+// one before the decoder runs ("bad png sig" on the way to a JPEG decoder): a
+// decoder that fails without saying why must not be shown with a reason left
+// over from somewhere else. Each message names its own format's reason, or none.
+TEST(ImageFile, DecodeFailureGivesOnlyTheDecodersOwnReason) {
+  TempDir dir("ks-image-reason");
+  auto noReason = [](const fs::path& file, const std::string& format) {
+    return "'" + file.string() + "' is a damaged or truncated " + format + " file";
+  };
+  auto withReason = [&](const fs::path& file, const std::string& format, const std::string& reason) {
+    return noReason(file, format) + " (stb_image: " + reason + ")";
+  };
+  // A JPEG cut inside its Huffman tables: stb_image's JPEG decoder fails without a reason.
+  const std::string jpeg = test::readFile(writeStb(dir, "whole.jpg", 64, 64, 3, noise(64 * 64 * 3, 83)));
+  const size_t dht = jpeg.find("\xFF\xC4");
+  ASSERT_NE(dht, std::string::npos);
+  const fs::path cutTables = writeBytes(dir, "cut-tables.jpg", jpeg.substr(0, dht + 8));
+  EXPECT_EQ(errorOf(cutTables), noReason(cutTables, "JPEG"));
+  // ... cut inside its scan data: the decoder's own reason (stb_image 2.27's words).
+  const size_t sos = jpeg.find("\xFF\xDA");
+  ASSERT_NE(sos, std::string::npos);
+  const fs::path cutScan = writeBytes(dir, "cut-scan.jpg", jpeg.substr(0, sos + (jpeg.size() - sos) / 2));
+  EXPECT_EQ(errorOf(cutScan), withReason(cutScan, "JPEG", "expected marker"));
+
+  // A PNG whose deflate stream stops in the middle of the pixels (the IDAT chunk itself is whole).
+  const int w = 19, h = 13;
+  std::string raw;
+  for (int y = 0; y < h; ++y) raw += '\0' + str(noise(w * 4, 84 + y));
+  const std::string half = raw.substr(0, raw.size() / 2);
+  const std::string cutStream = std::string("\x78\x01\x00", 3) + le16(static_cast<uint32_t>(half.size())) +
+                                le16(~static_cast<uint32_t>(half.size()) & 0xFFFF) + half;  // a stored, non-final block
+  const std::string head = kPngSignature + pngHeader(w, h, 8, 6);
+  const fs::path cutPng = writeBytes(dir, "cut-stream.png", head + pngChunk("IDAT", cutStream) + pngChunk("IEND", ""));
+  EXPECT_EQ(errorOf(cutPng), withReason(cutPng, "PNG", "zlib corrupt"));
+  // ... whose stream holds a block of the reserved type 3: stb_image's inflater fails without a reason.
+  const fs::path badBlock =
+      writeBytes(dir, "block-type-3.png", head + pngChunk("IDAT", std::string("\x78\x01\x07", 3)) + pngChunk("IEND", ""));
+  EXPECT_EQ(errorOf(badBlock), noReason(badBlock, "PNG"));
+  // ... cut after a whole chunk: stb_image reads a chunk of type 0 0 0 0 past the end
+  // and its reason is "XXXX PNG chunk not known" with the type's NULs, an empty text.
+  const std::string whole = test::readFile(writeStb(dir, "whole.png", w, h, 4, noise(w * h * 4, 85)));
+  const fs::path noEnd = writeBytes(dir, "no-iend.png", whole.substr(0, whole.find("IEND") - 4));
+  EXPECT_EQ(errorOf(noEnd), noReason(noEnd, "PNG"));
+}
+
 // Damaged copies of a valid file of every format: each loads or throws
 // ImageFileError; nothing else (a crash, another exception, a hang).
 TEST(ImageFile, DamagedFilesLoadOrThrowImageFileError) {
