@@ -94,6 +94,7 @@ ImageLimits ImageScene::limits() const {
 void ImageScene::setImage(HostImage image, const std::string& path, AppState& state) {
   original_ = std::move(image);
   originalLayout_ = {original_.width, original_.height, original_.channels};
+  rotateDefault_ = defaultRotateConfig(originalLayout_, compute_.device(), maxImage2d_);
   uploadOriginal();
   ImageLabState& lab = state.image;
   lab.path = path;
@@ -180,7 +181,7 @@ void ImageScene::openRequested(AppState& state) {
 }
 
 ImageScene::DeviceDefaults ImageScene::defaultsFor(const DeviceDescriptor& device, int channels) {
-  return {defaultRotateConfig(channels, device), defaultHistogramConfig(channels, device)};
+  return {defaultHistogramConfig(channels, device)};
 }
 
 ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
@@ -189,9 +190,7 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   const int channels = originalLayout_.channels;
   Applied a;
   if (lab.rotateVariant.empty()) {  // nothing chosen yet: the fastest this device runs on this image
-    a.rotate = defaults(channels).rotate;
-    if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant); v && v->image)
-      a.rotate = defaultRotateConfig(originalLayout_, device, maxImage2d_);
+    a.rotate = rotateDefault_;
   } else {
     a.rotate.variant = lab.rotateVariant;
     a.rotate.workGroupX = lab.rotateGroup[0];
@@ -299,7 +298,7 @@ void ImageScene::fitRotationToImage(AppState& state) {
   if (static_cast<size_t>(originalLayout_.width) <= maxImage2d_[0] &&
       static_cast<size_t>(originalLayout_.height) <= maxImage2d_[1])
     return;  // the usual case, checked every frame: no table lookups
-  const RotateConfig fitted = defaultRotateConfig(originalLayout_, compute_.device(), maxImage2d_);
+  const RotateConfig& fitted = rotateDefault_;  // a buffer kernel for an image this large
   if (fitted.variant == lab.rotateVariant) return;
   lab.rotateVariant = fitted.variant;
   lab.rotateGroup[0] = fitted.workGroupX;

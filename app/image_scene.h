@@ -47,7 +47,6 @@ class ImageScene final : public Scene {
   // The device's default configurations for gray [0] and RGBA [1] images, worked
   // out once here instead of in every frame's wantedFrom.
   struct DeviceDefaults {
-    RotateConfig rotate;
     HistogramConfig histogram;
   };
   static DeviceDefaults defaultsFor(const DeviceDescriptor& device, int channels);
@@ -56,6 +55,7 @@ class ImageScene final : public Scene {
   ComputeContext& compute_;
   DeviceDefaults defaults_[2];
   std::array<size_t, 2> maxImage2d_;  // the device's largest image2d_t: larger images need the buffer kernels
+  RotateConfig rotateDefault_;        // the fastest rotation this device runs on this image, set with the image
   InteropBackend* interop_;
   HostImage original_;
   ImageLayout originalLayout_, resultLayout_;

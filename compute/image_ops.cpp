@@ -784,14 +784,18 @@ int histogramPercentile(const uint32_t* bins, double percent) {
   return kHistogramBins - 1;
 }
 
+// Whole percents: the kernel computes the rank as (p N + 99) / 100 in integers.
+constexpr bool wholePercents() {
+  for (double p : kImagePercentiles)
+    if (p != static_cast<double>(static_cast<int>(p)) || p < 0 || p > 100) return false;
+  return true;
+}
+static_assert(wholePercents(), "kImagePercentiles must be whole percents");
+
 std::string histogramPercentileOptions() {
-  std::string list;
-  for (double p : kImagePercentiles) {
-    // Whole percents: the kernel computes the rank as (p N + 99) / 100 in integers.
-    if (p != std::floor(p) || p < 0 || p > 100) throw std::logic_error("kImagePercentiles must be whole percents");
-    list += (list.empty() ? "" : ",") + std::to_string(static_cast<int>(p));
-  }
-  return " -DPERCENTILES=" + list + " -DPERCENTILE_COUNT=" + std::to_string(kImagePercentiles.size());
+  std::ostringstream list;
+  for (size_t i = 0; i < kImagePercentiles.size(); ++i) list << (i ? "," : "") << static_cast<int>(kImagePercentiles[i]);
+  return " -DPERCENTILES=" + list.str() + " -DPERCENTILE_COUNT=" + std::to_string(kImagePercentiles.size());
 }
 
 ChannelStatistics channelStatistics(const uint64_t* m) {
@@ -810,13 +814,9 @@ ChannelStatistics channelStatistics(const uint64_t* m) {
     const u128 numerator = static_cast<u128>(s.sumSquares) * s.count - static_cast<u128>(s.sum) * s.sum;
     s.stddev = std::sqrt(static_cast<double>(numerator) / (n * n));
   }
-  int median = -1;
-  for (size_t i = 0; i < kImagePercentiles.size(); ++i) {
-    s.percentiles[i] = static_cast<int>(m[5 + i]);
-    if (kImagePercentiles[i] == 50.0) median = s.percentiles[i];
-  }
+  for (size_t i = 0; i < kImagePercentiles.size(); ++i) s.percentiles[i] = static_cast<int>(m[5 + i]);
   static_assert(kImagePercentiles[3] == 50.0, "the median is one of the percentiles the kernel finds");
-  s.median = median;
+  s.median = s.percentiles[3];
   return s;
 }
 
@@ -939,8 +939,7 @@ void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_
 
   Kernel& k = b.main.kernel;
   if (variant_->image) {
-    const size_t maxW = deviceInfo<size_t>(compute_.device().id, CL_DEVICE_IMAGE2D_MAX_WIDTH);
-    const size_t maxH = deviceInfo<size_t>(compute_.device().id, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+    const auto [maxW, maxH] = deviceMaxImage2d(compute_.device());
     if (static_cast<size_t>(inW) > maxW || static_cast<size_t>(inH) > maxH)
       throw ImageConfigError("a " + describeImageLayout(inLayout) + " image exceeds the device's largest 2D image " +
                              std::to_string(maxW) + "x" + std::to_string(maxH) + " (the " + variant_->name +
