@@ -133,14 +133,19 @@ void ImageScene::reloadKernels(AppState& state) {
   auto display = compute_.buildKernelFile("display.cl");
   if (!display->ok()) throw ProgramBuildError(display);
   Kernel toRgba(display->program.get(), "to_rgba");
-  std::unique_ptr<ImageRotator> rotator;
-  std::unique_ptr<ImageTransposer> transposer;
-  std::unique_ptr<ImageHistogrammer> histogrammer;
-  if (rotator_) (rotator = std::make_unique<ImageRotator>(compute_, rotator_->config()))->prepare(channels);
-  if (transposer_)
-    (transposer = std::make_unique<ImageTransposer>(compute_, transposer_->config()))->prepare(channels);
-  if (histogrammer_)
-    (histogrammer = std::make_unique<ImageHistogrammer>(compute_, histogrammer_->config()))->prepare(channels);
+  // Each runner's configuration, or where none runs (its kernel did not build at
+  // the start) the one last asked for: a fixed file then builds here and says so.
+  auto rebuilt = [&](const auto& running, const auto* asked) {
+    using Runner = typename std::decay_t<decltype(running)>::element_type;
+    std::unique_ptr<Runner> runner;
+    if (running) runner = std::make_unique<Runner>(compute_, running->config());
+    else if (asked) runner = std::make_unique<Runner>(compute_, *asked);
+    if (runner) runner->prepare(channels);
+    return runner;
+  };
+  std::unique_ptr<ImageRotator> rotator = rebuilt(rotator_, applied_ ? &applied_->rotate : nullptr);
+  std::unique_ptr<ImageTransposer> transposer = rebuilt(transposer_, applied_ ? &applied_->transposeConfig : nullptr);
+  std::unique_ptr<ImageHistogrammer> histogrammer = rebuilt(histogrammer_, applied_ ? &applied_->histogram : nullptr);
   toRgba_ = std::move(toRgba);
   if (rotator) rotator_ = std::move(rotator);
   if (transposer) transposer_ = std::move(transposer);
@@ -232,17 +237,27 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
 void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   ImageLabState& lab = state.image;
   const int channels = originalLayout_.channels;
-  // Runners are rebuilt only when their configuration changes; a failure leaves
-  // the previous pipeline and its picture in place.
-  if (!rotator_ || !(rotator_->config() == wanted.rotate)) {
-    if (std::string p = imageRotateConfigProblem(wanted.rotate, compute_.device(), channels); !p.empty())
-      throw ImageConfigError(describeRotateConfig(wanted.rotate) + ": " + p);
-    rotator_ = std::make_unique<ImageRotator>(compute_, wanted.rotate);
-  }
-  if (!transposer_ || !(transposer_->config() == wanted.transposeConfig))
-    transposer_ = std::make_unique<ImageTransposer>(compute_, wanted.transposeConfig);
-  if (!histogrammer_ || !(histogrammer_->config() == wanted.histogram))
-    histogrammer_ = std::make_unique<ImageHistogrammer>(compute_, wanted.histogram);
+  // Runners are rebuilt only when their configuration changes. Each one the pipeline
+  // needs is built for this image's channel count before it replaces the running
+  // one and before anything runs: a failure (a problem, a kernel that does not
+  // compile) leaves the previous pipeline and its picture in place, or none at all,
+  // and never a runner that publish() would try to build again every frame.
+  auto use = [channels](auto& running, const auto& config, bool needed, auto make) {
+    if (running && running->config() == config) {
+      if (needed) running->prepare(channels);
+      return;
+    }
+    auto replacement = make();
+    if (needed) replacement->prepare(channels);
+    running = std::move(replacement);
+  };
+  if (std::string p = imageRotateConfigProblem(wanted.rotate, compute_.device(), channels); !p.empty())
+    throw ImageConfigError(describeRotateConfig(wanted.rotate) + ": " + p);
+  use(rotator_, wanted.rotate, true, [&] { return std::make_unique<ImageRotator>(compute_, wanted.rotate); });
+  use(transposer_, wanted.transposeConfig, wanted.transpose,
+      [&] { return std::make_unique<ImageTransposer>(compute_, wanted.transposeConfig); });
+  use(histogrammer_, wanted.histogram, true,
+      [&] { return std::make_unique<ImageHistogrammer>(compute_, wanted.histogram); });
 
   const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
   // Checked before anything runs, so that a refusal leaves the previous result whole.
@@ -398,23 +413,27 @@ void ImageScene::publish(AppState& state) const {
   lab.resultWidth = resultLayout_.width;
   lab.resultHeight = resultLayout_.height;
   lab.resultChannels = resultLayout_.channels;
-  if (rotator_) lab.runningRotate = describeRotateConfig(rotator_->config());
-  if (transposer_) lab.runningTranspose = describeTransposeConfig(transposer_->config());
-  if (histogrammer_) lab.runningHistogram = describeHistogramConfig(histogrammer_->config());
-  // Kernel info of what runs (the runners are built by now; one that is not stays out).
-  state.activeKernels.clear();
+  // What runs: runners built for this image. Publishing never builds (a kernel
+  // that failed to compile is not compiled again every frame).
   const int channels = originalLayout_.channels;
-  auto add = [&](const char* role, const std::string& config, auto& runner) {
-    try {
-      const ProgramBuild& build = runner.build(channels);
-      state.activeKernels.push_back(
-          {role, config, build.label, build.options, build.buildMs, build.fromDisk, runner.info(channels)});
-    } catch (const std::exception&) {
-    }
+  auto describe = [channels](const auto& runner, auto describeConfig, bool needed) {
+    return runner && (runner->isBuilt(channels) || !needed) ? describeConfig(runner->config())
+                                                            : std::string("none (not built; see the message)");
   };
-  if (rotator_) add("rotate", lab.runningRotate, *rotator_);
-  if (transposer_ && applied_ && applied_->transpose) add("transpose", lab.runningTranspose, *transposer_);
-  if (histogrammer_) add("histogram", lab.runningHistogram, *histogrammer_);
+  const bool transposing = applied_ && applied_->transpose;
+  lab.runningRotate = describe(rotator_, describeRotateConfig, true);
+  lab.runningTranspose = describe(transposer_, describeTransposeConfig, transposing);
+  lab.runningHistogram = describe(histogrammer_, describeHistogramConfig, true);
+  state.activeKernels.clear();
+  auto add = [&](const char* role, const std::string& config, auto& runner) {
+    if (!runner || !runner->isBuilt(channels)) return;
+    const ProgramBuild& build = runner->build(channels);
+    state.activeKernels.push_back(
+        {role, config, build.label, build.options, build.buildMs, build.fromDisk, runner->info(channels)});
+  };
+  add("rotate", lab.runningRotate, rotator_);
+  if (transposing) add("transpose", lab.runningTranspose, transposer_);
+  add("histogram", lab.runningHistogram, histogrammer_);
 }
 
 void ImageScene::draw(AppState&, int, int) {

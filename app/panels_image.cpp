@@ -343,7 +343,8 @@ void drawImageView(AppState& state) {
   std::vector<Shown> shown;
   const float offset = sideBySide ? io.DisplaySize.x * 0.12f : 0.0f;
   const float split = sideBySide ? centre.x : io.DisplaySize.x;
-  if (lab.view != ImageLabState::View::Result)
+  // With no result yet (its kernel did not build), the result view shows the original.
+  if (lab.view != ImageLabState::View::Result || !lab.resultTexture)
     shown.push_back({lab.originalTexture, float(lab.width), float(lab.height), false,
                      ImVec2(centre.x - offset, centre.y), 0.0f, split});
   if (lab.view != ImageLabState::View::Original)

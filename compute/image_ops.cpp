@@ -842,6 +842,7 @@ void ImageRotator::prepare(int channels) { built(channels); }
 
 const ProgramBuild& ImageRotator::build(int channels) { return *built(channels).main.build; }
 const KernelInfo& ImageRotator::info(int channels) { return built(channels).main.info; }
+bool ImageRotator::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
 
 ImageRotator::Built& ImageRotator::built(int channels) {
   if (std::string problem = imageRotateConfigProblem(config_, compute_.device(), channels); !problem.empty())
@@ -1000,6 +1001,7 @@ void ImageTransposer::prepare(int channels) { built(channels); }
 
 const ProgramBuild& ImageTransposer::build(int channels) { return *built(channels).kernel.build; }
 const KernelInfo& ImageTransposer::info(int channels) { return built(channels).kernel.info; }
+bool ImageTransposer::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
 
 ImageTransposer::Built& ImageTransposer::built(int channels) {
   if (std::string problem = imageTransposeConfigProblem(config_, compute_.device(), channels); !problem.empty())
@@ -1076,6 +1078,7 @@ void ImageHistogrammer::prepare(int channels) { built(channels); }
 
 const ProgramBuild& ImageHistogrammer::build(int channels) { return *built(channels).histogram.build; }
 const KernelInfo& ImageHistogrammer::info(int channels) { return built(channels).histogram.info; }
+bool ImageHistogrammer::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
 
 ImageHistogrammer::Built& ImageHistogrammer::built(int channels) {
   if (std::string problem = imageHistogramConfigProblem(config_, compute_.device(), channels); !problem.empty())

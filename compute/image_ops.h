@@ -372,6 +372,8 @@ class ImageRotator {
   const ImageRotateVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
   const KernelInfo& info(int channels);  // of the main kernel
+  // Whether the programs for this channel count are built (build() and info() would not compile).
+  bool isBuilt(int channels) const;
   // The contents of the input buffer changed: the image variants upload it again.
   void sourceChanged() { imageSource_ = nullptr; }
 
@@ -402,6 +404,7 @@ class ImageTransposer {
   const ImageTransposeVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
   const KernelInfo& info(int channels);
+  bool isBuilt(int channels) const;  // as ImageRotator's
 
  private:
   struct Built;
@@ -442,6 +445,7 @@ class ImageHistogrammer {
   const ImageHistogramVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
   const KernelInfo& info(int channels);  // of the sub-histogram kernel
+  bool isBuilt(int channels) const;  // as ImageRotator's
 
  private:
   struct Built;

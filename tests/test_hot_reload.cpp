@@ -130,6 +130,38 @@ TEST_F(HotReloadTest, TheJuliaAndImageScenesReloadToo) {
   }
 }
 
+// A kernel that does not compile when the image lab starts: reported once, not
+// compiled again every frame (publishing what runs used to build the runners), the
+// panel does not claim it runs, and fixing the file rebuilds it and the lab runs.
+TEST_F(HotReloadTest, AnImageKernelBrokenAtTheStartFailsOnceAndItsFixRuns) {
+  const std::string good = test::readFile(kernels_ / "rotate.cl");
+  test::writeFile(kernels_ / "rotate.cl", good + "\n#error broken on purpose\n");
+  session_->reloadChangedKernels(state_);  // the N-body scene does not use it
+  state_.requestedScene = SceneKind::Image;
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  const ProgramCache& programs = session_->compute().programs();
+  const size_t asked = programs.requests("rotate.cl");
+  EXPECT_GE(asked, 1u);
+  ASSERT_EQ(state_.buildFailures.size(), 1u) << logText(state_);
+  EXPECT_NE(state_.buildFailures.front().log.find("broken on purpose"), std::string::npos);
+  for (int i = 0; i < 5; ++i) frame();
+  EXPECT_EQ(programs.requests("rotate.cl"), asked) << "the broken program was asked for again in later frames";
+  EXPECT_EQ(state_.buildFailures.size(), 1u) << logText(state_);
+  EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), 0u) << state_.image.runningRotate;
+  EXPECT_EQ(state_.image.resultTexture, 0u);
+  EXPECT_NE(state_.image.originalTexture, 0u) << "the original is still shown";
+
+  test::writeFile(kernels_ / "rotate.cl", good + "\n// fixed\n");
+  session_->reloadChangedKernels(state_);
+  EXPECT_TRUE(logHas(state_, "kernels/rotate.cl changed: rebuilt")) << logText(state_);
+  state_.breakdown = {};
+  frame();
+  EXPECT_GT(state_.breakdown.kernelMs, 0.0) << logText(state_);
+  EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), std::string::npos) << state_.image.runningRotate;
+  EXPECT_NE(state_.image.resultTexture, 0u);
+}
+
 TEST_F(HotReloadTest, TheSessionKeepsBinariesInItsCacheDirectory) {
   frame();
   const ProgramCache& programs = session_->compute().programs();
