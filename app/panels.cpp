@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -55,6 +56,20 @@ void placePanelFirstTime(float x, float y, float w, float h) {
   const float usable = display.y - top - kStatusBarHeight;
   ImGui::SetNextWindowPos(ImVec2(display.x * x, top + usable * y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(display.x * w, usable * h), ImGuiCond_FirstUseEver);
+}
+
+void hintText(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrappedV(format, args);
+  ImGui::PopStyleColor();
+  va_end(args);
+}
+
+void fitNextItemBesideLabel(const char* label) {
+  const float labelWidth = ImGui::CalcTextSize(label, nullptr, true).x;
+  ImGui::SetNextItemWidth(labelWidth > 0.0f ? -(labelWidth + ImGui::GetStyle().ItemInnerSpacing.x) : -1.0f);
 }
 
 void drawMenuBar(AppState& state) {
@@ -145,7 +160,7 @@ void drawDevicesPanel(AppState& state) {
   if (!state.panels.devices) return;
   placePanelFirstTime(0.0f, 0.0f, 0.25f, 0.22f);
   if (ImGui::Begin("Devices", &state.panels.devices)) {
-    ImGui::TextDisabled("OpenCL devices; click one to switch (everything is rebuilt)");
+    hintText("OpenCL devices; click one to switch (everything is rebuilt)");
     int lastPlatform = -1;
     for (size_t i = 0; i < state.devices.size(); ++i) {
       const auto& d = state.devices[i];
@@ -240,7 +255,7 @@ void drawInteropPanel(AppState& state) {
   if (!state.panels.interop) return;
   placePanelFirstTime(0.0f, 0.68f, 0.25f, 0.32f);
   if (ImGui::Begin("Interop", &state.panels.interop)) {
-    ImGui::TextDisabled("how kernel output reaches GL; switch live to compare");
+    hintText("how kernel output reaches GL; switch live to compare");
     for (const auto& s : state.interopPaths) {
       ImGui::BeginDisabled(!s.available);
       if (ImGui::RadioButton(interopPathName(s.path), state.interopPath == s.path) && state.interopPath != s.path)
@@ -280,12 +295,12 @@ void drawBuildLogPanel(AppState& state) {
   if (!state.panels.buildLog) return;
   placePanelFirstTime(0.25f, 0.62f, 0.48f, 0.38f);
   if (ImGui::Begin("Build log", &state.panels.buildLog)) {
-    ImGui::TextDisabled("kernels/ is watched: a saved .cl file rebuilds; a failed build keeps the running program");
+    hintText("kernels/ is watched: a saved .cl file rebuilds; a failed build keeps the running program");
     const auto& pc = state.programCache;
     if (pc.diskDir.empty())
       ImGui::TextDisabled("binary cache off (--no-program-cache)");
     else
-      ImGui::TextDisabled("binary cache %s: %zu loaded, %zu compiled", pc.diskDir.c_str(), pc.diskHits, pc.diskMisses);
+      hintText("binary cache %s: %zu loaded, %zu compiled", pc.diskDir.c_str(), pc.diskHits, pc.diskMisses);
     if (state.buildFailures.empty()) ImGui::TextDisabled("no failed builds");
     for (auto it = state.buildFailures.rbegin(); it != state.buildFailures.rend(); ++it) {
       ImGui::PushID(&*it);

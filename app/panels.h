@@ -7,6 +7,12 @@ struct AppState;
 // Position and size for a panel's first appearance, as fractions of the area
 // between the menu bar and the status bar; imgui.ini keeps the user's moves after that.
 void placePanelFirstTime(float x, float y, float w, float h);
+// A hint in the dimmed text colour that wraps at the panel's edge instead of
+// running past it (panels are a quarter of the window wide at first).
+void hintText(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// The next widget's width: what the panel has left after the widget's label, so
+// that the label stays visible however narrow the panel is.
+void fitNextItemBesideLabel(const char* label);
 
 void drawMenuBar(AppState& state);
 void drawStatusBar(AppState& state);

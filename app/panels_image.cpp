@@ -24,6 +24,7 @@ const DeviceDescriptor* activeDevice(const AppState& state) {
 // A combo over variant names; the ones the device cannot run are disabled with the reason.
 template <typename Table, typename Problem>
 void variantCombo(const char* label, std::string& current, const Table& table, Problem problem) {
+  fitNextItemBesideLabel(label);
   if (ImGui::BeginCombo(label, current.c_str())) {
     for (const auto& v : table) {
       const std::string why = problem(v.name);
@@ -41,6 +42,7 @@ void variantCombo(const char* label, std::string& current, const Table& table, P
 template <typename Config>
 void configurationCombo(const char* label, const std::string& variant, const std::vector<Config>& all,
                         const std::string& running, std::optional<Config>& choice, std::string (*describe)(const Config&)) {
+  fitNextItemBesideLabel(label);
   if (ImGui::BeginCombo(label, running.c_str())) {
     for (const Config& c : all) {
       if (c.variant != variant) continue;
@@ -48,6 +50,8 @@ void configurationCombo(const char* label, const std::string& variant, const std
       if (ImGui::Selectable(text.c_str(), text == running)) choice = c;
     }
     ImGui::EndCombo();
+  } else if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", running.c_str());  // the whole description, which the box may cut
   }
 }
 
@@ -63,6 +67,7 @@ void openSection(AppState& state) {
     const std::string file = tidyTypedPath(lab.openPath, std::getenv("HOME"));
     if (!file.empty()) lab.openRequests.push_back(file);  // empty: "" would mean the built-in test image
   }
+  if (!lab.recent.empty()) fitNextItemBesideLabel("recent");
   if (!lab.recent.empty() && ImGui::BeginCombo("recent", lab.recent.front().c_str())) {
     for (const auto& file : lab.recent)
       if (ImGui::Selectable(file.c_str())) lab.openRequests.push_back(file);
@@ -92,6 +97,7 @@ void pipelineSection(AppState& state) {
     if (const auto* v = findImageRotateVariant(name)) c.pixelsPerItem = v->pixelsPerItem.front();
     return device ? imageRotateConfigProblem(c, *device, channels) : std::string("no device");
   });
+  fitNextItemBesideLabel("angle");
   ImGui::SliderFloat("angle", &lab.angle, -180.0f, 180.0f, "%.1f deg");
   if (ImGui::Button("-90")) lab.angle = std::remainder(lab.angle - 90.0f, 360.0f);
   ImGui::SameLine();
@@ -151,10 +157,9 @@ void pipelineSection(AppState& state) {
       configurationCombo("transpose config", lab.transposeVariant, allTransposeConfigs(*device, channels),
                          lab.runningTranspose, lab.transposeChoice, describeTransposeConfig);
   }
-  ImGui::TextDisabled("rotate %.3f ms   transpose %.3f ms   histogram %.3f ms", lab.rotateMs, lab.transposeMs,
-                      lab.histogramMs);
-  ImGui::TextDisabled("running: %s%s%s", lab.runningRotate.c_str(), lab.transpose ? " | " : "",
-                      lab.transpose ? lab.runningTranspose.c_str() : "");
+  hintText("rotate %.3f ms   transpose %.3f ms   histogram %.3f ms", lab.rotateMs, lab.transposeMs, lab.histogramMs);
+  hintText("running: %s%s%s", lab.runningRotate.c_str(), lab.transpose ? " | " : "",
+           lab.transpose ? lab.runningTranspose.c_str() : "");
 }
 
 // One column per channel, one row per statistic: five channels of narrow numbers
@@ -304,6 +309,9 @@ void drawImagePanel(AppState& state) {
     }
     ImGui::SameLine();
     ImGui::Text("zoom %.2fx", lab.zoom);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImGui::SetNextItemWidth(
+        -(ImGui::CalcTextSize("Save result PNG").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x));
     ImGui::InputText("##save", lab.savePath, sizeof lab.savePath);
     ImGui::SameLine();
     if (ImGui::Button("Save result PNG")) lab.saveRequested = true;

@@ -102,11 +102,11 @@ void kernelSection(AppState& state) {
     nb.configFromUser = false;
   }
   const KernelInfo& k = nb.kernelInfo;
-  ImGui::TextDisabled("running: %s", describeNBodyConfig(nb.runningConfig).c_str());
-  ImGui::TextDisabled("CL_KERNEL_WORK_GROUP_SIZE %zu, preferred multiple %zu, local %llu B, private %llu B",
-                      k.workGroupSize, k.preferredMultiple, static_cast<unsigned long long>(k.localMemBytes),
-                      static_cast<unsigned long long>(k.privateMemBytes));
-  ImGui::TextDisabled("options: %s", nbodyBuildOptions(nb.runningConfig).c_str());
+  hintText("running: %s", describeNBodyConfig(nb.runningConfig).c_str());
+  hintText("CL_KERNEL_WORK_GROUP_SIZE %zu, preferred multiple %zu, local %llu B, private %llu B", k.workGroupSize,
+           k.preferredMultiple, static_cast<unsigned long long>(k.localMemBytes),
+           static_cast<unsigned long long>(k.privateMemBytes));
+  hintText("options: %s", nbodyBuildOptions(nb.runningConfig).c_str());
 }
 
 void simulationSection(AppState& state) {
@@ -175,7 +175,7 @@ void drawNBodyPanel(AppState& state) {
   ImGui::Text("%.1f G interactions/s   %.1f GFLOP/s", nb.interactionsPerSecond * 1e-9,
               nb.interactionsPerSecond * flops * 1e-9);
   ImGui::Text("kernel %.3f ms/step   %.1f steps/s", nb.kernelMs, nb.stepsPerSecond);
-  ImGui::TextDisabled("%.0f flops per interaction (NVIDIA nbody convention); kernel time from OpenCL events", flops);
+  hintText("%.0f flops per interaction (NVIDIA nbody convention); kernel time from OpenCL events", flops);
   if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernelSection(state);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(state);
   if (ImGui::CollapsingHeader("Drawing")) drawingSection(state);

@@ -211,15 +211,14 @@ void drawProfilerPanel(AppState& state) {
     if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
       statsTable("stages", state.profiler, false);
       statsTable("kernels", state.profiler, true);
-      ImGui::TextDisabled("kernels and interop stages: OpenCL events; render: GL timer query; frame: wall clock");
+      hintText("kernels and interop stages: OpenCL events; render: GL timer query; frame: wall clock");
     }
     if (ImGui::CollapsingHeader("Rates and ceilings", ImGuiTreeNodeFlags_DefaultOpen)) derivedRates(state);
     if (ImGui::CollapsingHeader("Kernel info", ImGuiTreeNodeFlags_DefaultOpen)) {
       kernelInfoTable(state);
       const auto& pc = state.programCache;
-      ImGui::TextDisabled("programs: %zu memory hits, %zu misses; binary cache: %zu hits, %zu compiled%s%s", pc.hits,
-                          pc.misses, pc.diskHits, pc.diskMisses, pc.diskDir.empty() ? " (off)" : " in ",
-                          pc.diskDir.c_str());
+      hintText("programs: %zu memory hits, %zu misses; binary cache: %zu hits, %zu compiled%s%s", pc.hits, pc.misses,
+               pc.diskHits, pc.diskMisses, pc.diskDir.empty() ? " (off)" : " in ", pc.diskDir.c_str());
     }
   }
   ImGui::End();
