@@ -11,4 +11,12 @@ void AppState::report(const std::string& message) {
   while (log.size() > 200) log.pop_front();
 }
 
+void ImageLabState::useDefaultKernels() {
+  rotateVariant.clear();
+  transposeVariant.clear();
+  transposeChoice.reset();
+  histogramVariant.clear();
+  histogramChoice.reset();
+}
+
 }  // namespace ks

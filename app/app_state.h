@@ -108,6 +108,10 @@ struct ImageLabState {
   bool histogramOfResult = true;
   bool showChannel[5] = {true, true, true, false, true};  // R G B A luminance
   bool countShownOnly = false;  // RGBA: the kernel counts only the channels shown (less work)
+  // The kernel choices came from settings.json and nothing has run with them yet:
+  // if the device cannot run them, the scene goes back to its defaults once.
+  bool choicesFromSettings = false;
+  void useDefaultKernels();  // forget the kernel choices: the device's defaults run
   // The histogram kernel's channel mask for an image of `imageChannels`: all of them,
   // or with countShownOnly the RGBA channels shown (all when none is).
   int countedHistogramChannels(int imageChannels) const {

@@ -327,6 +327,21 @@ void ImageScene::fitRotationToImage(AppState& state) {
   state.report(note);
 }
 
+void ImageScene::showChoices(const Applied& applied, ImageLabState& lab) {
+  lab.angle = static_cast<float>(applied.params.degrees);
+  lab.expandCanvas = applied.params.canvas == RotateCanvas::Expand;
+  lab.transpose = applied.transpose;
+  lab.rotateVariant = applied.rotate.variant;
+  lab.rotateGroup[0] = applied.rotate.workGroupX;
+  lab.rotateGroup[1] = applied.rotate.workGroupY;
+  lab.rotateBlock[0] = applied.rotate.pixelsPerItem;
+  lab.rotateBlock[1] = applied.rotate.rowsPerItem;
+  lab.transposeVariant = applied.transposeConfig.variant;
+  lab.transposeChoice = applied.transposeConfig;
+  lab.histogramVariant = applied.histogram.variant;
+  lab.histogramChoice = applied.histogram;
+}
+
 void ImageScene::update(AppState& state, double) {
   ImageLabState& lab = state.image;
   openRequested(state);
@@ -337,29 +352,28 @@ void ImageScene::update(AppState& state, double) {
     try {
       runPipeline(state, wanted);
       applied_ = wanted;
+      lastGood_ = wanted;
+      lab.choicesFromSettings = false;
     } catch (const std::exception& e) {
       lab.message = errorText(e);
       state.report(lab.message);
       if (auto* build = dynamic_cast<const ProgramBuildError*>(&e))
         state.buildFailures.push_back({build->build().label + " " + build->build().options,
                                        compute_.device().displayName(), build->build().error, build->build().log});
-      // Put the panel back on what runs, so the next frame does not retry forever;
+      // Put the panel back on what last ran, so the next frame does not retry forever;
       // the next frame runs it again, which also repairs a result that a failure
       // part way through (a texture that could not be resized) left half updated.
-      if (applied_) {
-        lab.angle = static_cast<float>(applied_->params.degrees);
-        lab.expandCanvas = applied_->params.canvas == RotateCanvas::Expand;
-        lab.transpose = applied_->transpose;
-        lab.rotateVariant = applied_->rotate.variant;
-        lab.rotateGroup[0] = applied_->rotate.workGroupX;
-        lab.rotateGroup[1] = applied_->rotate.workGroupY;
-        lab.rotateBlock[0] = applied_->rotate.pixelsPerItem;
-        lab.rotateBlock[1] = applied_->rotate.rowsPerItem;
-        lab.transposeVariant = applied_->transposeConfig.variant;
-        lab.transposeChoice = applied_->transposeConfig;
-        lab.histogramVariant = applied_->histogram.variant;
-        lab.histogramChoice = applied_->histogram;
+      // Choices saved by an earlier run that fail before anything ran (another
+      // device, other kernels) give way to the device's defaults, once.
+      if (lastGood_) {
+        showChoices(*lastGood_, lab);
+      } else if (lab.choicesFromSettings) {
+        lab.useDefaultKernels();
+        const std::string note = "the image lab's saved kernel choices do not run here; using the device's defaults";
+        lab.message += "\n" + note;
+        state.report(note);
       }
+      lab.choicesFromSettings = false;
       applied_ = wanted;  // do not retry the failing combination every frame
     }
   }

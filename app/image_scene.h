@@ -13,6 +13,8 @@
 
 namespace ks {
 
+struct ImageLabState;
+
 class ImageScene final : public Scene {
  public:
   ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state);
@@ -39,6 +41,7 @@ class ImageScene final : public Scene {
   void runPipeline(AppState& state, const Applied& wanted);
   void showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture);
   Applied wantedFrom(AppState& state) const;
+  static void showChoices(const Applied& applied, ImageLabState& lab);  // the panel shows these choices
   void fitRotationToImage(AppState& state);
   void inspect(AppState& state);
   void save(AppState& state);
@@ -66,7 +69,8 @@ class ImageScene final : public Scene {
   std::unique_ptr<ImageHistogrammer> histogrammer_;
   std::unique_ptr<SharedTexture> originalTexture_, resultTexture_;
   Kernel toRgba_;
-  std::optional<Applied> applied_;
+  std::optional<Applied> applied_;   // what the last run asked for, whether or not it ran
+  std::optional<Applied> lastGood_;  // what last ran
 };
 
 }  // namespace ks

@@ -15,6 +15,7 @@
 #include "app/bench_transpose.h"
 #include "app/cli.h"
 #include "app/fps_counter.h"
+#include "app/image_lab_settings.h"
 #include "app/imgui_layer.h"
 #include "app/panels.h"
 #include "app/render_surface.h"
@@ -113,6 +114,7 @@ int run(ks::AppOptions options) {
   // Headless runs leave the user's layout alone: no ini file, no settings written.
   ks::ImGuiLayer imgui(*surface, headless ? std::filesystem::path() : configDir / "imgui.ini");
   state.image.recent = settings.recentImages;
+  for (const auto& note : ks::restoreImageLab(settings.imageLab, state.image)) state.report(note);
   // Files dropped on the window open in the image lab (the first of several).
   surface->setDropHandler([&state](std::vector<std::string> paths) {
     if (paths.empty()) return;
@@ -224,6 +226,7 @@ int run(ks::AppOptions options) {
   }
   if (!headless) {
     settings.recentImages = state.image.recent;
+    settings.imageLab = ks::imageLabSettingsOf(state.image);
     const ks::SurfaceSize windowSize = surface->windowSize();
     settings.windowWidth = windowSize.width;
     settings.windowHeight = windowSize.height;

@@ -160,6 +160,11 @@ void pipelineSection(AppState& state) {
   hintText("rotate %.3f ms   transpose %.3f ms   histogram %.3f ms", lab.rotateMs, lab.transposeMs, lab.histogramMs);
   hintText("running: %s%s%s", lab.runningRotate.c_str(), lab.transpose ? " | " : "",
            lab.transpose ? lab.runningTranspose.c_str() : "");
+  // Choices are kept in settings.json between runs: this is the way back.
+  if (ImGui::SmallButton("default kernels")) lab.useDefaultKernels();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Forget the rotate, transpose and histogram choices: the device's defaults run (for the "
+                      "transpose, a sweep's winner where there is one). Angle and view stay.");
 }
 
 // One column per channel, one row per statistic: five channels of narrow numbers

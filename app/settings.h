@@ -1,10 +1,13 @@
 #pragma once
 // What kernelscope remembers between runs (settings.json beside imgui.ini in the
 // user's config directory). ImGui keeps window positions; we keep the rest.
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "compute/image_ops.h"
 
 namespace ks {
 
@@ -21,6 +24,32 @@ struct PanelVisibility {
   bool imguiDemo = false;
 };
 
+// The image lab as the user left it: kernel choices, rotation, histogram and view
+// options (not the image, zoom or pan). The fields mirror ImageLabState's; an empty
+// variant means the device's default (image_lab_settings.h converts and checks).
+struct ImageLabSettings {
+  std::string rotateVariant;
+  std::array<int, 2> rotateGroup{16, 16};
+  std::array<int, 2> rotateBlock{4, 1};
+  float angle = 0.0f;
+  bool expandCanvas = false;
+  bool transparentBackground = false;
+  std::array<float, 4> background{0.1f, 0.1f, 0.12f, 1.0f};
+  bool transpose = false;
+  std::string transposeVariant;
+  std::optional<TransposeConfig> transposeChoice;
+  std::string histogramVariant;
+  std::optional<HistogramConfig> histogramChoice;
+  bool histogramOfResult = true;
+  std::array<bool, 5> showChannel{true, true, true, false, true};  // R G B A luminance
+  bool countShownOnly = false;
+  bool logScale = false;
+  std::string view = "result";  // "original", "result" or "side_by_side"
+  bool inspectResult = true;
+  std::string savePath = "kernelscope-result.png";
+  bool operator==(const ImageLabSettings&) const = default;
+};
+
 struct Settings {
   static constexpr int kVersion = 1;
   int windowWidth = 1280, windowHeight = 800;
@@ -29,6 +58,7 @@ struct Settings {
   PanelVisibility panels;
   bool vsync = true;
   std::vector<std::string> recentImages;  // most recent first
+  ImageLabSettings imageLab;
 };
 
 // $XDG_CONFIG_HOME/kernelscope, else $HOME/.config/kernelscope.
@@ -40,7 +70,9 @@ std::filesystem::path defaultConfigDir();
 std::optional<std::filesystem::path> defaultProgramCacheDir(const std::optional<std::filesystem::path>& configDir);
 
 // A missing file gives defaults; a corrupt or incompatible one gives defaults and
-// a warning in *warning (the caller says whether it will be rewritten).
+// a warning in *warning (the caller says whether it will be rewritten). A damaged
+// "image_lab" section alone gives the image lab's defaults, the rest as saved, and
+// a warning. Values out of range are brought into range.
 Settings loadSettings(const std::filesystem::path& file, std::string* warning);
 // Returns an error message, or empty on success.
 std::string saveSettings(const Settings& settings, const std::filesystem::path& file);

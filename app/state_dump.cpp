@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app_state.h"
+#include "app/image_lab_settings.h"
 
 namespace ks {
 
@@ -20,7 +21,13 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                   {"height", state.image.height},
                   {"channels", state.image.channels},
                   {"result_width", state.image.resultWidth},
-                  {"result_height", state.image.resultHeight}};
+                  {"result_height", state.image.resultHeight},
+                  {"angle", state.image.angle},
+                  {"view", imageLabSettingsOf(state.image).view},
+                  {"running_rotate", state.image.runningRotate},
+                  {"running_transpose", state.image.transpose ? json(state.image.runningTranspose) : json(nullptr)},
+                  {"running_histogram", state.image.runningHistogram},
+                  {"message", state.image.message}};
   else
     j["image"] = nullptr;
   if (state.nbody.runningBodies > 0)

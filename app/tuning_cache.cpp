@@ -3,6 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "app/config_json.h"
 #include "compute/atomic_file.h"
 #include "compute/nbody_tuning.h"
 
@@ -40,23 +41,16 @@ TunedNBody nbodyFrom(const json& j) {
 }
 
 json transposeJson(const TunedTranspose& t) {
-  const TransposeConfig& c = t.config;
-  return {{"variant", c.variant},         {"tile", c.tile},
-          {"rows_per_item", c.rowsPerItem}, {"work_group", c.workGroup},
-          {"work_group_x", c.workGroupX},  {"work_group_y", c.workGroupY},
-          {"image", t.image},             {"gbps", t.rate},
-          {"time", t.time}};
+  json j = transposeConfigJson(t.config);
+  j["image"] = t.image;
+  j["gbps"] = t.rate;
+  j["time"] = t.time;
+  return j;
 }
 
 TunedTranspose transposeFrom(const json& j) {
   TunedTranspose t;
-  TransposeConfig& c = t.config;
-  c.variant = j.at("variant").get<std::string>();
-  c.tile = j.at("tile").get<int>();
-  c.rowsPerItem = j.at("rows_per_item").get<int>();
-  c.workGroup = j.at("work_group").get<int>();
-  c.workGroupX = j.at("work_group_x").get<int>();
-  c.workGroupY = j.at("work_group_y").get<int>();
+  t.config = transposeConfigFromJson(j);
   t.image = j.at("image").get<std::string>();
   t.rate = j.at("gbps").get<double>();
   t.time = j.at("time").get<std::string>();

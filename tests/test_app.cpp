@@ -520,6 +520,46 @@ TEST(App, RecentImagesAreStoredAsAbsolutePaths) {
       << r.describe();
 }
 
+// The image lab's choices survive a restart: a window run starts with those in
+// settings.json, runs them and writes them back at exit.
+TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
+  const auto xvfbRun = findInPath("xvfb-run");
+  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
+  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
+  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-imagelab");
+  fs::create_directories(dir / "config");
+  test::writeFile(dir / "config/settings.json", R"({"version": 1, "window": {"width": 640, "height": 480},
+      "image_lab": {"rotate_variant": "nearest", "rotate_work_group": [16, 8], "rotate_block": [1, 1],
+                    "angle": 30, "transpose": true, "transpose_variant": "naive", "view": "original",
+                    "log_scale": true}})");
+  RunOptions opts;
+  opts.display = true;  // only window runs write settings
+  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  const fs::path dump = dir / "state.json";
+  const RunResult r = runApp(dir, {"--frames", "3", "--scene", "image", "--state-dump", dump.string()}, opts);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  const nlohmann::json state = nlohmann::json::parse(test::readFile(dump), nullptr, false);
+  ASSERT_TRUE(state.is_object() && state["image"].is_object()) << r.describe();
+  EXPECT_EQ(state["image"].value("running_rotate", ""), "nearest wg=16x8 ppi=1") << r.describe();
+  const nlohmann::json& transpose = state["image"]["running_transpose"];  // null: no transpose
+  EXPECT_TRUE(transpose.is_string() && transpose.get<std::string>().rfind("naive", 0) == 0) << state.dump(2);
+  EXPECT_EQ(state["image"].value("angle", 0.0), 30.0) << r.describe();
+  EXPECT_EQ(state["image"].value("view", ""), "original") << r.describe();
+
+  std::string warning;
+  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  EXPECT_EQ(warning, "") << r.describe();
+  EXPECT_EQ(saved.imageLab.rotateVariant, "nearest") << test::readFile(dir / "config/settings.json");
+  EXPECT_EQ(saved.imageLab.rotateGroup, (std::array<int, 2>{16, 8}));
+  EXPECT_EQ(saved.imageLab.angle, 30.0f);
+  EXPECT_TRUE(saved.imageLab.transpose);
+  EXPECT_EQ(saved.imageLab.transposeVariant, "naive");
+  EXPECT_EQ(saved.imageLab.view, "original");
+  EXPECT_TRUE(saved.imageLab.logScale);
+}
+
 // ---- g. pattern.cl does not compile --------------------------------------------------------
 
 // A kernels dir whose pattern.cl has an undeclared name in the julia kernel.

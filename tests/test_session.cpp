@@ -1,15 +1,15 @@
 // The running app's OpenCL side without a window: device switching (PoCL made
 // to list two devices), interop path requests, scene switching and N-body
 // requests, through the same AppState the panels write.
+#include <glad/gl.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
 
-#include <glad/gl.h>
-
 #include "app/app_state.h"
 #include "app/image_file.h"
+#include "app/image_lab_settings.h"
 #include "app/render_surface.h"
 #include "app/session.h"
 #include "session_fixture.h"
@@ -188,6 +188,72 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   std::remove(path.c_str());
   std::remove(corrupt.c_str());
   std::remove(out.c_str());
+}
+
+// Choices kept in settings.json by an earlier run come back in the panel and run.
+TEST_F(SessionTest, SavedImageLabChoicesRunOnTheNextStart) {
+  ImageLabSettings saved;
+  saved.rotateVariant = "nearest";
+  saved.rotateGroup = {16, 8};
+  saved.rotateBlock = {1, 1};
+  saved.angle = 30.0f;
+  saved.transpose = true;
+  saved.transposeVariant = "tiled_padded";
+  saved.transposeChoice = TransposeConfig{"tiled_padded", 16, 2, 256, 32, 8};
+  saved.histogramVariant = "subhist_uchar";
+  saved.view = "side_by_side";
+  EXPECT_TRUE(restoreImageLab(saved, state_.image).empty());
+  EXPECT_TRUE(state_.image.choicesFromSettings);
+  state_.requestedScene = SceneKind::Image;
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  EXPECT_EQ(state_.image.runningRotate, "nearest wg=16x8 ppi=1") << state_.image.message;
+  EXPECT_EQ(state_.image.runningTranspose, describeTransposeConfig(*saved.transposeChoice)) << state_.image.message;
+  EXPECT_EQ(state_.image.runningHistogram.rfind("subhist_uchar", 0), 0u) << state_.image.runningHistogram;
+  EXPECT_FALSE(state_.image.choicesFromSettings) << "they ran";
+  EXPECT_EQ(state_.image.view, ImageLabState::View::SideBySide);
+  // 640x480 turned by 30 degrees on a cropped canvas, then transposed
+  EXPECT_EQ(state_.image.resultWidth, 480);
+  EXPECT_EQ(state_.image.resultHeight, 640);
+  // and what the panel shows is what the next run saves
+  const ImageLabSettings back = imageLabSettingsOf(state_.image);
+  EXPECT_EQ(back.rotateVariant, "nearest");
+  EXPECT_EQ(back.angle, 30.0f);
+  EXPECT_TRUE(back.transposeChoice == saved.transposeChoice);
+  EXPECT_EQ(back.view, "side_by_side");
+}
+
+// Saved choices this device cannot run (a work-group larger than it takes, as
+// after a move from a GPU to PoCL) give way to the device's defaults, once, and
+// a picture appears; a variant name this version does not know is dropped.
+TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
+  ImageLabSettings saved;
+  saved.rotateVariant = "bilinear";
+  saved.rotateGroup = {1024, 1024};
+  saved.transposeVariant = "transpose_from_the_future";
+  saved.angle = 10.0f;
+  const std::vector<std::string> notes = restoreImageLab(saved, state_.image);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("'transpose_from_the_future' is not one this kernelscope has"), std::string::npos)
+      << notes[0];
+  EXPECT_EQ(state_.image.transposeVariant, "");
+  state_.requestedScene = SceneKind::Image;
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  EXPECT_NE(state_.image.message.find("saved kernel choices do not run here"), std::string::npos)
+      << state_.image.message;
+  EXPECT_EQ(state_.image.rotateVariant, "") << "back to the device's default";
+  frame();
+  EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), std::string::npos) << state_.image.runningRotate;
+  EXPECT_NE(state_.image.resultTexture, 0u) << state_.image.message;
+  EXPECT_EQ(state_.image.angle, 10.0f) << "the angle is not a kernel choice: it stays";
+  const unsigned long long runs = state_.image.pipelineRuns;
+  frame();
+  frame();
+  EXPECT_EQ(state_.image.pipelineRuns, runs) << "nothing is retried";
+  size_t fallbacks = 0;
+  for (const auto& line : state_.log) fallbacks += line.find("saved kernel choices do not run") != std::string::npos;
+  EXPECT_EQ(fallbacks, 1u);
 }
 
 TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {

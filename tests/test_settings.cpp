@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/settings.h"
 #include "compute/kernel_files.h"
@@ -13,6 +15,7 @@
 namespace ks {
 namespace {
 namespace fs = std::filesystem;
+using test::readFile;
 using test::TempDir;
 using test::writeFile;
 
@@ -28,6 +31,7 @@ void expectDefaults(const Settings& s) {
   EXPECT_EQ(s.panels.scene, d.panels.scene);
   EXPECT_EQ(s.panels.interop, d.panels.interop);
   EXPECT_EQ(s.panels.buildLog, d.panels.buildLog);
+  EXPECT_TRUE(s.imageLab == d.imageLab);
   EXPECT_EQ(s.panels.log, d.panels.log);
   EXPECT_EQ(s.panels.imguiDemo, d.panels.imguiDemo);
 }
@@ -139,6 +143,108 @@ TEST(Settings, WindowSizeIsClamped) {
   EXPECT_EQ(warning, "");
   EXPECT_EQ(s.windowWidth, 320);
   EXPECT_EQ(s.windowHeight, 16384);
+}
+
+// Every image lab field away from its default, so that a field that is not
+// written or not read shows up as a difference.
+ImageLabSettings unusualImageLab() {
+  ImageLabSettings lab;
+  lab.rotateVariant = "nearest_local";
+  lab.rotateGroup = {32, 4};
+  lab.rotateBlock = {2, 2};
+  lab.angle = -37.5f;
+  lab.expandCanvas = true;
+  lab.transparentBackground = true;
+  lab.background = {0.25f, 0.5f, 0.75f, 0.125f};
+  lab.transpose = true;
+  lab.transposeVariant = "tiled_padded";
+  lab.transposeChoice = TransposeConfig{"tiled_padded", 16, 2, 128, 8, 4};
+  lab.histogramVariant = "subhist_uchar";
+  lab.histogramChoice = HistogramConfig{"subhist_uchar", 128, 200, 2, 3};
+  lab.histogramOfResult = false;
+  lab.showChannel = {false, true, false, true, false};
+  lab.countShownOnly = true;
+  lab.logScale = true;
+  lab.view = "side_by_side";
+  lab.inspectResult = false;
+  lab.savePath = "/tmp/some where/result \"1\".png";
+  return lab;
+}
+
+TEST(Settings, ImageLabRoundTrip) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  Settings s;
+  s.imageLab = unusualImageLab();
+  ASSERT_EQ(saveSettings(s, file), "");
+  std::string warning;
+  const Settings back = loadSettings(file, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_TRUE(back.imageLab == s.imageLab) << readFile(file);
+  EXPECT_EQ(back.imageLab.transposeChoice->tile, 16);
+  EXPECT_EQ(back.imageLab.histogramChoice->pixelsPerItem, 200);
+
+  // without full configurations (variant only): none comes back
+  s.imageLab.transposeChoice.reset();
+  s.imageLab.histogramChoice.reset();
+  ASSERT_EQ(saveSettings(s, file), "");
+  const Settings again = loadSettings(file, &warning);
+  EXPECT_FALSE(again.imageLab.transposeChoice.has_value());
+  EXPECT_FALSE(again.imageLab.histogramChoice.has_value());
+  EXPECT_EQ(again.imageLab.transposeVariant, "tiled_padded");
+}
+
+// A file from before the image lab was kept: its defaults, no warning.
+TEST(Settings, FileWithoutImageLabGivesTheLabsDefaults) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file, R"({"version": 1, "window": {"width": 900, "height": 700}, "recent_images": ["/a.png"]})");
+  std::string warning;
+  const Settings s = loadSettings(file, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(s.windowWidth, 900);
+  EXPECT_TRUE(s.imageLab == ImageLabSettings{});
+}
+
+// A damaged image lab section costs the lab's choices, not the window, device and recent files.
+TEST(Settings, DamagedImageLabSectionGivesTheLabsDefaultsAndKeepsTheRest) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  const std::vector<std::pair<std::string, std::string>> sections = {
+      {R"("thirty degrees")", "not a JSON object"},
+      {R"({"angle": "thirty"})", "'angle': "},
+      {R"({"view": "sideways"})", "unknown view 'sideways'"},
+      {R"({"rotate_work_group": [16]})", "'rotate_work_group': "},
+      {R"({"transpose_config": {"variant": "tiled"}})", "'transpose_config': "},
+      {R"({"show_channels": [true, "no", true, true, true]})", "'show_channels': "},
+  };
+  for (const auto& [section, reason] : sections) {
+    writeFile(file, R"({"version": 1, "window": {"width": 900, "height": 700}, "image_lab": )" + section + "}");
+    std::string warning;
+    const Settings s = loadSettings(file, &warning);
+    EXPECT_NE(warning.find("ignoring the image lab settings in '" + file.string() + "'"), std::string::npos)
+        << section << ": " << warning;
+    EXPECT_NE(warning.find(reason), std::string::npos) << section << ": " << warning;
+    EXPECT_EQ(s.windowWidth, 900) << section;
+    EXPECT_TRUE(s.imageLab == ImageLabSettings{}) << section;
+  }
+}
+
+TEST(Settings, ImageLabValuesAreBroughtIntoRange) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file, R"({"version": 1, "window": {"width": 900, "height": 700}, "image_lab": {
+      "angle": 1000, "background": [2, -1, 0.5, 1], "rotate_work_group": [0, 5000], "rotate_block": [-3, 99]}})");
+  std::string warning;
+  const Settings s = loadSettings(file, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(s.imageLab.angle, 180.0f);
+  EXPECT_EQ(s.imageLab.background, (std::array<float, 4>{1.0f, 0.0f, 0.5f, 1.0f}));
+  EXPECT_EQ(s.imageLab.rotateGroup, (std::array<int, 2>{1, 1024}));
+  EXPECT_EQ(s.imageLab.rotateBlock, (std::array<int, 2>{1, 64}));
+  // keys left out keep their defaults
+  EXPECT_EQ(s.imageLab.view, "result");
+  EXPECT_TRUE(s.imageLab.histogramOfResult);
 }
 
 TEST(Settings, DefaultConfigDirFollowsXdg) {
