@@ -72,6 +72,13 @@ void fitNextItemBesideLabel(const char* label) {
   ImGui::SetNextItemWidth(labelWidth > 0.0f ? -(labelWidth + ImGui::GetStyle().ItemInnerSpacing.x) : -1.0f);
 }
 
+void sameLineIfCheckboxFits(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
 void drawMenuBar(AppState& state) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
@@ -196,7 +203,11 @@ void drawDeviceInfoPanel(AppState& state) {
     const DeviceDescriptor* d = activeDevice(state);
     if (!d) {
       ImGui::TextUnformatted("no device");
-    } else if (ImGui::BeginTable("info", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    } else if (ImGui::BeginTable("info", 2, ImGuiTableFlags_RowBg)) {
+      // Names as wide as the longest, values wrap in the rest: proportional columns
+      // squeezed long values to a letter per line in a narrow panel.
+      ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
       std::string sizes;
       for (size_t s : d->maxWorkItemSizes) sizes += (sizes.empty() ? "" : " x ") + std::to_string(s);
       infoRow("Platform", d->platformName + " (" + d->platformVersion + ")");

@@ -13,6 +13,9 @@ void hintText(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // The next widget's width: what the panel has left after the widget's label, so
 // that the label stays visible however narrow the panel is.
 void fitNextItemBesideLabel(const char* label);
+// Keeps the checkbox `label` on the line of the last item when it fits beside it,
+// else lets it start a line of its own (narrow panels clipped it).
+void sameLineIfCheckboxFits(const char* label);
 
 void drawMenuBar(AppState& state);
 void drawStatusBar(AppState& state);

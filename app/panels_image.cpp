@@ -104,7 +104,7 @@ void pipelineSection(AppState& state) {
   if (ImGui::Button("+90")) lab.angle = std::remainder(lab.angle + 90.0f, 360.0f);
   ImGui::SameLine();
   if (ImGui::Button("0")) lab.angle = 0.0f;
-  ImGui::SameLine();
+  sameLineIfCheckboxFits("expand canvas");
   ImGui::Checkbox("expand canvas", &lab.expandCanvas);
   ImGui::Checkbox("transparent", &lab.transparentBackground);
   if (!lab.transparentBackground) {
@@ -113,19 +113,26 @@ void pipelineSection(AppState& state) {
   }
   const int widths[] = {8, 16, 32, 64, 128, 256};
   const int heights[] = {1, 2, 4, 8, 16, 32};
-  ImGui::SetNextItemWidth(80);
+  // Two narrow combos (x, y) and the label: as wide as fits, 80 pixels at most.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float labelWidth = ImGui::CalcTextSize("work-group").x + style.ItemInnerSpacing.x;
+  const float comboWidth =
+      std::clamp((ImGui::GetContentRegionAvail().x - labelWidth - style.ItemSpacing.x) / 2.0f, 40.0f, 80.0f);
+  ImGui::SetNextItemWidth(comboWidth);
   if (ImGui::BeginCombo("##wgx", std::to_string(lab.rotateGroup[0]).c_str())) {
     for (int w : widths)
       if (ImGui::Selectable(std::to_string(w).c_str(), w == lab.rotateGroup[0])) lab.rotateGroup[0] = w;
     ImGui::EndCombo();
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("rotate work-group width (x)");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(80);
-  if (ImGui::BeginCombo("rotate work-group", std::to_string(lab.rotateGroup[1]).c_str())) {
+  ImGui::SetNextItemWidth(comboWidth);
+  if (ImGui::BeginCombo("work-group", std::to_string(lab.rotateGroup[1]).c_str())) {
     for (int h : heights)
       if (ImGui::Selectable(std::to_string(h).c_str(), h == lab.rotateGroup[1])) lab.rotateGroup[1] = h;
     ImGui::EndCombo();
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("rotate work-group height (y)");
   // Output pixels per work-item, as the variant offers them (the running description
   // below shows what was applied when the variant offers less).
   if (const ImageRotateVariant* v = findImageRotateVariant(lab.rotateVariant)) {

@@ -24,6 +24,7 @@ bool configCombo(const char* label, const std::string& current, const std::vecto
                  const NBodyConfig& config, Apply apply, std::string (*name)(const T&)) {
   bool changed = false;
   const DeviceDescriptor* device = activeDevice(state);
+  fitNextItemBesideLabel(label);
   if (ImGui::BeginCombo(label, current.c_str())) {
     for (const T& v : values) {
       NBodyConfig candidate = config;
@@ -94,7 +95,7 @@ void kernelSection(AppState& state) {
   changed |= ImGui::Checkbox("native_rsqrt", &c.nativeRsqrt);
   ImGui::EndDisabled();
   changed |= ImGui::Checkbox("-cl-fast-relaxed-math", &c.fastRelaxedMath);
-  ImGui::SameLine();
+  sameLineIfCheckboxFits("-cl-denorms-are-zero");
   changed |= ImGui::Checkbox("-cl-denorms-are-zero", &c.denormsAreZero);
   if (changed) nb.configFromUser = true;
   if (device && ImGui::Button("Tuned for this device")) {

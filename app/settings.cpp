@@ -126,9 +126,12 @@ Settings loadSettings(const fs::path& file, std::string* warning) {
       s.devicePlatform = j["device"].value("platform", "");
       s.deviceName = j["device"].value("name", "");
     }
+    // Entries are absolute since they are kept; a relative one (an early version's)
+    // names no file reliably, whatever folder this run starts in: left out.
     if (j.contains("recent_images"))
       for (const auto& f : j["recent_images"])
-        if (f.is_string() && s.recentImages.size() < 10) s.recentImages.push_back(f.get<std::string>());
+        if (f.is_string() && fs::path(f.get<std::string>()).is_absolute() && s.recentImages.size() < 10)
+          s.recentImages.push_back(f.get<std::string>());
     if (j.contains("panels")) {
       const json& p = j["panels"];
       s.panels.devices = p.value("devices", defaults.panels.devices);

@@ -194,6 +194,19 @@ TEST(Settings, ImageLabRoundTrip) {
   EXPECT_EQ(again.imageLab.transposeVariant, "tiled_padded");
 }
 
+// Recent files are kept absolute; a relative entry (from an early version) names no
+// particular file, so it is left out rather than opened against some other folder.
+TEST(Settings, RelativeRecentImagesAreLeftOut) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file, R"({"version": 1, "window": {"width": 900, "height": 700},
+      "recent_images": ["photo.png", "/home/u/a.png", "../b.png", 7, "/c.jpg"]})");
+  std::string warning;
+  const Settings s = loadSettings(file, &warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(s.recentImages, (std::vector<std::string>{"/home/u/a.png", "/c.jpg"}));
+}
+
 // A file from before the image lab was kept: its defaults, no warning.
 TEST(Settings, FileWithoutImageLabGivesTheLabsDefaults) {
   TempDir dir;
