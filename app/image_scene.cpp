@@ -251,13 +251,24 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     if (needed) replacement->prepare(channels);
     running = std::move(replacement);
   };
+  FrameBreakdown& frame = state.breakdown;
+  use(histogrammer_, wanted.histogram, true,
+      [&] { return std::make_unique<ImageHistogrammer>(compute_, wanted.histogram); });
+  auto histogram = [&](cl_mem pixels, const ImageLayout& layout) {
+    ImageOpEvents events;
+    const ImageHistogramResult h = histogrammer_->compute(compute_.queue(), pixels, layout, &events);
+    lab.histogramMs = events.elapsedMs();
+    lab.histogram = h.histogram;
+    lab.statistics = h.statistics;
+  };
+  // The original's histogram first: it needs no other kernel, so a rotation or
+  // transpose that cannot run (a kernel that does not build) does not leave it stale.
+  if (!wanted.histogramOfResult) histogram(originalBuffer_.get(), originalLayout_);
   if (std::string p = imageRotateConfigProblem(wanted.rotate, compute_.device(), channels); !p.empty())
     throw ImageConfigError(describeRotateConfig(wanted.rotate) + ": " + p);
   use(rotator_, wanted.rotate, true, [&] { return std::make_unique<ImageRotator>(compute_, wanted.rotate); });
   use(transposer_, wanted.transposeConfig, wanted.transpose,
       [&] { return std::make_unique<ImageTransposer>(compute_, wanted.transposeConfig); });
-  use(histogrammer_, wanted.histogram, true,
-      [&] { return std::make_unique<ImageHistogrammer>(compute_, wanted.histogram); });
 
   const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
   // Checked before anything runs, so that a refusal leaves the previous result whole.
@@ -287,20 +298,12 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   }
   showOnTexture(result_, resultLayout_, resultTexture_);
 
-  ImageOpEvents histogramEvents;
-  const ImageHistogramResult h =
-      wanted.histogramOfResult ? histogrammer_->compute(compute_.queue(), result_, resultLayout_, &histogramEvents)
-                               : histogrammer_->compute(compute_.queue(), originalBuffer_.get(), originalLayout_,
-                                                        &histogramEvents);
-  lab.histogramMs = histogramEvents.elapsedMs();
+  if (wanted.histogramOfResult) histogram(result_, resultLayout_);
   ++lab.pipelineRuns;
-  FrameBreakdown& frame = state.breakdown;
   frame.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
   frame.acquireMs = resultTexture_->timings().acquireMs;
   frame.releaseMs = resultTexture_->timings().releaseMs;
   frame.copyMs = resultTexture_->timings().copyMs;
-  lab.histogram = h.histogram;
-  lab.statistics = h.statistics;
 }
 
 // An image larger than the device's 2D images cannot go through an image2d_t

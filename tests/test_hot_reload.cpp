@@ -137,9 +137,13 @@ TEST_F(HotReloadTest, AnImageKernelBrokenAtTheStartFailsOnceAndItsFixRuns) {
   const std::string good = test::readFile(kernels_ / "rotate.cl");
   test::writeFile(kernels_ / "rotate.cl", good + "\n#error broken on purpose\n");
   session_->reloadChangedKernels(state_);  // the N-body scene does not use it
+  state_.image.histogramOfResult = false;  // the original's histogram needs no rotation
   state_.requestedScene = SceneKind::Image;
   frame();
   ASSERT_EQ(state_.scene, SceneKind::Image);
+  ASSERT_FALSE(state_.image.statistics.channels.empty()) << "no histogram of the original\n" << logText(state_);
+  EXPECT_EQ(state_.image.statistics.channels[0].count,
+            static_cast<uint64_t>(state_.image.width) * static_cast<uint64_t>(state_.image.height));
   const ProgramCache& programs = session_->compute().programs();
   const size_t asked = programs.requests("rotate.cl");
   EXPECT_GE(asked, 1u);
