@@ -93,7 +93,9 @@ struct ImageLabState {
   char openPath[512] = "";
   std::vector<std::string> recent;        // most recent first
   // pipeline: original -> rotate -> optional transpose -> display
-  std::string rotateVariant;              // empty: the scene's default
+  // Empty variants: no choice made, the scene runs the default* configurations below
+  // (published by the scene; they follow the image and the device). A choice sticks.
+  std::string rotateVariant;
   float angle = 0.0f;
   bool expandCanvas = false;
   bool transparentBackground = false;
@@ -138,6 +140,9 @@ struct ImageLabState {
   unsigned originalTexture = 0, resultTexture = 0;  // GL names for drawing
   int resultWidth = 0, resultHeight = 0, resultChannels = 0;
   std::string runningRotate, runningTranspose, runningHistogram;
+  RotateConfig defaultRotate;        // the fastest for this image on this device
+  TransposeConfig defaultTranspose;  // a sweep's winner for this device, else the built-in default
+  HistogramConfig defaultHistogram;
   double rotateMs = 0.0, transposeMs = 0.0, histogramMs = 0.0;
   unsigned long long pipelineRuns = 0;  // counts runs of the pipeline (the times above are from the last)
   ImageHistogram histogram;

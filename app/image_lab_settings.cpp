@@ -52,7 +52,7 @@ ImageLabSettings imageLabSettingsOf(const ImageLabState& lab) {
   return s;
 }
 
-std::vector<std::string> restoreImageLab(const ImageLabSettings& saved, ImageLabState& lab) {
+std::vector<std::string> restorePipelineChoices(const ImageLabSettings& saved, ImageLabState& lab) {
   std::vector<std::string> notes;
   auto known = [&notes](const std::string& variant, const char* kind, bool found) {
     if (variant.empty() || found) return true;
@@ -75,14 +75,21 @@ std::vector<std::string> restoreImageLab(const ImageLabSettings& saved, ImageLab
   if (known(saved.transposeVariant, "transpose", findImageTransposeVariant(saved.transposeVariant))) {
     lab.transposeVariant = saved.transposeVariant;
     // A full configuration only goes with its own variant.
-    if (saved.transposeChoice && saved.transposeChoice->variant == saved.transposeVariant)
-      lab.transposeChoice = saved.transposeChoice;
+    lab.transposeChoice = saved.transposeChoice && saved.transposeChoice->variant == saved.transposeVariant
+                              ? saved.transposeChoice
+                              : std::nullopt;
   }
   if (known(saved.histogramVariant, "histogram", findImageHistogramVariant(saved.histogramVariant))) {
     lab.histogramVariant = saved.histogramVariant;
-    if (saved.histogramChoice && saved.histogramChoice->variant == saved.histogramVariant)
-      lab.histogramChoice = saved.histogramChoice;
+    lab.histogramChoice = saved.histogramChoice && saved.histogramChoice->variant == saved.histogramVariant
+                              ? saved.histogramChoice
+                              : std::nullopt;
   }
+  return notes;
+}
+
+std::vector<std::string> restoreImageLab(const ImageLabSettings& saved, ImageLabState& lab) {
+  std::vector<std::string> notes = restorePipelineChoices(saved, lab);
   lab.histogramOfResult = saved.histogramOfResult;
   std::copy(saved.showChannel.begin(), saved.showChannel.end(), lab.showChannel);
   lab.countShownOnly = saved.countShownOnly;

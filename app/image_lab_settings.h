@@ -15,5 +15,7 @@ ImageLabSettings imageLabSettingsOf(const ImageLabState& lab);
 // as a message for the log. Whether the device runs the rest is for the scene to
 // find out (ImageLabState::choicesFromSettings).
 std::vector<std::string> restoreImageLab(const ImageLabSettings& saved, ImageLabState& lab);
+// Only the pipeline's part: variants, configurations, rotation and transpose.
+std::vector<std::string> restorePipelineChoices(const ImageLabSettings& saved, ImageLabState& lab);
 
 }  // namespace ks

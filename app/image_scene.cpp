@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/app_state.h"
+#include "app/image_lab_settings.h"
 #include "app/image_paths.h"
 #include "app/tuning_cache.h"
 
@@ -189,6 +190,13 @@ ImageScene::DeviceDefaults ImageScene::defaultsFor(const DeviceDescriptor& devic
   return {defaultHistogramConfig(channels, device)};
 }
 
+// No variant chosen: a sweep's winner for this device, else the built-in default.
+TransposeConfig ImageScene::defaultTranspose(const AppState& state) const {
+  const int channels = originalLayout_.channels;
+  return preferredTransposeConfig(state.runs.tuning, compute_.device(), channels)
+      .value_or(defaultTransposeConfig(channels));
+}
+
 ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   const ImageLabState& lab = state.image;
   const DeviceDescriptor& device = compute_.device();
@@ -211,14 +219,11 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   for (int i = 0; i < 4; ++i)
     a.params.background[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
   a.transpose = lab.transpose;
-  // No variant chosen: a sweep's cached winner for this device, else the built-in default.
-  const auto cached = lab.transposeVariant.empty() ? preferredTransposeConfig(state.runs.tuning, device, channels)
-                                                   : std::nullopt;
-  a.transposeConfig =
-      cached ? *cached
-      : lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
-          ? *lab.transposeChoice
-          : firstValid([&] { return allTransposeConfigs(device, channels); }, lab.transposeVariant, defaultTransposeConfig(channels));
+  a.transposeConfig = lab.transposeVariant.empty() ? defaultTranspose(state)
+                      : lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
+                          ? *lab.transposeChoice
+                          : firstValid([&] { return allTransposeConfigs(device, channels); }, lab.transposeVariant,
+                                       defaultTransposeConfig(channels));
   // Counting fewer channels needs less local memory: the list offers more copies. A
   // choice made for fewer channels that no longer fits falls back to the first that does.
   const int counted = lab.countedHistogramChannels(channels);
@@ -330,21 +335,6 @@ void ImageScene::fitRotationToImage(AppState& state) {
   state.report(note);
 }
 
-void ImageScene::showChoices(const Applied& applied, ImageLabState& lab) {
-  lab.angle = static_cast<float>(applied.params.degrees);
-  lab.expandCanvas = applied.params.canvas == RotateCanvas::Expand;
-  lab.transpose = applied.transpose;
-  lab.rotateVariant = applied.rotate.variant;
-  lab.rotateGroup[0] = applied.rotate.workGroupX;
-  lab.rotateGroup[1] = applied.rotate.workGroupY;
-  lab.rotateBlock[0] = applied.rotate.pixelsPerItem;
-  lab.rotateBlock[1] = applied.rotate.rowsPerItem;
-  lab.transposeVariant = applied.transposeConfig.variant;
-  lab.transposeChoice = applied.transposeConfig;
-  lab.histogramVariant = applied.histogram.variant;
-  lab.histogramChoice = applied.histogram;
-}
-
 void ImageScene::update(AppState& state, double) {
   ImageLabState& lab = state.image;
   openRequested(state);
@@ -355,7 +345,7 @@ void ImageScene::update(AppState& state, double) {
     try {
       runPipeline(state, wanted);
       applied_ = wanted;
-      lastGood_ = wanted;
+      lastGoodChoices_ = imageLabSettingsOf(lab);
       lab.choicesFromSettings = false;
     } catch (const std::exception& e) {
       lab.message = errorText(e);
@@ -368,8 +358,8 @@ void ImageScene::update(AppState& state, double) {
       // part way through (a texture that could not be resized) left half updated.
       // Choices saved by an earlier run that fail before anything ran (another
       // device, other kernels) give way to the device's defaults, once.
-      if (lastGood_) {
-        showChoices(*lastGood_, lab);
+      if (lastGoodChoices_) {
+        restorePipelineChoices(*lastGoodChoices_, lab);
       } else if (lab.choicesFromSettings) {
         lab.useDefaultKernels();
         const std::string note = "the image lab's saved kernel choices do not run here; using the device's defaults";
@@ -430,6 +420,9 @@ void ImageScene::publish(AppState& state) const {
   lab.resultWidth = resultLayout_.width;
   lab.resultHeight = resultLayout_.height;
   lab.resultChannels = resultLayout_.channels;
+  lab.defaultRotate = rotateDefault_;
+  lab.defaultTranspose = defaultTranspose(state);
+  lab.defaultHistogram = defaults(originalLayout_.channels).histogram;
   // What runs: runners built for this image. Publishing never builds (a kernel
   // that failed to compile is not compiled again every frame).
   const int channels = originalLayout_.channels;

@@ -9,6 +9,7 @@
 
 #include "app/image_file.h"
 #include "app/scene.h"
+#include "app/settings.h"
 #include "compute/image_ops.h"
 
 namespace ks {
@@ -41,7 +42,7 @@ class ImageScene final : public Scene {
   void runPipeline(AppState& state, const Applied& wanted);
   void showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture);
   Applied wantedFrom(AppState& state) const;
-  static void showChoices(const Applied& applied, ImageLabState& lab);  // the panel shows these choices
+  TransposeConfig defaultTranspose(const AppState& state) const;
   void fitRotationToImage(AppState& state);
   void inspect(AppState& state);
   void save(AppState& state);
@@ -70,7 +71,8 @@ class ImageScene final : public Scene {
   std::unique_ptr<SharedTexture> originalTexture_, resultTexture_;
   Kernel toRgba_;
   std::optional<Applied> applied_;   // what the last run asked for, whether or not it ran
-  std::optional<Applied> lastGood_;  // what last ran
+  // The panel's pipeline choices when the pipeline last ran: where a failure goes back to.
+  std::optional<ImageLabSettings> lastGoodChoices_;
 };
 
 }  // namespace ks

@@ -23,36 +23,45 @@ const DeviceDescriptor* activeDevice(const AppState& state) {
 
 // A combo over variant names; the ones the device cannot run are disabled with the reason.
 template <typename Table, typename Problem>
-void variantCombo(const char* label, std::string& current, const Table& table, Problem problem) {
+// `isDefault`: nothing chosen yet, `current` is the default that runs (the box says so).
+// True when the user picked a variant.
+bool variantCombo(const char* label, std::string& current, bool isDefault, const Table& table, Problem problem) {
   fitNextItemBesideLabel(label);
-  if (ImGui::BeginCombo(label, current.c_str())) {
+  const std::string preview = isDefault ? current + " (default)" : current;
+  bool picked = false;
+  if (ImGui::BeginCombo(label, preview.c_str())) {
     for (const auto& v : table) {
       const std::string why = problem(v.name);
-      if (ImGui::Selectable(v.name, current == v.name, why.empty() ? 0 : ImGuiSelectableFlags_Disabled))
+      if (ImGui::Selectable(v.name, current == v.name, why.empty() ? 0 : ImGuiSelectableFlags_Disabled)) {
         current = v.name;
+        picked = true;
+      }
       if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", why.empty() ? v.description : why.c_str());
     }
     ImGui::EndCombo();
   }
+  return picked;
 }
 
 // Every configuration of `variant` the device can run (tile, rows, work-group,
-// copies...), by its description; picking one makes it the wanted configuration.
+// copies...), by its description; the one picked, if any.
 template <typename Config>
-void configurationCombo(const char* label, const std::string& variant, const std::vector<Config>& all,
-                        const std::string& running, std::optional<Config>& choice, std::string (*describe)(const Config&)) {
+std::optional<Config> configurationCombo(const char* label, const std::string& variant, const std::vector<Config>& all,
+                                         const std::string& running, std::string (*describe)(const Config&)) {
   fitNextItemBesideLabel(label);
+  std::optional<Config> picked;
   if (ImGui::BeginCombo(label, running.c_str())) {
     for (const Config& c : all) {
       if (c.variant != variant) continue;
       const std::string text = describe(c);
-      if (ImGui::Selectable(text.c_str(), text == running)) choice = c;
+      if (ImGui::Selectable(text.c_str(), text == running)) picked = c;
     }
     ImGui::EndCombo();
   } else if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("%s", running.c_str());  // the whole description, which the box may cut
   }
+  return picked;
 }
 
 void openSection(AppState& state) {
@@ -80,21 +89,20 @@ void pipelineSection(AppState& state) {
   ImageLabState& lab = state.image;
   const DeviceDescriptor* device = activeDevice(state);
   const int channels = std::max(lab.channels, 1);
-  if (lab.rotateVariant.empty() && !device) lab.rotateVariant = "bilinear";
-  if (lab.rotateVariant.empty()) {  // the scene runs the device's default until a choice is made: show it
-    const RotateConfig d = defaultRotateConfig(channels, *device);
-    lab.rotateVariant = d.variant;
-    lab.rotateGroup[0] = d.workGroupX;
-    lab.rotateGroup[1] = d.workGroupY;
-    lab.rotateBlock[0] = d.pixelsPerItem;
-    lab.rotateBlock[1] = d.rowsPerItem;
-  }
-  variantCombo("rotate", lab.rotateVariant, imageRotateVariants(), [&](const char* name) {
-    RotateConfig c;
+  // The rotation shown and edited: the choice, or the default that runs while there is none.
+  // Editing any part of it makes the whole of it the choice.
+  const bool rotateIsDefault = lab.rotateVariant.empty();
+  RotateConfig rotate = rotateIsDefault ? lab.defaultRotate
+                                        : RotateConfig{lab.rotateVariant, lab.rotateGroup[0], lab.rotateGroup[1],
+                                                       lab.rotateBlock[0], lab.rotateBlock[1]};
+  const ImageRotateVariant* rotateVariant = findImageRotateVariant(rotate.variant);
+  if (rotateVariant) fitRotateBlock(*rotateVariant, rotate.pixelsPerItem, rotate.rowsPerItem);  // what runs
+  const RotateConfig shown = rotate;
+  variantCombo("rotate", rotate.variant, rotateIsDefault, imageRotateVariants(), [&](const char* name) {
+    RotateConfig c = rotate;
     c.variant = name;
-    c.workGroupX = lab.rotateGroup[0];
-    c.workGroupY = lab.rotateGroup[1];
     if (const auto* v = findImageRotateVariant(name)) c.pixelsPerItem = v->pixelsPerItem.front();
+    c.rowsPerItem = 1;
     return device ? imageRotateConfigProblem(c, *device, channels) : std::string("no device");
   });
   fitNextItemBesideLabel("angle");
@@ -119,50 +127,60 @@ void pipelineSection(AppState& state) {
   const float comboWidth =
       std::clamp((ImGui::GetContentRegionAvail().x - labelWidth - style.ItemSpacing.x) / 2.0f, 40.0f, 80.0f);
   ImGui::SetNextItemWidth(comboWidth);
-  if (ImGui::BeginCombo("##wgx", std::to_string(lab.rotateGroup[0]).c_str())) {
+  if (ImGui::BeginCombo("##wgx", std::to_string(rotate.workGroupX).c_str())) {
     for (int w : widths)
-      if (ImGui::Selectable(std::to_string(w).c_str(), w == lab.rotateGroup[0])) lab.rotateGroup[0] = w;
+      if (ImGui::Selectable(std::to_string(w).c_str(), w == rotate.workGroupX)) rotate.workGroupX = w;
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("rotate work-group width (x)");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(comboWidth);
-  if (ImGui::BeginCombo("work-group", std::to_string(lab.rotateGroup[1]).c_str())) {
+  if (ImGui::BeginCombo("work-group", std::to_string(rotate.workGroupY).c_str())) {
     for (int h : heights)
-      if (ImGui::Selectable(std::to_string(h).c_str(), h == lab.rotateGroup[1])) lab.rotateGroup[1] = h;
+      if (ImGui::Selectable(std::to_string(h).c_str(), h == rotate.workGroupY)) rotate.workGroupY = h;
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("rotate work-group height (y)");
-  // Output pixels per work-item, as the variant offers them (the running description
-  // below shows what was applied when the variant offers less).
-  if (const ImageRotateVariant* v = findImageRotateVariant(lab.rotateVariant)) {
-    fitRotateBlock(*v, lab.rotateBlock[0], lab.rotateBlock[1]);  // shows what the scene runs
-    const std::string current = std::to_string(lab.rotateBlock[0]) + "x" + std::to_string(lab.rotateBlock[1]);
+  // Output pixels per work-item, as the variant offers them.
+  if (rotateVariant) {
+    const std::string current = std::to_string(rotate.pixelsPerItem) + "x" + std::to_string(rotate.rowsPerItem);
     ImGui::SetNextItemWidth(80);
     if (ImGui::BeginCombo("pixels per work-item", current.c_str())) {
-      for (int ppi : v->pixelsPerItem)
-        for (int rows : v->rowsPerItem) {
+      for (int ppi : rotateVariant->pixelsPerItem)
+        for (int rows : rotateVariant->rowsPerItem) {
           const std::string text = std::to_string(ppi) + "x" + std::to_string(rows);
           if (ImGui::Selectable(text.c_str(), text == current)) {
-            lab.rotateBlock[0] = ppi;
-            lab.rotateBlock[1] = rows;
+            rotate.pixelsPerItem = ppi;
+            rotate.rowsPerItem = rows;
           }
         }
       ImGui::EndCombo();
     }
   }
+  if (!(rotate == shown)) {
+    lab.rotateVariant = rotate.variant;
+    lab.rotateGroup[0] = rotate.workGroupX;
+    lab.rotateGroup[1] = rotate.workGroupY;
+    lab.rotateBlock[0] = rotate.pixelsPerItem;
+    lab.rotateBlock[1] = rotate.rowsPerItem;
+  }
   ImGui::Checkbox("transpose", &lab.transpose);
   if (lab.transpose) {
-    if (lab.transposeVariant.empty()) lab.transposeVariant = defaultTransposeConfig(channels).variant;
-    variantCombo("transpose variant", lab.transposeVariant, imageTransposeVariants(), [&](const char* name) {
-      if (!device) return std::string("no device");
-      for (const auto& c : allTransposeConfigs(*device, channels))
-        if (c.variant == name) return std::string();
-      return std::string("no configuration of this variant runs on the device");
-    });
+    const bool isDefault = lab.transposeVariant.empty();
+    std::string variant = isDefault ? lab.defaultTranspose.variant : lab.transposeVariant;
+    if (variantCombo("transpose variant", variant, isDefault, imageTransposeVariants(), [&](const char* name) {
+          if (!device) return std::string("no device");
+          for (const auto& c : allTransposeConfigs(*device, channels))
+            if (c.variant == name) return std::string();
+          return std::string("no configuration of this variant runs on the device");
+        }))
+      lab.transposeVariant = variant;
     if (device)
-      configurationCombo("transpose config", lab.transposeVariant, allTransposeConfigs(*device, channels),
-                         lab.runningTranspose, lab.transposeChoice, describeTransposeConfig);
+      if (auto picked = configurationCombo("transpose config", variant, allTransposeConfigs(*device, channels),
+                                           lab.runningTranspose, describeTransposeConfig)) {
+        lab.transposeVariant = picked->variant;
+        lab.transposeChoice = picked;
+      }
   }
   hintText("rotate %.3f ms   transpose %.3f ms   histogram %.3f ms", lab.rotateMs, lab.transposeMs, lab.histogramMs);
   hintText("running: %s%s%s", lab.runningRotate.c_str(), lab.transpose ? " | " : "",
@@ -217,21 +235,25 @@ void histogramSection(AppState& state) {
   ImageLabState& lab = state.image;
   const DeviceDescriptor* device = activeDevice(state);
   const int channels = std::max(lab.channels, 1);
-  if (lab.histogramVariant.empty())
-    lab.histogramVariant = (device ? defaultHistogramConfig(channels, *device) : defaultHistogramConfig(channels)).variant;
-  variantCombo("histogram", lab.histogramVariant, imageHistogramVariants(), [&](const char* name) {
-    if (!device) return std::string("no device");
-    for (const auto& c : allHistogramConfigs(*device, channels, lab.countedHistogramChannels(channels)))
-      if (c.variant == name) return std::string();
-    const ImageHistogramVariant* v = findImageHistogramVariant(name);
-    if (v && v->fused)
-      if (std::string why = deviceScopeFenceProblem(*device); !why.empty()) return why;
-    return std::string("no configuration of this variant runs on the device");
-  });
+  const bool isDefault = lab.histogramVariant.empty();
+  std::string variant = isDefault ? lab.defaultHistogram.variant : lab.histogramVariant;
+  const int counted = lab.countedHistogramChannels(channels);
+  if (variantCombo("histogram", variant, isDefault, imageHistogramVariants(), [&](const char* name) {
+        if (!device) return std::string("no device");
+        for (const auto& c : allHistogramConfigs(*device, channels, counted))
+          if (c.variant == name) return std::string();
+        const ImageHistogramVariant* v = findImageHistogramVariant(name);
+        if (v && v->fused)
+          if (std::string why = deviceScopeFenceProblem(*device); !why.empty()) return why;
+        return std::string("no configuration of this variant runs on the device");
+      }))
+    lab.histogramVariant = variant;
   if (device)
-    configurationCombo("histogram config", lab.histogramVariant,
-                       allHistogramConfigs(*device, channels, lab.countedHistogramChannels(channels)),
-                       lab.runningHistogram, lab.histogramChoice, describeHistogramConfig);
+    if (auto picked = configurationCombo("histogram config", variant, allHistogramConfigs(*device, channels, counted),
+                                         lab.runningHistogram, describeHistogramConfig)) {
+      lab.histogramVariant = picked->variant;
+      lab.histogramChoice = picked;
+    }
   ImGui::Checkbox("of the result", &lab.histogramOfResult);
   ImGui::SameLine();
   ImGui::Checkbox("log scale", &lab.logScale);

@@ -29,6 +29,7 @@
 #include "app/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/device_selection.h"
+#include "compute/image_ops.h"
 #include "test_support.h"
 
 namespace ks {
@@ -558,6 +559,54 @@ TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
   EXPECT_EQ(saved.imageLab.transposeVariant, "naive");
   EXPECT_EQ(saved.imageLab.view, "original");
   EXPECT_TRUE(saved.imageLab.logScale);
+}
+
+// Kernels nobody chose stay "the default": they follow the image and the device,
+// a sweep's transpose winner in tuning.json runs, and settings.json does not pin
+// whatever default happened to run (the panel used to write it in as a choice).
+TEST(App, UnchosenImageKernelsStayDefaultsAndATunedTransposeRuns) {
+  const auto xvfbRun = findInPath("xvfb-run");
+  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
+  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
+  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(openClMissing());
+  const DeviceCatalog catalog = enumerateDevices();
+  const DeviceDescriptor& device = catalog.devices.at(selectDevice(catalog.devices, {}).index.value());
+  const TransposeConfig winner{"tiled_padded", 16, 2, 256, 32, 8};  // not the built-in default
+  ASSERT_NE(describeTransposeConfig(winner), describeTransposeConfig(defaultTransposeConfig(4)));
+  TempDir dir("ks-app-defaults");
+  fs::create_directories(dir / "config");
+  const nlohmann::json tuning = {
+      {"format", "kernelscope-tuning"},
+      {"version", 1},
+      {"devices",
+       {{device.platformName + " | " + device.name + " | " + device.driverVersion,
+         {{"transpose",
+           {{"4",
+             {{"variant", winner.variant}, {"tile", winner.tile}, {"rows_per_item", winner.rowsPerItem},
+              {"work_group", winner.workGroup}, {"work_group_x", winner.workGroupX},
+              {"work_group_y", winner.workGroupY}, {"image", "RGBA 640x480"}, {"gbps", 1.0},
+              {"time", "2026-11-25T00:00:00Z"}}}}}}}}}};
+  test::writeFile(dir / "config/tuning.json", tuning.dump(2));
+  test::writeFile(dir / "config/settings.json",
+                  R"({"version": 1, "window": {"width": 640, "height": 480}, "image_lab": {"transpose": true}})");
+  RunOptions opts;
+  opts.display = true;  // only window runs write settings
+  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  const fs::path dump = dir / "state.json";
+  const RunResult r = runApp(dir, {"--frames", "4", "--scene", "image", "--state-dump", dump.string()}, opts);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  const nlohmann::json state = nlohmann::json::parse(test::readFile(dump), nullptr, false);
+  ASSERT_TRUE(state.is_object() && state["image"].is_object()) << r.describe();
+  EXPECT_EQ(state["image"]["running_transpose"], describeTransposeConfig(winner)) << state.dump(2);
+
+  std::string warning;
+  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  EXPECT_EQ(warning, "") << r.describe();
+  EXPECT_TRUE(saved.imageLab.transpose);
+  EXPECT_EQ(saved.imageLab.rotateVariant, "") << test::readFile(dir / "config/settings.json");
+  EXPECT_EQ(saved.imageLab.transposeVariant, "") << test::readFile(dir / "config/settings.json");
+  EXPECT_EQ(saved.imageLab.histogramVariant, "") << test::readFile(dir / "config/settings.json");
 }
 
 // ---- g. pattern.cl does not compile --------------------------------------------------------

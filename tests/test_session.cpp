@@ -256,6 +256,25 @@ TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
   EXPECT_EQ(fallbacks, 1u);
 }
 
+// A refused choice puts the panel back on what ran before: where that was the
+// default (no choice), it stays the default instead of becoming a choice.
+TEST_F(SessionTest, ARefusedRotateChoiceGoesBackToTheDefault) {
+  state_.requestedScene = SceneKind::Image;
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  ASSERT_EQ(state_.image.rotateVariant, "");
+  const std::string ran = state_.image.runningRotate;
+  EXPECT_EQ(ran, describeRotateConfig(state_.image.defaultRotate));
+  state_.image.rotateVariant = "nearest";
+  state_.image.rotateGroup[0] = 1024;
+  state_.image.rotateGroup[1] = 1024;
+  frame();
+  EXPECT_NE(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
+  EXPECT_EQ(state_.image.rotateVariant, "") << "back to no choice";
+  frame();
+  EXPECT_EQ(state_.image.runningRotate, ran);
+}
+
 TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   state_.requestedScene = SceneKind::Image;
   frame();
