@@ -117,6 +117,19 @@ std::string eglMissing() {
     if (const std::string why_ = (missing); !why_.empty()) GTEST_SKIP() << why_; \
   } while (0)
 
+// Empty when a window run can be made under Xvfb (xvfb-run, Xvfb and xauth in PATH), else what is missing.
+std::string xvfbMissing() {
+  if (!findInPath("xvfb-run")) return "xvfb-run not found in PATH (install the xvfb package)";
+  if (!findInPath("Xvfb")) return "Xvfb not found in PATH (install the xvfb package)";
+  if (!findInPath("xauth")) return "xauth not found in PATH (xvfb-run needs it)";
+  return {};
+}
+
+// RunOptions::prefix for a run on a fresh Xvfb screen (after xvfbMissing() said yes).
+std::string xvfbRunPrefix(const std::string& screen = "1024x768x24") {
+  return shellQuote(findInPath("xvfb-run")->string()) + " -a -s " + shellQuote("-screen 0 " + screen);
+}
+
 // ---- images -------------------------------------------------------------------
 
 struct Png {
@@ -164,16 +177,13 @@ void expectRichImage(const fs::path& file, int width, int height) {
 // ---- a. window under Xvfb -----------------------------------------------------------
 
 TEST(App, WindowUnderXvfb) {
-  const auto xvfbRun = findInPath("xvfb-run");
-  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
-  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
-  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(xvfbMissing());
   KS_REQUIRE(openClMissing());
   TempDir dir("ks-app-window");
   const fs::path shot = dir / "out.png";
   RunOptions opts;
   opts.display = true;
-  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1280x1024x24");
+  opts.prefix = xvfbRunPrefix("1280x1024x24");
   const RunResult r = runApp(dir, {"--frames", "30", "--size", "800x600", "--screenshot", shot.string()}, opts);
   ASSERT_EQ(r.exitCode, 0) << r.describe();
   EXPECT_TRUE(contains(r.out, "kernelscope summary")) << r.describe();
@@ -499,17 +509,14 @@ TEST(App, ImageFileThatCannotBeOpenedStartsWithTheBuiltInImage) {
 // Recent files are kept absolute and normalized: settings.json must name the
 // same file when the app is started from another folder.
 TEST(App, RecentImagesAreStoredAsAbsolutePaths) {
-  const auto xvfbRun = findInPath("xvfb-run");
-  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
-  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
-  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(xvfbMissing());
   KS_REQUIRE(openClMissing());
   TempDir dir("ks-app-recent");
   fs::create_directories(dir / "photos/sub");
   writePng(dir / "photos/python.png", 9, 5);
   RunOptions opts;
   opts.display = true;  // only window runs write settings
-  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  opts.prefix = xvfbRunPrefix();
   opts.workDir = dir / "photos";
   const RunResult r = runApp(dir, {"--frames", "3", "--size", "640x480", "./sub/../python.png"}, opts);
   ASSERT_EQ(r.exitCode, 0) << r.describe();
@@ -524,10 +531,7 @@ TEST(App, RecentImagesAreStoredAsAbsolutePaths) {
 // The image lab's choices survive a restart: a window run starts with those in
 // settings.json, runs them and writes them back at exit.
 TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
-  const auto xvfbRun = findInPath("xvfb-run");
-  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
-  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
-  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(xvfbMissing());
   KS_REQUIRE(openClMissing());
   TempDir dir("ks-app-imagelab");
   fs::create_directories(dir / "config");
@@ -537,7 +541,7 @@ TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
                     "log_scale": true}})");
   RunOptions opts;
   opts.display = true;  // only window runs write settings
-  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  opts.prefix = xvfbRunPrefix();
   const fs::path dump = dir / "state.json";
   const RunResult r = runApp(dir, {"--frames", "3", "--scene", "image", "--state-dump", dump.string()}, opts);
   ASSERT_EQ(r.exitCode, 0) << r.describe();
@@ -565,10 +569,7 @@ TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
 // a sweep's transpose winner in tuning.json runs, and settings.json does not pin
 // whatever default happened to run (the panel used to write it in as a choice).
 TEST(App, UnchosenImageKernelsStayDefaultsAndATunedTransposeRuns) {
-  const auto xvfbRun = findInPath("xvfb-run");
-  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
-  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
-  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(xvfbMissing());
   KS_REQUIRE(openClMissing());
   const DeviceCatalog catalog = enumerateDevices();
   const DeviceDescriptor& device = catalog.devices.at(selectDevice(catalog.devices, {}).index.value());
@@ -592,7 +593,7 @@ TEST(App, UnchosenImageKernelsStayDefaultsAndATunedTransposeRuns) {
                   R"({"version": 1, "window": {"width": 640, "height": 480}, "image_lab": {"transpose": true}})");
   RunOptions opts;
   opts.display = true;  // only window runs write settings
-  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  opts.prefix = xvfbRunPrefix();
   const fs::path dump = dir / "state.json";
   const RunResult r = runApp(dir, {"--frames", "4", "--scene", "image", "--state-dump", dump.string()}, opts);
   ASSERT_EQ(r.exitCode, 0) << r.describe();
@@ -698,14 +699,11 @@ TEST(App, CorruptSettingsWarnAndRunOn) {
 
 // A window run replaces a damaged or out-of-date settings file with a good one.
 TEST(App, DamagedOrOldSettingsAreRewrittenByAWindowRun) {
-  const auto xvfbRun = findInPath("xvfb-run");
-  if (!xvfbRun) GTEST_SKIP() << "xvfb-run not found in PATH (install the xvfb package)";
-  if (!findInPath("Xvfb")) GTEST_SKIP() << "Xvfb not found in PATH (install the xvfb package)";
-  if (!findInPath("xauth")) GTEST_SKIP() << "xauth not found in PATH (xvfb-run needs it)";
+  KS_REQUIRE(xvfbMissing());
   KS_REQUIRE(openClMissing());
   RunOptions opts;
   opts.display = true;
-  opts.prefix = shellQuote(xvfbRun->string()) + " -a -s " + shellQuote("-screen 0 1024x768x24");
+  opts.prefix = xvfbRunPrefix();
   const std::vector<std::pair<std::string, std::string>> files = {
       {"{ \"version\": 1, \"window\": ", "parse error"},                    // truncated
       {R"({"window": {"width": 900, "height": 700}})", "version missing"},      // before versions
