@@ -27,7 +27,10 @@ template <typename Table, typename Problem>
 // True when the user picked a variant.
 bool variantCombo(const char* label, std::string& current, bool isDefault, const Table& table, Problem problem) {
   fitNextItemBesideLabel(label);
-  const std::string preview = isDefault ? current + " (default)" : current;
+  // "(default)", or a "*" where the box is too narrow for it (the hover text explains).
+  std::string preview = isDefault ? current + " (default)" : current;
+  const float box = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (isDefault && ImGui::CalcTextSize(preview.c_str()).x > box) preview = current + " *";
   bool picked = false;
   if (ImGui::BeginCombo(label, preview.c_str())) {
     for (const auto& v : table) {
@@ -40,6 +43,8 @@ bool variantCombo(const char* label, std::string& current, bool isDefault, const
         ImGui::SetTooltip("%s", why.empty() ? v.description : why.c_str());
     }
     ImGui::EndCombo();
+  } else if (isDefault && ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s (default: nothing chosen; it follows the image and the device)", current.c_str());
   }
   return picked;
 }
