@@ -5,9 +5,7 @@
 
 namespace ks {
 
-namespace {
-
-const char* viewName(ImageLabState::View view) {
+const char* imageLabViewName(ImageLabState::View view) {
   switch (view) {
     case ImageLabState::View::Original:
       return "original";
@@ -18,6 +16,8 @@ const char* viewName(ImageLabState::View view) {
   }
   return "result";
 }
+
+namespace {
 
 ImageLabState::View viewFromName(const std::string& name) {
   if (name == "original") return ImageLabState::View::Original;
@@ -46,7 +46,7 @@ ImageLabSettings imageLabSettingsOf(const ImageLabState& lab) {
   std::copy(std::begin(lab.showChannel), std::end(lab.showChannel), s.showChannel.begin());
   s.countShownOnly = lab.countShownOnly;
   s.logScale = lab.logScale;
-  s.view = viewName(lab.view);
+  s.view = imageLabViewName(lab.view);
   s.inspectResult = lab.inspectResult;
   s.savePath = lab.savePath;
   return s;

@@ -9,6 +9,7 @@
 namespace ks {
 
 ImageLabSettings imageLabSettingsOf(const ImageLabState& lab);
+const char* imageLabViewName(ImageLabState::View view);  // as settings.json spells it
 
 // Puts saved choices into the lab. A variant this kernelscope does not know (a file
 // from another version) is dropped for the device's default; each drop is returned

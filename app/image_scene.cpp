@@ -103,6 +103,8 @@ void ImageScene::setImage(HostImage image, const std::string& path, AppState& st
   lab.width = original_.width;
   lab.height = original_.height;
   lab.channels = original_.channels;
+  lab.defaultRotate = rotateDefault_;
+  lab.defaultHistogram = defaults(originalLayout_.channels).histogram;
   lab.fitRequested = true;
   applied_.reset();  // recompute everything for the new image
 }
@@ -190,13 +192,6 @@ ImageScene::DeviceDefaults ImageScene::defaultsFor(const DeviceDescriptor& devic
   return {defaultHistogramConfig(channels, device)};
 }
 
-// No variant chosen: a sweep's winner for this device, else the built-in default.
-TransposeConfig ImageScene::defaultTranspose(const AppState& state) const {
-  const int channels = originalLayout_.channels;
-  return preferredTransposeConfig(state.runs.tuning, compute_.device(), channels)
-      .value_or(defaultTransposeConfig(channels));
-}
-
 ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   const ImageLabState& lab = state.image;
   const DeviceDescriptor& device = compute_.device();
@@ -219,7 +214,7 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   for (int i = 0; i < 4; ++i)
     a.params.background[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
   a.transpose = lab.transpose;
-  a.transposeConfig = lab.transposeVariant.empty() ? defaultTranspose(state)
+  a.transposeConfig = lab.transposeVariant.empty() ? lab.defaultTranspose
                       : lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
                           ? *lab.transposeChoice
                           : firstValid([&] { return allTransposeConfigs(device, channels); }, lab.transposeVariant,
@@ -339,6 +334,10 @@ void ImageScene::update(AppState& state, double) {
   ImageLabState& lab = state.image;
   openRequested(state);
   fitRotationToImage(state);
+  // No transpose chosen: a sweep's winner for this device (a sweep may have just
+  // stored one), else the built-in default.
+  lab.defaultTranspose = preferredTransposeConfig(state.runs.tuning, compute_.device(), originalLayout_.channels)
+                             .value_or(defaultTransposeConfig(originalLayout_.channels));
   const Applied wanted = wantedFrom(state);
   if (!applied_ || !(*applied_ == wanted) || lab.dirty) {
     lab.dirty = false;
@@ -420,9 +419,6 @@ void ImageScene::publish(AppState& state) const {
   lab.resultWidth = resultLayout_.width;
   lab.resultHeight = resultLayout_.height;
   lab.resultChannels = resultLayout_.channels;
-  lab.defaultRotate = rotateDefault_;
-  lab.defaultTranspose = defaultTranspose(state);
-  lab.defaultHistogram = defaults(originalLayout_.channels).histogram;
   // What runs: runners built for this image. Publishing never builds (a kernel
   // that failed to compile is not compiled again every frame).
   const int channels = originalLayout_.channels;

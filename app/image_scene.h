@@ -14,8 +14,6 @@
 
 namespace ks {
 
-struct ImageLabState;
-
 class ImageScene final : public Scene {
  public:
   ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state);
@@ -42,7 +40,6 @@ class ImageScene final : public Scene {
   void runPipeline(AppState& state, const Applied& wanted);
   void showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture);
   Applied wantedFrom(AppState& state) const;
-  TransposeConfig defaultTranspose(const AppState& state) const;
   void fitRotationToImage(AppState& state);
   void inspect(AppState& state);
   void save(AppState& state);

@@ -23,7 +23,7 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                   {"result_width", state.image.resultWidth},
                   {"result_height", state.image.resultHeight},
                   {"angle", state.image.angle},
-                  {"view", imageLabSettingsOf(state.image).view},
+                  {"view", imageLabViewName(state.image.view)},
                   {"running_rotate", state.image.runningRotate},
                   {"running_transpose", state.image.transpose ? json(state.image.runningTranspose) : json(nullptr)},
                   {"running_histogram", state.image.runningHistogram},

@@ -528,6 +528,19 @@ TEST(App, RecentImagesAreStoredAsAbsolutePaths) {
       << r.describe();
 }
 
+// A window run of the image lab under Xvfb (window runs read and write settings.json
+// in dir/config); its state dump, or null.
+nlohmann::json runImageLabInWindow(const TempDir& dir, int frames, RunResult& r) {
+  RunOptions opts;
+  opts.display = true;
+  opts.prefix = xvfbRunPrefix();
+  const fs::path dump = dir / "state.json";
+  r = runApp(dir, {"--frames", std::to_string(frames), "--scene", "image", "--state-dump", dump.string()}, opts);
+  std::error_code ec;
+  if (!fs::exists(dump, ec)) return nullptr;
+  return nlohmann::json::parse(test::readFile(dump), nullptr, /*allow_exceptions=*/false);
+}
+
 // The image lab's choices survive a restart: a window run starts with those in
 // settings.json, runs them and writes them back at exit.
 TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
@@ -539,13 +552,9 @@ TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
       "image_lab": {"rotate_variant": "nearest", "rotate_work_group": [16, 8], "rotate_block": [1, 1],
                     "angle": 30, "transpose": true, "transpose_variant": "naive", "view": "original",
                     "log_scale": true}})");
-  RunOptions opts;
-  opts.display = true;  // only window runs write settings
-  opts.prefix = xvfbRunPrefix();
-  const fs::path dump = dir / "state.json";
-  const RunResult r = runApp(dir, {"--frames", "3", "--scene", "image", "--state-dump", dump.string()}, opts);
+  RunResult r;
+  const nlohmann::json state = runImageLabInWindow(dir, 3, r);
   ASSERT_EQ(r.exitCode, 0) << r.describe();
-  const nlohmann::json state = nlohmann::json::parse(test::readFile(dump), nullptr, false);
   ASSERT_TRUE(state.is_object() && state["image"].is_object()) << r.describe();
   EXPECT_EQ(state["image"].value("running_rotate", ""), "nearest wg=16x8 ppi=1") << r.describe();
   const nlohmann::json& transpose = state["image"]["running_transpose"];  // null: no transpose
@@ -591,13 +600,9 @@ TEST(App, UnchosenImageKernelsStayDefaultsAndATunedTransposeRuns) {
   test::writeFile(dir / "config/tuning.json", tuning.dump(2));
   test::writeFile(dir / "config/settings.json",
                   R"({"version": 1, "window": {"width": 640, "height": 480}, "image_lab": {"transpose": true}})");
-  RunOptions opts;
-  opts.display = true;  // only window runs write settings
-  opts.prefix = xvfbRunPrefix();
-  const fs::path dump = dir / "state.json";
-  const RunResult r = runApp(dir, {"--frames", "4", "--scene", "image", "--state-dump", dump.string()}, opts);
+  RunResult r;
+  const nlohmann::json state = runImageLabInWindow(dir, 4, r);
   ASSERT_EQ(r.exitCode, 0) << r.describe();
-  const nlohmann::json state = nlohmann::json::parse(test::readFile(dump), nullptr, false);
   ASSERT_TRUE(state.is_object() && state["image"].is_object()) << r.describe();
   EXPECT_EQ(state["image"]["running_transpose"], describeTransposeConfig(winner)) << state.dump(2);
 
