@@ -9,9 +9,10 @@
 #include "app/frame_profiler.h"
 #include "app/runs_state.h"
 #include "app/settings.h"
+#include "app/view_area.h"
+#include "compute/cl_objects.h"
 #include "compute/device_catalog.h"
 #include "compute/device_ceilings.h"
-#include "compute/cl_objects.h"
 #include "compute/image_ops.h"
 #include "compute/interop/interop_path.h"
 #include "compute/nbody_model.h"
@@ -129,6 +130,10 @@ struct ImageLabState {
   float zoom = 1.0f;
   float panX = 0.0f, panY = 0.0f;
   bool fitRequested = true;
+  // Where the pictures are centred, in fractions of the window: the part the panels
+  // left free at the last Fit (none yet: the middle column between the panels).
+  std::optional<ScreenRect> viewArea;
+  std::vector<ScreenRect> shownPictures;  // where the last frame drew them, in pixels (state dump)
   // inspector: the panel asks for a pixel, the scene answers next frame
   bool inspectResult = true;
   int inspectX = -1, inspectY = -1;
@@ -186,6 +191,7 @@ struct AppState {
   bool showHelp = false;
   bool fullscreenRequested = false;
   PanelVisibility panels;
+  std::vector<std::pair<std::string, ScreenRect>> panelRects;  // the windows shown this frame, by title
   // builds that failed (label, device, error and compiler log), newest last
   struct BuildFailure {
     std::string label, device, error, log;

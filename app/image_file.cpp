@@ -495,6 +495,9 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
     fail(file, "is not an image stb_image can read (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PIC, PNM): " + reason);
   }
   const bool hdr = stbi_is_hdr_from_memory(bytes.data(), length);
+  // A negative BMP height means rows stored top-down (common); stbi_info passes it on
+  // as it is, and only the decoder takes its absolute value.
+  if (format == "BMP" && height < 0 && height != INT_MIN) height = -height;
   checkLimits(file, width, height, hdr ? 4 : expectedChannels(infoChannels, png), limits);
   if (format == "PNM" && (!pnm || pnm->maxValue == 0))
     fail(file, "is a damaged PNM file: its header has no usable maximum sample value");
@@ -624,6 +627,12 @@ bool savePngFile(const HostImage& image, const fs::path& file, std::string* erro
     return failed("PNG takes 1 to 4 channels, not " + std::to_string(image.channels));
   const uint64_t stride = static_cast<uint64_t>(image.width) * image.channels;
   if (stride > INT_MAX) return failed("rows are too long for the PNG writer");
+  // stb_image_write sizes its buffers in int, and its output buffer grows by doubling:
+  // past 512 MiB of rows it would overflow (and assert when the allocation fails).
+  if ((stride + 1) * static_cast<uint64_t>(image.height) > kMaxPngPixelBytes)
+    return failed(std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +
+                  std::to_string(image.channels) + " is more than the PNG writer takes (" +
+                  std::to_string(kMaxPngPixelBytes >> 20) + " MiB of pixels)");
   if (image.pixels.size() != stride * image.height)
     return failed("the image holds " + std::to_string(image.pixels.size()) + " bytes of pixels, not " +
                   std::to_string(stride * image.height) + " for " + std::to_string(image.width) + "x" +

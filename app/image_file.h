@@ -62,7 +62,9 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const std::filesystem::
 HostImage makeTestImage(int width, int height);
 
 // Writes 1 to 4 channels as PNG. Returns false with a message naming the file
-// in *error (when given) on failure, write errors included.
+// in *error (when given) on failure, write errors included. Images of more than
+// kMaxPngPixelBytes (rows + one filter byte each) are refused: the encoder's sizes are int.
+constexpr uint64_t kMaxPngPixelBytes = uint64_t{1} << 29;
 bool savePngFile(const HostImage& image, const std::filesystem::path& file, std::string* error);
 
 }  // namespace ks

@@ -93,10 +93,19 @@ ImageLimits ImageScene::limits() const {
 }
 
 void ImageScene::setImage(HostImage image, const std::string& path, AppState& state) {
+  // Device buffer and texture first, into new objects: if either fails (out of
+  // memory), everything the scene had stays as it was, the previous image included.
+  const ImageLayout layout{image.width, image.height, image.channels};
+  Buffer buffer(compute_.context(), CL_MEM_READ_ONLY, layout.bytes());
+  compute_.queue().writeBuffer(buffer, 0, layout.bytes(), image.pixels.data());
+  std::unique_ptr<SharedTexture> texture;
+  showOnTexture(buffer.get(), layout, texture);
   original_ = std::move(image);
-  originalLayout_ = {original_.width, original_.height, original_.channels};
+  originalLayout_ = layout;
+  originalBuffer_ = std::move(buffer);
+  originalTexture_ = std::move(texture);
+  if (rotator_) rotator_->sourceChanged();
   rotateDefault_ = defaultRotateConfig(originalLayout_, compute_.device(), maxImage2d_);
-  uploadOriginal();
   ImageLabState& lab = state.image;
   lab.path = path;
   lab.description = path.empty() ? "built-in test image " + describeImageLayout(originalLayout_) : original_.description;
@@ -109,24 +118,28 @@ void ImageScene::setImage(HostImage image, const std::string& path, AppState& st
   applied_.reset();  // recompute everything for the new image
 }
 
-void ImageScene::uploadOriginal() {
-  originalBuffer_ = Buffer(compute_.context(), CL_MEM_READ_ONLY, originalLayout_.bytes());
-  compute_.queue().writeBuffer(originalBuffer_, 0, originalLayout_.bytes(), original_.pixels.data());
-  showOnTexture(originalBuffer_.get(), originalLayout_, originalTexture_);
-  if (rotator_) rotator_->sourceChanged();
-}
-
 void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture) {
   if (!texture || texture->width() != layout.width || texture->height() != layout.height)
     texture = interop_->createTexture(layout.width, layout.height, TextureView::Pixels);
   texture->acquireForCompute(compute_.queue());
-  toRgba_.setArg(0, pixels);
-  toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
-  toRgba_.setArg(2, texture->pixels().clMem());
-  toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
-  const size_t local = 64;
-  compute_.queue().enqueueKernel(toRgba_, {(layout.pixels() + local - 1) / local * local}, {local});
-  compute_.queue().finish();
+  try {
+    toRgba_.setArg(0, pixels);
+    toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
+    toRgba_.setArg(2, texture->pixels().clMem());
+    toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
+    const size_t local = 64;
+    compute_.queue().enqueueKernel(toRgba_, {(layout.pixels() + local - 1) / local * local}, {local});
+    compute_.queue().finish();
+  } catch (...) {
+    // Hand the texture back to GL whatever failed (a reloaded display.cl with other
+    // arguments, a launch error): acquiring it again next time needs it released.
+    try {
+      texture->releaseForDisplay(compute_.queue());
+    } catch (const std::exception&) {
+      // The first error is the one to report.
+    }
+    throw;
+  }
   texture->releaseForDisplay(compute_.queue());
 }
 
@@ -147,11 +160,14 @@ void ImageScene::reloadKernels(AppState& state) {
     return runner;
   };
   std::unique_ptr<ImageRotator> rotator = rebuilt(rotator_, applied_ ? &applied_->rotate : nullptr);
-  std::unique_ptr<ImageTransposer> transposer = rebuilt(transposer_, applied_ ? &applied_->transposeConfig : nullptr);
+  // The transposer only while the transpose is on (else it is built when switched on).
+  const bool transposing = applied_ && applied_->transpose;
+  std::unique_ptr<ImageTransposer> transposer =
+      transposing ? rebuilt(transposer_, &applied_->transposeConfig) : std::unique_ptr<ImageTransposer>();
   std::unique_ptr<ImageHistogrammer> histogrammer = rebuilt(histogrammer_, applied_ ? &applied_->histogram : nullptr);
   toRgba_ = std::move(toRgba);
   if (rotator) rotator_ = std::move(rotator);
-  if (transposer) transposer_ = std::move(transposer);
+  if (transposer || !transposing) transposer_ = std::move(transposer);
   if (histogrammer) histogrammer_ = std::move(histogrammer);
   state.image.dirty = true;  // show what the new kernels compute
 }
@@ -247,8 +263,11 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
       if (needed) running->prepare(channels);
       return;
     }
+    // Not built while unused (the transpose switched off): a configuration this
+    // device refuses, or a transpose.cl that does not compile, must not stop the rest.
+    if (!needed) return;
     auto replacement = make();
-    if (needed) replacement->prepare(channels);
+    replacement->prepare(channels);
     running = std::move(replacement);
   };
   FrameBreakdown& frame = state.breakdown;
@@ -276,8 +295,12 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
                                         compute_.device().maxAllocBytes);
       !p.empty())
     throw ImageConfigError(p);
-  if (rotatedBuffer_.bytes() < rotated.bytes())
+  // A buffer replaced below is released at once: the result must not point at it if
+  // anything after this fails (inspect, save and an interop switch read it).
+  if (rotatedBuffer_.bytes() < rotated.bytes()) {
+    if (result_ == rotatedBuffer_.get()) result_ = nullptr;
     rotatedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, rotated.bytes());
+  }
   ImageOpEvents rotateEvents;
   rotator_->run(compute_.queue(), originalBuffer_.get(), originalLayout_, rotatedBuffer_.get(), rotated,
                 wanted.params, &rotateEvents);
@@ -287,8 +310,10 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   lab.transposeMs = 0.0;
   if (wanted.transpose) {
     const ImageLayout transposed = transposedLayout(rotated);
-    if (transposedBuffer_.bytes() < transposed.bytes())
+    if (transposedBuffer_.bytes() < transposed.bytes()) {
+      if (result_ == transposedBuffer_.get()) result_ = nullptr;
       transposedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, transposed.bytes());
+    }
     ImageOpEvents transposeEvents;
     transposer_->run(compute_.queue(), rotatedBuffer_.get(), rotated, transposedBuffer_.get(), transposed,
                      &transposeEvents);
@@ -423,6 +448,7 @@ void ImageScene::publish(AppState& state) const {
   // that failed to compile is not compiled again every frame).
   const int channels = originalLayout_.channels;
   auto describe = [channels](const auto& runner, auto describeConfig, bool needed) {
+    if (!runner && !needed) return std::string("off");  // the transpose, built when switched on
     return runner && (runner->isBuilt(channels) || !needed) ? describeConfig(runner->config())
                                                             : std::string("none (not built; see the message)");
   };

@@ -35,8 +35,8 @@ class ImageScene final : public Scene {
   };
   ImageLimits limits() const;
   void openRequested(AppState& state);
+  // All or nothing: an image that cannot be put on the device leaves the previous one.
   void setImage(HostImage image, const std::string& path, AppState& state);
-  void uploadOriginal();
   void runPipeline(AppState& state, const Applied& wanted);
   void showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture);
   Applied wantedFrom(AppState& state) const;

@@ -134,6 +134,7 @@ int run(ks::AppOptions options) {
   auto last = start;
   ks::FpsCounter fpsCounter;
   bool appliedVsync = vsync;
+  std::string lastFrameGlError;
   while (!surface->closeRequested() && !state.quitRequested &&
          (options.frames == 0 || state.stats.frames < static_cast<unsigned long long>(options.frames))) {
     surface->pollEvents();
@@ -166,7 +167,13 @@ int run(ks::AppOptions options) {
     imgui.render();
     renderTimer.end();
     state.breakdown.renderMs = renderTimer.lastMs();
-    ks::glCheck("frame");
+    try {
+      ks::glCheck("frame");
+    } catch (const ks::GlError& e) {
+      // A GL error left by this frame's drawing: said in the log (once while it repeats), and the app runs on.
+      if (e.what() != lastFrameGlError) state.report(e.what());
+      lastFrameGlError = e.what();
+    }
 
     ++state.stats.frames;
     recorder.onFrame(state, dt * 1000.0, session.compute());

@@ -1,6 +1,7 @@
 #include "app/panels.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cctype>
@@ -335,6 +336,23 @@ void drawLogPanel(AppState& state) {
   ImGui::End();
 }
 
+namespace {
+
+// Every window drawn this frame (menu and status bars included), by title; not
+// tooltips, popups or child windows. ImGui's public API has no list of windows.
+void recordPanelRects(AppState& state) {
+  state.panelRects.clear();
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (const ImGuiWindow* w : g.Windows) {
+    if (!w->Active || w->IsFallbackWindow ||  // ImGui's implicit "Debug" window, shown only when used
+        (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
+      continue;
+    state.panelRects.push_back({w->Name, {w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y}});
+  }
+}
+
+}  // namespace
+
 void drawPanels(AppState& state) {
   drawMenuBar(state);
   drawDevicesPanel(state);
@@ -342,7 +360,6 @@ void drawPanels(AppState& state) {
   drawScenePanel(state);
   drawNBodyPanel(state);
   drawImagePanel(state);
-  drawImageView(state);
   drawInteropPanel(state);
   drawHelpWindow(state);
   drawBuildLogPanel(state);
@@ -352,6 +369,9 @@ void drawPanels(AppState& state) {
   drawSweepPanel(state);
   if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
   drawStatusBar(state);
+  recordPanelRects(state);
+  // Last: fitting the pictures looks at where this frame put the panels.
+  drawImageView(state);
 }
 
 }  // namespace ks

@@ -339,7 +339,12 @@ void drawImagePanel(AppState& state) {
     ImGui::RadioButton("result", &view, 1);
     ImGui::SameLine();
     ImGui::RadioButton("side by side", &view, 2);
-    lab.view = static_cast<ImageLabState::View>(view);
+    const auto picked = static_cast<ImageLabState::View>(view);
+    // Into or out of side by side the pictures need another size; original <-> result
+    // keeps the zoom, to flip between the two at the same spot.
+    if ((picked == ImageLabState::View::SideBySide) != (lab.view == ImageLabState::View::SideBySide))
+      lab.fitRequested = true;
+    lab.view = picked;
     if (ImGui::Button("Fit")) lab.fitRequested = true;
     ImGui::SameLine();
     if (ImGui::Button("1:1")) {
@@ -366,18 +371,31 @@ void drawImageView(AppState& state) {
   if (state.scene != SceneKind::Image) return;
   ImageLabState& lab = state.image;
   ImGuiIO& io = ImGui::GetIO();
-  const float top = ImGui::GetFrameHeight(), bottom = io.DisplaySize.y - 24.0f;
-  // The free area between the left column of panels (25%) and the right one (27%).
-  const ImVec2 centre(io.DisplaySize.x * 0.49f, (top + bottom) * 0.5f);
   const bool sideBySide = lab.view == ImageLabState::View::SideBySide;
-  // Both pictures share the zoom; side by side they sit left and right of the centre.
   const float w = static_cast<float>(std::max(lab.resultWidth, 1)), h = static_cast<float>(std::max(lab.resultHeight, 1));
-  if (lab.fitRequested) {
-    const float availableW = io.DisplaySize.x * (sideBySide ? 0.22f : 0.45f), availableH = (bottom - top) * 0.9f;
-    lab.zoom = std::min(availableW / std::max(w, float(lab.width)), availableH / std::max(h, float(lab.height)));
+  // Fit: into the largest part of the window the panels leave free. Not on the first
+  // frame: panels that size themselves to their contents know their size on the second.
+  if (lab.fitRequested && ImGui::GetFrameCount() > 1) {
+    const float pictureW = std::max(w, float(lab.width)), pictureH = std::max(h, float(lab.height));
+    const float top = ImGui::GetFrameHeight(), bottom = io.DisplaySize.y - 24.0f;
+    std::vector<ScreenRect> panels;
+    for (const auto& [name, rect] : state.panelRects) panels.push_back(rect);
+    // Too little room anywhere: the middle column, under whatever panels are there.
+    const ScreenRect free = largestFreeRect({0.0f, top, io.DisplaySize.x, bottom}, panels,
+                                            sideBySide ? 2.0f * pictureW : pictureW, pictureH, 120.0f)
+                                .value_or(ScreenRect{io.DisplaySize.x * 0.25f, top, io.DisplaySize.x * 0.73f, bottom});
+    lab.viewArea = ScreenRect{free.x0 / io.DisplaySize.x, free.y0 / io.DisplaySize.y, free.x1 / io.DisplaySize.x,
+                              free.y1 / io.DisplaySize.y};
+    // The wheel's range; a window a few pixels small must not give a zoom of 0.
+    lab.zoom =
+        std::clamp(std::min(free.width() * (sideBySide ? 0.46f : 0.94f) / pictureW, free.height() * 0.92f / pictureH),
+                   0.01f, 64.0f);
     lab.panX = lab.panY = 0.0f;
     lab.fitRequested = false;
   }
+  // Until the first fit: the middle column between the first-start panels (25% and 27% wide).
+  const ScreenRect area = lab.viewArea.value_or(ScreenRect{0.25f, 0.0f, 0.73f, 1.0f});
+  const ImVec2 centre(io.DisplaySize.x * (area.x0 + area.x1) * 0.5f, io.DisplaySize.y * (area.y0 + area.y1) * 0.5f);
   // Side by side, each picture keeps to its half of the screen (clipped there),
   // so that zooming in does not draw one over the other.
   struct Shown {
@@ -388,7 +406,8 @@ void drawImageView(AppState& state) {
     float clipLeft, clipRight;
   };
   std::vector<Shown> shown;
-  const float offset = sideBySide ? io.DisplaySize.x * 0.12f : 0.0f;
+  // Both pictures share the zoom; side by side they sit left and right of the centre.
+  const float offset = sideBySide ? io.DisplaySize.x * area.width() * 0.25f : 0.0f;
   const float split = sideBySide ? centre.x : io.DisplaySize.x;
   // With no result yet (its kernel did not build), the result view shows the original.
   if (lab.view != ImageLabState::View::Result || !lab.resultTexture)
@@ -421,6 +440,7 @@ void drawImageView(AppState& state) {
   }
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   lab.inspectX = lab.inspectY = -1;
+  lab.shownPictures.clear();
   for (const Shown& s : shown) {
     if (!s.texture) continue;
     const ImVec2 p0 = imageOrigin(lab, s.centre, s.width, s.height);
@@ -431,6 +451,7 @@ void drawImageView(AppState& state) {
     draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(s.texture)), p0, p1);
     draw->AddRect(p0, p1, IM_COL32(90, 90, 100, 255));
     draw->PopClipRect();
+    lab.shownPictures.push_back({std::max(p0.x, s.clipLeft), p0.y, std::min(p1.x, s.clipRight), p1.y});
     const ImVec2 m = io.MousePos;
     if (!io.WantCaptureMouse && m.x >= std::max(p0.x, s.clipLeft) && m.x < std::min(p1.x, s.clipRight) &&
         m.y >= p0.y && m.y < p1.y) {

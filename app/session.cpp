@@ -204,7 +204,13 @@ void Session::switchInterop(InteropPath path, AppState& state) {
     // rebindInterop may have failed half way: rebuild the scene's objects on the old backend.
     state.interopMessage = std::string("could not switch to ") + interopPathName(path) + ": " + e.what();
     state.report(state.interopMessage);
-    scene_->rebindInterop(*interop_);
+    try {
+      scene_->rebindInterop(*interop_);
+    } catch (const std::exception& again) {
+      // The scene runs on; its pictures come back with the next image or interop switch.
+      state.report(std::string("could not put the pictures back on ") + interopPathName(state.interopPath) + ": " +
+                   again.what());
+    }
   }
 }
 

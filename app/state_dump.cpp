@@ -27,9 +27,16 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                   {"running_rotate", state.image.runningRotate},
                   {"running_transpose", state.image.transpose ? json(state.image.runningTranspose) : json(nullptr)},
                   {"running_histogram", state.image.runningHistogram},
-                  {"message", state.image.message}};
+                  {"message", state.image.message},
+                  {"pictures", json::array()}};
   else
     j["image"] = nullptr;
+  // Screen rectangles [x0, y0, x1, y1] in pixels: where the last frame drew the image
+  // lab's pictures, and the windows.
+  if (state.image.width > 0)
+    for (const ScreenRect& r : state.image.shownPictures) j["image"]["pictures"].push_back({r.x0, r.y0, r.x1, r.y1});
+  j["panels"] = json::object();
+  for (const auto& [name, r] : state.panelRects) j["panels"][name] = {r.x0, r.y0, r.x1, r.y1};
   if (state.nbody.runningBodies > 0)
     j["nbody"] = {{"bodies", state.nbody.runningBodies},
                   {"config", describeNBodyConfig(state.nbody.runningConfig)},

@@ -506,6 +506,44 @@ TEST(App, ImageFileThatCannotBeOpenedStartsWithTheBuiltInImage) {
   }
 }
 
+// The first fit puts the pictures where no panel covers them: with the first-start
+// layout, between the columns of panels and above the profiler. At 1280x800 the
+// profiler covered the lower third of the picture before.
+TEST(App, ImageLabFitsThePicturesClearOfThePanels) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  for (const char* size : {"1280x800", "1024x700"})
+    for (const char* view : {"result", "side_by_side"}) {
+      SCOPED_TRACE(std::string(size) + " " + view);
+      TempDir dir("ks-app-fit");
+      fs::create_directories(dir / "config");
+      test::writeFile(dir / "config/settings.json",
+                      R"({"version": 1, "window": {"width": 1280, "height": 800}, "image_lab": {"view": ")" +
+                          std::string(view) + R"("}})");
+      const fs::path dump = dir / "state.json";
+      const RunResult r = runApp(
+          dir, {"--headless", "--scene", "image", "--frames", "3", "--size", size, "--state-dump", dump.string()});
+      ASSERT_EQ(r.exitCode, 0) << r.describe();
+      const nlohmann::json j = nlohmann::json::parse(test::readFile(dump), nullptr, false);
+      ASSERT_TRUE(j.is_object() && j["image"].is_object() && j["panels"].is_object()) << r.describe();
+      EXPECT_EQ(j["image"].value("view", ""), view);
+      const nlohmann::json& pictures = j["image"]["pictures"];
+      ASSERT_EQ(pictures.size(), std::string(view) == "result" ? 1u : 2u) << j.dump(1);
+      ASSERT_TRUE(j["panels"].contains("Profiler") && j["panels"].contains("Image lab")) << j["panels"].dump();
+      const float windowWidth = std::stof(size);
+      for (const auto& p : pictures) {
+        const std::vector<float> pic = p.get<std::vector<float>>();
+        // Not shrunk to nothing: the free middle is about 48% of the window's width.
+        EXPECT_GT((pic[2] - pic[0]) * pictures.size(), 0.3f * windowWidth) << p.dump();
+        for (const auto& [name, rect] : j["panels"].items()) {
+          const std::vector<float> w = rect.get<std::vector<float>>();
+          EXPECT_FALSE(pic[0] < w[2] && pic[2] > w[0] && pic[1] < w[3] && pic[3] > w[1])
+              << "picture " << p.dump() << " under the panel '" << name << "' " << rect.dump();
+        }
+      }
+    }
+}
+
 // Recent files are kept absolute and normalized: settings.json must name the
 // same file when the app is started from another folder.
 TEST(App, RecentImagesAreStoredAsAbsolutePaths) {

@@ -294,6 +294,24 @@ TEST(ImageFile, BmpAndTga) {
   }
 }
 
+// A negative height in a BMP header: rows stored top-down, which many programs
+// write. stbi_info reports the height negative; it was refused as an absurd size.
+TEST(ImageFile, TopDownBmp) {
+  TempDir dir("ks-image-bmp-topdown");
+  const int w = 37, h = 23, stride = (w * 3 + 3) / 4 * 4;
+  const Bytes pixels = noise(static_cast<size_t>(w) * h * 3, 26);
+  std::string bmp = test::readFile(writeStb(dir, "bottom-up.bmp", w, h, 3, pixels));
+  const size_t offset = static_cast<unsigned char>(bmp[10]) | static_cast<unsigned char>(bmp[11]) << 8;
+  ASSERT_EQ(bmp.size(), offset + static_cast<size_t>(stride) * h);
+  std::string topDown = bmp.substr(0, offset);
+  for (int row = h - 1; row >= 0; --row) topDown += bmp.substr(offset + static_cast<size_t>(row) * stride, stride);
+  const uint32_t negative = static_cast<uint32_t>(-h);
+  for (int i = 0; i < 4; ++i) topDown[22 + i] = static_cast<char>(negative >> (8 * i));
+  const HostImage image = loadImageFile(writeBytes(dir, "top-down.bmp", topDown), kRoomy);
+  expectImage(image, w, h, 4, expectedPixels(pixels, 3));
+  EXPECT_TRUE(contains(image.description, "37x23")) << image.description;
+}
+
 TEST(ImageFile, Pnm) {
   TempDir dir("ks-image-pnm");
   const Bytes gray = noise(6 * 4, 40);
@@ -783,6 +801,23 @@ TEST(ImageFile, SavePngRoundTrips) {
   EXPECT_FALSE(savePngFile(gray, dir / "short.png", &error));
   EXPECT_TRUE(contains(error, "62 bytes of pixels, not 63")) << error;
   EXPECT_FALSE(savePngFile(HostImage{}, dir / "empty.png", nullptr));
+}
+
+// Refused before the encoder sees it (its int sizes would overflow): the check
+// comes before the pixels are looked at, so no gigabyte is needed here.
+TEST(ImageFile, SavePngRefusesWhatItsEncoderCannotHold) {
+  TempDir dir("ks-image-save-big");
+  HostImage big;
+  big.width = 16384;
+  big.height = 8192;
+  big.channels = 4;  // (65536 + 1) x 8192 bytes: just over 512 MiB
+  std::string error;
+  EXPECT_FALSE(savePngFile(big, dir / "big.png", &error));
+  EXPECT_TRUE(contains(error, "16384x8192x4 is more than the PNG writer takes (512 MiB of pixels)")) << error;
+  EXPECT_FALSE(std::filesystem::exists(dir / "big.png"));
+  big.height = 8191;  // fits: now the missing pixels are the problem
+  EXPECT_FALSE(savePngFile(big, dir / "big.png", &error));
+  EXPECT_TRUE(contains(error, "bytes of pixels, not")) << error;
 }
 
 }  // namespace

@@ -275,6 +275,29 @@ TEST_F(SessionTest, ARefusedRotateChoiceGoesBackToTheDefault) {
   EXPECT_EQ(state_.image.runningRotate, ran);
 }
 
+// A transpose configuration the device refuses (a saved one from a GPU, say) does
+// not matter while the transpose is off: it was built anyway and refused the whole
+// pipeline, rotation and histogram included.
+TEST_F(SessionTest, ARefusedTransposeChoiceDoesNotStopThePipelineWhileTheTransposeIsOff) {
+  state_.requestedScene = SceneKind::Image;
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  const unsigned long long runs = state_.image.pipelineRuns;
+  state_.image.transpose = false;
+  state_.image.transposeVariant = "block4x4";
+  state_.image.transposeChoice = TransposeConfig{"block4x4", 64, 4, 1 << 20, 32, 8};  // a work-group of 2^20 items
+  state_.image.angle = 10.0f;
+  frame();
+  EXPECT_EQ(state_.image.pipelineRuns, runs + 1) << state_.image.message;
+  EXPECT_EQ(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
+  EXPECT_EQ(state_.image.transposeVariant, "block4x4") << "the choice stays for when the transpose is switched on";
+  // Switched on, it is refused with the reason, and the panel goes back to what ran.
+  state_.image.transpose = true;
+  frame();
+  EXPECT_NE(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
+  EXPECT_FALSE(state_.image.transpose);
+}
+
 TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   state_.requestedScene = SceneKind::Image;
   frame();
