@@ -93,6 +93,8 @@ struct ImageLabState {
   std::vector<std::string> openRequests;  // drop, File > Open, command line: handled between frames
   char openPath[512] = "";
   std::vector<std::string> recent;        // most recent first
+  std::string openMessage;                // what the last open request did, shown by the path field
+  bool openFailed = false;
   // pipeline: original -> rotate -> optional transpose -> display
   // Empty variants: no choice made, the scene runs the default* configurations below
   // (published by the scene; they follow the image and the device). A choice sticks.

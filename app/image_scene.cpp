@@ -189,6 +189,7 @@ void ImageScene::openRequested(AppState& state) {
   if (file.empty()) {  // the built-in test image
     setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
     lab.message = "showing the built-in test image";
+    lab.openMessage.clear();
     return;
   }
   try {
@@ -197,10 +198,14 @@ void ImageScene::openRequested(AppState& state) {
     lab.message = "opened " + file + " (" + lab.description + ")" + ignoredFilesNote(requests.size());
     addRecentImage(lab.recent, file, kMaxRecentImages);
     state.report(lab.message);
+    lab.openMessage = lab.message;
+    lab.openFailed = false;
   } catch (const std::exception& e) {
     // The previous image stays.
     lab.message = "cannot open " + file + ": " + e.what() + ignoredFilesNote(requests.size());
     state.report(lab.message);
+    lab.openMessage = lab.message;
+    lab.openFailed = true;
   }
 }
 

@@ -88,6 +88,13 @@ void openSection(AppState& state) {
     ImGui::EndCombo();
   }
   if (ImGui::Button("Built-in test image")) lab.openRequests.push_back("");
+  // What the last open did, here by the path field: the lab's message at the panel's
+  // foot is below the fold at the default window size.
+  if (!lab.openMessage.empty()) {
+    if (lab.openFailed) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s", lab.openMessage.c_str());
+    if (lab.openFailed) ImGui::PopStyleColor();
+  }
 }
 
 void pipelineSection(AppState& state) {
