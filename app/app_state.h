@@ -95,6 +95,9 @@ struct ImageLabState {
   std::vector<std::string> recent;        // most recent first
   std::string openMessage;                // what the last open request did, shown by the path field
   bool openFailed = false;
+  std::string loadingPath;      // a file decoding off the frame loop (published by the scene); empty: none
+  double loadingSeconds = 0.0;  // since it was asked for
+  bool cancelLoadRequested = false;
   // pipeline: original -> rotate -> optional transpose -> display
   // Empty variants: no choice made, the scene runs the default* configurations below
   // (published by the scene; they follow the image and the device). A choice sticks.

@@ -5,6 +5,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <climits>
@@ -23,8 +24,10 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr uint64_t kMiB = 1024 * 1024;
-// stb_image takes the encoded bytes through an int length.
-constexpr uint64_t kFileCapCeiling = 1024 * kMiB;
+// stb_image takes the encoded bytes through an int length, and decodes into
+// buffers whose sizes it computes in int.
+constexpr uint64_t kStbMaxBytes = INT_MAX;
+constexpr uint64_t kFileCapCeiling = kStbMaxBytes;
 // stb_image refuses longer sides (STBI_MAX_DIMENSIONS); a header claiming more
 // is damaged or hostile rather than merely too big for this device.
 constexpr int64_t kAbsurdDimension = int64_t{1} << 24;
@@ -105,7 +108,9 @@ std::string sniffFormat(const std::vector<uint8_t>& bytes) {
   if (startsWith(bytes, "8BPS")) return "PSD";
   if (startsWith(bytes, "\x53\x80\xF6\x34")) return "PIC";
   if (startsWith(bytes, "#?RADIANCE") || startsWith(bytes, "#?RGBE")) return "HDR";
-  if (startsWith(bytes, "P5") || startsWith(bytes, "P6")) return "PNM";
+  if (bytes.size() >= 2 && bytes[0] == 'P' &&
+      std::string_view("1234567Ff").find(static_cast<char>(bytes[1])) != std::string_view::npos)
+    return "PNM";
   if (startsWith(bytes, "BM")) return "BMP";
   return {};
 }
@@ -144,35 +149,52 @@ std::optional<PngHeader> readPngHeader(const std::vector<uint8_t>& bytes) {
 struct PnmHeader {
   uint64_t width = 0, height = 0;
   int channels = 0;
+  bool plain = false;  // P2/P3: samples as decimal numbers (stb_image reads neither)
   uint32_t maxValue = 0;
   size_t dataOffset = 0;
   int bytesPerSample() const { return maxValue > 255 ? 2 : 1; }
 };
 
-std::optional<PnmHeader> readPnmHeader(const std::vector<uint8_t>& bytes) {
-  if (!startsWith(bytes, "P5") && !startsWith(bytes, "P6")) return std::nullopt;
-  PnmHeader header;
-  header.channels = bytes[1] == '6' ? 3 : 1;
-  size_t at = 2;
-  auto isSpace = [](uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
-  auto skipSpaceAndComments = [&] {
-    for (;;) {
-      while (at < bytes.size() && isSpace(bytes[at])) ++at;
-      if (at >= bytes.size() || bytes[at] != '#') return;
-      while (at < bytes.size() && bytes[at] != '\n' && bytes[at] != '\r') ++at;
-    }
-  };
-  auto number = [&]() -> std::optional<uint64_t> {
+bool isPnmSpace(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+
+// Reads the decimal numbers of a PNM header or of plain (P2/P3) samples, from `at`.
+class PnmNumbers {
+ public:
+  PnmNumbers(const std::vector<uint8_t>& bytes, size_t at) : bytes_(bytes), at_(at) {}
+  size_t at() const { return at_; }
+  // The next number, skipping whitespace and # comments; none at the end, before a
+  // non-digit, or past 32 bits.
+  std::optional<uint64_t> next() {
     skipSpaceAndComments();
-    if (at >= bytes.size() || bytes[at] < '0' || bytes[at] > '9') return std::nullopt;
+    if (at_ >= bytes_.size() || bytes_[at_] < '0' || bytes_[at_] > '9') return std::nullopt;
     uint64_t value = 0;
-    for (; at < bytes.size() && bytes[at] >= '0' && bytes[at] <= '9'; ++at)
-      if ((value = value * 10 + (bytes[at] - '0')) > 0xFFFFFFFFu) return std::nullopt;
+    for (; at_ < bytes_.size() && bytes_[at_] >= '0' && bytes_[at_] <= '9'; ++at_)
+      if ((value = value * 10 + (bytes_[at_] - '0')) > 0xFFFFFFFFu) return std::nullopt;
     return value;
-  };
-  const auto width = number(), height = number(), maxValue = number();
+  }
+
+ private:
+  void skipSpaceAndComments() {
+    for (;;) {
+      while (at_ < bytes_.size() && isPnmSpace(bytes_[at_])) ++at_;
+      if (at_ >= bytes_.size() || bytes_[at_] != '#') return;
+      while (at_ < bytes_.size() && bytes_[at_] != '\n' && bytes_[at_] != '\r') ++at_;
+    }
+  }
+  const std::vector<uint8_t>& bytes_;
+  size_t at_;
+};
+
+std::optional<PnmHeader> readPnmHeader(const std::vector<uint8_t>& bytes) {
+  if (bytes.size() < 2 || bytes[0] != 'P' || bytes[1] < '2' || bytes[1] > '6' || bytes[1] == '4') return std::nullopt;
+  PnmHeader header;
+  header.channels = bytes[1] == '3' || bytes[1] == '6' ? 3 : 1;
+  header.plain = bytes[1] == '2' || bytes[1] == '3';
+  PnmNumbers numbers(bytes, 2);
+  const auto width = numbers.next(), height = numbers.next(), maxValue = numbers.next();
+  const size_t at = numbers.at();
   // Exactly one whitespace byte separates the header from the samples.
-  if (!width || !height || !maxValue || at >= bytes.size() || !isSpace(bytes[at])) return std::nullopt;
+  if (!width || !height || !maxValue || at >= bytes.size() || !isPnmSpace(bytes[at])) return std::nullopt;
   header.width = *width;
   header.height = *height;
   header.maxValue = static_cast<uint32_t>(*maxValue);
@@ -192,7 +214,9 @@ void checkNotTruncated(const fs::path& file, const std::string& format, const st
   if (pnm) {
     if (pnm->width > kAbsurdDimension || pnm->height > kAbsurdDimension)
       fail(file, "claims an absurd size in its header; the file is damaged");
-    needed = pnm->dataOffset + pnm->width * pnm->height * pnm->channels * pnm->bytesPerSample();
+    const uint64_t samples = pnm->width * pnm->height * pnm->channels;
+    // Plain samples take at least one digit and one separator each (none after the last).
+    needed = pnm->dataOffset + (pnm->plain ? std::max<uint64_t>(2 * samples, 1) - 1 : samples * pnm->bytesPerSample());
   } else if (format == "BMP" && bytes.size() >= 34 && le32(bytes, 14) >= 40) {
     const uint64_t offset = le32(bytes, 10);
     const int64_t width = static_cast<int32_t>(le32(bytes, 18)), height = static_cast<int32_t>(le32(bytes, 22));
@@ -205,7 +229,54 @@ void checkNotTruncated(const fs::path& file, const std::string& format, const st
   }
   if (needed > bytes.size())
     fail(file, "is a truncated " + format + " file: " + std::to_string(bytes.size()) + " bytes, the header needs " +
-                   std::to_string(needed));
+                   (pnm && pnm->plain ? "at least " : "") + std::to_string(needed));
+}
+
+// The fixed part of each format's header, which stbi_info would otherwise read
+// past the end as zeros (a 6-byte GIF came out as "0x0 pixels").
+void checkHeaderComplete(const fs::path& file, const std::string& format, const std::vector<uint8_t>& bytes) {
+  size_t needed = 0;
+  if (format == "PNG")
+    needed = 8 + 25;  // signature, IHDR chunk
+  else if (format == "GIF")
+    needed = 13;  // signature, logical screen descriptor
+  else if (format == "PSD")
+    needed = 26;  // up to the colour mode
+  else if (format == "BMP")
+    needed = 14 + 12;  // file header, the smallest (OS/2) info header
+  if (bytes.size() < needed)
+    fail(file, "is a truncated " + format + " file: " + std::to_string(bytes.size()) +
+                   " bytes, its header alone takes " + std::to_string(needed));
+}
+
+// PSD files stb_image cannot decode, said as what they are rather than as damaged.
+void checkPsdSupported(const fs::path& file, const std::vector<uint8_t>& bytes) {
+  auto be16 = [&](size_t at) { return bytes[at] << 8 | bytes[at + 1]; };
+  const int version = be16(4), channels = be16(12), depth = be16(22), mode = be16(24);
+  const std::string hint = " (save it as an 8- or 16-bit RGB PSD, or as PNG)";
+  if (version == 2) fail(file, "is a PSB (Photoshop large document) file; stb_image reads only PSD" + hint);
+  if (version != 1) fail(file, "is a damaged PSD file: version " + std::to_string(version) + " in its header");
+  if (mode != 3) {
+    static const char* const kModes[] = {"bitmap", "grayscale", "indexed-colour", "RGB",     "CMYK",
+                                         "mode 5", "mode 6",    "multichannel",   "duotone", "Lab"};
+    const std::string name = mode < 10 ? kModes[mode] : "mode " + std::to_string(mode);
+    fail(file, "is a " + name + " PSD file; stb_image reads only RGB PSD files" + hint);
+  }
+  if (depth != 8 && depth != 16)
+    fail(file, "is a " + std::to_string(depth) + "-bit PSD file; stb_image reads 8- and 16-bit PSD files" + hint);
+  if (channels < 1 || channels > 16)
+    fail(file, "is a damaged PSD file: " + std::to_string(channels) + " channels in its header");
+}
+
+// PNM kinds without a decoder here, said as what they are.
+[[noreturn]] void failUnsupportedPnm(const fs::path& file, const std::vector<uint8_t>& bytes) {
+  const char kind = bytes.size() >= 2 ? static_cast<char>(bytes[1]) : '?';
+  const std::string what = kind == '1' || kind == '4'   ? "a PBM bitmap (P" + std::string(1, kind) + ")"
+                           : kind == '7'                ? "a PAM file (P7)"
+                           : kind == 'F' || kind == 'f' ? "a floating-point PFM file (P" + std::string(1, kind) + ")"
+                                                        : std::string();
+  if (what.empty()) fail(file, "is a damaged PNM file: its header is unreadable");
+  fail(file, "is " + what + "; the image lab reads PGM and PPM files (P2, P3, P5, P6)");
 }
 
 // stb_image 2.27 trusts a PNG chunk's length: an IDAT claiming 1.5 GB in a
@@ -224,6 +295,9 @@ void checkPngChunks(const fs::path& file, const std::vector<uint8_t>& bytes) {
     if (type == "IEND") return;
     at += 12 + length;
   }
+  // stb_image needs IEND; without it, it reports the zeros it reads past the end
+  // (or a cut chunk type) as an unknown chunk.
+  fail(file, "is a truncated PNG file: it ends after " + std::to_string(end) + " bytes, before its IEND chunk");
 }
 
 // stb_image 2.27 misreads a PSD's depth in stbi_is_16_bit (it takes the
@@ -361,6 +435,21 @@ void checkLimits(const fs::path& file, int64_t width, int64_t height, int channe
                    "); this device takes at most " + formatBytes(limits.maxBytes) + " per image");
 }
 
+// stb_image decodes into one buffer of the file's samples (16-bit PNG and PSD
+// at 2 bytes each, HDR as 3 floats per pixel) whose size it computes in int;
+// past that it fails with no clear reason. The result is 8-bit and fits, but
+// the decoder's buffer does not: said before decoding.
+// `extraRows`: PNG's decoder also holds one more row.
+void checkDecoderBuffer(const fs::path& file, uint64_t width, uint64_t height, int extraRows, int samplesPerPixel,
+                        int bytesPerSample, const std::string& what) {
+  const uint64_t bytes = width * (height + extraRows) * static_cast<uint64_t>(samplesPerPixel) * bytesPerSample;
+  if (bytes > kStbMaxBytes)
+    fail(file, "is too large to decode: " + what + " " + std::to_string(width) + "x" + std::to_string(height) +
+                   " takes " + formatBytes(bytes) + " in stb_image's decoder, which holds at most " +
+                   formatBytes(kStbMaxBytes) +
+                   (bytesPerSample == 2 ? " (saved with 8 bits per channel it opens)" : ""));
+}
+
 // Channels the 8-bit result will have, judged from the header; for PNG from
 // IHDR, since stbi_info says 1 for a palette image (which becomes RGB/RGBA). A
 // tRNS chunk can still give a gray PNG alpha: the result is checked again.
@@ -467,28 +556,34 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
     fail(file, "is " + formatBytes(bytes.size()) + "; image files for this device are limited to " + formatBytes(cap));
   const int length = static_cast<int>(bytes.size());  // <= kFileCapCeiling
   const std::string format = sniffFormat(bytes);
+  checkHeaderComplete(file, format, bytes);
   const std::optional<PngHeader> png = readPngHeader(bytes);
-  const std::optional<PnmHeader> pnm = readPnmHeader(bytes);
+  const std::optional<PnmHeader> pnm = format == "PNM" ? readPnmHeader(bytes) : std::nullopt;
 
   // stbi_info already reads the Huffman tables
   if (format == "JPEG") checkJpegTables(file, bytes);
-  // ... and reads PNM header numbers into an int without checking for overflow
-  // (found by the fuzzer): ours are read first, and must be sane.
+  if (format == "PSD") checkPsdSupported(file, bytes);
+  int width = 0, height = 0, infoChannels = 0;
   if (format == "PNM") {
-    if (!pnm) fail(file, "is a damaged PNM file: its header is unreadable");
+    // Read and decoded here, header included: stb_image 2.27 reads the header's
+    // numbers into an int without checking for overflow (found by the fuzzer),
+    // and reads no plain (P2/P3) files.
+    if (!pnm) failUnsupportedPnm(file, bytes);
     checkLimits(file, static_cast<int64_t>(pnm->width), static_cast<int64_t>(pnm->height),
                 pnm->channels == 1 ? 1 : 4, limits);
     if (pnm->maxValue > 65535)
       fail(file, "is a damaged PNM file: its maximum sample value " + std::to_string(pnm->maxValue) +
                      " is over 65535");
-  }
-  int width = 0, height = 0, infoChannels = 0;
-  if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &infoChannels)) {
+    if (pnm->maxValue == 0) fail(file, "is a damaged PNM file: its header has no usable maximum sample value");
+    width = static_cast<int>(pnm->width);
+    height = static_cast<int>(pnm->height);
+    infoChannels = pnm->channels;
+  } else if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &infoChannels)) {
     const std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "unknown error";
     // stb_image refuses huge PNG sizes itself; say what they are and whether the device could ever take them.
     if (png) checkLimits(file, png->width, png->height, expectedChannels(0, png), limits);
     // stbi_info tries every format, so a reason other than "unknown image type" is rare.
-    if (!format.empty() && (format == "PNM" || format == "HDR" || !looksLikeText(bytes)))
+    if (!format.empty() && (format == "HDR" || !looksLikeText(bytes)))
       fail(file, "is a damaged " + format + " file: its header is unreadable" +
                      (reason == "unknown image type" ? std::string() : " (stb_image: " + reason + ")"));
     if (looksLikeText(bytes)) fail(file, "is a text file, not an image");
@@ -499,16 +594,22 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
   // as it is, and only the decoder takes its absolute value.
   if (format == "BMP" && height < 0 && height != INT_MIN) height = -height;
   checkLimits(file, width, height, hdr ? 4 : expectedChannels(infoChannels, png), limits);
-  if (format == "PNM" && (!pnm || pnm->maxValue == 0))
-    fail(file, "is a damaged PNM file: its header has no usable maximum sample value");
+  // Asked before the reset below: stbi_is_16_bit probes formats, and sets reasons doing so.
+  const bool sixteenBit = !pnm && !hdr && is16Bit(format, bytes);
+  // The samples in the file (PSD: stb_image always makes 4), for the decoder's buffer and the description.
+  const int fileChannels = png               ? std::array{1, 0, 3, 1, 2, 0, 4, 0}[png->colourType & 7]
+                           : format == "PSD" ? std::min(4, std::max(3, bytes[12] << 8 | bytes[13]))
+                                             : infoChannels;
+  if (hdr) checkDecoderBuffer(file, width, height, 0, 3, sizeof(float), "HDR");
+  if (sixteenBit)
+    checkDecoderBuffer(file, width, height, png ? 1 : 0, png ? fileChannels : 4, 2,
+                       std::string("16-bit ") + layoutName(fileChannels));
   checkNotTruncated(file, format, bytes, pnm);
   if (png) checkPngChunks(file, bytes);
   if (hdr) checkHdrData(file, bytes, width, height);
 
   // Top row first, whatever another part of the program set globally.
   stbi_set_flip_vertically_on_load_thread(0);
-  // Asked before the reset: stbi_is_16_bit probes formats, and sets reasons doing so.
-  const bool sixteenBit = !pnm && !hdr && is16Bit(format, bytes);
   const char* reasonBefore = resetStbFailureReason();
   HostImage image;
   int srcChannels = 0;
@@ -524,7 +625,19 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
     const uint8_t* samples = bytes.data() + pnm->dataOffset;
     const uint32_t maxValue = pnm->maxValue;
     auto to8 = [maxValue](uint32_t v) { return rescale(std::min(v, maxValue), maxValue); };
-    if (pnm->bytesPerSample() == 2) {
+    if (pnm->plain) {
+      std::vector<uint16_t> numbers(static_cast<size_t>(image.width) * image.height * srcChannels);
+      PnmNumbers text(bytes, pnm->dataOffset);
+      for (size_t i = 0; i < numbers.size(); ++i) {
+        const std::optional<uint64_t> v = text.next();
+        if (!v && text.at() >= bytes.size())
+          fail(file, "is a truncated PNM file: it holds " + std::to_string(i) + " of the " +
+                         std::to_string(numbers.size()) + " samples its header promises");
+        if (!v) fail(file, "is a damaged PNM file: sample " + std::to_string(i + 1) + " is not a number");
+        numbers[i] = static_cast<uint16_t>(std::min<uint64_t>(*v, maxValue));  // as binary samples: clamped
+      }
+      fillPixels(image, numbers.data(), srcChannels, to8, to8);
+    } else if (pnm->bytesPerSample() == 2) {
       std::vector<uint16_t> wide(static_cast<size_t>(image.width) * image.height * srcChannels);
       for (size_t i = 0; i < wide.size(); ++i) wide[i] = static_cast<uint16_t>(samples[2 * i] << 8 | samples[2 * i + 1]);
       fillPixels(image, wide.data(), srcChannels, to8, to8);
@@ -561,8 +674,9 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
 
   std::ostringstream description;
   description << (format.empty() ? "TGA" : format) << ' ' << bits << ' '
-              << (png && png->colourType == 3 ? "palette " : "") << layoutName(srcChannels) << ' ' << image.width
-              << 'x' << image.height;
+              << (png && png->colourType == 3 ? "palette " : "")
+              << layoutName(format == "PSD" ? fileChannels : srcChannels) << ' ' << image.width << 'x' << image.height;
+  if (pnm && pnm->plain) description << ", plain text";
   if (hdr) description << ", tone-mapped (Reinhard, sRGB)";
   if (format == "GIF") description << " (first frame)";
   image.description = description.str();

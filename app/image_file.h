@@ -32,11 +32,11 @@ class ImageFileError : public std::runtime_error {
 
 // The largest file loadImageFile reads for these limits: 4 x maxBytes (a 16-bit
 // RGBA file holds 8 bytes per pixel for our 4, plus room for metadata) + 4 MiB,
-// at most 1 GiB (stb_image decodes from memory through an int length).
+// less than 2 GiB (stb_image decodes from memory through an int length).
 uint64_t maxImageFileBytes(const ImageLimits& limits);
 
 // PNG (1 to 16 bits, palette), JPEG, BMP, TGA, GIF (first frame), PSD
-// (composite), HDR, PIC and binary PNM (P5/P6). Gray stays 1 channel; gray+alpha
+// (composite, RGB mode), HDR, PIC and PGM/PPM, binary (P5/P6) or plain (P2/P3). Gray stays 1 channel; gray+alpha
 // (R = G = B = gray), RGB and RGBA become 4. 16-bit channels are rounded to 8
 // bits; HDR is tone-mapped per channel with Reinhard, c / (1 + c), then encoded
 // with the sRGB curve. Throws ImageFileError when the file is missing, not a

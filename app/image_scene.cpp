@@ -68,18 +68,14 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
   if (!build->ok()) throw ProgramBuildError(build);
   toRgba_ = Kernel(build->program.get(), "to_rgba");
   ImageLabState& lab = state.image;
-  HostImage start = makeTestImage(kTestImageWidth, kTestImageHeight);
-  std::string path;
-  // An image that is open carries over a device switch.
-  if (!lab.path.empty()) {
-    try {
-      start = loadImageFile(lab.path, limits());
-      path = lab.path;
-    } catch (const std::exception& e) {
-      lab.message = e.what();
-    }
+  // An image that is open, or was being opened, carries over a device switch: it is
+  // decoded again (off the frame loop) over the test image.
+  const std::string reopen = lab.loadingPath.empty() ? lab.path : lab.loadingPath;
+  setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
+  if (!reopen.empty()) {
+    loader_.request(reopen, limits());
+    publishLoading(lab);
   }
-  setImage(std::move(start), path, state);
 }
 
 ImageLimits ImageScene::limits() const {
@@ -182,31 +178,59 @@ void ImageScene::rebindInterop(InteropBackend& interop) {
 
 void ImageScene::openRequested(AppState& state) {
   ImageLabState& lab = state.image;
-  if (lab.openRequests.empty()) return;
-  const std::vector<std::string> requests = std::move(lab.openRequests);
-  lab.openRequests.clear();
-  const std::string& file = requests.front();
-  if (file.empty()) {  // the built-in test image
-    setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
-    lab.message = "showing the built-in test image";
-    lab.openMessage.clear();
-    return;
+  if (lab.cancelLoadRequested) {
+    lab.cancelLoadRequested = false;
+    if (loader_.busy()) {
+      lab.message = "stopped opening " + loader_.busyPath() + "; the previous image stays";
+      state.report(lab.message);
+      lab.openMessage = lab.message;
+      lab.openFailed = false;
+      loader_.cancel();
+    }
   }
+  if (!lab.openRequests.empty()) {
+    const std::vector<std::string> requests = std::move(lab.openRequests);
+    lab.openRequests.clear();
+    const std::string& file = requests.front();
+    if (file.empty()) {  // the built-in test image, at once; it replaces a file still decoding
+      loader_.cancel();
+      setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
+      lab.message = "showing the built-in test image";
+      lab.openMessage.clear();
+    } else {
+      // Decoded on the loader's thread; the frames go on meanwhile.
+      loader_.request(file, limits());
+      loadNote_ = ignoredFilesNote(requests.size());
+    }
+  }
+  if (std::optional<DecodedImage> decoded = loader_.poll()) finishOpening(std::move(*decoded), state);
+  publishLoading(lab);
+}
+
+void ImageScene::finishOpening(DecodedImage decoded, AppState& state) {
+  ImageLabState& lab = state.image;
+  const std::string& file = decoded.path;
   try {
-    HostImage image = loadImageFile(file, limits());
-    setImage(std::move(image), file, state);
-    lab.message = "opened " + file + " (" + lab.description + ")" + ignoredFilesNote(requests.size());
+    if (!decoded.image) throw ImageFileError(decoded.error);
+    setImage(std::move(*decoded.image), file, state);
+    lab.message = "opened " + file + " (" + lab.description + ")" + loadNote_;
     addRecentImage(lab.recent, file, kMaxRecentImages);
-    state.report(lab.message);
-    lab.openMessage = lab.message;
     lab.openFailed = false;
+  } catch (const ImageFileError& e) {
+    lab.message = std::string("cannot open: ") + e.what() + loadNote_;  // the message names the file
+    lab.openFailed = true;
   } catch (const std::exception& e) {
-    // The previous image stays.
-    lab.message = "cannot open " + file + ": " + e.what() + ignoredFilesNote(requests.size());
-    state.report(lab.message);
-    lab.openMessage = lab.message;
+    // The previous image stays (setImage changes nothing when it fails).
+    lab.message = "cannot open '" + file + "': " + e.what() + loadNote_;
     lab.openFailed = true;
   }
+  state.report(lab.message);
+  lab.openMessage = lab.message;
+}
+
+void ImageScene::publishLoading(ImageLabState& lab) const {
+  lab.loadingPath = loader_.busy() ? loader_.busyPath() : std::string();
+  lab.loadingSeconds = loader_.busySeconds();
 }
 
 ImageScene::DeviceDefaults ImageScene::defaultsFor(const DeviceDescriptor& device, int channels) {

@@ -8,11 +8,14 @@
 #include <optional>
 
 #include "app/image_file.h"
+#include "app/image_loader.h"
 #include "app/scene.h"
 #include "app/settings.h"
 #include "compute/image_ops.h"
 
 namespace ks {
+
+struct ImageLabState;
 
 class ImageScene final : public Scene {
  public:
@@ -34,7 +37,10 @@ class ImageScene final : public Scene {
     bool operator==(const Applied&) const = default;
   };
   ImageLimits limits() const;
+  // Open requests start decodes on the loader; a finished decode is put on the device.
   void openRequested(AppState& state);
+  void finishOpening(DecodedImage decoded, AppState& state);
+  void publishLoading(ImageLabState& lab) const;
   // All or nothing: an image that cannot be put on the device leaves the previous one.
   void setImage(HostImage image, const std::string& path, AppState& state);
   void runPipeline(AppState& state, const Applied& wanted);
@@ -67,6 +73,8 @@ class ImageScene final : public Scene {
   std::unique_ptr<ImageHistogrammer> histogrammer_;
   std::unique_ptr<SharedTexture> originalTexture_, resultTexture_;
   Kernel toRgba_;
+  ImageLoader loader_;
+  std::string loadNote_;             // about files dropped with the one being decoded
   std::optional<Applied> applied_;   // what the last run asked for, whether or not it ran
   // The panel's pipeline choices when the pipeline last ran: where a failure goes back to.
   std::optional<ImageLabSettings> lastGoodChoices_;

@@ -1,12 +1,13 @@
 // kernelscope: OpenCL kernels at work, live. The whole program in one loop:
 // init (options, settings, surface, ImGui, OpenCL), frames, shutdown.
-#include <glad/gl.h>
 #include <GLFW/glfw3.h>
+#include <glad/gl.h>
 #include <imgui.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "app/app_state.h"
 #include "app/bench_image.h"
@@ -20,11 +21,11 @@
 #include "app/panels.h"
 #include "app/render_surface.h"
 #include "app/run_recorder.h"
-#include "app/sweep_runner.h"
-#include "app/sweep_runs.h"
 #include "app/session.h"
 #include "app/settings.h"
 #include "app/state_dump.h"
+#include "app/sweep_runner.h"
+#include "app/sweep_runs.h"
 #include "compute/cl_error.h"
 #include "render/gl_check.h"
 #include "render/gpu_timer.h"
@@ -135,8 +136,13 @@ int run(ks::AppOptions options) {
   ks::FpsCounter fpsCounter;
   bool appliedVsync = vsync;
   std::string lastFrameGlError;
-  while (!surface->closeRequested() && !state.quitRequested &&
-         (options.frames == 0 || state.stats.frames < static_cast<unsigned long long>(options.frames))) {
+  // --frames N: N frames, and more while an image is still decoding, so that the
+  // screenshot and state dump show the image asked for.
+  auto framesDone = [&] {
+    return options.frames != 0 && state.stats.frames >= static_cast<unsigned long long>(options.frames) &&
+           state.image.loadingPath.empty();
+  };
+  while (!surface->closeRequested() && !state.quitRequested && !framesDone()) {
     surface->pollEvents();
     const auto now = Clock::now();
     const double dt = std::chrono::duration<double>(now - last).count();
@@ -177,8 +183,7 @@ int run(ks::AppOptions options) {
 
     ++state.stats.frames;
     recorder.onFrame(state, dt * 1000.0, session.compute());
-    const bool lastFrame = options.frames != 0 && state.stats.frames == static_cast<unsigned long long>(options.frames);
-    if (options.screenshot && (lastFrame || surface->closeRequested() || state.quitRequested)) {
+    if (options.screenshot && (framesDone() || surface->closeRequested() || state.quitRequested)) {
       try {
         ks::savePng(surface->capture(), *options.screenshot);
       } catch (const std::exception& e) {
@@ -186,6 +191,8 @@ int run(ks::AppOptions options) {
       }
     }
     surface->present();
+    // Nothing paces headless frames: while a file decodes they would take the cores it needs.
+    if (headless && !state.image.loadingPath.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
 
     fpsCounter.onFrame(std::chrono::duration<double>(Clock::now() - start).count());
     state.stats.fps = fpsCounter.fps();

@@ -88,9 +88,15 @@ void openSection(AppState& state) {
     ImGui::EndCombo();
   }
   if (ImGui::Button("Built-in test image")) lab.openRequests.push_back("");
-  // What the last open did, here by the path field: the lab's message at the panel's
-  // foot is below the fold at the default window size.
-  if (!lab.openMessage.empty()) {
+  // A file decoding on the loader's thread; the pictures stay the previous image's until it is done.
+  if (!lab.loadingPath.empty()) {
+    const char* const kTurns[] = {"|", "/", "-", "\\"};
+    ImGui::TextWrapped("%s opening %s (%.1f s)", kTurns[static_cast<int>(lab.loadingSeconds * 8) % 4],
+                       lab.loadingPath.c_str(), lab.loadingSeconds);
+    if (ImGui::SmallButton("Stop opening")) lab.cancelLoadRequested = true;
+  } else if (!lab.openMessage.empty()) {
+    // What the last open did, here by the path field: the lab's message at the panel's
+    // foot is below the fold at the default window size.
     if (lab.openFailed) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.35f, 1.0f));
     ImGui::TextWrapped("%s", lab.openMessage.c_str());
     if (lab.openFailed) ImGui::PopStyleColor();

@@ -15,7 +15,10 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
   j["device"] = state.activeDevice ? state.devices[*state.activeDevice].displayName() : "";
   j["interop"] = interopPathName(state.interopPath);
   j["frames"] = state.stats.frames;
-  if (state.image.width > 0)
+  if (state.image.width > 0) {
+    // Screen rectangles [x0, y0, x1, y1] in pixels: where the last frame drew the pictures.
+    json pictures = json::array();
+    for (const ScreenRect& r : state.image.shownPictures) pictures.push_back({r.x0, r.y0, r.x1, r.y1});
     j["image"] = {{"path", state.image.path},
                   {"width", state.image.width},
                   {"height", state.image.height},
@@ -28,13 +31,12 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                   {"running_transpose", state.image.transpose ? json(state.image.runningTranspose) : json(nullptr)},
                   {"running_histogram", state.image.runningHistogram},
                   {"message", state.image.message},
-                  {"pictures", json::array()}};
-  else
+                  {"loading", state.image.loadingPath.empty() ? json(nullptr) : json(state.image.loadingPath)},
+                  {"pictures", std::move(pictures)}};
+  } else {
     j["image"] = nullptr;
-  // Screen rectangles [x0, y0, x1, y1] in pixels: where the last frame drew the image
-  // lab's pictures, and the windows.
-  if (state.image.width > 0)
-    for (const ScreenRect& r : state.image.shownPictures) j["image"]["pictures"].push_back({r.x0, r.y0, r.x1, r.y1});
+  }
+  // The windows' screen rectangles, as the pictures'.
   j["panels"] = json::object();
   for (const auto& [name, r] : state.panelRects) j["panels"][name] = {r.x0, r.y0, r.x1, r.y1};
   if (state.nbody.runningBodies > 0)

@@ -5,10 +5,12 @@
 // says which is missing.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "app/app_state.h"
@@ -70,6 +72,15 @@ class SessionFixture : public ::testing::Test {
     session_->applyRequests(state_);
     session_->update(state_, 1.0 / 60.0);
     session_->draw(state_, width_, height_);
+  }
+  // Frames until an image asked for is decoded and shown: decoding runs off the frame loop.
+  void frameUntilOpened() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    frame();
+    while (!state_.image.loadingPath.empty() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      frame();
+    }
   }
 
   int width_, height_;

@@ -487,9 +487,9 @@ TEST(App, ImageFileThatCannotBeOpenedStartsWithTheBuiltInImage) {
   fs::create_directory(dir / "folder");
   test::writeFile(dir / "empty.png", "");
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"missing.png", "cannot open missing.png: 'missing.png' does not exist"},
-      {"folder", "cannot open folder: 'folder' is a directory, not an image file"},
-      {"empty.png", "cannot open empty.png: 'empty.png' is empty (0 bytes)"},
+      {"missing.png", "cannot open: 'missing.png' does not exist"},
+      {"folder", "cannot open: 'folder' is a directory, not an image file"},
+      {"empty.png", "cannot open: 'empty.png' is empty (0 bytes)"},
   };
   for (const auto& [file, message] : cases) {
     RunResult r;

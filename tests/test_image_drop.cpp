@@ -214,11 +214,12 @@ TEST(ImageDrop, CorruptFileIsReportedAndTheAppRunsOn) {
     if (line.is_string()) {
       const std::string text = line.get<std::string>();
       opened = opened || text.find("opened " + previous.string()) != std::string::npos;
-      reported = reported || (text.find("cannot open " + corrupt.string()) != std::string::npos &&
+      reported = reported || (text.find("cannot open: '" + corrupt.string() + "'") != std::string::npos &&
                               text.find("is not an image stb_image can read") != std::string::npos);
     }
   EXPECT_TRUE(opened) << "the start image was never opened\n" << run.report;
-  EXPECT_TRUE(reported) << "no log message 'cannot open " << corrupt.string() << ": ... is not an image stb_image can read'\n"
+  EXPECT_TRUE(reported) << "no log message 'cannot open: '" << corrupt.string()
+                        << "' is not an image stb_image can read'\n"
                         << run.report;
 }
 

@@ -70,6 +70,13 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
+// Every message names the file.
+void expectError(const fs::path& file, const std::string& what, const ImageLimits& limits = kRoomy) {
+  const std::string message = errorOf(file, limits);
+  EXPECT_TRUE(contains(message, what)) << "expected '" << what << "' in: " << message;
+  EXPECT_TRUE(contains(message, file.string())) << "the message should name the file: " << message;
+}
+
 // ---- hand-built files ----------------------------------------------------------------
 
 std::string be16(uint32_t v) { return {static_cast<char>(v >> 8), static_cast<char>(v)}; }
@@ -346,6 +353,34 @@ TEST(ImageFile, Pnm) {
   EXPECT_EQ(ppm10.description, "PNM 10-bit RGB 3x1");
 }
 
+// Plain PGM and PPM (P2, P3): the samples as decimal numbers. stb_image reads neither.
+TEST(ImageFile, PlainPnm) {
+  TempDir dir("ks-image-plain-pnm");
+  const HostImage pgm =
+      loadImageFile(writeBytes(dir, "g.pgm", "P2\n# made by hand\n3 2\n255\n0 17 255\n  128\t1\n2\n"), kRoomy);
+  expectImage(pgm, 3, 2, 1, {0, 17, 255, 128, 1, 2});
+  EXPECT_EQ(pgm.description, "PNM 8-bit gray 3x2, plain text");
+  // 10-bit, comments between samples, a sample over the maximum clamped as in binary files
+  const HostImage ppm =
+      loadImageFile(writeBytes(dir, "c.ppm", "P3 2 1 1023\n0 511 1023 # first pixel\n1023 0 4000\n"), kRoomy);
+  expectImage(ppm, 2, 1, 4, {0, 127, 255, 255, 255, 0, 255, 255});
+  EXPECT_EQ(ppm.description, "PNM 10-bit RGB 2x1, plain text");
+
+  expectError(writeBytes(dir, "short.ppm", "P3 2 1 255\n100 200 30 40 50"),
+              "is a truncated PNM file: it holds 5 of the 6 samples its header promises");
+  expectError(writeBytes(dir, "word.pgm", "P2 2 2 255\n1 2 x 4\n"), "is a damaged PNM file: sample 3 is not a number");
+  // a header claiming more samples than the file could hold is refused before anything is allocated
+  expectError(writeBytes(dir, "claims.pgm", "P2 4000 4000 255\n1 2 3\n"),
+              "is a truncated PNM file: 23 bytes, the header needs at least 32000016");
+  // PNM kinds without a decoder, said as what they are
+  expectError(writeBytes(dir, "bits.pbm", "P1\n2 2\n0 1\n1 0\n"),
+              "is a PBM bitmap (P1); the image lab reads PGM and PPM files (P2, P3, P5, P6)");
+  expectError(writeBytes(dir, "bits4.pbm", "P4\n8 1\n\xAA"), "is a PBM bitmap (P4)");
+  expectError(writeBytes(dir, "a.pam", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 255\nTUPLTYPE GRAYSCALE\nENDHDR\n\x10"),
+              "is a PAM file (P7)");
+  expectError(writeBytes(dir, "f.pfm", "PF\n1 1\n-1.0\n" + std::string(12, '\0')), "is a floating-point PFM file (PF)");
+}
+
 TEST(ImageFile, GifGivesTheFirstFrame) {
   TempDir dir("ks-image-gif");
   const int w = 7, h = 30;  // 210 pixels: more than one LZW clear run
@@ -370,7 +405,7 @@ TEST(ImageFile, Psd) {
     for (int i = 0; i < w * h; ++i) planar.push_back(rgb[i * 3 + c]);
   const HostImage image = loadImageFile(writeBytes(dir, "rgb.psd", handPsd(w, h, 3, 8, planar)), kRoomy);
   expectImage(image, w, h, 4, expectedPixels(rgb, 3));
-  EXPECT_TRUE(contains(image.description, "PSD 8-bit")) << image.description;
+  EXPECT_EQ(image.description, "PSD 8-bit RGB 3x2") << "the file's channels, not stb_image's 4";
 
   // 16-bit RGBA, alpha 0 or 65535 only (stb_image un-mattes partial alpha)
   std::vector<uint16_t> rgba = samples16(w * h * 4, 61);
@@ -382,7 +417,51 @@ TEST(ImageFile, Psd) {
   for (uint16_t v : rgba) rounded.push_back(round16(v));
   const HostImage image16 = loadImageFile(writeBytes(dir, "rgba16.psd", handPsd(w, h, 4, 16, planar16)), kRoomy);
   expectImage(image16, w, h, 4, rounded);
-  EXPECT_TRUE(contains(image16.description, "PSD 16-bit RGBA")) << image16.description;
+  EXPECT_EQ(image16.description, "PSD 16-bit RGBA 3x2");
+
+  // What stb_image cannot read, said as what it is (it was "damaged")
+  auto withMode = [&](std::string psd, int version, int depth, int mode) {
+    psd.replace(4, 2, be16(version));
+    psd.replace(22, 2, be16(depth));
+    psd.replace(24, 2, be16(mode));
+    return psd;
+  };
+  const std::string rgb8 = handPsd(w, h, 3, 8, planar);
+  expectError(
+      writeBytes(dir, "gray.psd", withMode(rgb8, 1, 8, 1)),
+      "is a grayscale PSD file; stb_image reads only RGB PSD files (save it as an 8- or 16-bit RGB PSD, or as PNG)");
+  expectError(writeBytes(dir, "cmyk.psd", withMode(rgb8, 1, 8, 4)), "is a CMYK PSD file; stb_image reads only RGB PSD");
+  expectError(writeBytes(dir, "float.psd", withMode(rgb8, 1, 32, 3)),
+              "is a 32-bit PSD file; stb_image reads 8- and 16-bit PSD files");
+  expectError(writeBytes(dir, "large.psb", withMode(rgb8, 2, 8, 3)),
+              "is a PSB (Photoshop large document) file; stb_image reads only PSD");
+  expectError(writeBytes(dir, "v7.psd", withMode(rgb8, 7, 8, 3)), "is a damaged PSD file: version 7 in its header");
+}
+
+// stb_image decodes into one buffer whose size it keeps in an int: a 16-bit or HDR
+// image can fit the device as 8-bit and still not fit the decoder.
+TEST(ImageFile, TooLargeForTheDecoderSaysSo) {
+  TempDir dir("ks-image-decoder-size");
+  const std::string tail = pngChunk("IDAT", zlibStored(std::string(1, '\0'))) + pngChunk("IEND", "");
+  // 16384x16384 RGBA is 1 GiB as 8-bit (within kRoomy) and 2 GiB + a row in the decoder
+  expectError(
+      writeBytes(dir, "big16.png", kPngSignature + pngHeader(16384, 16384, 16, 6) + tail),
+      "is too large to decode: 16-bit RGBA 16384x16384 takes 2.0 GiB (2147614720 bytes) in stb_image's decoder, "
+      "which holds at most 2.0 GiB (2147483647 bytes) (saved with 8 bits per channel it opens)");
+  // 16-bit gray: 1 channel here, 2 bytes a sample there
+  expectError(writeBytes(dir, "gray16.png", kPngSignature + pngHeader(16384, 16384, 16, 0) + tail),
+              "is a damaged or truncated PNG file", kRoomy);
+  const ImageLimits wideGray{32768, uint64_t{1} << 30};
+  expectError(writeBytes(dir, "gray16-wide.png", kPngSignature + pngHeader(32768, 32768, 16, 0) + tail),
+              "is too large to decode: 16-bit gray 32768x32768 takes 2.0 GiB", wideGray);
+  // the same size at 8 bits fits the decoder: refused only for its missing pixels
+  const std::string message8 =
+      errorOf(writeBytes(dir, "big8.png", kPngSignature + pngHeader(16384, 16384, 8, 6) + tail));
+  EXPECT_TRUE(contains(message8, "is a damaged or truncated PNG file")) << message8;
+  // HDR: 3 floats a pixel
+  expectError(
+      writeBytes(dir, "big.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 16384 +X 16384\n" + std::string(64, '\x01')),
+      "is too large to decode: HDR 16384x16384 takes 3.0 GiB (3221225472 bytes)");
 }
 
 // ---- lossy and high dynamic range ---------------------------------------------------------
@@ -443,13 +522,6 @@ TEST(ImageFile, HdrIsToneMapped) {
 
 // ---- bad files --------------------------------------------------------------------
 
-// Every message names the file.
-void expectError(const fs::path& file, const std::string& what, const ImageLimits& limits = kRoomy) {
-  const std::string message = errorOf(file, limits);
-  EXPECT_TRUE(contains(message, what)) << "expected '" << what << "' in: " << message;
-  EXPECT_TRUE(contains(message, file.string())) << "the message should name the file: " << message;
-}
-
 TEST(ImageFile, MissingDirectoryEmptyAndOtherNonFiles) {
   TempDir dir("ks-image-nonfile");
   expectError(dir / "no-such.png", "does not exist");
@@ -488,7 +560,19 @@ TEST(ImageFile, TruncatedAndCorruptFiles) {
   std::string hugeChunk = whole.substr(0, whole.find("IDAT") - 4) + be32(0x60000000) + "IDAT" + std::string(100, 'x');
   expectError(writeBytes(dir, "huge-chunk.png", hugeChunk),
               "is a damaged or truncated PNG file: its IDAT chunk claims 1610612736 bytes of data, the file has 100 left");
-  expectError(writeBytes(dir, "sig-only.png", whole.substr(0, 8)), "is a damaged PNG file: its header is unreadable");
+  expectError(writeBytes(dir, "sig-only.png", whole.substr(0, 8)),
+              "is a truncated PNG file: 8 bytes, its header alone takes 33");
+  // cut inside a chunk's header (stb_image's reason quoted the cut type, "IDA?")
+  const size_t idatType = whole.find("IDAT");
+  expectError(
+      writeBytes(dir, "cut-header.png", whole.substr(0, idatType + 3)),
+      "is a truncated PNG file: it ends after " + std::to_string(idatType + 3) + " bytes, before its IEND chunk");
+  // fixed headers cut short: stbi_info read zeros past the end ("0x0 pixels")
+  expectError(writeBytes(dir, "six.gif", "GIF89a"), "is a truncated GIF file: 6 bytes, its header alone takes 13");
+  expectError(writeBytes(dir, "short-head.bmp", "BM" + std::string(10, '\0')),
+              "is a truncated BMP file: 12 bytes, its header alone takes 26");
+  expectError(writeBytes(dir, "short-head.psd", "8BPS" + be16(1)),
+              "is a truncated PSD file: 6 bytes, its header alone takes 26");
 
   std::string badZlib = whole;
   const size_t idat = badZlib.find("IDAT");
@@ -603,7 +687,9 @@ TEST(ImageFile, FileTooBigToRead) {
   TempDir dir("ks-image-bigfile");
   const ImageLimits small{16384, 1000};
   EXPECT_EQ(maxImageFileBytes(small), 4000u + 4 * 1024 * 1024);
-  EXPECT_EQ(maxImageFileBytes(kRoomy), uint64_t{1} << 30) << "capped: stb_image takes an int length";
+  EXPECT_EQ(maxImageFileBytes(kRoomy), uint64_t{INT_MAX}) << "capped: stb_image takes an int length";
+  // a 16384x16384 32-bit BMP is 1 GiB of pixels and a header (54 to 138 bytes): it was refused at a 1 GiB cap
+  EXPECT_GT(maxImageFileBytes(kRoomy), (uint64_t{1} << 30) + 138);
   const std::string big = kPngSignature + std::string(maxImageFileBytes(small), '\0');
   expectError(writeBytes(dir, "big.png", big), "is 4.0 MiB (4198312 bytes); image files for this device are limited to 4.0 MiB (4198304 bytes)", small);
 }
@@ -674,11 +760,13 @@ TEST(ImageFile, DecodeFailureGivesOnlyTheDecodersOwnReason) {
   const fs::path badBlock =
       writeBytes(dir, "block-type-3.png", head + pngChunk("IDAT", std::string("\x78\x01\x07", 3)) + pngChunk("IEND", ""));
   EXPECT_EQ(errorOf(badBlock), noReason(badBlock, "PNG"));
-  // ... cut after a whole chunk: stb_image reads a chunk of type 0 0 0 0 past the end
-  // and its reason is "XXXX PNG chunk not known" with the type's NULs, an empty text.
+  // ... cut after a whole chunk: stb_image would read a chunk of type 0 0 0 0 past the end
+  // (its reason "XXXX PNG chunk not known" with the type's NULs, an empty text); said before.
   const std::string whole = test::readFile(writeStb(dir, "whole.png", w, h, 4, noise(w * h * 4, 85)));
-  const fs::path noEnd = writeBytes(dir, "no-iend.png", whole.substr(0, whole.find("IEND") - 4));
-  EXPECT_EQ(errorOf(noEnd), noReason(noEnd, "PNG"));
+  const size_t iend = whole.find("IEND") - 4;
+  const fs::path noEnd = writeBytes(dir, "no-iend.png", whole.substr(0, iend));
+  EXPECT_EQ(errorOf(noEnd), "'" + noEnd.string() + "' is a truncated PNG file: it ends after " + std::to_string(iend) +
+                                " bytes, before its IEND chunk");
 }
 
 // Damaged copies of a valid file of every format: each loads or throws

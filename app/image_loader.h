@@ -1,0 +1,65 @@
+#pragma once
+// Decodes image files on a worker thread, so that the window keeps drawing while
+// a large file decodes (a 16384x16384 RGB PNG takes about 40 s on two cores).
+// One decode at a time; the newest request wins: a file asked for while another
+// decodes waits for it, and the older one's result is dropped.
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app/image_file.h"
+
+namespace ks {
+
+struct DecodedImage {
+  std::string path;
+  std::optional<HostImage> image;  // empty: `error` says why
+  std::string error;               // names the file (ImageFileError's message)
+  double seconds = 0.0;            // reading and decoding
+};
+
+class ImageLoader {
+ public:
+  using Decoder = std::function<HostImage(const std::string& path, const ImageLimits& limits)>;
+  // `decoder`: loadImageFile; tests give their own, to hold a decode under way.
+  explicit ImageLoader(Decoder decoder = loadImageFile) : decoder_(std::move(decoder)) {}
+  ImageLoader(const ImageLoader&) = delete;
+  ImageLoader& operator=(const ImageLoader&) = delete;
+  // Does not wait: a decode under way finishes on its own thread into nothing, so
+  // quitting or switching device never waits for a large file.
+  ~ImageLoader() = default;
+
+  // Decodes `path` (loadImageFile), at once or after the decode under way.
+  void request(const std::string& path, const ImageLimits& limits);
+  // Drops whatever was asked for: nothing that is decoding now will be handed out.
+  void cancel();
+  // The newest request's outcome, once, when it is decoded; else nothing.
+  std::optional<DecodedImage> poll();
+
+  bool busy() const { return pending_.has_value() || (running_ && !dropRunning_); }
+  const std::string& busyPath() const { return newestPath_; }  // valid while busy()
+  double busySeconds() const;
+
+ private:
+  struct Job {
+    Decoder decoder;
+    std::string path;
+    ImageLimits limits;
+    DecodedImage result;  // written by the worker before `done`
+    std::atomic<bool> done{false};
+  };
+  void start(const std::string& path, const ImageLimits& limits);
+  static void decode(Job& job);
+
+  Decoder decoder_;
+  std::shared_ptr<Job> running_;                                // shared with its worker thread
+  bool dropRunning_ = false;                                    // the running decode was superseded or cancelled
+  std::optional<std::pair<std::string, ImageLimits>> pending_;  // the newest request, behind running_
+  std::string newestPath_;
+  std::chrono::steady_clock::time_point newestSince_;
+};
+
+}  // namespace ks
