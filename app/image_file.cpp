@@ -731,22 +731,31 @@ HostImage makeTestImage(int width, int height) {
 
 // ---- writing PNG ------------------------------------------------------------------
 
-bool savePngFile(const HostImage& image, const fs::path& file, std::string* error) {
-  auto failed = [&](const std::string& why) {
-    if (error) *error = "cannot write PNG " + quoted(file) + ": " + why;
-    return false;
-  };
-  if (image.width <= 0 || image.height <= 0) return failed("the image is empty");
-  if (image.channels < 1 || image.channels > 4)
-    return failed("PNG takes 1 to 4 channels, not " + std::to_string(image.channels));
-  const uint64_t stride = static_cast<uint64_t>(image.width) * image.channels;
-  if (stride > INT_MAX) return failed("rows are too long for the PNG writer");
+std::string pngSizeProblem(int width, int height, int channels) {
+  if (width <= 0 || height <= 0) return "the image is empty";
+  if (channels < 1 || channels > 4) return "PNG takes 1 to 4 channels, not " + std::to_string(channels);
+  const uint64_t stride = static_cast<uint64_t>(width) * channels;
+  if (stride > INT_MAX) return "rows are too long for the PNG writer";
   // stb_image_write sizes its buffers in int, and its output buffer grows by doubling:
   // past 512 MiB of rows it would overflow (and assert when the allocation fails).
-  if ((stride + 1) * static_cast<uint64_t>(image.height) > kMaxPngPixelBytes)
-    return failed(std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +
-                  std::to_string(image.channels) + " is more than the PNG writer takes (" +
-                  std::to_string(kMaxPngPixelBytes >> 20) + " MiB of pixels)");
+  if ((stride + 1) * static_cast<uint64_t>(height) > kMaxPngPixelBytes)
+    return std::to_string(width) + "x" + std::to_string(height) + "x" + std::to_string(channels) +
+           " is more than the PNG writer takes (" + std::to_string(kMaxPngPixelBytes >> 20) + " MiB of pixels)";
+  return {};
+}
+
+std::string pngWriteError(const fs::path& file, const std::string& why) {
+  return "cannot write PNG " + quoted(file) + ": " + why;
+}
+
+bool savePngFile(const HostImage& image, const fs::path& file, std::string* error) {
+  auto failed = [&](const std::string& why) {
+    if (error) *error = pngWriteError(file, why);
+    return false;
+  };
+  if (const std::string problem = pngSizeProblem(image.width, image.height, image.channels); !problem.empty())
+    return failed(problem);
+  const uint64_t stride = static_cast<uint64_t>(image.width) * image.channels;
   if (image.pixels.size() != stride * image.height)
     return failed("the image holds " + std::to_string(image.pixels.size()) + " bytes of pixels, not " +
                   std::to_string(stride * image.height) + " for " + std::to_string(image.width) + "x" +

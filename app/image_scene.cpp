@@ -67,6 +67,7 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
   auto build = compute.buildKernelFile("display.cl");
   if (!build->ok()) throw ProgramBuildError(build);
   toRgba_ = Kernel(build->program.get(), "to_rgba");
+  displayGroup_ = displayGroupSize(toRgba_);
   ImageLabState& lab = state.image;
   // An image that is open, or was being opened, carries over a device switch: it is
   // decoded again (off the frame loop) over the test image.
@@ -123,7 +124,7 @@ void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::un
     toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
     toRgba_.setArg(2, texture->pixels().clMem());
     toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
-    const size_t local = 64;
+    const size_t local = displayGroup_;
     compute_.queue().enqueueKernel(toRgba_, {(layout.pixels() + local - 1) / local * local}, {local});
     compute_.queue().finish();
   } catch (...) {
@@ -137,6 +138,11 @@ void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::un
     throw;
   }
   texture->releaseForDisplay(compute_.queue());
+}
+
+size_t ImageScene::displayGroupSize(const Kernel& toRgba) const {
+  // 64 where the compiled kernel allows it (it may allow fewer: registers, a small device).
+  return std::clamp<size_t>(toRgba.workGroupSize(compute_.device().id), 1, 64);
 }
 
 void ImageScene::reloadKernels(AppState& state) {
@@ -161,6 +167,7 @@ void ImageScene::reloadKernels(AppState& state) {
   std::unique_ptr<ImageTransposer> transposer =
       transposing ? rebuilt(transposer_, &applied_->transposeConfig) : std::unique_ptr<ImageTransposer>();
   std::unique_ptr<ImageHistogrammer> histogrammer = rebuilt(histogrammer_, applied_ ? &applied_->histogram : nullptr);
+  displayGroup_ = displayGroupSize(toRgba);
   toRgba_ = std::move(toRgba);
   if (rotator) rotator_ = std::move(rotator);
   if (transposer || !transposing) transposer_ = std::move(transposer);
@@ -453,16 +460,28 @@ void ImageScene::inspect(AppState& state) {
 void ImageScene::save(AppState& state) {
   ImageLabState& lab = state.image;
   if (!result_) return;
+  // A result the PNG writer cannot take is refused before it is read from the device.
+  if (const std::string problem = pngSizeProblem(resultLayout_.width, resultLayout_.height, resultLayout_.channels);
+      !problem.empty()) {
+    lab.message = pngWriteError(lab.savePath, problem);
+    state.report(lab.message);
+    return;
+  }
   HostImage out;
   out.width = resultLayout_.width;
   out.height = resultLayout_.height;
   out.channels = resultLayout_.channels;
-  out.pixels.resize(resultLayout_.bytes());
-  clCheck(clEnqueueReadBuffer(compute_.queue().get(), result_, CL_TRUE, 0, out.pixels.size(), out.pixels.data(), 0,
-                              nullptr, nullptr),
-          "clEnqueueReadBuffer (save result)");
   std::string error;
-  lab.message = savePngFile(out, lab.savePath, &error) ? std::string("saved the result to ") + lab.savePath : error;
+  try {
+    out.pixels.resize(resultLayout_.bytes());
+    clCheck(clEnqueueReadBuffer(compute_.queue().get(), result_, CL_TRUE, 0, out.pixels.size(), out.pixels.data(), 0,
+                                nullptr, nullptr),
+            "clEnqueueReadBuffer (save result)");
+  } catch (const std::exception& e) {
+    error = pngWriteError(lab.savePath, std::string("the result could not be read from the device: ") + e.what());
+  }
+  if (error.empty()) savePngFile(out, lab.savePath, &error);  // clears `error` when it succeeds
+  lab.message = error.empty() ? std::string("saved the result to ") + lab.savePath : error;
   state.report(lab.message);
 }
 

@@ -44,6 +44,7 @@ class ImageScene final : public Scene {
   // All or nothing: an image that cannot be put on the device leaves the previous one.
   void setImage(HostImage image, const std::string& path, AppState& state);
   void runPipeline(AppState& state, const Applied& wanted);
+  size_t displayGroupSize(const Kernel& toRgba) const;
   void showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture);
   Applied wantedFrom(AppState& state) const;
   void fitRotationToImage(AppState& state);
@@ -73,6 +74,7 @@ class ImageScene final : public Scene {
   std::unique_ptr<ImageHistogrammer> histogrammer_;
   std::unique_ptr<SharedTexture> originalTexture_, resultTexture_;
   Kernel toRgba_;
+  size_t displayGroup_ = 64;  // to_rgba's work-group size on this device
   ImageLoader loader_;
   std::string loadNote_;             // about files dropped with the one being decoded
   std::optional<Applied> applied_;   // what the last run asked for, whether or not it ran
