@@ -98,6 +98,8 @@ struct ImageLabState {
   std::string loadingPath;      // a file decoding off the frame loop (published by the scene); empty: none
   double loadingSeconds = 0.0;  // since it was asked for
   bool cancelLoadRequested = false;
+  std::string savingPath;  // a result PNG being written off the frame loop; empty: none
+  double savingSeconds = 0.0;
   // pipeline: original -> rotate -> optional transpose -> display
   // Empty variants: no choice made, the scene runs the default* configurations below
   // (published by the scene; they follow the image and the device). A choice sticks.

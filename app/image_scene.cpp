@@ -435,6 +435,12 @@ void ImageScene::update(AppState& state, double) {
     lab.saveRequested = false;
     save(state);
   }
+  if (std::optional<std::string> saved = saver_.poll()) {
+    lab.message = std::move(*saved);
+    state.report(lab.message);
+  }
+  lab.savingPath = saver_.busy() ? saver_.busyPath() : std::string();
+  lab.savingSeconds = saver_.busySeconds();
   publish(state);
 }
 
@@ -460,6 +466,11 @@ void ImageScene::inspect(AppState& state) {
 void ImageScene::save(AppState& state) {
   ImageLabState& lab = state.image;
   if (!result_) return;
+  if (saver_.busy()) {
+    lab.message = "still saving " + saver_.busyPath() + "; save again when it is done";
+    state.report(lab.message);
+    return;
+  }
   // A result the PNG writer cannot take is refused before it is read from the device.
   if (const std::string problem = pngSizeProblem(resultLayout_.width, resultLayout_.height, resultLayout_.channels);
       !problem.empty()) {
@@ -480,9 +491,14 @@ void ImageScene::save(AppState& state) {
   } catch (const std::exception& e) {
     error = pngWriteError(lab.savePath, std::string("the result could not be read from the device: ") + e.what());
   }
-  if (error.empty()) savePngFile(out, lab.savePath, &error);  // clears `error` when it succeeds
-  lab.message = error.empty() ? std::string("saved the result to ") + lab.savePath : error;
-  state.report(lab.message);
+  if (!error.empty()) {
+    lab.message = error;
+    state.report(lab.message);
+    return;
+  }
+  // Encoded and written on the saver's thread; finishSaving reports it.
+  saver_.start(std::move(out), lab.savePath);
+  lab.savingPath = saver_.busyPath();
 }
 
 void ImageScene::publish(AppState& state) const {

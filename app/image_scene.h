@@ -9,6 +9,7 @@
 
 #include "app/image_file.h"
 #include "app/image_loader.h"
+#include "app/result_saver.h"
 #include "app/scene.h"
 #include "app/settings.h"
 #include "compute/image_ops.h"
@@ -76,6 +77,7 @@ class ImageScene final : public Scene {
   Kernel toRgba_;
   size_t displayGroup_ = 64;  // to_rgba's work-group size on this device
   ImageLoader loader_;
+  ResultSaver saver_;
   std::string loadNote_;             // about files dropped with the one being decoded
   std::optional<Applied> applied_;   // what the last run asked for, whether or not it ran
   // The panel's pipeline choices when the pipeline last ran: where a failure goes back to.

@@ -136,11 +136,11 @@ int run(ks::AppOptions options) {
   ks::FpsCounter fpsCounter;
   bool appliedVsync = vsync;
   std::string lastFrameGlError;
-  // --frames N: N frames, and more while an image is still decoding, so that the
-  // screenshot and state dump show the image asked for.
+  // --frames N: N frames, and more while an image is still decoding or saving, so that
+  // the screenshot and state dump show what was asked for.
   auto framesDone = [&] {
     return options.frames != 0 && state.stats.frames >= static_cast<unsigned long long>(options.frames) &&
-           state.image.loadingPath.empty();
+           state.image.loadingPath.empty() && state.image.savingPath.empty();
   };
   while (!surface->closeRequested() && !state.quitRequested && !framesDone()) {
     surface->pollEvents();
@@ -191,8 +191,9 @@ int run(ks::AppOptions options) {
       }
     }
     surface->present();
-    // Nothing paces headless frames: while a file decodes they would take the cores it needs.
-    if (headless && !state.image.loadingPath.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // Nothing paces headless frames: while a file decodes or saves they would take the cores it needs.
+    if (headless && !(state.image.loadingPath.empty() && state.image.savingPath.empty()))
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
 
     fpsCounter.onFrame(std::chrono::duration<double>(Clock::now() - start).count());
     state.stats.fps = fpsCounter.fps();

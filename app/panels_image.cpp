@@ -372,6 +372,7 @@ void drawImagePanel(AppState& state) {
     ImGui::InputText("##save", lab.savePath, sizeof lab.savePath);
     ImGui::SameLine();
     if (ImGui::Button("Save result PNG")) lab.saveRequested = true;
+    if (!lab.savingPath.empty()) ImGui::Text("saving %s (%.1f s)", lab.savingPath.c_str(), lab.savingSeconds);
   }
   if (!lab.message.empty()) {
     ImGui::Separator();

@@ -73,11 +73,13 @@ class SessionFixture : public ::testing::Test {
     session_->update(state_, 1.0 / 60.0);
     session_->draw(state_, width_, height_);
   }
-  // Frames until an image asked for is decoded and shown: decoding runs off the frame loop.
-  void frameUntilOpened() {
+  // Frames until an image asked for is decoded and shown, or a result saved: both
+  // run off the frame loop.
+  void frameUntilIdle() {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     frame();
-    while (!state_.image.loadingPath.empty() && std::chrono::steady_clock::now() < deadline) {
+    while (!(state_.image.loadingPath.empty() && state_.image.savingPath.empty()) &&
+           std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       frame();
     }

@@ -1,6 +1,7 @@
-// The image loader (app/image_loader.h): decodes off the frame loop, the newest
-// request wins, a cancelled decode is never handed out. The decoder is held
-// by a gate the test opens, so every order of events is deterministic.
+// Image files off the frame loop. The loader (app/image_loader.h): the newest
+// request wins, a cancelled decode is never handed out; its decoder is held by a
+// gate the test opens, so every order of events is deterministic. The result
+// saver (app/result_saver.h): one save at a time, finished before it goes.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <thread>
 
 #include "app/image_loader.h"
+#include "app/result_saver.h"
 #include "test_support.h"
 
 namespace ks {
@@ -161,6 +163,58 @@ TEST(ImageLoader, DecodesRealFilesWithLoadImageFile) {
   const std::optional<DecodedImage> missing = pollUntilDone(loader);
   ASSERT_TRUE(missing);
   EXPECT_NE(missing->error.find("does not exist"), std::string::npos) << missing->error;
+}
+
+HostImage grayImage(int width, int height) {
+  HostImage image;
+  image.width = width;
+  image.height = height;
+  image.channels = 1;
+  for (int i = 0; i < width * height; ++i) image.pixels.push_back(static_cast<uint8_t>(i * 13));
+  return image;
+}
+
+std::optional<std::string> pollUntilSaved(ResultSaver& saver) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (auto message = saver.poll()) return message;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return std::nullopt;
+}
+
+TEST(ResultSaver, WritesOneSaveAtATimeAndSaysWhatItDid) {
+  test::TempDir dir("ks-result-saver");
+  const HostImage image = grayImage(33, 7);
+  ResultSaver saver;
+  const std::string file = (dir / "out.png").string();
+  ASSERT_TRUE(saver.start(image, file));
+  // Busy until its outcome is taken, whether or not the thread is done yet.
+  EXPECT_TRUE(saver.busy());
+  EXPECT_EQ(saver.busyPath(), file);
+  EXPECT_FALSE(saver.start(image, (dir / "second.png").string())) << "one save at a time";
+  EXPECT_EQ(pollUntilSaved(saver), "saved the result to " + file);
+  EXPECT_FALSE(saver.busy());
+  EXPECT_FALSE(saver.poll()) << "said once";
+  EXPECT_EQ(loadImageFile(file, kLimits).pixels, image.pixels);
+  EXPECT_FALSE(fs::exists(dir / "second.png"));
+
+  const std::string nowhere = (dir / "no-such-dir" / "out.png").string();
+  ASSERT_TRUE(saver.start(image, nowhere));
+  const std::optional<std::string> failed = pollUntilSaved(saver);
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(failed->rfind("cannot write PNG '" + nowhere + "': ", 0), 0u) << *failed;
+}
+
+TEST(ResultSaver, ASaveUnderWayIsFinishedBeforeTheSaverGoes) {
+  test::TempDir dir("ks-result-saver-end");
+  const HostImage image = grayImage(640, 480);
+  const std::string file = (dir / "last.png").string();
+  {
+    ResultSaver saver;
+    ASSERT_TRUE(saver.start(image, file));
+  }
+  EXPECT_EQ(loadImageFile(file, kLimits).pixels, image.pixels);
 }
 
 }  // namespace

@@ -70,11 +70,11 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheOpenImage) {
   ASSERT_TRUE(savePngFile(image, path, &error)) << error;
   state_.requestedScene = SceneKind::Image;
   state_.image.openRequests = {path};
-  frameUntilOpened();
+  frameUntilIdle();
   ASSERT_EQ(state_.image.path, path) << state_.image.message;
   for (int round = 0; round < 2; ++round) {
     state_.requestedDevice = *state_.activeDevice == 0 ? 1 : 0;
-    frameUntilOpened();
+    frameUntilIdle();
     EXPECT_EQ(state_.image.path, path) << state_.image.message;
     EXPECT_EQ(state_.image.width, 21);
     EXPECT_EQ(state_.image.resultWidth, 21);
@@ -169,7 +169,7 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   std::string error;
   ASSERT_TRUE(savePngFile(image, path, &error)) << error;
   state_.image.openRequests = {path};
-  frameUntilOpened();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.path, path) << state_.image.message;
   EXPECT_EQ(state_.image.channels, 1);
   EXPECT_EQ(state_.image.resultWidth, 37);
@@ -200,14 +200,15 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   std::fputs("\x89PNG not really", f);
   std::fclose(f);
   state_.image.openRequests = {corrupt};
-  frameUntilOpened();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.path, path) << "the previous image stays";
   EXPECT_NE(state_.image.message.find("cannot open: '" + corrupt + "'"), std::string::npos) << state_.image.message;
 
   state_.image.saveRequested = true;
   const std::string out = ::testing::TempDir() + "ks-session-result.png";
   std::snprintf(state_.image.savePath, sizeof state_.image.savePath, "%s", out.c_str());
-  frame();
+  frameUntilIdle();
+  EXPECT_EQ(state_.image.message, "saved the result to " + out);
   const HostImage saved = loadImageFile(out, {4096, 1u << 30});
   EXPECT_EQ(saved.width, 37);
   EXPECT_EQ(saved.height, 23);
@@ -351,7 +352,7 @@ TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   state_.image.rotateBlock[1] = 1;
   const std::array<size_t, 2> maxImage = deviceMaxImage2d(state_.devices.at(state_.activeDevice.value()));
   state_.image.openRequests = {path};
-  frameUntilOpened();
+  frameUntilIdle();
   ASSERT_EQ(state_.image.path, path) << state_.image.message;
   if (static_cast<size_t>(maxTexture) > maxImage[0]) {
     EXPECT_EQ(state_.image.rotateVariant, "bilinear") << state_.image.message;
