@@ -1124,6 +1124,43 @@ TEST(ImageVariantTables, RotationBlocksAreCheckedAndDescribed) {
   EXPECT_EQ(std::pair(ppi, rows), std::pair(1, 1));
 }
 
+// A 2D work-group is held to the device's limit in each dimension, not only to
+// the items in all: a device may take 1024 items per group but only 4 along y.
+TEST(ImageVariantTables, TwoDimensionalWorkGroupsAreCheckedInBothDimensions) {
+  DeviceDescriptor gpu = fakeH200();
+  gpu.maxWorkItemSizes = {1024, 4, 1};
+  TransposeConfig tiled;
+  tiled.variant = "tiled";
+  tiled.tile = 32;
+  tiled.rowsPerItem = 4;  // reqd_work_group_size(32, 8, 1)
+  EXPECT_EQ(imageTransposeConfigProblem(tiled, gpu, 1),
+            "work-group 32x8 exceeds the device's maximum work-item sizes 1024x4");
+  tiled.rowsPerItem = 8;  // 32 x 4
+  EXPECT_EQ(imageTransposeConfigProblem(tiled, gpu, 1), "");
+  for (const TransposeConfig& c : allTransposeConfigs(gpu, 4)) {
+    if (findImageTransposeVariant(c.variant)->kind == TransposeKind::Tiled) {
+      EXPECT_LE(c.tile / c.rowsPerItem, 4) << describeTransposeConfig(c);
+    }
+  }
+  RotateConfig rotate{"bilinear", 16, 8, 4, 1};
+  EXPECT_EQ(imageRotateConfigProblem(rotate, gpu, 4),
+            "work-group 16x8 exceeds the device's maximum work-item sizes 1024x4");
+  rotate.workGroupX = 64;
+  rotate.workGroupY = 4;
+  EXPECT_EQ(imageRotateConfigProblem(rotate, gpu, 4), "");
+  // And the first dimension on its own: 32 wide on a device that takes 16.
+  gpu.maxWorkItemSizes = {16, 1024, 64};
+  tiled.rowsPerItem = 4;
+  EXPECT_EQ(imageTransposeConfigProblem(tiled, gpu, 4),
+            "work-group 32x8 exceeds the device's maximum work-item sizes 16x1024");
+  // The histogram's statistics kernel runs 256 items along x.
+  gpu.maxWorkItemSizes = {128, 1024, 64};
+  HistogramConfig histogram;
+  histogram.workGroup = 128;
+  const std::string why = imageHistogramConfigProblem(histogram, gpu, 1);
+  EXPECT_NE(why.find("statistics reduction needs work-groups of 256"), std::string::npos) << why;
+}
+
 TEST(ImageVariantTables, CountingFewerChannelsOffersMoreHistogramCopies) {
   const DeviceDescriptor gpu = fakeH200();
   auto has16Copies = [](const std::vector<HistogramConfig>& list) {
