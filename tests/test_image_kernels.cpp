@@ -972,6 +972,21 @@ TEST_F(ImageKernels, InvalidConfigurationsAreRefusedWithAReasonNotALaunchError) 
   EXPECT_NE(refusal<ImageHistogrammer>(*compute_, h).find("3 histogram copies"), std::string::npos);
 }
 
+// The uchar sub-histogram kernels read a bin row in a rotated order masked with
+// the row's length - 1, which visits every word only when WG is a power of two
+// (every work-group the config check offers is). A build for any other WG
+// (options written by hand) stops with the reason instead of counting wrong.
+TEST_F(ImageKernels, SubHistogramKernelsRefuseToBuildForAWorkGroupNotAPowerOfTwo) {
+  for (const char* variant : {"-DSUBHIST -DPIXELS_PER_ITEM=255", "-DSUBHIST_FLUSH"}) {
+    const std::string options = std::string("-DCHANNELS=1 -DWG=96 ") + variant;
+    const auto build = compute_->buildKernelFile(kHistogramKernelFile, options);
+    EXPECT_FALSE(build->ok()) << options;
+    EXPECT_NE(build->log.find("power of two"), std::string::npos) << options << "\n" << build->log;
+  }
+  for (const auto& v : imageHistogramVariants())
+    for (int wg : v.workGroups) EXPECT_EQ(wg & (wg - 1), 0) << v.name << " offers a work-group of " << wg;
+}
+
 TEST_F(ImageKernels, BadLayoutsAndBuffersAreRefusedBeforeAnyLaunch) {
   ImageTransposer t(*compute_, transposeConfig("naive"));
   const HostImage in = randomHostImage({10, 6, 4}, 1);
