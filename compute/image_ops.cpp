@@ -299,7 +299,9 @@ size_t imageRotateBoxPixels(const RotateConfig& c) {
 size_t imageRotateLocalMemoryBytes(const RotateConfig& c, int channels) {
   const ImageRotateVariant* v = findImageRotateVariant(c.variant);
   if (!v || !v->staged) return 0;
-  return imageRotateBoxPixels(c) * (channels == 4 ? 4 : 1);
+  // As kernels/rotate.cl declares it: an array of 32-bit words (the gray path stores
+  // 4 pixels at a time), so gray's one byte per pixel rounds up to whole words.
+  return roundUp(imageRotateBoxPixels(c) * (channels == 4 ? 4 : 1), 4);
 }
 
 std::string imageRotateBuildOptions(const RotateConfig& config, int channels) {
