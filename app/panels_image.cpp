@@ -121,7 +121,14 @@ void pipelineSection(AppState& state) {
     c.variant = name;
     if (const auto* v = findImageRotateVariant(name)) c.pixelsPerItem = v->pixelsPerItem.front();
     c.rowsPerItem = 1;
-    return device ? imageRotateConfigProblem(c, *device, channels) : std::string("no device");
+    if (!device) return std::string("no device");
+    // The check asks the runtime (CL_DEVICE_IMAGE_SUPPORT), which can fail: inside
+    // the frame that must become the variant's reason, not an exception out of it.
+    try {
+      return imageRotateConfigProblem(c, *device, channels);
+    } catch (const std::exception& e) {
+      return std::string("cannot check this variant on the device: ") + e.what();
+    }
   });
   fitNextItemBesideLabel("angle");
   ImGui::SliderFloat("angle", &lab.angle, -180.0f, 180.0f, "%.1f deg");

@@ -31,21 +31,26 @@ std::string channelsProblem(int channels) {
   return "channels must be 1 (gray) or 4 (RGBA), not " + std::to_string(channels);
 }
 
+// A 2D work-group of x by y items against the device's limits: the items in all,
+// and each dimension against CL_DEVICE_MAX_WORK_ITEM_SIZES.
+std::string workGroup2dLimitsProblem(size_t x, size_t y, const DeviceDescriptor& device) {
+  const size_t items = x * y;
+  if (device.maxWorkGroupSize && items > device.maxWorkGroupSize)
+    return "work-group " + std::to_string(x) + "x" + std::to_string(y) + " = " + std::to_string(items) +
+           " work-items exceeds the device's maximum " + std::to_string(device.maxWorkGroupSize);
+  if (device.maxWorkItemSizes.size() >= 2 && (x > device.maxWorkItemSizes[0] || y > device.maxWorkItemSizes[1]))
+    return "work-group " + std::to_string(x) + "x" + std::to_string(y) + " exceeds the device's maximum work-item sizes " +
+           std::to_string(device.maxWorkItemSizes[0]) + "x" + std::to_string(device.maxWorkItemSizes[1]);
+  return {};
+}
+
 // A 2D work-group shape against the offered lists and the device's limits.
 std::string workGroup2dProblem(int x, int y, const DeviceDescriptor& device) {
   if (!contains(imageWorkGroupWidths(), x))
     return "work-group width " + std::to_string(x) + " is not offered (" + listOf(imageWorkGroupWidths()) + ")";
   if (!contains(imageWorkGroupHeights(), y))
     return "work-group height " + std::to_string(y) + " is not offered (" + listOf(imageWorkGroupHeights()) + ")";
-  const size_t items = static_cast<size_t>(x) * static_cast<size_t>(y);
-  if (device.maxWorkGroupSize && items > device.maxWorkGroupSize)
-    return "work-group " + std::to_string(x) + "x" + std::to_string(y) + " = " + std::to_string(items) +
-           " work-items exceeds the device's maximum " + std::to_string(device.maxWorkGroupSize);
-  if (device.maxWorkItemSizes.size() >= 2 &&
-      (static_cast<size_t>(x) > device.maxWorkItemSizes[0] || static_cast<size_t>(y) > device.maxWorkItemSizes[1]))
-    return "work-group " + std::to_string(x) + "x" + std::to_string(y) + " exceeds the device's maximum work-item sizes " +
-           std::to_string(device.maxWorkItemSizes[0]) + "x" + std::to_string(device.maxWorkItemSizes[1]);
-  return {};
+  return workGroup2dLimitsProblem(static_cast<size_t>(x), static_cast<size_t>(y), device);
 }
 
 std::string workGroup1dProblem(size_t items, const DeviceDescriptor& device) {
@@ -294,7 +299,9 @@ size_t imageRotateBoxPixels(const RotateConfig& c) {
 size_t imageRotateLocalMemoryBytes(const RotateConfig& c, int channels) {
   const ImageRotateVariant* v = findImageRotateVariant(c.variant);
   if (!v || !v->staged) return 0;
-  return imageRotateBoxPixels(c) * (channels == 4 ? 4 : 1);
+  // As kernels/rotate.cl declares it: an array of 32-bit words (the gray path stores
+  // 4 pixels at a time), so gray's one byte per pixel rounds up to whole words.
+  return roundUp(imageRotateBoxPixels(c) * (channels == 4 ? 4 : 1), 4);
 }
 
 std::string imageRotateBuildOptions(const RotateConfig& config, int channels) {
@@ -502,8 +509,10 @@ std::string imageTransposeConfigProblem(const TransposeConfig& c, const DeviceDe
                listOf(v->rowsPerItem) + ")";
       if (c.rowsPerItem > c.tile)
         return std::to_string(c.rowsPerItem) + " rows per work-item exceed the tile of " + std::to_string(c.tile);
-      const size_t items = static_cast<size_t>(c.tile) * static_cast<size_t>(c.tile / c.rowsPerItem);
-      if (std::string p = workGroup1dProblem(items, device); !p.empty()) return p;
+      // The kernels' reqd_work_group_size(TILE, TILE / ROWS, 1): a 2D group, so each
+      // dimension has its own device limit besides the items in all.
+      const size_t x = static_cast<size_t>(c.tile), y = static_cast<size_t>(c.tile / c.rowsPerItem);
+      if (std::string p = workGroup2dLimitsProblem(x, y, device); !p.empty()) return p;
       break;
     }
     case TransposeKind::Gray16:
@@ -726,9 +735,8 @@ std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDe
   }
   if (v->fused)
     if (std::string p = deviceScopeFenceProblem(device); !p.empty()) return p;
-  if (device.maxWorkGroupSize && device.maxWorkGroupSize < static_cast<size_t>(kHistogramBins))
-    return "the statistics reduction needs work-groups of 256; the device allows " +
-           std::to_string(device.maxWorkGroupSize);
+  if (std::string p = workGroup1dProblem(static_cast<size_t>(kHistogramBins), device); !p.empty())
+    return "the statistics reduction needs work-groups of " + std::to_string(kHistogramBins) + ": " + p;
   return localMemoryProblem(imageHistogramLocalMemoryBytes(c, channels), device,
                             isSubHistogram(v) || isFlushed(v) ? "the sub-histograms" : "the histogram copies");
 }

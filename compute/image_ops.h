@@ -162,6 +162,8 @@ std::array<uint8_t, 4> rotateBackgroundPixel(const RotateParams& params, int cha
 // output tile (TILE_W = workGroupX x pixelsPerItem by workGroupY), enough for any
 // angle: the tile's rotated bounding box, bilinear margins and gray word alignment.
 size_t imageRotateBoxPixels(const RotateConfig& config);
+// The bytes of local memory the staged kernel declares for that region (whole 32-bit
+// words); 0 for the other variants.
 size_t imageRotateLocalMemoryBytes(const RotateConfig& config, int channels);
 std::string imageRotateBuildOptions(const RotateConfig& config, int channels);
 std::string describeRotateConfig(const RotateConfig& config);  // "bilinear wg=32x8 ppi=4", "... ppi=2x2"

@@ -72,6 +72,9 @@
 #if WG % 4 != 0 || WG > 512
 #error "WG must be a multiple of 4, at most 512"
 #endif
+#if (WG & (WG - 1)) != 0
+#error "WG must be a power of two: the sum reads a bin row's words in a rotated order masked with WORDS - 1"
+#endif
 #define WORDS (WG / 4)  // 32-bit words per bin row
 
 // Counter of item i for bin b is byte b * WG + i (the seed used i * 256 + b): the
@@ -256,6 +259,9 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_local_at
 #ifdef SUBHIST_FLUSH
 #if WG % 32 != 0 || WG > 256
 #error "WG must be a multiple of 32, at most 256"
+#endif
+#if (WG & (WG - 1)) != 0
+#error "WG must be a power of two: the flush reads an item row's words in a rotated order masked with WG - 1"
 #endif
 #if CHANNELS == 1
 #define FLUSH_PIXELS_PER_LOAD 16

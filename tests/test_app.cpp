@@ -15,8 +15,10 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -224,6 +226,20 @@ TEST(App, HeadlessEgl) {
   // Headless runs leave the user's files alone.
   EXPECT_FALSE(fs::exists(dir / "config/settings.json"));
   EXPECT_FALSE(fs::exists(dir / "config/imgui.ini"));
+}
+
+// A screenshot the disk does not take (/dev/full: ENOSPC on every write) ends the
+// run with exit 1 and the reason, not a summary that claims it was saved.
+TEST(App, AScreenshotThatCannotBeWrittenFailsTheRun) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no writable /dev/full";
+  TempDir dir("ks-app-fullshot");
+  const RunResult r = runApp(dir, {"--headless", "--frames", "3", "--size", "320x240", "--screenshot", "/dev/full"});
+  EXPECT_EQ(r.exitCode, 1) << r.describe();
+  EXPECT_TRUE(contains(r.err, "cannot write screenshot '/dev/full'")) << r.describe();
+  EXPECT_TRUE(contains(r.err, std::strerror(ENOSPC))) << r.describe();
+  EXPECT_FALSE(contains(r.out, "screenshot: /dev/full")) << r.describe();
 }
 
 // The program binary cache lives in the private --config-dir: a second run compiles nothing.

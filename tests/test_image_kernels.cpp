@@ -437,6 +437,35 @@ TEST_F(ImageKernels, ImageVariantsKeepTheirSourceImageUntilTheSourceChanges) {
   EXPECT_EQ(difference(download(dst, in.layout), rotateReference(in, p, RotateSampling::Nearest)), "");
 }
 
+// The local memory the config check counts for a staged rotation against what the
+// built kernel reports: the gray kernel declares its region as 32-bit words
+// (BOX_AREA bytes rounded up to a multiple of 4). PoCL reports exactly the declared
+// arrays; other drivers may add their own bytes (NVIDIA: 4), so only PoCL is held
+// to equality.
+TEST_F(ImageKernels, StagedRotationLocalMemoryIsWhatTheKernelDeclares) {
+  const DeviceDescriptor& device = compute_->device();
+  const bool exact = device.platformName.find("Portable Computing Language") != std::string::npos;
+  int compared = 0;
+  // Regions of 393, 3474, 4179 and 1096 pixels: 1, 2, 3 and 0 past a multiple of 4.
+  for (const RotateConfig& c : {RotateConfig{"nearest_local", 16, 2, 1}, RotateConfig{"bilinear_local", 16, 8, 4},
+                                RotateConfig{"bilinear_local", 16, 16, 4}, RotateConfig{"nearest_local", 32, 4, 1}})
+    for (int channels : {1, 4}) {
+      if (!runnable(c, channels)) continue;
+      ImageRotator r(*compute_, c);
+      const uint64_t reported = r.info(channels).localMemBytes;
+      const size_t counted = imageRotateLocalMemoryBytes(c, channels);
+      const std::string what = describeRotateConfig(c) + (channels == 1 ? " gray" : " RGBA") + ", box of " +
+                               std::to_string(imageRotateBoxPixels(c)) + " pixels";
+      if (exact)
+        EXPECT_EQ(counted, reported) << what;
+      else
+        std::cout << "[ NOTE     ] " << what << ": counted " << counted << " bytes, the driver reports " << reported
+                  << "\n";
+      ++compared;
+    }
+  EXPECT_GT(compared, 0) << "no staged configuration runs on this device";
+}
+
 TEST(ImageRotationStaging, TheLocalRegionHoldsEveryTilesSourceBoxAtAnyAngle) {
   // kernels/rotate.cl's source_box, on the host: the bounding box of the tile
   // corners' source points (bilinear: minus half a pixel, one more column and
@@ -972,6 +1001,21 @@ TEST_F(ImageKernels, InvalidConfigurationsAreRefusedWithAReasonNotALaunchError) 
   EXPECT_NE(refusal<ImageHistogrammer>(*compute_, h).find("3 histogram copies"), std::string::npos);
 }
 
+// The uchar sub-histogram kernels read a bin row in a rotated order masked with
+// the row's length - 1, which visits every word only when WG is a power of two
+// (every work-group the config check offers is). A build for any other WG
+// (options written by hand) stops with the reason instead of counting wrong.
+TEST_F(ImageKernels, SubHistogramKernelsRefuseToBuildForAWorkGroupNotAPowerOfTwo) {
+  for (const char* variant : {"-DSUBHIST -DPIXELS_PER_ITEM=255", "-DSUBHIST_FLUSH"}) {
+    const std::string options = std::string("-DCHANNELS=1 -DWG=96 ") + variant;
+    const auto build = compute_->buildKernelFile(kHistogramKernelFile, options);
+    EXPECT_FALSE(build->ok()) << options;
+    EXPECT_NE(build->log.find("power of two"), std::string::npos) << options << "\n" << build->log;
+  }
+  for (const auto& v : imageHistogramVariants())
+    for (int wg : v.workGroups) EXPECT_EQ(wg & (wg - 1), 0) << v.name << " offers a work-group of " << wg;
+}
+
 TEST_F(ImageKernels, BadLayoutsAndBuffersAreRefusedBeforeAnyLaunch) {
   ImageTransposer t(*compute_, transposeConfig("naive"));
   const HostImage in = randomHostImage({10, 6, 4}, 1);
@@ -1122,6 +1166,43 @@ TEST(ImageVariantTables, RotationBlocksAreCheckedAndDescribed) {
   ppi = 2;
   fitRotateBlock(*findImageRotateVariant("forward"), ppi, rows);
   EXPECT_EQ(std::pair(ppi, rows), std::pair(1, 1));
+}
+
+// A 2D work-group is held to the device's limit in each dimension, not only to
+// the items in all: a device may take 1024 items per group but only 4 along y.
+TEST(ImageVariantTables, TwoDimensionalWorkGroupsAreCheckedInBothDimensions) {
+  DeviceDescriptor gpu = fakeH200();
+  gpu.maxWorkItemSizes = {1024, 4, 1};
+  TransposeConfig tiled;
+  tiled.variant = "tiled";
+  tiled.tile = 32;
+  tiled.rowsPerItem = 4;  // reqd_work_group_size(32, 8, 1)
+  EXPECT_EQ(imageTransposeConfigProblem(tiled, gpu, 1),
+            "work-group 32x8 exceeds the device's maximum work-item sizes 1024x4");
+  tiled.rowsPerItem = 8;  // 32 x 4
+  EXPECT_EQ(imageTransposeConfigProblem(tiled, gpu, 1), "");
+  for (const TransposeConfig& c : allTransposeConfigs(gpu, 4)) {
+    if (findImageTransposeVariant(c.variant)->kind == TransposeKind::Tiled) {
+      EXPECT_LE(c.tile / c.rowsPerItem, 4) << describeTransposeConfig(c);
+    }
+  }
+  RotateConfig rotate{"bilinear", 16, 8, 4, 1};
+  EXPECT_EQ(imageRotateConfigProblem(rotate, gpu, 4),
+            "work-group 16x8 exceeds the device's maximum work-item sizes 1024x4");
+  rotate.workGroupX = 64;
+  rotate.workGroupY = 4;
+  EXPECT_EQ(imageRotateConfigProblem(rotate, gpu, 4), "");
+  // And the first dimension on its own: 32 wide on a device that takes 16.
+  gpu.maxWorkItemSizes = {16, 1024, 64};
+  tiled.rowsPerItem = 4;
+  EXPECT_EQ(imageTransposeConfigProblem(tiled, gpu, 4),
+            "work-group 32x8 exceeds the device's maximum work-item sizes 16x1024");
+  // The histogram's statistics kernel runs 256 items along x.
+  gpu.maxWorkItemSizes = {128, 1024, 64};
+  HistogramConfig histogram;
+  histogram.workGroup = 128;
+  const std::string why = imageHistogramConfigProblem(histogram, gpu, 1);
+  EXPECT_NE(why.find("statistics reduction needs work-groups of 256"), std::string::npos) << why;
 }
 
 TEST(ImageVariantTables, CountingFewerChannelsOffersMoreHistogramCopies) {

@@ -1,11 +1,19 @@
 // The drawing side of the N-body scene: orbit camera maths (no GL), and the
 // particle sprites rendered offscreen through a headless EGL context (Mesa
-// llvmpipe in CI, the GPU on the GPU machine), checked pixel by pixel.
+// llvmpipe in CI, the GPU on the GPU machine), checked pixel by pixel; and the
+// screenshots taken of what was drawn (read back, written as PNG).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <stb_image.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -15,6 +23,8 @@
 #include "render/gl_objects.h"
 #include "render/orbit_camera.h"
 #include "render/particle_renderer.h"
+#include "render/screenshot.h"
+#include "test_support.h"
 
 namespace ks {
 namespace {
@@ -558,6 +568,84 @@ TEST_F(ParticleRender, RejectsABufferTooSmallForTheCount) {
   EXPECT_EQ(program, 0);
   EXPECT_FALSE(glIsEnabled(GL_BLEND));
   glCheck("after rejected draws");
+}
+
+// ---- screenshots ------------------------------------------------------------------
+
+TEST_F(ParticleRender, ScreenshotReadsTopRowFirstAndKeepsThePackAlignment) {
+  glClearColor(0.0f, 1.0f, 0.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(0, 0, kWidth, 1);  // GL's bottom row: the image's last
+  glClearColor(1.0f, 0.0f, 0.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
+  glPixelStorei(GL_PACK_ALIGNMENT, 8);  // what a caller may have chosen for its own reads
+  const RgbaImage image = readFramebuffer(kWidth, kHeight);
+  GLint alignment = 0;
+  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glCheck("screenshot read-back");
+  EXPECT_EQ(alignment, 8) << "readFramebuffer must put GL_PACK_ALIGNMENT back";
+  ASSERT_EQ(image.pixels.size(), static_cast<size_t>(kWidth) * kHeight * 4);
+  const unsigned char* top = image.pixels.data();
+  const unsigned char* bottom = image.pixels.data() + static_cast<size_t>(kWidth) * (kHeight - 1) * 4;
+  EXPECT_EQ(std::vector<int>(top, top + 4), (std::vector<int>{0, 255, 0, 255}));
+  EXPECT_EQ(std::vector<int>(bottom, bottom + 4), (std::vector<int>{255, 0, 0, 255}));
+}
+
+RgbaImage smallTestImage() {
+  RgbaImage image;
+  image.width = 5;
+  image.height = 3;
+  for (int i = 0; i < image.width * image.height * 4; ++i) image.pixels.push_back(static_cast<unsigned char>(i * 17));
+  return image;
+}
+
+// The reason the screenshot could not be written, or "" when savePng returned.
+std::string saveFailure(const RgbaImage& image, const std::filesystem::path& file) {
+  try {
+    savePng(image, file);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Screenshot, SavesAPngThatReadsBack) {
+  test::TempDir dir("ks-screenshot");
+  const RgbaImage image = smallTestImage();
+  ASSERT_EQ(saveFailure(image, dir / "shot.png"), "");
+  int w = 0, h = 0, n = 0;
+  unsigned char* data = stbi_load((dir / "shot.png").c_str(), &w, &h, &n, 4);
+  ASSERT_NE(data, nullptr) << stbi_failure_reason();
+  EXPECT_EQ(std::pair(w, h), std::pair(image.width, image.height));
+  EXPECT_EQ(std::vector<unsigned char>(data, data + image.pixels.size()), image.pixels);
+  stbi_image_free(data);
+}
+
+TEST(Screenshot, AFullDiskIsAnErrorNamingTheFileAndTheReason) {
+  // /dev/full takes the open and refuses every write with ENOSPC, as a full disk does.
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no writable /dev/full";
+  const std::string why = saveFailure(smallTestImage(), "/dev/full");
+  EXPECT_NE(why.find("'/dev/full'"), std::string::npos) << why;
+  EXPECT_NE(why.find(std::strerror(ENOSPC)), std::string::npos) << why;
+}
+
+TEST(Screenshot, UnwritablePathsAndBadImagesAreErrors) {
+  test::TempDir dir("ks-screenshot");
+  const std::string missing = saveFailure(smallTestImage(), dir / "no-such-dir/shot.png");
+  EXPECT_NE(missing.find("no-such-dir/shot.png"), std::string::npos) << missing;
+  EXPECT_NE(missing.find(std::strerror(ENOENT)), std::string::npos) << missing;
+  EXPECT_NE(saveFailure(RgbaImage{}, dir / "empty.png").find("empty"), std::string::npos);
+  RgbaImage short_ = smallTestImage();
+  short_.pixels.pop_back();
+  EXPECT_NE(saveFailure(short_, dir / "short.png").find("bytes of pixels"), std::string::npos);
+  RgbaImage huge;
+  huge.width = 16384;
+  huge.height = 16384;  // 1 GiB: refused before a byte is allocated
+  EXPECT_NE(saveFailure(huge, dir / "huge.png").find("more than the PNG encoder takes"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "huge.png"));
 }
 
 }  // namespace

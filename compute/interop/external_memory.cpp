@@ -72,20 +72,40 @@ class ExternalSharedBuffer final : public SharedBuffer {
   }
 
  private:
+  // Each GL call is checked on its own, so the error names the call that failed.
+  // Objects made before a failure are in members: release() (the constructor's
+  // catch) deletes them.
   void importIntoGl() {
-    const int fd = memory_->exportFd();
+    // An error that some earlier, unchecked call left pending would otherwise be
+    // blamed on the import's first call: it is reported as what it is.
+    glCheck("a GL call before the external-memory import (its error was still pending)");
     glCreateMemoryObjectsEXT(1, &memoryObject_);
-    // A successful import hands the fd to GL (GL_EXT_memory_object_fd).
+    glCheck("glCreateMemoryObjectsEXT");
+    if (!memoryObject_) throw InteropError("glCreateMemoryObjectsEXT returned no memory object");
+    // Exported only now, so that no failure above can leave it open.
+    const int fd = memory_->exportFd();
     glImportMemoryFdEXT(memoryObject_, memory_->allocationBytes(), GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
-    if (glGetError() != GL_NO_ERROR) {
+    // Only a successful import hands the fd to GL (GL_EXT_memory_object_fd); on
+    // failure it is still ours.
+    try {
+      glCheck("glImportMemoryFdEXT (the Vulkan memory)");
+    } catch (...) {
       close(fd);
-      throw InteropError("glImportMemoryFdEXT rejected the Vulkan memory");
+      throw;
     }
     glGenBuffers(1, &glBuffer_);
+    glCheck("glGenBuffers (external memory)");
     glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
+    glCheck("glBindBuffer (external memory)");
     glBufferStorageMemEXT(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes_), memoryObject_, 0);
+    try {
+      glCheck("glBufferStorageMemEXT");
+    } catch (...) {
+      glBindBuffer(GL_ARRAY_BUFFER, 0);
+      throw;
+    }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
-    glCheck("glBufferStorageMemEXT");
+    glCheck("glBindBuffer (external memory, unbind)");
   }
 
   void importIntoCl(ComputeContext& compute) {
