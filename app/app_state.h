@@ -208,6 +208,11 @@ struct AppState {
   std::deque<std::string> log;
   bool quitRequested = false;
   void report(const std::string& message);
+  // The image lab is decoding a file or writing a result off the frame loop. (Only
+  // while it is the scene: leaving it drops a decode, and a save finishes first.)
+  bool imageWorkUnderWay() const {
+    return scene == SceneKind::Image && !(image.loadingPath.empty() && image.savingPath.empty());
+  }
 };
 
 }  // namespace ks

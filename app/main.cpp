@@ -140,7 +140,7 @@ int run(ks::AppOptions options) {
   // the screenshot and state dump show what was asked for.
   auto framesDone = [&] {
     return options.frames != 0 && state.stats.frames >= static_cast<unsigned long long>(options.frames) &&
-           state.image.loadingPath.empty() && state.image.savingPath.empty();
+           !state.imageWorkUnderWay();
   };
   while (!surface->closeRequested() && !state.quitRequested && !framesDone()) {
     surface->pollEvents();
@@ -192,8 +192,7 @@ int run(ks::AppOptions options) {
     }
     surface->present();
     // Nothing paces headless frames: while a file decodes or saves they would take the cores it needs.
-    if (headless && !(state.image.loadingPath.empty() && state.image.savingPath.empty()))
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (headless && state.imageWorkUnderWay()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
 
     fpsCounter.onFrame(std::chrono::duration<double>(Clock::now() - start).count());
     state.stats.fps = fpsCounter.fps();

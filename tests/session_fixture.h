@@ -78,8 +78,7 @@ class SessionFixture : public ::testing::Test {
   void frameUntilIdle() {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     frame();
-    while (!(state_.image.loadingPath.empty() && state_.image.savingPath.empty()) &&
-           std::chrono::steady_clock::now() < deadline) {
+    while (state_.imageWorkUnderWay() && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       frame();
     }

@@ -148,7 +148,9 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
     session.update(state, 1.0 / 60.0);
     session.draw(state, 160, 120);
     // An image decodes off the frame loop: frames go on until it is in.
-    while (frame % kFramesPerChange == 0 && !state.image.loadingPath.empty()) {
+    const auto decodeDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (frame % kFramesPerChange == 0 && state.imageWorkUnderWay() &&
+           std::chrono::steady_clock::now() < decodeDeadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       session.update(state, 1.0 / 60.0);
       session.draw(state, 160, 120);
