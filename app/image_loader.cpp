@@ -47,7 +47,6 @@ double ImageLoader::busySeconds() const {
 void ImageLoader::start(const std::string& path, const ImageLimits& limits) {
   auto job = std::make_shared<Job>();
   job->decoder = decoder_;
-  job->path = path;
   job->limits = limits;
   job->result.path = path;
   running_ = job;
@@ -62,13 +61,13 @@ void ImageLoader::start(const std::string& path, const ImageLimits& limits) {
 void ImageLoader::decode(Job& job) {
   const auto begin = std::chrono::steady_clock::now();
   try {
-    job.result.image = job.decoder(job.path, job.limits);
+    job.result.image = job.decoder(job.result.path, job.limits);
   } catch (const ImageFileError& e) {
     job.result.error = e.what();
   } catch (const std::bad_alloc&) {
-    job.result.error = "'" + job.path + "' does not fit in this computer's memory while it decodes";
+    job.result.error = "'" + job.result.path + "' does not fit in this computer's memory while it decodes";
   } catch (const std::exception& e) {
-    job.result.error = "'" + job.path + "' cannot be read: " + e.what();
+    job.result.error = "'" + job.result.path + "' cannot be read: " + e.what();
   }
   job.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   job.done.store(true, std::memory_order_release);

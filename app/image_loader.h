@@ -46,9 +46,8 @@ class ImageLoader {
  private:
   struct Job {
     Decoder decoder;
-    std::string path;
     ImageLimits limits;
-    DecodedImage result;  // written by the worker before `done`
+    DecodedImage result;  // its path is set before the worker starts; the rest is written before `done`
     std::atomic<bool> done{false};
   };
   void start(const std::string& path, const ImageLimits& limits);

@@ -498,7 +498,6 @@ void ImageScene::save(AppState& state) {
   }
   // Encoded and written on the saver's thread; finishSaving reports it.
   saver_.start(std::move(out), lab.savePath);
-  lab.savingPath = saver_.busyPath();
 }
 
 void ImageScene::publish(AppState& state) const {

@@ -374,4 +374,37 @@ void drawPanels(AppState& state) {
   drawImageView(state);
 }
 
+void drawHelpWindow(AppState& state) {
+  if (!state.showHelp) return;
+  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Keyboard and mouse", &state.showHelp)) {
+    // One row per control; the image lab and the N-body lab share the mouse.
+    const char* rows[][2] = {
+        {"left drag", "orbit (N-body) / pan (image lab)"},
+        {"right drag", "pan"},
+        {"wheel", "zoom (about the cursor in the image lab)"},
+        {"Space", "pause / run (N-body)"},
+        {"N", "single step when paused (N-body)"},
+        {"R", "reset the bodies"},
+        {"C", "reset the camera"},
+        {"F / F11", "fullscreen"},
+        {"V", "vsync on / off"},
+        {"1 / 2 / 3", "N-body / image lab / Julia"},
+        {"H / F1", "this help"},
+        {"Esc", "quit"},
+    };
+    if (ImGui::BeginTable("keys", 2)) {
+      for (const auto& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(r[0]);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(r[1]);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
 }  // namespace ks

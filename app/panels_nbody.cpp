@@ -195,28 +195,4 @@ void drawNBodyPanel(AppState& state) {
   ImGui::End();
 }
 
-void drawHelpWindow(AppState& state) {
-  if (!state.showHelp) return;
-  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Keyboard and mouse", &state.showHelp)) {
-    const char* rows[][2] = {{"left drag", "orbit (N-body) / pan (image)"}, {"right drag", "pan"},
-                             {"wheel", "zoom (about the cursor in the image lab)"},                   {"Space", "pause / run"},
-                             {"N", "single step (paused)"},       {"R", "reset the bodies"},
-                             {"C", "reset the camera"},           {"F / F11", "fullscreen"},
-                             {"V", "vsync on / off"},             {"1 / 2 / 3", "N-body / image lab / Julia"},
-                             {"H / F1", "this help"},             {"Esc", "quit"}};
-    if (ImGui::BeginTable("keys", 2)) {
-      for (const auto& r : rows) {
-        ImGui::TableNextRow();
-        ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(r[0]);
-        ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(r[1]);
-      }
-      ImGui::EndTable();
-    }
-  }
-  ImGui::End();
-}
-
 }  // namespace ks
