@@ -1,6 +1,6 @@
 #pragma once
-// Image files in and out of host memory: everything stb_image decodes, made
-// into 8-bit gray or RGBA for the image lab; PNG out through stb_image_write.
+// Image files into host memory: everything stb_image decodes, made into 8-bit
+// gray or RGBA for the image lab (PNG out: png_writer.h).
 // The device's limits are checked against the file's header before anything is
 // decoded, so a hostile or damaged file cannot make us allocate gigabytes.
 #include <cstdint>
@@ -43,33 +43,14 @@ uint64_t maxImageFileBytes(const ImageLimits& limits);
 // regular file, unreadable, empty, not an image, damaged, or bigger than
 // `limits` allow. Sizes are checked on the header, before decoding; so are the
 // damaged files stb_image 2.27 mishandles (truncated BMP, PNM and HDR data, HDR
-// runs of length 0, JPEG Huffman tables with more than 256 codes). PNM is
-// decoded here (stb_image 2.27 byte-swaps 16-bit samples and ignores the
-// maximum value). Safe to call from any thread.
+// runs of length 0, JPEG Huffman tables with more than 256 codes: see
+// image_file_checks.h). PGM and PPM are read by pnm_reader.h, not stb_image.
+// Safe to call from any thread.
 HostImage loadImageFile(const std::filesystem::path& file, const ImageLimits& limits);
 
 // loadImageFile's work after the file is read: the same checks and decoding
 // on bytes already in memory (`name` only names them in messages). The fuzzer
 // (tests/fuzz_image_decode.cpp) calls this.
 HostImage decodeImage(const std::vector<uint8_t>& bytes, const std::filesystem::path& name, const ImageLimits& limits);
-
-// A generated RGBA picture for checking orientation and histograms by eye:
-// red grows to the right and green downwards over a blue of 128, a dark grid,
-// a white ring in the middle, a 16-step gray wedge near the bottom, and four
-// distinct corner squares (top-left red, top-right green, bottom-left blue,
-// bottom-right magenta) so every flip, rotation and transpose looks different.
-// Throws std::invalid_argument unless both sizes are positive.
-HostImage makeTestImage(int width, int height);
-
-// Writes 1 to 4 channels as PNG. Returns false with a message naming the file
-// in *error (when given) on failure, write errors included. Images of more than
-// kMaxPngPixelBytes (rows + one filter byte each) are refused: the encoder's sizes are int.
-constexpr uint64_t kMaxPngPixelBytes = uint64_t{1} << 29;
-// Why savePngFile would refuse an image of this size (empty: it would not), so
-// that a caller can say so before reading the pixels from the device.
-std::string pngSizeProblem(int width, int height, int channels);
-// savePngFile's message for `why`.
-std::string pngWriteError(const std::filesystem::path& file, const std::string& why);
-bool savePngFile(const HostImage& image, const std::filesystem::path& file, std::string* error);
 
 }  // namespace ks

@@ -8,6 +8,8 @@
 #include "app/app_state.h"
 #include "app/image_lab_settings.h"
 #include "app/image_paths.h"
+#include "app/png_writer.h"
+#include "app/test_image.h"
 #include "app/tuning_cache.h"
 
 namespace ks {

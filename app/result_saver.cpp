@@ -3,6 +3,8 @@
 #include <system_error>
 #include <utility>
 
+#include "app/png_writer.h"
+
 namespace ks {
 namespace {
 

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "app/image_file.h"
+#include "app/png_writer.h"
+#include "app/test_image.h"
 #include "test_support.h"
 
 namespace ks {

@@ -10,6 +10,7 @@
 #include "app/app_state.h"
 #include "app/image_file.h"
 #include "app/image_lab_settings.h"
+#include "app/png_writer.h"
 #include "app/render_surface.h"
 #include "app/session.h"
 #include "session_fixture.h"
