@@ -7,7 +7,11 @@
 #include <vector>
 
 #include "app/session.h"
-#include "compute/image_ops.h"
+#include "compute/image_copy.h"
+#include "compute/image_histogram.h"
+#include "compute/image_layout.h"
+#include "compute/image_rotate.h"
+#include "compute/image_transpose.h"
 
 namespace ks {
 namespace {

@@ -4,7 +4,9 @@
 // exceptions on a missing key or a wrong type; the callers say which file was bad.
 #include <nlohmann/json.hpp>
 
-#include "compute/image_ops.h"
+#include "compute/image_histogram.h"
+#include "compute/image_rotate.h"
+#include "compute/image_transpose.h"
 
 namespace ks {
 

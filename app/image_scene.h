@@ -12,7 +12,10 @@
 #include "app/result_saver.h"
 #include "app/scene.h"
 #include "app/settings.h"
-#include "compute/image_ops.h"
+#include "compute/image_histogram.h"
+#include "compute/image_layout.h"
+#include "compute/image_rotate.h"
+#include "compute/image_transpose.h"
 
 namespace ks {
 

@@ -10,7 +10,7 @@
 
 #include "app/app_state.h"
 #include "app/panels.h"
-#include "compute/image_ops.h"
+#include "compute/image_layout.h"
 
 namespace ks {
 namespace {

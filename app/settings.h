@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "compute/image_ops.h"
+#include "compute/image_histogram.h"
+#include "compute/image_transpose.h"
 
 namespace ks {
 

@@ -12,8 +12,9 @@
 
 #include "app/app_state.h"
 #include "compute/cl_objects.h"
+#include "compute/image_layout.h"
+#include "compute/image_transpose.h"
 #include "compute/interop/interop_path.h"
-#include "compute/image_ops.h"
 #include "compute/nbody_model.h"
 
 namespace ks {

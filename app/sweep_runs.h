@@ -8,7 +8,8 @@
 #include <string>
 
 #include "app/run_record.h"
-#include "compute/image_ops.h"
+#include "compute/image_layout.h"
+#include "compute/image_transpose.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/transpose_benchmark.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "compute/device_catalog.h"
-#include "compute/image_ops.h"
+#include "compute/image_transpose.h"
 #include "compute/nbody_variants.h"
 
 namespace ks {

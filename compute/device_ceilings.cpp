@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "compute/compute_context.h"
-#include "compute/image_ops.h"
+#include "compute/image_copy.h"
+#include "compute/image_layout.h"
 #include "compute/sample_stats.h"
 
 namespace ks {

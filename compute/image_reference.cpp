@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "compute/image_transpose.h"
+
 namespace ks {
 
 namespace {

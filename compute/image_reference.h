@@ -1,5 +1,5 @@
 #pragma once
-// CPU references for the image lab's kernels (compute/image_ops.h). They use the
+// CPU references for the image lab's kernels (compute/image_layout.h). They use the
 // same arithmetic as kernels/rotate.cl, transpose.cl and histogram.cl (integers;
 // for the forward rotation the seed's float operations), so
 // the buffer kernels must match them bit for bit (the image-sampler bilinear
@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "compute/image_ops.h"
+#include "compute/image_histogram.h"
+#include "compute/image_layout.h"
+#include "compute/image_rotate.h"
 
 namespace ks {
 

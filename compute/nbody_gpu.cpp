@@ -20,7 +20,7 @@ NBodyKernel::NBodyKernel(ComputeContext& compute, const NBodyConfig& config) : c
                            std::to_string(config.workGroup) + " asked");
   // Local memory was checked before the build from the tile the kernel declares
   // (nbodyConfigProblem); CL_KERNEL_LOCAL_MEM_SIZE can include the driver's own
-  // bytes (see buildKernel in image_ops.cpp).
+  // bytes (see buildKernel in image_op_checks.cpp).
 }
 
 template <typename T>

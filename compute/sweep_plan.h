@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "compute/device_catalog.h"
-#include "compute/image_ops.h"
+#include "compute/image_transpose.h"
 #include "compute/nbody_variants.h"
 
 namespace ks {

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "compute/image_ops.h"
+#include "compute/image_layout.h"
+#include "compute/image_transpose.h"
 
 namespace ks {
 

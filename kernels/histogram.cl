@@ -2,7 +2,7 @@
 // Per pixel: gray counts its value; RGBA counts R, G, B, A and the luminance
 // (77 R + 150 G + 29 B + 128) >> 8 (the same integers as the CPU reference), so
 // the result has HIST_CHANNELS x 256 bins, channel-major.
-// Kernels (see compute/image_ops.cpp):
+// Kernels (see compute/image_histogram.cpp):
 //   histogram_subhist       the seed's design: every work-item counts into its own
 //                           uchar sub-histogram in local memory, then the group sums
 //                           them into one partial histogram. A uchar counts to 255, so

@@ -1,5 +1,5 @@
 // Image rotation about the centre by any angle, gray or RGBA. Variants (kernel
-// name + build options; see compute/image_ops.cpp):
+// name + build options; see compute/image_rotate.cpp):
 //   rotate_forward_scatter   the seed's forward mapping: every source pixel goes to its
 //   + rotate_forward_resolve rotated spot, holes keep the background. Several source
 //                            pixels can land on one spot; the seed's kernel lets the
@@ -16,7 +16,7 @@
 //   rotate_bilinear_local    region its output tile maps to (a rotated rectangle's bounding
 //                            box, background outside the image) into local memory with
 //                            coalesced loads, then samples there without bounds tests
-//                            (-DSTAGED -DWG_X -DWG_Y -DBOX_AREA: see compute/image_ops.cpp)
+//                            (-DSTAGED -DWG_X -DWG_Y -DBOX_AREA: see compute/image_rotate.cpp)
 //   rotate_nearest_image     the same through image2d_t + sampler (-DUSE_IMAGES):
 //   rotate_bilinear_image    nearest reads at integer coordinates (bit-exact), bilinear
 //                            uses the sampler's filtering (within a level or two)

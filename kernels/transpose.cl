@@ -1,6 +1,6 @@
 // Image transpose: out (height x width) = in (width x height) transposed, any
 // width and height, gray or RGBA. Variants (chosen by kernel name and build
-// options; see compute/image_ops.cpp):
+// options; see compute/image_transpose.cpp):
 //   transpose_naive            coalesced reads, scattered writes (one pixel per item)
 //   transpose_tiled            a TILE x TILE tile in local memory: coalesced both ways
 //   transpose_tiled_padded     the same with every tile row padded by one element

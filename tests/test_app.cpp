@@ -31,7 +31,7 @@
 #include "app/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/device_selection.h"
-#include "compute/image_ops.h"
+#include "compute/image_transpose.h"
 #include "test_support.h"
 
 namespace ks {

@@ -19,8 +19,12 @@
 
 #include "compute/compute_context.h"
 #include "compute/device_catalog.h"
-#include "compute/image_ops.h"
+#include "compute/image_copy.h"
+#include "compute/image_histogram.h"
+#include "compute/image_layout.h"
 #include "compute/image_reference.h"
+#include "compute/image_rotate.h"
+#include "compute/image_transpose.h"
 
 namespace ks {
 namespace {

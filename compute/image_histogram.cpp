@@ -1,0 +1,398 @@
+#include "compute/image_histogram.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
+#include "compute/image_op_checks.h"
+
+namespace ks {
+
+// ---- histogram ---------------------------------------------------------------------------------
+
+int histogramChannelCount(int imageChannels) { return imageChannels == 4 ? 5 : 1; }
+
+const char* histogramChannelName(int imageChannels, int index) {
+  static const char* rgba[] = {"R", "G", "B", "A", "luminance"};
+  if (imageChannels != 4) return index == 0 ? "gray" : "?";
+  return index >= 0 && index < 5 ? rgba[index] : "?";
+}
+
+size_t histogramBinCount(const ImageLayout& layout) {
+  return static_cast<size_t>(kHistogramBins) * static_cast<size_t>(histogramChannelCount(layout.channels));
+}
+
+const std::vector<ImageHistogramVariant>& imageHistogramVariants() {
+  static const std::vector<ImageHistogramVariant> table = {
+      {"subhist_uchar", "histogram_subhist",
+       "the seed's design: a uchar sub-histogram per work-item in local memory, summed per group; at most 255 pixels "
+       "per work-item so the uchar bins never wrap",
+       {32, 64, 128, 256}, {16, 32, 64, 128, 255}, {}, {}},
+      {"subhist_flush", "histogram_subhist_flush",
+       "the seed's uchar sub-histograms without atomics or their limits: each item's counters one bank per lane "
+       "(no conflicts), summed into the group's histogram every <= 255 pixels; a fixed grid loops over the image",
+       {32, 64, 128, 256}, {}, {}, {1, 2, 4, 8, 16}},
+      {"local_atomic", "histogram_local_atomic",
+       "one histogram per work-group in local memory, atomic increments, 16-byte loads in a grid-stride loop; "
+       "several interleaved copies spread bank conflicts (32: one bank per lane, none left)",
+       {64, 128, 256, 512, 1024}, {}, {1, 2, 4, 8, 16, 32}, {1, 2, 4, 8, 16, 32}},
+      {"local_atomic_fused", "histogram_local_atomic",
+       "local_atomic in one kernel: the groups add their histograms into device-wide sums with global atomics, "
+       "and the last group to finish (a counter behind a device-scope fence) moves them to the result and zeroes "
+       "them: no partial histograms, no merge kernel, no clearing",
+       {64, 128, 256, 512, 1024}, {}, {1, 2, 4, 8, 16, 32}, {1, 2, 4, 8, 16, 32}, true},
+  };
+  return table;
+}
+
+const ImageHistogramVariant* findImageHistogramVariant(const std::string& name) {
+  for (const auto& v : imageHistogramVariants())
+    if (name == v.name) return &v;
+  return nullptr;
+}
+
+HistogramConfig defaultHistogramConfig(int channels) {
+  HistogramConfig c;
+  c.variant = "local_atomic";
+  c.workGroup = 256;
+  // Gray: 32 copies, one bank per lane (32 KB); RGBA: 5 channels x 8 copies x 1 KB = 40 KB.
+  c.copies = channels == 1 ? 32 : 8;
+  c.groupsPerComputeUnit = 2;
+  return c;
+}
+
+HistogramConfig defaultHistogramConfig(int channels, const DeviceDescriptor& device) {
+  HistogramConfig fused = defaultHistogramConfig(channels);
+  fused.variant = "local_atomic_fused";
+  for (int wg : {1024, 256}) {
+    fused.workGroup = wg;
+    fused.groupsPerComputeUnit = wg == 1024 ? 1 : 2;
+    if (imageHistogramConfigProblem(fused, device, channels).empty()) return fused;
+  }
+  return defaultHistogramConfig(channels);
+}
+
+static bool isSubHistogram(const ImageHistogramVariant* v) { return v && std::string(v->name) == "subhist_uchar"; }
+static bool isFlushed(const ImageHistogramVariant* v) { return v && std::string(v->name) == "subhist_flush"; }
+
+std::string describeCountedChannels(int mask) {
+  std::string out;
+  for (int c = 0; c < 5; ++c)
+    if (mask & (1 << c)) out += std::string(out.empty() ? "" : " ") + histogramChannelName(4, c);
+  return out;
+}
+
+std::string imageHistogramBuildOptions(const HistogramConfig& c, int channels) {
+  const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
+  std::ostringstream o;
+  o << "-DCHANNELS=" << channels << " -DWG=" << c.workGroup;
+  if (channels == 4 && c.countedChannels != kAllHistogramChannels) o << " -DCOUNT_MASK=" << c.countedChannels;
+  if (isSubHistogram(v)) o << " -DSUBHIST -DPIXELS_PER_ITEM=" << c.pixelsPerItem;
+  else if (isFlushed(v)) o << " -DSUBHIST_FLUSH";
+  else o << " -DLOCAL_ATOMIC -DCOPIES=" << c.copies;
+  if (v && v->fused) o << " -DFUSED";
+  return o.str();
+}
+
+std::string deviceScopeFenceProblem(const DeviceDescriptor& device) {
+  const int major = device.openclMajorVersion();
+  if (major < 2)
+    return "local_atomic_fused needs device-scope memory fences (OpenCL 2.0 or later); the device reports '" +
+           device.deviceVersion + "'";
+  // NVIDIA's OpenCL 3.0 lists work-group-scope fences only (0x13), yet compiles a
+  // memory_scope_device fence to membar.gl, CUDA's __threadfence (checked in its
+  // PTX on an H200, driver 580.159.04): the one exception to the capability query.
+  const cl_device_atomic_capabilities needed = CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  if (major >= 3 && (device.atomicFenceCapabilities & needed) != needed && !device.isNvidia())
+    return "local_atomic_fused needs acquire-release fences of device scope, which the device does not offer "
+           "(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES)";
+  return "";
+}
+
+std::string deviceScopeFenceLanguageOption(const DeviceDescriptor& device) {
+  return device.openclMajorVersion() >= 3 ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
+}
+
+std::string describeHistogramConfig(const HistogramConfig& c) {
+  std::ostringstream o;
+  o << c.variant << " wg=" << c.workGroup;
+  const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
+  if (isSubHistogram(v)) o << " ppi=" << c.pixelsPerItem;
+  else if (isFlushed(v)) o << " groups/CU=" << c.groupsPerComputeUnit;
+  else o << " copies=" << c.copies << " groups/CU=" << c.groupsPerComputeUnit;
+  if (c.countedChannels != kAllHistogramChannels) o << " counting " << describeCountedChannels(c.countedChannels);
+  return o.str();
+}
+
+size_t imageHistogramLocalMemoryBytes(const HistogramConfig& c, int channels) {
+  const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
+  if (!v) return 0;
+  const size_t bins = static_cast<size_t>(kHistogramBins) * static_cast<size_t>(histogramChannelCount(channels));
+  if (isSubHistogram(v)) return bins * static_cast<size_t>(std::max(c.workGroup, 0));  // one byte per item and bin
+  if (isFlushed(v)) return bins * static_cast<size_t>(std::max(c.workGroup, 0)) + bins * 4;  // + the group's uint bins
+  // local_atomic keeps only the counted channels in local memory.
+  const size_t counted = channels == 4 ? static_cast<size_t>(std::popcount(static_cast<unsigned>(c.countedChannels)))
+                                       : 1;
+  return counted * static_cast<size_t>(kHistogramBins) * static_cast<size_t>(std::max(c.copies, 0)) * 4;
+}
+
+std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDescriptor& device, int channels) {
+  const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
+  if (!v) return "unknown histogram variant '" + c.variant + "'";
+  if (std::string p = channelsProblem(channels); !p.empty()) return p;
+  if (c.countedChannels < 1 || c.countedChannels > kAllHistogramChannels)
+    return "the counted channels must be a non-empty subset of R, G, B, A and luminance (mask " +
+           std::to_string(c.countedChannels) + ")";
+  if (!contains(v->workGroups, c.workGroup))
+    return "work-group size " + std::to_string(c.workGroup) + " is not offered by the " + v->name + " variant (" +
+           listOf(v->workGroups) + ")";
+  if (std::string p = workGroup1dProblem(static_cast<size_t>(c.workGroup), device); !p.empty()) return p;
+  if (isSubHistogram(v)) {
+    if (c.pixelsPerItem > kSubHistogramMaxPixelsPerItem)
+      return std::to_string(c.pixelsPerItem) +
+             " pixels per work-item would overflow the uchar sub-histogram bins (at most 255: an image of one value "
+             "would wrap to 0)";
+    if (!contains(v->pixelsPerItem, c.pixelsPerItem))
+      return std::to_string(c.pixelsPerItem) + " pixels per work-item are not offered by the " + v->name +
+             " variant (" + listOf(v->pixelsPerItem) + ")";
+  } else {
+    if (!isFlushed(v) && !contains(v->copies, c.copies))
+      return std::to_string(c.copies) + " histogram copies are not offered by the " + v->name + " variant (" +
+             listOf(v->copies) + ")";
+    if (!contains(v->groupsPerComputeUnit, c.groupsPerComputeUnit))
+      return std::to_string(c.groupsPerComputeUnit) + " groups per compute unit are not offered by the " + v->name +
+             " variant (" + listOf(v->groupsPerComputeUnit) + ")";
+  }
+  if (v->fused)
+    if (std::string p = deviceScopeFenceProblem(device); !p.empty()) return p;
+  if (std::string p = workGroup1dProblem(static_cast<size_t>(kHistogramBins), device); !p.empty())
+    return "the statistics reduction needs work-groups of " + std::to_string(kHistogramBins) + ": " + p;
+  return localMemoryProblem(imageHistogramLocalMemoryBytes(c, channels), device,
+                            isSubHistogram(v) || isFlushed(v) ? "the sub-histograms" : "the histogram copies");
+}
+
+std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels, int countedChannels) {
+  std::vector<HistogramConfig> out;
+  for (const auto& v : imageHistogramVariants())
+    for (int wg : v.workGroups) {
+      HistogramConfig c;
+      c.variant = v.name;
+      c.countedChannels = channels == 4 ? countedChannels : kAllHistogramChannels;
+      c.workGroup = wg;
+      if (isSubHistogram(&v)) {
+        for (int ppi : v.pixelsPerItem) {
+          c.pixelsPerItem = ppi;
+          if (imageHistogramConfigProblem(c, device, channels).empty()) out.push_back(c);
+        }
+      } else if (isFlushed(&v)) {
+        for (int g : v.groupsPerComputeUnit) {
+          c.groupsPerComputeUnit = g;
+          if (imageHistogramConfigProblem(c, device, channels).empty()) out.push_back(c);
+        }
+      } else {
+        for (int copies : v.copies)
+          for (int g : v.groupsPerComputeUnit) {
+            c.copies = copies;
+            c.groupsPerComputeUnit = g;
+            if (imageHistogramConfigProblem(c, device, channels).empty()) out.push_back(c);
+          }
+      }
+    }
+  return out;
+}
+
+uint64_t ImageHistogram::total(int index) const {
+  uint64_t sum = 0;
+  const uint32_t* b = channel(index);
+  for (int i = 0; i < kHistogramBins; ++i) sum += b[i];
+  return sum;
+}
+
+int histogramPercentile(const uint32_t* bins, double percent) {
+  uint64_t total = 0;
+  for (int i = 0; i < kHistogramBins; ++i) total += bins[i];
+  if (total == 0) return 0;
+  const double p = std::clamp(percent, 0.0, 100.0);
+  const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(p * static_cast<double>(total) / 100.0)));
+  uint64_t cumulative = 0;
+  for (int i = 0; i < kHistogramBins; ++i) {
+    cumulative += bins[i];
+    if (cumulative >= rank) return i;
+  }
+  return kHistogramBins - 1;
+}
+
+// Whole percents: the kernel computes the rank as (p N + 99) / 100 in integers.
+constexpr bool wholePercents() {
+  for (double p : kImagePercentiles)
+    if (p != static_cast<double>(static_cast<int>(p)) || p < 0 || p > 100) return false;
+  return true;
+}
+static_assert(wholePercents(), "kImagePercentiles must be whole percents");
+
+std::string histogramPercentileOptions() {
+  std::ostringstream list;
+  for (size_t i = 0; i < kImagePercentiles.size(); ++i) list << (i ? "," : "") << static_cast<int>(kImagePercentiles[i]);
+  return " -DPERCENTILES=" + list.str() + " -DPERCENTILE_COUNT=" + std::to_string(kImagePercentiles.size());
+}
+
+ChannelStatistics channelStatistics(const uint64_t* m) {
+  ChannelStatistics s;
+  s.count = m[0];
+  s.sum = m[1];
+  s.sumSquares = m[2];
+  s.min = static_cast<int>(m[3]);
+  s.max = static_cast<int>(m[4]);
+  if (s.count) {
+    const double n = static_cast<double>(s.count);
+    s.mean = static_cast<double>(s.sum) / n;
+    // Var = (N sum v^2 - (sum v)^2) / N^2; the numerator in 128-bit integers is
+    // exact (no cancellation), then one rounding.
+    __extension__ typedef unsigned __int128 u128;
+    const u128 numerator = static_cast<u128>(s.sumSquares) * s.count - static_cast<u128>(s.sum) * s.sum;
+    s.stddev = std::sqrt(static_cast<double>(numerator) / (n * n));
+  }
+  for (size_t i = 0; i < kImagePercentiles.size(); ++i) s.percentiles[i] = static_cast<int>(m[5 + i]);
+  static_assert(kImagePercentiles[3] == 50.0, "the median is one of the percentiles the kernel finds");
+  s.median = s.percentiles[3];
+  return s;
+}
+
+// ---- ImageHistogrammer ---------------------------------------------------------------------
+
+struct ImageHistogrammer::Built {
+  KernelBuild histogram, merge, stats;
+  size_t mergeRows = 1;
+};
+
+ImageHistogrammer::ImageHistogrammer(ComputeContext& compute, const HistogramConfig& config)
+    : compute_(compute), config_(config), variant_(findImageHistogramVariant(config.variant)) {
+  if (std::string problem = imageHistogramConfigProblem(config, compute.device(), 1); !problem.empty())
+    throw ImageConfigError(problem);
+}
+
+ImageHistogrammer::~ImageHistogrammer() = default;
+
+void ImageHistogrammer::prepare(int channels) { built(channels); }
+
+const ProgramBuild& ImageHistogrammer::build(int channels) { return *built(channels).histogram.build; }
+const KernelInfo& ImageHistogrammer::info(int channels) { return built(channels).histogram.info; }
+bool ImageHistogrammer::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
+
+ImageHistogrammer::Built& ImageHistogrammer::built(int channels) {
+  if (std::string problem = imageHistogramConfigProblem(config_, compute_.device(), channels); !problem.empty())
+    throw ImageConfigError(problem);
+  auto& slot = built_[channelIndex(channels)];
+  if (slot) return *slot;
+  auto b = std::make_unique<Built>();
+  const std::string options = imageHistogramBuildOptions(config_, channels);
+  const std::string histogramOptions =
+      variant_->fused ? options + " " + deviceScopeFenceLanguageOption(compute_.device()) : options;
+  b->histogram = buildKernel(compute_, kHistogramKernelFile, histogramOptions, variant_->kernel,
+                             static_cast<size_t>(config_.workGroup));
+  b->merge = buildKernel(compute_, kHistogramKernelFile, options, "histogram_merge", 8);
+  // Rows of the merge's (8, rows) work-group: a power of two up to 128 that the
+  // kernel and the device allow.
+  size_t rowLimit = std::min<size_t>(128, b->merge.info.workGroupSize / 8);
+  if (compute_.device().maxWorkGroupSize) rowLimit = std::min(rowLimit, compute_.device().maxWorkGroupSize / 8);
+  if (compute_.device().maxWorkItemSizes.size() >= 2)
+    rowLimit = std::min(rowLimit, compute_.device().maxWorkItemSizes[1]);
+  b->mergeRows = 1;
+  while (b->mergeRows * 2 <= rowLimit) b->mergeRows *= 2;
+  b->stats = buildKernel(compute_, kHistogramKernelFile, options + histogramPercentileOptions(), "histogram_stats",
+                         kHistogramBins);
+  slot = std::move(b);
+  return *slot;
+}
+
+size_t ImageHistogrammer::groupCount(const ImageLayout& layout) const {
+  const size_t wg = static_cast<size_t>(config_.workGroup);
+  if (isSubHistogram(variant_)) return std::max<size_t>(1, divUp(layout.pixels(), wg * config_.pixelsPerItem));
+  const size_t perLoad = layout.channels == 1 ? 16 : 4;  // pixels per 16-byte load
+  const size_t needed = std::max<size_t>(1, divUp(layout.pixels(), wg * perLoad));
+  const size_t units = std::max<cl_uint>(1, compute_.device().computeUnits);
+  return std::min(needed, units * static_cast<size_t>(config_.groupsPerComputeUnit));
+}
+
+void ImageHistogrammer::run(Queue& queue, cl_mem in, const ImageLayout& layout, cl_mem bins, ImageOpEvents* events) {
+  requireLayout(layout, "the input");
+  Built& b = built(layout.channels);
+  const size_t binCount = histogramBinCount(layout);
+  requireBuffer(in, layout.bytes(), "the input");
+  requireBuffer(bins, binCount * sizeof(cl_uint), "the bins");
+  const size_t groups = groupCount(layout);
+  const size_t wg = static_cast<size_t>(config_.workGroup);
+  Kernel& h = b.histogram.kernel;
+  h.setArg(0, in);
+  h.setArg(1, static_cast<cl_uint>(layout.pixels()));
+  if (variant_->fused) {
+    // The sums and the finished-groups counter: zeroed once here, and zeroed again
+    // by the last group of every run.
+    const size_t sumsBytes = (binCount + 1) * sizeof(cl_uint);
+    if (sums_.bytes() < sumsBytes) {
+      sums_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, sumsBytes);
+      const cl_uint zero = 0;
+      clCheck(clEnqueueFillBuffer(queue.get(), sums_.get(), &zero, sizeof zero, 0, sumsBytes, 0, nullptr, nullptr),
+              "clEnqueueFillBuffer");
+    }
+    h.setArg(2, sums_.get());
+    h.setArg(3, bins);
+    enqueue(queue, h, {groups * wg}, {wg}, eventFor(events, "histogram"));
+    return;
+  }
+  const size_t partialBytes = groups * binCount * sizeof(cl_uint);
+  if (partials_.bytes() < partialBytes) partials_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, partialBytes);
+  h.setArg(2, partials_.get());
+  enqueue(queue, h, {groups * wg}, {wg}, eventFor(events, "histogram"));
+
+  Kernel& m = b.merge.kernel;
+  m.setArg(0, partials_.get());
+  m.setArg(1, static_cast<cl_uint>(groups));
+  m.setArg(2, static_cast<cl_uint>(binCount));
+  m.setArg(3, bins);
+  enqueue(queue, m, {binCount, b.mergeRows}, {8, b.mergeRows}, eventFor(events, "merge"));
+}
+
+void ImageHistogrammer::runStatistics(Queue& queue, cl_mem bins, int imageChannels, cl_mem moments,
+                                      ImageOpEvents* events) {
+  if (std::string p = channelsProblem(imageChannels); !p.empty()) throw ImageConfigError(p);
+  Built& b = built(imageChannels);
+  const size_t channels = static_cast<size_t>(histogramChannelCount(imageChannels));
+  requireBuffer(bins, channels * kHistogramBins * sizeof(cl_uint), "the bins");
+  requireBuffer(moments, channels * kMomentsPerChannel * sizeof(cl_ulong), "the moments");
+  Kernel& s = b.stats.kernel;
+  s.setArg(0, bins);
+  s.setArg(1, moments);
+  enqueue(queue, s, {channels * kHistogramBins}, {static_cast<size_t>(kHistogramBins)}, eventFor(events, "statistics"));
+}
+
+ImageHistogramResult ImageHistogrammer::compute(Queue& queue, cl_mem in, const ImageLayout& layout,
+                                                ImageOpEvents* events) {
+  requireLayout(layout, "the input");
+  const size_t binCount = histogramBinCount(layout);
+  const size_t channels = static_cast<size_t>(histogramChannelCount(layout.channels));
+  if (bins_.bytes() < binCount * sizeof(cl_uint))
+    bins_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, 5 * kHistogramBins * sizeof(cl_uint));
+  if (moments_.bytes() < channels * kMomentsPerChannel * sizeof(cl_ulong))
+    moments_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, 5 * kMomentsPerChannel * sizeof(cl_ulong));
+  run(queue, in, layout, bins_.get(), events);
+  runStatistics(queue, bins_.get(), layout.channels, moments_.get(), events);
+
+  ImageHistogramResult result;
+  result.histogram.imageChannels = layout.channels;
+  result.histogram.bins.resize(binCount);
+  std::vector<cl_ulong> moments(channels * kMomentsPerChannel);
+  queue.readBuffer(bins_, 0, binCount * sizeof(cl_uint), result.histogram.bins.data());
+  queue.readBuffer(moments_, 0, moments.size() * sizeof(cl_ulong), moments.data());
+  result.statistics.imageChannels = layout.channels;
+  for (size_t c = 0; c < channels; ++c) {
+    uint64_t m[kMomentsPerChannel];
+    for (int i = 0; i < kMomentsPerChannel; ++i) m[i] = moments[c * kMomentsPerChannel + i];
+    result.statistics.channels.push_back(channelStatistics(m));
+  }
+  return result;
+}
+
+}  // namespace ks

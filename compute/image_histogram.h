@@ -1,0 +1,177 @@
+#pragma once
+// Histogram and statistics (compute/image_layout.h: what the image operations
+// share): the variants table, configurations and their checks, the device-scope
+// fence the fused variant needs, the merged bins and their statistics, and
+// ImageHistogrammer, which runs a configuration.
+#include <CL/cl.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compute/cl_objects.h"
+#include "compute/compute_context.h"
+#include "compute/device_catalog.h"
+#include "compute/image_layout.h"
+
+namespace ks {
+
+// ---- histogram and statistics ------------------------------------------------------------
+
+constexpr int kHistogramBins = 256;
+// Histogram channels of an image: gray 1; RGBA 5 (R, G, B, A, luminance).
+int histogramChannelCount(int imageChannels);
+const char* histogramChannelName(int imageChannels, int index);  // "gray", "R", ..., "luminance"
+// Bin count of the merged result: 256 x histogramChannelCount(layout.channels).
+size_t histogramBinCount(const ImageLayout& layout);
+
+constexpr int kAllHistogramChannels = 0x1F;  // R, G, B, A, luminance
+constexpr int kRgbHistogramChannels = 0x07;
+std::string describeCountedChannels(int mask);  // "R G B"
+
+struct ImageHistogramVariant {
+  const char* name;  // "subhist_uchar", "subhist_flush", "local_atomic"
+  const char* kernel;
+  const char* description;
+  std::vector<int> workGroups;            // allowed work-group sizes
+  std::vector<int> pixelsPerItem;         // subhist_uchar: pixels per work-item (<= 255: uchar bins)
+  std::vector<int> copies;                // local_atomic: copies of the group's histogram (spreads conflicts)
+  std::vector<int> groupsPerComputeUnit;  // subhist_flush, local_atomic: groups launched per compute unit
+  // One kernel: groups add into device-wide sums with global atomics and the last
+  // group hands them over (needs a device-scope fence: deviceScopeFenceProblem).
+  bool fused = false;
+};
+const std::vector<ImageHistogramVariant>& imageHistogramVariants();
+const ImageHistogramVariant* findImageHistogramVariant(const std::string& name);
+constexpr const char* kHistogramKernelFile = "histogram.cl";
+// The uchar sub-histogram bins of the seed's design count to 255: a work-item may
+// never see more pixels than that (an image of one constant value would wrap).
+constexpr int kSubHistogramMaxPixelsPerItem = 255;
+
+struct HistogramConfig {
+  std::string variant = "local_atomic";
+  int workGroup = 256;
+  int pixelsPerItem = 255;         // subhist_uchar
+  int copies = 8;                  // local_atomic
+  int groupsPerComputeUnit = 8;    // subhist_flush, local_atomic
+  // RGBA: the histogram channels counted, bit c for histogramChannelName(4, c)
+  // (R, G, B, A, luminance); the others come back empty. Gray ignores it.
+  int countedChannels = kAllHistogramChannels;
+  bool operator==(const HistogramConfig&) const = default;
+};
+
+// The configuration that ran fastest for this pixel size on an H200 (8192x8192):
+// local_atomic wg=256, 2 groups per CU, 32 copies gray (1.45-1.47 TB/s of random
+// input, histogram + merge; CUB 1.42-1.52 in the same calls) / 8 copies RGBA (1.51 TB/s).
+HistogramConfig defaultHistogramConfig(int channels);
+// For a device: local_atomic_fused (one kernel, no merge) with 1024-item groups
+// where the device has device-scope fences and room for it (H200, 2026-11-24:
+// gray random 2.05 TB/s, constant 2.45 TB/s, RGBA 1.64 TB/s), smaller groups
+// where it must; else defaultHistogramConfig(channels).
+HistogramConfig defaultHistogramConfig(int channels, const DeviceDescriptor& device);
+std::string imageHistogramBuildOptions(const HistogramConfig& config, int channels);
+// Empty when the device's kernels can order global atomics device-wide (OpenCL C
+// 2.0+ atomic_work_item_fence with memory_scope_device), else why not.
+std::string deviceScopeFenceProblem(const DeviceDescriptor& device);
+// The -cl-std option that makes that fence available: "-cl-std=CL3.0" or "CL2.0".
+std::string deviceScopeFenceLanguageOption(const DeviceDescriptor& device);
+std::string describeHistogramConfig(const HistogramConfig& config);  // "local_atomic wg=256 copies=1 groups/CU=8"
+size_t imageHistogramLocalMemoryBytes(const HistogramConfig& config, int channels);
+// Empty when runnable; else why not (unknown variant, work-group / copies / groups
+// per CU not offered, pixels per work-item above 255 (uchar bins would wrap) or not
+// offered, local memory overflow, a device that cannot run the 256-wide statistics
+// reduction).
+std::string imageHistogramConfigProblem(const HistogramConfig& config, const DeviceDescriptor& device, int channels);
+// countedChannels (RGBA): local_atomic keeps only those in local memory, so counting
+// fewer channels allows more histogram copies.
+std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels,
+                                                 int countedChannels = kAllHistogramChannels);
+
+// Merged bins: channel-major, 256 per channel, in histogramChannelName order.
+struct ImageHistogram {
+  int imageChannels = 1;
+  std::vector<uint32_t> bins;
+  int channelCount() const { return histogramChannelCount(imageChannels); }
+  const uint32_t* channel(int index) const { return bins.data() + static_cast<size_t>(index) * kHistogramBins; }
+  uint64_t total(int index) const;
+  bool operator==(const ImageHistogram&) const = default;
+};
+
+// Percentiles reported for every channel (nearest rank: the smallest value whose
+// cumulative count reaches ceil(p / 100 * N), at least the first pixel).
+constexpr std::array<double, 7> kImagePercentiles = {1, 5, 25, 50, 75, 95, 99};
+struct ChannelStatistics {
+  uint64_t count = 0;
+  uint64_t sum = 0;         // of the values
+  uint64_t sumSquares = 0;  // of the values squared
+  int min = 0, max = 0;
+  double mean = 0.0;
+  double stddev = 0.0;      // population: sqrt(sum (v - mean)^2 / N)
+  int median = 0;           // the 50th percentile (the lower median for even N)
+  std::array<int, kImagePercentiles.size()> percentiles{};
+  bool operator==(const ChannelStatistics&) const = default;
+};
+struct ImageStatistics {
+  int imageChannels = 1;
+  std::vector<ChannelStatistics> channels;  // histogramChannelName order
+};
+
+// Nearest-rank percentile of 256 bins (see kImagePercentiles); 0 for empty bins.
+int histogramPercentile(const uint32_t* bins, double percent);
+// Per-channel statistics as the device's kernel writes them, cl_ulongs: count, sum,
+// sum of squares, min, max, then the value at each of kImagePercentiles.
+constexpr int kMomentsPerChannel = 5 + static_cast<int>(kImagePercentiles.size());
+// The statistics kernel's build options naming kImagePercentiles (-DPERCENTILES=...).
+std::string histogramPercentileOptions();
+// Mean and standard deviation from the exact integer moments; median and
+// percentiles as the kernel found them.
+ChannelStatistics channelStatistics(const uint64_t* moments);
+
+// ---- runner (compute/image_layout.h: what runners check and when they build) --------
+
+// Everything the histogram lab shows for one image, computed on the device.
+struct ImageHistogramResult {
+  ImageHistogram histogram;
+  ImageStatistics statistics;
+};
+
+class ImageHistogrammer {
+ public:
+  ImageHistogrammer(ComputeContext& compute, const HistogramConfig& config);
+  ~ImageHistogrammer();
+  ImageHistogrammer(const ImageHistogrammer&) = delete;
+  ImageHistogrammer& operator=(const ImageHistogrammer&) = delete;
+  void prepare(int channels);
+  // Sub-histograms per work-group ("histogram"), then the merge kernel sums them
+  // on the device ("merge") into `bins`: histogramBinCount(layout) cl_uints.
+  // local_atomic_fused: the one "histogram" kernel writes `bins`.
+  void run(Queue& queue, cl_mem in, const ImageLayout& layout, cl_mem bins, ImageOpEvents* events = nullptr);
+  // The statistics reduction ("statistics"): one work-group of 256 per channel
+  // reduces the bins to kMomentsPerChannel cl_ulongs per channel in `moments`
+  // (moments, then percentiles).
+  void runStatistics(Queue& queue, cl_mem bins, int imageChannels, cl_mem moments, ImageOpEvents* events = nullptr);
+  // run + runStatistics into the histogrammer's own buffers, then reads back the
+  // bins and moments (blocking) and derives the statistics.
+  ImageHistogramResult compute(Queue& queue, cl_mem in, const ImageLayout& layout, ImageOpEvents* events = nullptr);
+  // Work-groups (= partial histograms merged on the device) for an image.
+  size_t groupCount(const ImageLayout& layout) const;
+  const HistogramConfig& config() const { return config_; }
+  const ImageHistogramVariant& variant() const { return *variant_; }
+  const ProgramBuild& build(int channels);
+  const KernelInfo& info(int channels);  // of the sub-histogram kernel
+  bool isBuilt(int channels) const;  // as ImageRotator's
+
+ private:
+  struct Built;
+  Built& built(int channels);
+  ComputeContext& compute_;
+  HistogramConfig config_;
+  const ImageHistogramVariant* variant_;
+  std::unique_ptr<Built> built_[2];
+  Buffer partials_, sums_, bins_, moments_;  // sums_: local_atomic_fused's device-wide sums
+};
+
+}  // namespace ks

@@ -1,0 +1,378 @@
+#include "compute/image_rotate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <numbers>
+#include <sstream>
+
+#include "compute/image_op_checks.h"
+
+namespace ks {
+
+namespace {
+
+bool deviceImageSupport(const DeviceDescriptor& device) {
+  if (!device.id) return true;  // no runtime handle (a descriptor made up in a test): assume, check when built
+  return deviceInfo<cl_bool>(device.id, CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE;
+}
+
+}  // namespace
+
+// ---- rotation ------------------------------------------------------------------------------
+
+const std::vector<ImageRotateVariant>& imageRotateVariants() {
+  static const std::vector<ImageRotateVariant> table = {
+      {"forward", "rotate_forward_scatter",
+       "the seed's forward mapping: each source pixel written to its rotated spot, holes keep the background "
+       "(the seed's float arithmetic, bit for bit; collisions resolved like the CPU loop: the last source pixel "
+       "wins, by atomic_max)",
+       RotateSampling::Forward, false, false, {1}},
+      {"nearest", "rotate_nearest", "inverse mapping: each output pixel fetches the source pixel under its centre",
+       RotateSampling::Nearest, false, false, {1, 4}},
+      {"bilinear", "rotate_bilinear",
+       "inverse mapping with bilinear sampling of the 4 nearest source pixels (12-bit fixed-point weights)",
+       RotateSampling::Bilinear, false, false, {1, 4}},
+      {"nearest_local", "rotate_nearest_local",
+       "nearest from local memory: the group first copies the source region of its output tile (coalesced, "
+       "background outside the image), then samples without bounds tests",
+       RotateSampling::Nearest, false, true, {1, 4}},
+      {"bilinear_local", "rotate_bilinear_local", "bilinear from the group's source region staged in local memory",
+       RotateSampling::Bilinear, false, true, {1, 4}},
+      {"nearest_image", "rotate_nearest_image",
+       "nearest through image2d_t + sampler (the source copied into a CL image; pixel chosen in integers)",
+       RotateSampling::Nearest, true, false, {1, 2, 4}, true, {1, 2, 4}},
+      {"bilinear_image", "rotate_bilinear_image",
+       "bilinear by the sampler's filtering (CLK_FILTER_LINEAR, the texture unit) from a CL image; GPUs weight "
+       "the taps in 1/256 steps",
+       RotateSampling::Bilinear, true, false, {1, 2, 4}, false, {1, 2, 4}},
+  };
+  return table;
+}
+
+const ImageRotateVariant* findImageRotateVariant(const std::string& name) {
+  for (const auto& v : imageRotateVariants())
+    if (name == v.name) return &v;
+  return nullptr;
+}
+
+void fitRotateBlock(const ImageRotateVariant& variant, int& pixelsPerItem, int& rowsPerItem) {
+  if (!contains(variant.pixelsPerItem, pixelsPerItem))
+    pixelsPerItem = contains(variant.pixelsPerItem, 4) ? 4 : variant.pixelsPerItem.front();
+  if (!contains(variant.rowsPerItem, rowsPerItem)) rowsPerItem = variant.rowsPerItem.front();
+}
+
+RotationFixedPoint rotationFixedPoint(double degrees) {
+  double d = std::fmod(degrees, 360.0);
+  if (d < 0) d += 360.0;
+  RotationFixedPoint r;
+  if (d == 0.0) return {65536, 0};
+  if (d == 90.0) return {0, 65536};
+  if (d == 180.0) return {-65536, 0};
+  if (d == 270.0) return {0, -65536};
+  const double rad = d * std::numbers::pi / 180.0;
+  r.cosQ16 = static_cast<int32_t>(std::lround(std::cos(rad) * 65536.0));
+  r.sinQ16 = static_cast<int32_t>(std::lround(std::sin(rad) * 65536.0));
+  return r;
+}
+
+RotationFloat rotationFloat(double degrees) {
+  double d = std::fmod(degrees, 360.0);
+  if (d < 0) d += 360.0;
+  if (d == 0.0) return {1.0f, 0.0f};
+  if (d == 90.0) return {0.0f, 1.0f};
+  if (d == 180.0) return {-1.0f, 0.0f};
+  if (d == 270.0) return {0.0f, -1.0f};
+  const double rad = d * std::numbers::pi / 180.0;
+  auto toFloat = [](double v) {
+    const float f = static_cast<float>(v);
+    return std::fabs(f) < std::numeric_limits<float>::min() ? 0.0f : f;
+  };
+  return {toFloat(std::cos(rad)), toFloat(std::sin(rad))};
+}
+
+ImageLayout rotatedLayout(const ImageLayout& in, const RotateParams& params) {
+  if (params.canvas == RotateCanvas::Crop) return in;
+  const RotationFixedPoint r = rotationFixedPoint(params.degrees);
+  const int64_t c = std::abs(static_cast<int64_t>(r.cosQ16)), s = std::abs(static_cast<int64_t>(r.sinQ16));
+  const int64_t w = in.width, h = in.height;
+  ImageLayout out = in;
+  out.width = static_cast<int>(std::max<int64_t>(1, (w * c + h * s + 65535) >> 16));
+  out.height = static_cast<int>(std::max<int64_t>(1, (w * s + h * c + 65535) >> 16));
+  return out;
+}
+
+std::array<uint8_t, 4> rotateBackgroundPixel(const RotateParams& params, int channels) {
+  if (params.transparent) return {0, 0, 0, 0};
+  if (channels == 1) return {imageLuminance(params.background[0], params.background[1], params.background[2]), 0, 0, 0};
+  return params.background;
+}
+
+size_t imageRotateBoxPixels(const RotateConfig& c) {
+  // Source span of a tile of A+1 x B+1 pixels: |cos| A + |sin| B by |sin| A + |cos| B,
+  // whose product is at most (A + B)^2 / 2 (at 45 degrees); plus 3 columns and rows
+  // for floor rounding and the bilinear taps, 6 more columns for gray word alignment.
+  const double span = std::max(0, c.workGroupX * c.pixelsPerItem - 1) + std::max(0, c.workGroupY - 1);
+  return static_cast<size_t>(std::ceil(span * span / 2.0 * 1.001 + 14.0 * span * 1.001 + 40.0));
+}
+
+size_t imageRotateLocalMemoryBytes(const RotateConfig& c, int channels) {
+  const ImageRotateVariant* v = findImageRotateVariant(c.variant);
+  if (!v || !v->staged) return 0;
+  // As kernels/rotate.cl declares it: an array of 32-bit words (the gray path stores
+  // 4 pixels at a time), so gray's one byte per pixel rounds up to whole words.
+  return roundUp(imageRotateBoxPixels(c) * (channels == 4 ? 4 : 1), 4);
+}
+
+std::string imageRotateBuildOptions(const RotateConfig& config, int channels) {
+  const ImageRotateVariant* v = findImageRotateVariant(config.variant);
+  std::ostringstream o;
+  o << "-DCHANNELS=" << channels << " -DPIXELS_PER_ITEM=" << config.pixelsPerItem;
+  if (v && v->image) o << " -DUSE_IMAGES";
+  if (config.rowsPerItem != 1) o << " -DROWS_PER_ITEM=" << config.rowsPerItem;
+  if (v && v->staged)
+    o << " -DSTAGED -DWG_X=" << config.workGroupX << " -DWG_Y=" << config.workGroupY
+      << " -DBOX_AREA=" << imageRotateBoxPixels(config);
+  return o.str();
+}
+
+std::string describeRotateConfig(const RotateConfig& c) {
+  std::ostringstream o;
+  o << c.variant << " wg=" << c.workGroupX << "x" << c.workGroupY << " ppi=" << c.pixelsPerItem;
+  if (c.rowsPerItem != 1) o << "x" << c.rowsPerItem;
+  return o.str();
+}
+
+std::string imageRotateConfigProblem(const RotateConfig& c, const DeviceDescriptor& device, int channels) {
+  const ImageRotateVariant* v = findImageRotateVariant(c.variant);
+  if (!v) return "unknown rotation variant '" + c.variant + "'";
+  if (std::string p = channelsProblem(channels); !p.empty()) return p;
+  if (std::string p = workGroup2dProblem(c.workGroupX, c.workGroupY, device); !p.empty()) return p;
+  if (!contains(v->pixelsPerItem, c.pixelsPerItem))
+    return std::to_string(c.pixelsPerItem) + " pixels per work-item are not offered by the " + v->name +
+           " variant (" + listOf(v->pixelsPerItem) + ")";
+  if (!contains(v->rowsPerItem, c.rowsPerItem))
+    return std::to_string(c.rowsPerItem) + " rows per work-item are not offered by the " + v->name + " variant (" +
+           listOf(v->rowsPerItem) + ")";
+  if (v->staged)
+    if (std::string p = localMemoryProblem(imageRotateLocalMemoryBytes(c, channels), device, "the staged source region");
+        !p.empty())
+      return p;
+  if (v->image && !deviceImageSupport(device))
+    return std::string("the ") + v->name +
+           " variant reads an image2d_t, and the device has no image support (CL_DEVICE_IMAGE_SUPPORT is false)";
+  return {};
+}
+
+std::vector<RotateConfig> allRotateConfigs(const DeviceDescriptor& device, int channels) {
+  std::vector<RotateConfig> out;
+  for (const auto& v : imageRotateVariants())
+    for (int x : imageWorkGroupWidths())
+      for (int y : imageWorkGroupHeights())
+        for (int ppi : v.pixelsPerItem)
+          for (int rows : v.rowsPerItem) {
+            RotateConfig c{v.name, x, y, ppi, rows};
+            if (x * y >= 32 && imageRotateConfigProblem(c, device, channels).empty()) out.push_back(c);
+          }
+  return out;
+}
+
+namespace {
+const RotateConfig kImageRotateDefault{"bilinear_image", 32, 8, 2, 4}, kBufferRotateDefault{"bilinear", 16, 16, 4, 1};
+
+// The first of `preferred` that runs, else any configuration of those variants that fits (a small device).
+RotateConfig firstRunnableRotate(std::initializer_list<RotateConfig> preferred, const DeviceDescriptor& device,
+                                 int channels) {
+  for (const RotateConfig& c : preferred)
+    if (imageRotateConfigProblem(c, device, channels).empty()) return c;
+  for (const RotateConfig& c : allRotateConfigs(device, channels))
+    for (const RotateConfig& p : preferred)
+      if (c.variant == p.variant) return c;
+  return kBufferRotateDefault;
+}
+}  // namespace
+
+RotateConfig defaultRotateConfig(int channels, const DeviceDescriptor& device) {
+  return firstRunnableRotate({kImageRotateDefault, kBufferRotateDefault}, device, channels);
+}
+
+RotateConfig defaultRotateConfig(const ImageLayout& image, const DeviceDescriptor& device,
+                                 std::array<size_t, 2> maxImage2d) {
+  const RotateConfig c = defaultRotateConfig(image.channels, device);
+  const ImageRotateVariant* v = findImageRotateVariant(c.variant);
+  const bool fits = static_cast<size_t>(image.width) <= maxImage2d[0] && static_cast<size_t>(image.height) <= maxImage2d[1];
+  if (!v || !v->image || fits) return c;
+  return firstRunnableRotate({kBufferRotateDefault}, device, image.channels);
+}
+
+std::array<size_t, 2> deviceMaxImage2d(const DeviceDescriptor& device) {
+  if (!device.id) return {SIZE_MAX, SIZE_MAX};
+  if (!deviceInfo<cl_bool>(device.id, CL_DEVICE_IMAGE_SUPPORT)) return {0, 0};
+  return {deviceInfo<size_t>(device.id, CL_DEVICE_IMAGE2D_MAX_WIDTH),
+          deviceInfo<size_t>(device.id, CL_DEVICE_IMAGE2D_MAX_HEIGHT)};
+}
+
+// ---- ImageRotator --------------------------------------------------------------------------
+
+struct ImageRotator::Built {
+  KernelBuild main;
+  KernelBuild resolve;  // forward only
+  cl_image_format format{};
+};
+
+ImageRotator::ImageRotator(ComputeContext& compute, const RotateConfig& config)
+    : compute_(compute), config_(config), variant_(findImageRotateVariant(config.variant)) {
+  if (std::string problem = imageRotateConfigProblem(config, compute.device(), 1); !problem.empty())
+    throw ImageConfigError(problem);
+}
+
+ImageRotator::~ImageRotator() = default;
+
+void ImageRotator::prepare(int channels) { built(channels); }
+
+const ProgramBuild& ImageRotator::build(int channels) { return *built(channels).main.build; }
+const KernelInfo& ImageRotator::info(int channels) { return built(channels).main.info; }
+bool ImageRotator::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
+
+ImageRotator::Built& ImageRotator::built(int channels) {
+  if (std::string problem = imageRotateConfigProblem(config_, compute_.device(), channels); !problem.empty())
+    throw ImageConfigError(problem);
+  auto& slot = built_[channelIndex(channels)];
+  if (slot) return *slot;
+  auto b = std::make_unique<Built>();
+  const std::string options = imageRotateBuildOptions(config_, channels);
+  const size_t items = static_cast<size_t>(config_.workGroupX) * static_cast<size_t>(config_.workGroupY);
+  b->main = buildKernel(compute_, kRotateKernelFile, options, variant_->kernel, items);
+  if (variant_->sampling == RotateSampling::Forward)
+    b->resolve = buildKernel(compute_, kRotateKernelFile, options, "rotate_forward_resolve", items);
+  if (variant_->image) {
+    // CL_R for gray (CL_LUMINANCE where CL_R is missing: both read back in .x), CL_RGBA for RGBA.
+    cl_uint count = 0;
+    clCheck(clGetSupportedImageFormats(compute_.context(), CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count),
+            "clGetSupportedImageFormats");
+    std::vector<cl_image_format> formats(count);
+    clCheck(clGetSupportedImageFormats(compute_.context(), CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, count,
+                                       formats.data(), nullptr),
+            "clGetSupportedImageFormats");
+    auto supported = [&](cl_channel_order order) {
+      return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format& f) {
+        return f.image_channel_order == order && f.image_channel_data_type == CL_UNORM_INT8;
+      });
+    };
+    const std::vector<cl_channel_order> wanted =
+        channels == 1 ? std::vector<cl_channel_order>{CL_R, CL_LUMINANCE} : std::vector<cl_channel_order>{CL_RGBA};
+    bool found = false;
+    for (cl_channel_order order : wanted)
+      if (supported(order)) {
+        b->format = {order, CL_UNORM_INT8};
+        found = true;
+        break;
+      }
+    if (!found)
+      throw ImageConfigError(std::string("the device has no read-only 2D image format ") +
+                             (channels == 1 ? "CL_R or CL_LUMINANCE" : "CL_RGBA") + " / CL_UNORM_INT8 for the " +
+                             variant_->name + " variant");
+  }
+  slot = std::move(b);
+  return *slot;
+}
+
+void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out, const ImageLayout& outLayout,
+                       const RotateParams& params, ImageOpEvents* events) {
+  requireLayout(inLayout, "the input");
+  const ImageLayout expected = rotatedLayout(inLayout, params);
+  if (!(outLayout == expected))
+    throw ImageConfigError("the rotated output of " + describeImageLayout(inLayout) + " is " +
+                           describeImageLayout(expected) + ", not " + describeImageLayout(outLayout));
+  requireLayout(outLayout, "the output");
+  Built& b = built(inLayout.channels);
+  requireBuffer(in, inLayout.bytes(), "the input");
+  requireBuffer(out, outLayout.bytes(), "the output");
+
+  const RotationFixedPoint r = rotationFixedPoint(params.degrees);
+  const std::array<uint8_t, 4> bg = rotateBackgroundPixel(params, inLayout.channels);
+  const cl_int inW = inLayout.width, inH = inLayout.height, outW = outLayout.width, outH = outLayout.height;
+  const size_t wx = static_cast<size_t>(config_.workGroupX), wy = static_cast<size_t>(config_.workGroupY);
+  auto setBackground = [&](Kernel& k, cl_uint index) {
+    if (inLayout.channels == 1) k.setArg(index, static_cast<cl_uchar>(bg[0]));
+    else k.setArg(index, cl_uchar4{{bg[0], bg[1], bg[2], bg[3]}});
+  };
+
+  if (variant_->sampling == RotateSampling::Forward) {
+    const size_t ownerBytes = outLayout.pixels() * sizeof(cl_uint);
+    if (owner_.bytes() < ownerBytes) owner_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, ownerBytes);
+    const cl_uint zero = 0;
+    Event* clear = eventFor(events, "clear");
+    clCheck(clEnqueueFillBuffer(queue.get(), owner_.get(), &zero, sizeof zero, 0, ownerBytes, 0, nullptr,
+                                clear ? clear->out() : nullptr),
+            "clEnqueueFillBuffer");
+    Kernel& scatter = b.main.kernel;
+    scatter.setArg(0, owner_.get());
+    scatter.setArg(1, inW);
+    scatter.setArg(2, inH);
+    scatter.setArg(3, outW);
+    scatter.setArg(4, outH);
+    // The seed's float sine and cosine, computed here once, as the CPU reference gets them.
+    const RotationFloat f = rotationFloat(params.degrees);
+    scatter.setArg(5, static_cast<cl_float>(f.cosTheta));
+    scatter.setArg(6, static_cast<cl_float>(f.sinTheta));
+    enqueue(queue, scatter, {roundUp(inW, wx), roundUp(inH, wy)}, {wx, wy}, eventFor(events, "scatter"));
+    Kernel& resolve = b.resolve.kernel;
+    resolve.setArg(0, in);
+    resolve.setArg(1, out);
+    resolve.setArg(2, owner_.get());
+    resolve.setArg(3, outW);
+    resolve.setArg(4, outH);
+    setBackground(resolve, 5);
+    enqueue(queue, resolve, {roundUp(outW, wx), roundUp(outH, wy)}, {wx, wy}, eventFor(events, "resolve"));
+    return;
+  }
+
+  Kernel& k = b.main.kernel;
+  if (variant_->image) {
+    const auto [maxW, maxH] = deviceMaxImage2d(compute_.device());
+    if (static_cast<size_t>(inW) > maxW || static_cast<size_t>(inH) > maxH)
+      throw ImageConfigError("a " + describeImageLayout(inLayout) + " image exceeds the device's largest 2D image " +
+                             std::to_string(maxW) + "x" + std::to_string(maxH) + " (the " + variant_->name +
+                             " variant)");
+    if (!image_ || !(imageLayout_ == inLayout)) {
+      imageSource_ = nullptr;
+      cl_image_desc desc{};
+      desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+      desc.image_width = static_cast<size_t>(inW);
+      desc.image_height = static_cast<size_t>(inH);
+      cl_int status = CL_SUCCESS;
+      cl_mem image = clCreateImage(compute_.context(), CL_MEM_READ_ONLY, &b.format, &desc, nullptr, &status);
+      clCheck(status, "clCreateImage");
+      image_ = MemHandle(image);
+      imageLayout_ = inLayout;
+    }
+    if (imageSource_ != in) {
+      const size_t origin[3] = {0, 0, 0};
+      const size_t region[3] = {static_cast<size_t>(inW), static_cast<size_t>(inH), 1};
+      Event* upload = eventFor(events, "upload");
+      clCheck(clEnqueueCopyBufferToImage(queue.get(), in, image_.get(), 0, origin, region, 0, nullptr,
+                                         upload ? upload->out() : nullptr),
+              "clEnqueueCopyBufferToImage");
+      imageSource_ = in;
+    }
+    k.setArg(0, image_.get());
+  } else {
+    k.setArg(0, in);
+  }
+  k.setArg(1, out);
+  k.setArg(2, inW);
+  k.setArg(3, inH);
+  k.setArg(4, outW);
+  k.setArg(5, outH);
+  k.setArg(6, static_cast<cl_int>(r.cosQ16));
+  k.setArg(7, static_cast<cl_int>(r.sinQ16));
+  setBackground(k, 8);
+  const size_t ppi = static_cast<size_t>(config_.pixelsPerItem), rows = static_cast<size_t>(config_.rowsPerItem);
+  enqueue(queue, k, {roundUp(divUp(outW, ppi), wx), roundUp(divUp(outH, rows), wy)}, {wx, wy},
+          eventFor(events, "rotate"));
+}
+
+}  // namespace ks

@@ -1,0 +1,271 @@
+#include "compute/image_transpose.h"
+
+#include <sstream>
+
+#include "compute/image_op_checks.h"
+
+namespace ks {
+
+// ---- transpose -------------------------------------------------------------------------------
+
+const std::vector<ImageTransposeVariant>& imageTransposeVariants() {
+  static const std::vector<ImageTransposeVariant> table = {
+      {"naive", "transpose_naive", "one pixel per work-item: coalesced reads, writes a whole column apart",
+       TransposeKind::Naive, false, BlockOrder::Rows, {}, {}, {}},
+      {"tiled", "transpose_tiled",
+       "T x T tile through local memory: coalesced reads and writes; the column reads of the tile conflict on banks",
+       TransposeKind::Tiled, false, BlockOrder::Rows, {8, 16, 32}, {1, 2, 4, 8}, {}},
+      {"tiled_padded", "transpose_tiled_padded",
+       "tiled with each tile row padded by one element (Apple's sample): no bank conflicts", TransposeKind::Tiled, true,
+       BlockOrder::Rows, {8, 16, 32}, {1, 2, 4, 8}, {}},
+      {"tiled_diagonal", "transpose_tiled_diagonal",
+       "tiled + padded, work-groups take blocks in diagonal order (seed 000: avoids partition camping)",
+       TransposeKind::Tiled, true, BlockOrder::Diagonal, {8, 16, 32}, {1, 2, 4, 8}, {}},
+      {"block4x4", "transpose_4x4",
+       "4x4 pixels per work-item: rows of 4 pixels as one uchar4 / uint4, 4x4 blocks transposed in registers with "
+       "shuffle2, a swizzled T x T tile in local memory (seeds 000, 002)",
+       TransposeKind::Block4x4, false, BlockOrder::Rows, {32, 64, 128}, {}, {64, 128, 256}},
+      {"block4x4_diagonal", "transpose_4x4_diagonal", "block4x4 with diagonal block order (seed 000)",
+       TransposeKind::Block4x4, false, BlockOrder::Diagonal, {32, 64, 128}, {}, {64, 128, 256}},
+      {"block4x4_columns", "transpose_4x4_columns",
+       "block4x4 with the blocks taken column by column: the groups in flight write whole output rows while "
+       "still reading each input row a few blocks wide",
+       TransposeKind::Block4x4, false, BlockOrder::Columns, {32, 64, 128}, {}, {64, 128, 256}},
+      {"block4x16_gray", "transpose_gray16",
+       "gray only: 16-byte row loads and stores (block4x4 moves gray rows 4 bytes at a time), 4x4 byte blocks "
+       "transposed in registers, rows of the local tile padded by a word",
+       TransposeKind::Gray16, true, BlockOrder::Rows, {64, 128}, {}, {64, 128, 256}},
+      {"block4x16_gray_columns", "transpose_gray16_columns",
+       "block4x16_gray with the blocks taken column by column: the groups in flight write whole output rows",
+       TransposeKind::Gray16, true, BlockOrder::Columns, {64, 128}, {}, {64, 128, 256}},
+  };
+  return table;
+}
+
+const char* blockOrderName(BlockOrder order) {
+  switch (order) {
+    case BlockOrder::Rows: return "rows";
+    case BlockOrder::Diagonal: return "diagonal";
+    case BlockOrder::Columns: return "columns";
+  }
+  return "?";
+}
+
+const ImageTransposeVariant* findImageTransposeVariant(const std::string& name) {
+  for (const auto& v : imageTransposeVariants())
+    if (name == v.name) return &v;
+  return nullptr;
+}
+
+TransposeConfig defaultTransposeConfig(int channels) {
+  TransposeConfig c;
+  c.variant = channels == 1 ? "block4x16_gray_columns" : "block4x4_columns";
+  c.tile = channels == 1 ? 128 : 64;
+  c.workGroup = channels == 1 ? 256 : 64;
+  return c;
+}
+
+ImageLayout transposedLayout(const ImageLayout& in) { return {in.height, in.width, in.channels}; }
+
+std::string imageTransposeBuildOptions(const TransposeConfig& c, int channels) {
+  const ImageTransposeVariant* v = findImageTransposeVariant(c.variant);
+  std::ostringstream o;
+  o << "-DCHANNELS=" << channels;
+  if (!v) return o.str();
+  switch (v->kind) {
+    case TransposeKind::Naive: o << " -DNAIVE"; break;
+    case TransposeKind::Tiled: o << " -DTILED -DTILE=" << c.tile << " -DROWS=" << c.rowsPerItem; break;
+    case TransposeKind::Block4x4: o << " -DBLOCK4X4 -DB4_TILE=" << c.tile << " -DB4_WG=" << c.workGroup; break;
+    case TransposeKind::Gray16: o << " -DGRAY16 -DG16_TILE=" << c.tile << " -DG16_WG=" << c.workGroup; break;
+  }
+  return o.str();
+}
+
+std::string describeTransposeConfig(const TransposeConfig& c) {
+  std::ostringstream o;
+  o << c.variant;
+  const ImageTransposeVariant* v = findImageTransposeVariant(c.variant);
+  if (!v) return o.str();
+  switch (v->kind) {
+    case TransposeKind::Naive: o << " wg=" << c.workGroupX << "x" << c.workGroupY; break;
+    case TransposeKind::Tiled: o << " T=" << c.tile << " rows=" << c.rowsPerItem; break;
+    case TransposeKind::Block4x4:
+    case TransposeKind::Gray16: o << " T=" << c.tile << " wg=" << c.workGroup; break;
+  }
+  return o.str();
+}
+
+size_t imageTransposeLocalMemoryBytes(const TransposeConfig& c, int channels) {
+  const ImageTransposeVariant* v = findImageTransposeVariant(c.variant);
+  if (!v || c.tile <= 0) return 0;
+  const size_t t = static_cast<size_t>(c.tile), bpp = channels == 4 ? 4 : 1;
+  switch (v->kind) {
+    case TransposeKind::Naive: return 0;
+    case TransposeKind::Tiled: return t * (t + (v->padded ? 1 : 0)) * bpp;
+    case TransposeKind::Block4x4: return t * t * bpp;
+    case TransposeKind::Gray16: return t * (t / 4 + 1) * 4;
+  }
+  return 0;
+}
+
+std::string imageTransposeConfigProblem(const TransposeConfig& c, const DeviceDescriptor& device, int channels) {
+  const ImageTransposeVariant* v = findImageTransposeVariant(c.variant);
+  if (!v) return "unknown transpose variant '" + c.variant + "'";
+  if (std::string p = channelsProblem(channels); !p.empty()) return p;
+  switch (v->kind) {
+    case TransposeKind::Naive: return workGroup2dProblem(c.workGroupX, c.workGroupY, device);
+    case TransposeKind::Tiled: {
+      if (!contains(v->tiles, c.tile))
+        return "tile " + std::to_string(c.tile) + " is not offered by the " + v->name + " variant (" + listOf(v->tiles) +
+               ")";
+      if (!contains(v->rowsPerItem, c.rowsPerItem))
+        return std::to_string(c.rowsPerItem) + " rows per work-item are not offered by the " + v->name + " variant (" +
+               listOf(v->rowsPerItem) + ")";
+      if (c.rowsPerItem > c.tile)
+        return std::to_string(c.rowsPerItem) + " rows per work-item exceed the tile of " + std::to_string(c.tile);
+      // The kernels' reqd_work_group_size(TILE, TILE / ROWS, 1): a 2D group, so each
+      // dimension has its own device limit besides the items in all.
+      const size_t x = static_cast<size_t>(c.tile), y = static_cast<size_t>(c.tile / c.rowsPerItem);
+      if (std::string p = workGroup2dLimitsProblem(x, y, device); !p.empty()) return p;
+      break;
+    }
+    case TransposeKind::Gray16:
+      if (channels != 1)
+        return std::string("the ") + v->name + " variant is for gray images (for RGBA, block4x4 already moves 16-byte "
+               "vectors)";
+      [[fallthrough]];
+    case TransposeKind::Block4x4: {
+      if (!contains(v->tiles, c.tile))
+        return "tile " + std::to_string(c.tile) + " is not offered by the " + v->name + " variant (" + listOf(v->tiles) +
+               ")";
+      if (!contains(v->workGroups, c.workGroup))
+        return "work-group size " + std::to_string(c.workGroup) + " is not offered by the " + v->name + " variant (" +
+               listOf(v->workGroups) + ")";
+      // Each item takes at least one unit of the tile's second phase: a 4x4 block,
+      // or for Gray16 a piece of 4 output rows x 16 bytes.
+      const bool gray16 = v->kind == TransposeKind::Gray16;
+      const int units = (c.tile / 4) * (c.tile / (gray16 ? 16 : 4));
+      if (c.workGroup > units)
+        return "a work-group of " + std::to_string(c.workGroup) + " is more than the " + std::to_string(units) +
+               (gray16 ? " pieces (4 rows x 16 bytes)" : " 4x4 blocks") + " of a " + std::to_string(c.tile) + "x" +
+               std::to_string(c.tile) + " tile";
+      if (std::string p = workGroup1dProblem(static_cast<size_t>(c.workGroup), device); !p.empty()) return p;
+      break;
+    }
+  }
+  return localMemoryProblem(imageTransposeLocalMemoryBytes(c, channels), device, "the tile");
+}
+
+std::vector<TransposeConfig> allTransposeConfigs(const DeviceDescriptor& device, int channels) {
+  std::vector<TransposeConfig> out;
+  for (const auto& v : imageTransposeVariants()) {
+    TransposeConfig c;
+    c.variant = v.name;
+    switch (v.kind) {
+      case TransposeKind::Naive:
+        for (int x : imageWorkGroupWidths())
+          for (int y : imageWorkGroupHeights()) {
+            c.workGroupX = x;
+            c.workGroupY = y;
+            if (x * y >= 32 && imageTransposeConfigProblem(c, device, channels).empty()) out.push_back(c);
+          }
+        break;
+      case TransposeKind::Tiled:
+        for (int t : v.tiles)
+          for (int r : v.rowsPerItem) {
+            c.tile = t;
+            c.rowsPerItem = r;
+            if (imageTransposeConfigProblem(c, device, channels).empty()) out.push_back(c);
+          }
+        break;
+      case TransposeKind::Block4x4:
+      case TransposeKind::Gray16:
+        for (int t : v.tiles)
+          for (int wg : v.workGroups) {
+            c.tile = t;
+            c.workGroup = wg;
+            if (imageTransposeConfigProblem(c, device, channels).empty()) out.push_back(c);
+          }
+        break;
+    }
+  }
+  return out;
+}
+
+// ---- ImageTransposer -----------------------------------------------------------------------
+
+struct ImageTransposer::Built {
+  KernelBuild kernel;
+};
+
+ImageTransposer::ImageTransposer(ComputeContext& compute, const TransposeConfig& config)
+    : compute_(compute), config_(config), variant_(findImageTransposeVariant(config.variant)) {
+  if (std::string problem = imageTransposeConfigProblem(config, compute.device(), 1); !problem.empty())
+    throw ImageConfigError(problem);
+}
+
+ImageTransposer::~ImageTransposer() = default;
+
+void ImageTransposer::prepare(int channels) { built(channels); }
+
+const ProgramBuild& ImageTransposer::build(int channels) { return *built(channels).kernel.build; }
+const KernelInfo& ImageTransposer::info(int channels) { return built(channels).kernel.info; }
+bool ImageTransposer::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
+
+ImageTransposer::Built& ImageTransposer::built(int channels) {
+  if (std::string problem = imageTransposeConfigProblem(config_, compute_.device(), channels); !problem.empty())
+    throw ImageConfigError(problem);
+  auto& slot = built_[channelIndex(channels)];
+  if (slot) return *slot;
+  size_t items = 0;
+  switch (variant_->kind) {
+    case TransposeKind::Naive: items = static_cast<size_t>(config_.workGroupX) * config_.workGroupY; break;
+    case TransposeKind::Tiled: items = static_cast<size_t>(config_.tile) * (config_.tile / config_.rowsPerItem); break;
+    case TransposeKind::Block4x4:
+    case TransposeKind::Gray16: items = static_cast<size_t>(config_.workGroup); break;
+  }
+  auto b = std::make_unique<Built>();
+  b->kernel = buildKernel(compute_, kTransposeKernelFile, imageTransposeBuildOptions(config_, channels),
+                          variant_->kernel, items);
+  slot = std::move(b);
+  return *slot;
+}
+
+void ImageTransposer::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out,
+                          const ImageLayout& outLayout, ImageOpEvents* events) {
+  requireLayout(inLayout, "the input");
+  if (!(outLayout == transposedLayout(inLayout)))
+    throw ImageConfigError("the transpose of " + describeImageLayout(inLayout) + " is " +
+                           describeImageLayout(transposedLayout(inLayout)) + ", not " +
+                           describeImageLayout(outLayout));
+  Built& b = built(inLayout.channels);
+  requireBuffer(in, inLayout.bytes(), "the input");
+  requireBuffer(out, outLayout.bytes(), "the output");
+  Kernel& k = b.kernel.kernel;
+  k.setArg(0, in);
+  k.setArg(1, out);
+  k.setArg(2, static_cast<cl_int>(inLayout.width));
+  k.setArg(3, static_cast<cl_int>(inLayout.height));
+  const size_t w = static_cast<size_t>(inLayout.width), h = static_cast<size_t>(inLayout.height);
+  Event* event = eventFor(events, "transpose");
+  switch (variant_->kind) {
+    case TransposeKind::Naive: {
+      const size_t wx = static_cast<size_t>(config_.workGroupX), wy = static_cast<size_t>(config_.workGroupY);
+      enqueue(queue, k, {roundUp(w, wx), roundUp(h, wy)}, {wx, wy}, event);
+      break;
+    }
+    case TransposeKind::Tiled: {
+      const size_t t = static_cast<size_t>(config_.tile), ty = t / static_cast<size_t>(config_.rowsPerItem);
+      enqueue(queue, k, {divUp(w, t) * t, divUp(h, t) * ty}, {t, ty}, event);
+      break;
+    }
+    case TransposeKind::Block4x4:
+    case TransposeKind::Gray16: {
+      const size_t t = static_cast<size_t>(config_.tile), wg = static_cast<size_t>(config_.workGroup);
+      enqueue(queue, k, {divUp(w, t) * wg, divUp(h, t)}, {wg, 1}, event);
+      break;
+    }
+  }
+}
+
+}  // namespace ks
