@@ -48,7 +48,6 @@ struct Size {
 };
 // 1x1, one column (1xN), one row (Nx1), odd, square, big odd, and a long thin one.
 const std::vector<Size> kSizes = {{1, 1}, {1, 1000}, {1000, 1}, {17, 13}, {256, 256}, {1000, 777}, {4099, 3}};
-bool isBig(const Size& s) { return s.width == 1000 && s.height == 777; }
 
 std::string name(const Size& s, int channels) {
   return std::to_string(s.width) + "x" + std::to_string(s.height) + (channels == 1 ? " gray" : " RGBA");
