@@ -219,7 +219,13 @@ int run(ks::AppOptions options) {
     std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
                 state.nbody.runningBodies, ks::describeNBodyConfig(state.nbody.runningConfig).c_str(),
                 state.nbody.steps, state.nbody.kernelMs, state.nbody.interactionsPerSecond * 1e-9);
-  std::printf("  last frame: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f, render %.3f ms\n",
+  if (state.scene == ks::SceneKind::Image)  // it recomputes only when the image or a setting changes
+    std::printf(
+        "  image lab: %s; pipeline runs: %llu, the last: rotate %.3f ms, transpose %.3f, histogram %.3f ms\n",
+        (state.image.path.empty() ? state.image.description : state.image.path + " (" + state.image.description + ")")
+            .c_str(),
+        state.image.pipelineRuns, state.image.rotateMs, state.image.transposeMs, state.image.histogramMs);
+  std::printf("  last kernel run: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f; last frame: render %.3f ms\n",
               state.breakdown.kernelMs, state.breakdown.acquireMs, state.breakdown.releaseMs, state.breakdown.copyMs,
               state.breakdown.renderMs);
   if (options.screenshot) std::printf("  screenshot: %s\n", std::filesystem::absolute(*options.screenshot).c_str());

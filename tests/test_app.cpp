@@ -540,6 +540,10 @@ TEST(App, ImageLabFitsThePicturesClearOfThePanels) {
       const RunResult r = runApp(
           dir, {"--headless", "--scene", "image", "--frames", "3", "--size", size, "--state-dump", dump.string()});
       ASSERT_EQ(r.exitCode, 0) << r.describe();
+      // The summary says what the lab showed and that its kernel times are from the last pipeline run.
+      EXPECT_TRUE(contains(r.out, "image lab: built-in test image 640x480 RGBA; pipeline runs: 1, the last: rotate "))
+          << r.describe();
+      EXPECT_TRUE(contains(r.out, "last kernel run: kernels ")) << r.describe();
       const nlohmann::json j = nlohmann::json::parse(test::readFile(dump), nullptr, false);
       ASSERT_TRUE(j.is_object() && j["image"].is_object() && j["panels"].is_object()) << r.describe();
       EXPECT_EQ(j["image"].value("view", ""), view);
