@@ -32,6 +32,7 @@
 #include "compute/device_catalog.h"
 #include "compute/device_selection.h"
 #include "compute/image_transpose.h"
+#include "test_devices.h"
 #include "test_support.h"
 
 namespace ks {
@@ -84,18 +85,7 @@ bool contains(const std::string& haystack, const std::string& needle) {
 
 using test::findInPath;
 
-// Empty when an OpenCL device is usable, else why not.
-std::string openClMissing() {
-  try {
-    const DeviceCatalog catalog = enumerateDevices();
-    if (catalog.platformCount == 0) return "no OpenCL platform (the ICD loader found no driver)";
-    const DeviceChoice choice = selectDevice(catalog.devices, {});
-    if (!choice.index) return "no usable OpenCL device: " + choice.reason;
-    return {};
-  } catch (const std::exception& e) {
-    return std::string("cannot list OpenCL platforms: ") + e.what();
-  }
-}
+using test::openClMissing;
 
 // Empty when libEGL loads and offers a platform the app can render headless on
 // (EGL_MESA_platform_surfaceless or EGL_EXT_platform_device), else why not.

@@ -22,8 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "compute/device_catalog.h"
-#include "compute/device_selection.h"
+#include "test_devices.h"
 #include "test_support.h"
 
 namespace ks {
@@ -63,18 +62,7 @@ std::string xvfbMissing() {
   return {};
 }
 
-// Empty when an OpenCL device is usable, else why not.
-std::string openClMissing() {
-  try {
-    const DeviceCatalog catalog = enumerateDevices();
-    if (catalog.platformCount == 0) return "no OpenCL platform (the ICD loader found no driver)";
-    const DeviceChoice choice = selectDevice(catalog.devices, {});
-    if (!choice.index) return "no usable OpenCL device: " + choice.reason;
-    return {};
-  } catch (const std::exception& e) {
-    return std::string("cannot list OpenCL platforms: ") + e.what();
-  }
-}
+using test::openClMissing;
 
 #define KS_REQUIRE(missing)                                                     \
   do {                                                                          \

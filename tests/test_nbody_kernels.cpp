@@ -10,20 +10,13 @@
 #include "compute/device_catalog.h"
 #include "compute/nbody_gpu.h"
 #include "compute/nbody_tuning.h"
+#include "test_devices.h"
 
 namespace ks {
 namespace {
 
 ComputeContext* sharedCompute() {
-  static std::unique_ptr<ComputeContext> compute = []() -> std::unique_ptr<ComputeContext> {
-    // A GPU when there is one (the GPU machine also lists PoCL), else any device.
-    DeviceCatalog catalog = enumerateDevices();
-    for (const auto& d : catalog.devices)
-      if (d.available && d.kind == DeviceKind::Gpu) return std::make_unique<ComputeContext>(d, KERNELSCOPE_SOURCE_KERNELS_DIR);
-    for (const auto& d : catalog.devices)
-      if (d.available) return std::make_unique<ComputeContext>(d, KERNELSCOPE_SOURCE_KERNELS_DIR);
-    return nullptr;
-  }();
+  static std::unique_ptr<ComputeContext> compute = test::makeTestCompute();
   return compute.get();
 }
 
