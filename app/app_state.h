@@ -99,6 +99,7 @@ struct ImageLabState {
   bool openFailed = false;
   std::string loadingPath;      // a file decoding off the frame loop (published by the scene); empty: none
   double loadingSeconds = 0.0;  // since it was asked for
+  std::string loadingWaitsFor;  // a dropped decode still running, which loadingPath waits for; empty: none
   bool cancelLoadRequested = false;
   std::string savingPath;  // a result PNG being written off the frame loop; empty: none
   double savingSeconds = 0.0;

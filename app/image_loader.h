@@ -42,6 +42,9 @@ class ImageLoader {
   bool busy() const { return pending_.has_value() || (running_ && !dropRunning_); }
   const std::string& busyPath() const { return newestPath_; }  // valid while busy()
   double busySeconds() const;
+  // The file of a stopped or superseded decode that is still running while the
+  // newest request waits for it (stb_image cannot be interrupted); else empty.
+  std::string waitingFor() const { return pending_ && running_ ? running_->result.path : std::string(); }
 
  private:
   struct Job {

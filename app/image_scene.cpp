@@ -240,6 +240,7 @@ void ImageScene::finishOpening(DecodedImage decoded, AppState& state) {
 void ImageScene::publishLoading(ImageLabState& lab) const {
   lab.loadingPath = loader_.busy() ? loader_.busyPath() : std::string();
   lab.loadingSeconds = loader_.busySeconds();
+  lab.loadingWaitsFor = loader_.waitingFor();
 }
 
 ImageScene::DeviceDefaults ImageScene::defaultsFor(const DeviceDescriptor& device, int channels) {

@@ -93,6 +93,9 @@ void openSection(AppState& state) {
     const char* const kTurns[] = {"|", "/", "-", "\\"};
     ImGui::TextWrapped("%s opening %s (%.1f s)", kTurns[static_cast<int>(lab.loadingSeconds * 8) % 4],
                        lab.loadingPath.c_str(), lab.loadingSeconds);
+    if (!lab.loadingWaitsFor.empty())
+      ImGui::TextWrapped("first the decode of %s, which was stopped, has to end: stb_image cannot be interrupted",
+                         lab.loadingWaitsFor.c_str());
     if (ImGui::SmallButton("Stop opening")) lab.cancelLoadRequested = true;
   } else if (!lab.openMessage.empty()) {
     // What the last open did, here by the path field: the lab's message at the panel's

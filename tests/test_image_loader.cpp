@@ -110,6 +110,7 @@ TEST(ImageLoader, TheNewestRequestWins) {
   loader.request("bb.png", kLimits);   // waits for a.png, which is then dropped
   loader.request("ccc.png", kLimits);  // replaces bb.png, which never starts
   EXPECT_EQ(loader.busyPath(), "ccc.png");
+  EXPECT_EQ(loader.waitingFor(), "a.png");  // what the panel says the newest request waits for
   gate.let("a.png");
   gate.let("ccc.png");
   const std::optional<DecodedImage> decoded = pollUntilDone(loader);
@@ -117,6 +118,7 @@ TEST(ImageLoader, TheNewestRequestWins) {
   EXPECT_EQ(decoded->path, "ccc.png");
   EXPECT_FALSE(gate.started("bb.png"));
   EXPECT_FALSE(loader.busy());
+  EXPECT_EQ(loader.waitingFor(), "");
 }
 
 TEST(ImageLoader, ACancelledDecodeIsNeverHandedOut) {
@@ -126,6 +128,7 @@ TEST(ImageLoader, ACancelledDecodeIsNeverHandedOut) {
   ASSERT_TRUE(gate.waitStarted("slow.png"));
   loader.cancel();
   EXPECT_FALSE(loader.busy());
+  EXPECT_EQ(loader.waitingFor(), "");  // nothing waits: the panel says nothing more
   gate.let("slow.png");
   EXPECT_FALSE(pollUntilDone(loader));
   // The loader takes the next request after the dropped decode has finished.
@@ -134,6 +137,27 @@ TEST(ImageLoader, ACancelledDecodeIsNeverHandedOut) {
   const std::optional<DecodedImage> decoded = pollUntilDone(loader);
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->path, "next.png");
+}
+
+// Stop, then a new file: the new one waits for the stopped decode, and the panel
+// says which (loadingWaitsFor) instead of a spinner that seems to do nothing.
+TEST(ImageLoader, ARequestAfterStopSaysWhichDecodeItWaitsFor) {
+  GatedDecoder gate;
+  ImageLoader loader(gate.decoder());
+  loader.request("huge.png", kLimits);
+  ASSERT_TRUE(gate.waitStarted("huge.png"));
+  loader.cancel();
+  loader.request("small.png", kLimits);
+  EXPECT_TRUE(loader.busy());
+  EXPECT_EQ(loader.busyPath(), "small.png");
+  EXPECT_EQ(loader.waitingFor(), "huge.png");
+  EXPECT_FALSE(gate.started("small.png"));
+  gate.let("huge.png");
+  gate.let("small.png");
+  const std::optional<DecodedImage> decoded = pollUntilDone(loader);
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->path, "small.png");
+  EXPECT_EQ(loader.waitingFor(), "");
 }
 
 TEST(ImageLoader, DestroyedWhileDecodingDoesNotWait) {
