@@ -8,7 +8,6 @@
 namespace ks {
 
 void ImageLoader::request(const std::string& path, const ImageLimits& limits) {
-  newestPath_ = path;
   newestSince_ = std::chrono::steady_clock::now();
   if (running_) {
     // stb_image cannot be interrupted: the newest request waits, and replaces any

@@ -40,7 +40,8 @@ class ImageLoader {
   std::optional<DecodedImage> poll();
 
   bool busy() const { return pending_.has_value() || (running_ && !dropRunning_); }
-  const std::string& busyPath() const { return newestPath_; }  // valid while busy()
+  // The newest request's file: the one waiting, else the one decoding. Valid while busy().
+  const std::string& busyPath() const { return pending_ ? pending_->first : running_->result.path; }
   double busySeconds() const;
   // The file of a stopped or superseded decode that is still running while the
   // newest request waits for it (stb_image cannot be interrupted); else empty.
@@ -60,7 +61,6 @@ class ImageLoader {
   std::shared_ptr<Job> running_;                                // shared with its worker thread
   bool dropRunning_ = false;                                    // the running decode was superseded or cancelled
   std::optional<std::pair<std::string, ImageLimits>> pending_;  // the newest request, behind running_
-  std::string newestPath_;
   std::chrono::steady_clock::time_point newestSince_;
 };
 
