@@ -457,9 +457,17 @@ void drawImageView(AppState& state) {
       lab.panY = io.MousePos.y - (io.MousePos.y - (c.y + lab.panY)) * (newZoom / lab.zoom) - c.y;
       lab.zoom = newZoom;
     }
-    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right)) {
-      lab.panX += io.MouseDelta.x;
-      lab.panY += io.MouseDelta.y;
+    // A drag pans by the cursor's movement since the press (the first frame past
+    // ImGui's drag threshold) or since the last frame: the picture stays under the
+    // cursor. io.MouseDelta alone lost the movement up to the threshold.
+    for (const ImGuiMouseButton button : {ImGuiMouseButton_Left, ImGuiMouseButton_Right}) {
+      if (!ImGui::IsMouseDragging(button)) continue;
+      const ImVec2 moved = ImGui::GetMouseDragDelta(button);
+      lab.panX += moved.x;
+      lab.panY += moved.y;
+      for (const ImGuiMouseButton held : {ImGuiMouseButton_Left, ImGuiMouseButton_Right})
+        if (ImGui::IsMouseDown(held)) ImGui::ResetMouseDragDelta(held);
+      break;  // both buttons held: one movement
     }
   }
   ImDrawList* draw = ImGui::GetBackgroundDrawList();

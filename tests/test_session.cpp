@@ -3,6 +3,7 @@
 // requests, through the same AppState the panels write.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include "app/app_state.h"
 #include "app/image_file.h"
 #include "app/image_lab_settings.h"
+#include "app/panels.h"
 #include "app/png_writer.h"
 #include "app/render_surface.h"
 #include "app/session.h"
@@ -383,6 +385,64 @@ TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   EXPECT_EQ(state_.image.angle, 1.0f) << state_.image.message;
   EXPECT_EQ(state_.image.resultWidth, maxTexture);
   std::remove(path.c_str());
+}
+
+// ---- the image lab's panel and view, driven through ImGui without a window ----
+
+// An ImGui context of its own (no backend: frames are built, never rendered) and
+// an AppState in the image lab with a 100x100 picture; frame() feeds the mouse
+// and the typed characters, then draws what the app draws for the image lab.
+class ImageLabUi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1280.0f, 800.0f);
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    state_.scene = SceneKind::Image;
+    ImageLabState& lab = state_.image;
+    lab.width = lab.height = lab.resultWidth = lab.resultHeight = 100;
+    lab.channels = lab.resultChannels = 4;
+    lab.originalTexture = 1;
+    lab.resultTexture = 2;
+    lab.fitRequested = false;
+    lab.zoom = 2.0f;
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+  void frame(ImVec2 mouse, bool leftDown, const char* typed = "") {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = mouse;
+    io.MouseDown[0] = leftDown;
+    for (const char* c = typed; *c; ++c) io.AddInputCharacter(static_cast<unsigned>(*c));
+    ImGui::NewFrame();
+    drawMenuBar(state_);
+    drawImageView(state_);
+    drawImagePanel(state_);
+    ImGui::Render();
+  }
+  AppState state_;
+};
+
+// A drag pans by as much as the cursor moved: the picture stays under it. Before,
+// the movement up to ImGui's drag threshold (6 pixels) was lost at every drag.
+TEST_F(ImageLabUi, ADragMovesThePictureWithTheCursor) {
+  ImVec2 mouse(600.0f, 380.0f);  // over the picture, clear of the panel
+  frame(mouse, false);
+  frame(mouse, true);
+  for (int i = 0; i < 20; ++i) {
+    mouse.x += 1.0f;
+    mouse.y += 0.5f;
+    frame(mouse, true);
+  }
+  frame(mouse, false);
+  EXPECT_FLOAT_EQ(state_.image.panX, 20.0f);
+  EXPECT_FLOAT_EQ(state_.image.panY, 10.0f);
+  frame(mouse, false);
+  EXPECT_FLOAT_EQ(state_.image.panX, 20.0f) << "a release does not move it";
 }
 
 }  // namespace
