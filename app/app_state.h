@@ -94,6 +94,8 @@ struct ImageLabState {
   int width = 0, height = 0, channels = 0;
   std::vector<std::string> openRequests;  // drop, File > Open, command line: handled between frames
   char openPath[512] = "";
+  bool focusOpenPath = false;             // File > Open image...: show the path field and give it the keyboard
+  bool selectOpenPath = false;            // ... and select its text when it takes the keyboard
   std::vector<std::string> recent;        // most recent first
   std::string openMessage;                // what the last open request did, shown by the path field
   bool openFailed = false;

@@ -86,6 +86,7 @@ void drawMenuBar(AppState& state) {
     if (ImGui::MenuItem("Open image...")) {
       state.requestedScene = SceneKind::Image;
       state.panels.imageLab = true;
+      state.image.focusOpenPath = true;
     }
     for (const auto& file : state.image.recent)
       if (ImGui::MenuItem(file.c_str())) {

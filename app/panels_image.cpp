@@ -73,9 +73,19 @@ void openSection(AppState& state) {
   ImageLabState& lab = state.image;
   ImGui::TextWrapped("%s", lab.description.c_str());
   ImGui::TextDisabled("drop a file on the window, or:");
+  // File > Open image...: typing goes into the field, once the panel is at its top
+  // (focusing first would scroll the field to the top and the lines above it away).
+  if (lab.focusOpenPath && ImGui::GetScrollY() <= 0.0f) {
+    ImGui::SetKeyboardFocusHere();  // the field takes it next frame
+    lab.focusOpenPath = false;
+    lab.selectOpenPath = true;
+  }
   ImGui::SetNextItemWidth(-70);
-  const bool enter = ImGui::InputTextWithHint("##open", "path to an image", lab.openPath, sizeof lab.openPath,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  // Taking the keyboard from the menu, the field selects its text: what is typed replaces the last path.
+  const bool enter = ImGui::InputTextWithHint(
+      "##open", "path to an image", lab.openPath, sizeof lab.openPath,
+      ImGuiInputTextFlags_EnterReturnsTrue | (lab.selectOpenPath ? ImGuiInputTextFlags_AutoSelectAll : 0));
+  if (ImGui::IsItemActive()) lab.selectOpenPath = false;
   ImGui::SameLine();
   if (ImGui::Button("Open") || enter) {
     const std::string file = tidyTypedPath(lab.openPath, std::getenv("HOME"));
@@ -348,9 +358,20 @@ void drawImagePanel(AppState& state) {
   if (state.scene != SceneKind::Image || !state.panels.imageLab) return;
   ImageLabState& lab = state.image;
   placePanelFirstTime(0.73f, 0.0f, 0.27f, 0.74f);
+  // File > Open image...: the panel in front, open and scrolled to the top, its
+  // Image section open (the path field gets the keyboard there).
+  const bool showOpen = lab.focusOpenPath;
+  if (showOpen) {
+    ImGui::SetNextWindowFocus();
+    ImGui::SetNextWindowCollapsed(false);
+  }
   if (!ImGui::Begin("Image lab", &state.panels.imageLab)) {
     ImGui::End();
     return;
+  }
+  if (showOpen) {
+    ImGui::SetScrollY(0.0f);
+    ImGui::SetNextItemOpen(true);
   }
   if (ImGui::CollapsingHeader("Image", ImGuiTreeNodeFlags_DefaultOpen)) openSection(state);
   if (ImGui::CollapsingHeader("Rotate and transpose", ImGuiTreeNodeFlags_DefaultOpen)) pipelineSection(state);

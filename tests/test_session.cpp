@@ -4,8 +4,10 @@
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 #include "app/app_state.h"
@@ -398,6 +400,8 @@ class ImageLabUi : public ::testing::Test {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // as in a window (app/imgui_layer.cpp)
+    for (int key = 0; key < ImGuiKey_COUNT; ++key) io.KeyMap[key] = key;  // keyboard navigation needs them mapped
     io.DisplaySize = ImVec2(1280.0f, 800.0f);
     unsigned char* pixels = nullptr;
     int width = 0, height = 0;
@@ -443,6 +447,49 @@ TEST_F(ImageLabUi, ADragMovesThePictureWithTheCursor) {
   EXPECT_FLOAT_EQ(state_.image.panY, 10.0f);
   frame(mouse, false);
   EXPECT_FLOAT_EQ(state_.image.panX, 20.0f) << "a release does not move it";
+}
+
+// File > Open image... while the image lab is up, its Image section collapsed: the
+// section opens and what is typed next goes into the path field, replacing the path
+// typed there before. Before, the menu item did nothing to be seen, and the typing
+// went nowhere.
+TEST_F(ImageLabUi, FileOpenImageGivesThePathFieldTheKeyboard) {
+  const ImVec2 view(600.0f, 380.0f);
+  auto click = [&](ImVec2 at) {
+    frame(at, false);
+    frame(at, true);
+    frame(at, false);
+    frame(at, false);
+  };
+  frame(view, false);
+  frame(view, false);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetFrameHeight();  // the menu bar, a title bar, a header
+  ImGuiWindow* panel = ImGui::FindWindowByName("Image lab");
+  ASSERT_NE(panel, nullptr);
+  const ImGuiID header = panel->GetID("Image");
+  // Collapse the Image section: its header is the panel's first item.
+  click(ImVec2(panel->Pos.x + 60.0f, panel->Pos.y + line + style.WindowPadding.y + line * 0.5f));
+  ASSERT_EQ(panel->StateStorage.GetInt(header, 1), 0) << "the test's click did not collapse the section";
+
+  auto fileOpen = [&] {
+    click(ImVec2(20.0f, line * 0.5f));                                                 // File
+    click(ImVec2(40.0f, line + style.WindowPadding.y + ImGui::GetFontSize() * 0.5f));  // Open image...
+  };
+  fileOpen();
+  EXPECT_EQ(state_.requestedScene, SceneKind::Image);
+  frame(view, false);
+  EXPECT_NE(panel->StateStorage.GetInt(header, 0), 0) << "the Image section is open again";
+  frame(view, false, "/first.png");
+  frame(view, false);
+  EXPECT_STREQ(state_.image.openPath, "/first.png");
+
+  click(view);  // the field lets the keyboard go
+  fileOpen();
+  frame(view, false);
+  frame(view, false, "/tmp/a.png");
+  frame(view, false);
+  EXPECT_STREQ(state_.image.openPath, "/tmp/a.png");
 }
 
 }  // namespace
