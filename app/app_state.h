@@ -110,6 +110,11 @@ struct ImageLabState {
   // (published by the scene; they follow the image and the device). A choice sticks.
   std::string rotateVariant;
   float angle = 0.0f;
+  // Spin: the angle turns by spinDegreesPerSecond per second of frame time, so every
+  // frame recomputes the pipeline: a demo, and a check of what a change costs.
+  // Not kept in settings.json: a start with a spinning picture would surprise.
+  bool spin = false;
+  float spinDegreesPerSecond = 30.0f;
   bool expandCanvas = false;
   bool transparentBackground = false;
   float background[4] = {0.1f, 0.1f, 0.12f, 1.0f};

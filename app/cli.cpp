@@ -104,6 +104,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                  "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM). Of several "
                  "(kernelscope *.jpg) the first opens and the lab says how many were ignored; one that cannot be "
                  "opened is reported there and the built-in test image is shown");
+  app.add_option("--spin", options.spin,
+                 "Image lab: turn the picture by this many degrees per second, so that every frame runs the "
+                 "kernels again (the Profiler and the summary show what a change costs)")
+      ->check(CLI::Range(-3600.0f, 3600.0f));
   app.add_option("--state-dump", options.stateDump,
                  "At exit, write what the app showed (scene, image, log) as JSON to this file")
       ->check(checkOutputFile);

@@ -59,6 +59,7 @@ struct AppOptions {
   // Positional: the first opens in the image lab; the rest are ignored, and the lab says how many.
   std::vector<std::filesystem::path> images;
   std::optional<std::filesystem::path> stateDump;  // --state-dump: JSON of what the app showed, at exit
+  std::optional<float> spin;  // --spin: the image lab's picture turns at this many degrees per second
   std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
   NBodyOptions nbody;
   TransposeOptions transpose;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/app_state.h"
+#include "app/image_angle.h"
 #include "app/image_lab_settings.h"
 #include "app/image_paths.h"
 #include "app/png_writer.h"
@@ -394,9 +395,10 @@ void ImageScene::fitRotationToImage(AppState& state) {
   state.report(note);
 }
 
-void ImageScene::update(AppState& state, double) {
+void ImageScene::update(AppState& state, double seconds) {
   ImageLabState& lab = state.image;
   openRequested(state);
+  if (lab.spin) lab.angle = spunAngle(lab.angle, lab.spinDegreesPerSecond, seconds);
   fitRotationToImage(state);
   // No transpose chosen: a sweep's winner for this device (a sweep may have just
   // stored one), else the built-in default.

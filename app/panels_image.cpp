@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/app_state.h"
+#include "app/image_angle.h"
 #include "app/image_paths.h"
 #include "app/panels.h"
 
@@ -145,11 +146,21 @@ void pipelineSection(AppState& state) {
   });
   fitNextItemBesideLabel("angle");
   ImGui::SliderFloat("angle", &lab.angle, -180.0f, 180.0f, "%.1f deg");
-  if (ImGui::Button("-90")) lab.angle = std::remainder(lab.angle - 90.0f, 360.0f);
+  if (ImGui::Button("-90")) lab.angle = wrappedAngle(lab.angle - 90.0f);
   ImGui::SameLine();
-  if (ImGui::Button("+90")) lab.angle = std::remainder(lab.angle + 90.0f, 360.0f);
+  if (ImGui::Button("+90")) lab.angle = wrappedAngle(lab.angle + 90.0f);
   ImGui::SameLine();
   if (ImGui::Button("0")) lab.angle = 0.0f;
+  // Spin: the pipeline runs every frame, and the Profiler shows what a change costs.
+  sameLineIfCheckboxFits("spin");
+  ImGui::Checkbox("spin", &lab.spin);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Turn the picture continuously: every frame recomputes rotate, transpose and histogram,\n"
+                      "so the Profiler and the FPS show what one change of a parameter costs.");
+  if (lab.spin) {
+    fitNextItemBesideLabel("spin speed");
+    ImGui::SliderFloat("spin speed", &lab.spinDegreesPerSecond, -360.0f, 360.0f, "%.0f deg/s");
+  }
   sameLineIfCheckboxFits("expand canvas");
   ImGui::Checkbox("expand canvas", &lab.expandCanvas);
   ImGui::Checkbox("transparent", &lab.transparentBackground);

@@ -89,6 +89,10 @@ static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor&
   state.scene = options.scene == "julia" ? SceneKind::Julia : options.scene == "image" ? SceneKind::Image
                                                                                       : SceneKind::NBody;
   for (const auto& image : options.images) state.image.openRequests.push_back(image.string());
+  if (options.spin) {
+    state.image.spin = true;
+    state.image.spinDegreesPerSecond = *options.spin;
+  }
   const NBodyOptions& o = options.nbody;
   NBodyState& nb = state.nbody;
   // Without --n, a size that steps at interactive rates: O(N^2) on two CPU cores

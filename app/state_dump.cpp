@@ -26,6 +26,8 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                   {"result_width", state.image.resultWidth},
                   {"result_height", state.image.resultHeight},
                   {"angle", state.image.angle},
+                  {"spin_degrees_per_second", state.image.spin ? json(state.image.spinDegreesPerSecond) : json(nullptr)},
+                  {"pipeline_runs", state.image.pipelineRuns},
                   {"view", imageLabViewName(state.image.view)},
                   {"running_rotate", state.image.runningRotate},
                   {"running_transpose", state.image.transpose ? json(state.image.runningTranspose) : json(nullptr)},

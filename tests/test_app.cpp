@@ -420,6 +420,8 @@ TEST(App, BadOptionValuesExit2NamingOptionAndValue) {
       {{"--frames", "-1"}, "--frames", "-1"},
       {{"--frames", "0"}, "--frames", "0"},
       {{"--iterations", "0"}, "--iterations", "0"},
+      {{"--spin", "fast"}, "--spin", "fast"},
+      {{"--spin", "1e9"}, "--spin", "1e9"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"--headless"};
@@ -462,6 +464,45 @@ bool logHas(const nlohmann::json& dump, const std::string& text) {
   for (const auto& line : dump["log"])
     if (line.is_string() && contains(line.get<std::string>(), text)) return true;
   return false;
+}
+
+// --spin: the picture turns every frame, so every frame runs the pipeline again; without it
+// the lab computes once per image and then only on a change.
+TEST(App, SpinningTheImageLabRecomputesEveryFrame) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-spin");
+  writePng(dir / "a.png", 61, 37);
+  const fs::path dump = dir / "state.json";
+  RunOptions options;
+  options.workDir = dir.path();
+  auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--headless", "--frames", "12", "--size", "480x320", "--state-dump",
+                                     dump.string(), "a.png"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const RunResult r = runApp(dir, args, options);
+    EXPECT_EQ(r.exitCode, 0) << r.describe();
+    std::error_code ec;
+    nlohmann::json j = fs::exists(dump, ec) ? nlohmann::json::parse(test::readFile(dump), nullptr, false) : nullptr;
+    EXPECT_TRUE(j.is_object() && j["image"].is_object()) << r.describe();
+    return std::make_pair(r, j);
+  };
+  const auto [stillRun, still] = run({});
+  ASSERT_TRUE(still.is_object() && still["image"].is_object());
+  EXPECT_TRUE(still["image"]["spin_degrees_per_second"].is_null());
+  EXPECT_EQ(still["image"].value("angle", -1.0), 0.0);
+  const auto stillRuns = still["image"].value("pipeline_runs", 0ull);
+  EXPECT_GE(stillRuns, 1u);
+  EXPECT_LE(stillRuns, 3u) << "a still picture should not be recomputed every frame";
+
+  const auto [spinRun, spun] = run({"--spin", "-45"});
+  ASSERT_TRUE(spun.is_object() && spun["image"].is_object());
+  EXPECT_EQ(spun["image"].value("spin_degrees_per_second", 0.0), -45.0);
+  EXPECT_EQ(spun["image"].value("path", ""), "a.png");
+  EXPECT_NE(spun["image"].value("angle", 0.0), 0.0) << spinRun.describe();
+  // The first frames may show the test image while a.png decodes; from then on, one run a frame.
+  EXPECT_GE(spun["image"].value("pipeline_runs", 0ull), 8u) << spinRun.describe();
+  EXPECT_NE(spinRun.out.find("pipeline runs:"), std::string::npos) << spinRun.describe();
 }
 
 // `kernelscope *.jpg`: as with a drop of several files, the first opens and the UI says how many were left out.
