@@ -130,19 +130,23 @@ void pipelineSection(AppState& state) {
   const ImageRotateVariant* rotateVariant = findImageRotateVariant(rotate.variant);
   if (rotateVariant) fitRotateBlock(*rotateVariant, rotate.pixelsPerItem, rotate.rowsPerItem);  // what runs
   const RotateConfig shown = rotate;
+  // Why the device cannot run a rotation configuration; empty: it can.
+  auto rotateProblem = [&](const RotateConfig& c) {
+    if (!device) return std::string("no device");
+    // The check asks the runtime (CL_DEVICE_IMAGE_SUPPORT), which can fail: inside
+    // the frame that must become the choice's reason, not an exception out of it.
+    try {
+      return imageRotateConfigProblem(c, *device, channels);
+    } catch (const std::exception& e) {
+      return std::string("cannot check this configuration on the device: ") + e.what();
+    }
+  };
   variantCombo("rotate", rotate.variant, rotateIsDefault, imageRotateVariants(), [&](const char* name) {
     RotateConfig c = rotate;
     c.variant = name;
     if (const auto* v = findImageRotateVariant(name)) c.pixelsPerItem = v->pixelsPerItem.front();
     c.rowsPerItem = 1;
-    if (!device) return std::string("no device");
-    // The check asks the runtime (CL_DEVICE_IMAGE_SUPPORT), which can fail: inside
-    // the frame that must become the variant's reason, not an exception out of it.
-    try {
-      return imageRotateConfigProblem(c, *device, channels);
-    } catch (const std::exception& e) {
-      return std::string("cannot check this variant on the device: ") + e.what();
-    }
+    return rotateProblem(c);
   });
   fitNextItemBesideLabel("angle");
   ImGui::SliderFloat("angle", &lab.angle, -180.0f, 180.0f, "%.1f deg");
@@ -176,17 +180,33 @@ void pipelineSection(AppState& state) {
   const float comboWidth =
       std::clamp((ImGui::GetContentRegionAvail().x - labelWidth - style.ItemSpacing.x) / 2.0f, 40.0f, 80.0f);
   ImGui::SetNextItemWidth(comboWidth);
+  // Each choice the device refuses with the rest of the configuration as it is is
+  // shown disabled, its reason on hover (as the variants are), instead of being taken
+  // and then refused at the panel's foot.
+  auto rotateChoice = [&](const std::string& text, bool selected, const RotateConfig& c) {
+    const std::string why = rotateProblem(c);
+    const bool picked = ImGui::Selectable(text.c_str(), selected, why.empty() ? 0 : ImGuiSelectableFlags_Disabled);
+    if (!why.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", why.c_str());
+    return picked;
+  };
   if (ImGui::BeginCombo("##wgx", std::to_string(rotate.workGroupX).c_str())) {
-    for (int w : widths)
-      if (ImGui::Selectable(std::to_string(w).c_str(), w == rotate.workGroupX)) rotate.workGroupX = w;
+    for (int w : widths) {
+      RotateConfig c = rotate;
+      c.workGroupX = w;
+      if (rotateChoice(std::to_string(w), w == rotate.workGroupX, c)) rotate.workGroupX = w;
+    }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("rotate work-group width (x)");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(comboWidth);
   if (ImGui::BeginCombo("work-group", std::to_string(rotate.workGroupY).c_str())) {
-    for (int h : heights)
-      if (ImGui::Selectable(std::to_string(h).c_str(), h == rotate.workGroupY)) rotate.workGroupY = h;
+    for (int h : heights) {
+      RotateConfig c = rotate;
+      c.workGroupY = h;
+      if (rotateChoice(std::to_string(h), h == rotate.workGroupY, c)) rotate.workGroupY = h;
+    }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("rotate work-group height (y)");
@@ -198,7 +218,10 @@ void pipelineSection(AppState& state) {
       for (int ppi : rotateVariant->pixelsPerItem)
         for (int rows : rotateVariant->rowsPerItem) {
           const std::string text = std::to_string(ppi) + "x" + std::to_string(rows);
-          if (ImGui::Selectable(text.c_str(), text == current)) {
+          RotateConfig c = rotate;
+          c.pixelsPerItem = ppi;
+          c.rowsPerItem = rows;
+          if (rotateChoice(text, text == current, c)) {
             rotate.pixelsPerItem = ppi;
             rotate.rowsPerItem = rows;
           }
