@@ -1,5 +1,6 @@
 #include "app/result_saver.h"
 
+#include <filesystem>
 #include <system_error>
 #include <utility>
 
@@ -10,7 +11,12 @@ namespace {
 
 std::string savePng(const HostImage& image, const std::string& path) {
   std::string error;
-  return savePngFile(image, path, &error) ? "saved the result to " + path : error;
+  if (!savePngFile(image, path, &error)) return error;
+  // The whole path: a name typed without a folder lands in the working directory,
+  // which the user may not know.
+  std::error_code ec;
+  const std::filesystem::path whole = std::filesystem::absolute(path, ec);
+  return "saved the result to " + (ec ? path : whole.lexically_normal().string());
 }
 
 }  // namespace

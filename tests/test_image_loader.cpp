@@ -230,6 +230,20 @@ TEST(ResultSaver, WritesOneSaveAtATimeAndSaysWhatItDid) {
   EXPECT_EQ(failed->rfind("cannot write PNG '" + nowhere + "': ", 0), 0u) << *failed;
 }
 
+// A name without a folder is saved in the working directory, and the message says which.
+TEST(ResultSaver, ARelativeNameIsReportedWithItsFolder) {
+  test::TempDir dir("ks-result-saver-relative");
+  const fs::path before = fs::current_path();
+  fs::current_path(dir.path());
+  const fs::path here = fs::current_path();
+  ResultSaver saver;
+  ASSERT_TRUE(saver.start(grayImage(5, 3), "rel.png"));
+  const std::optional<std::string> message = pollUntilSaved(saver);
+  fs::current_path(before);
+  EXPECT_EQ(message, "saved the result to " + (here / "rel.png").string());
+  EXPECT_TRUE(fs::exists(dir / "rel.png"));
+}
+
 TEST(ResultSaver, ASaveUnderWayIsFinishedBeforeTheSaverGoes) {
   test::TempDir dir("ks-result-saver-end");
   const HostImage image = grayImage(640, 480);
