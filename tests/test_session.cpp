@@ -416,13 +416,14 @@ class ImageLabUi : public ::testing::Test {
     lab.zoom = 2.0f;
   }
   void TearDown() override { ImGui::DestroyContext(); }
-  void frame(ImVec2 mouse, bool leftDown, const char* typed = "") {
+  void frame(ImVec2 mouse, bool leftDown, const char* typed = "", ImGuiID openPopup = 0) {
     ImGuiIO& io = ImGui::GetIO();
     io.DeltaTime = 1.0f / 60.0f;
     io.MousePos = mouse;
     io.MouseDown[0] = leftDown;
     for (const char* c = typed; *c; ++c) io.AddInputCharacter(static_cast<unsigned>(*c));
     ImGui::NewFrame();
+    if (openPopup) ImGui::OpenPopupEx(openPopup);  // as a click on its combo would
     drawMenuBar(state_);
     drawImageView(state_);
     drawImagePanel(state_);
@@ -490,6 +491,48 @@ TEST_F(ImageLabUi, FileOpenImageGivesThePathFieldTheKeyboard) {
   frame(view, false, "/tmp/a.png");
   frame(view, false);
   EXPECT_STREQ(state_.image.openPath, "/tmp/a.png");
+}
+
+// The rotate work-group combos show what the device refuses disabled: a pick of it does
+// nothing, a pick of what it runs is taken. Before, every size could be picked and was
+// refused afterwards, with the reason at the panel's foot.
+TEST_F(ImageLabUi, WorkGroupSizesTheDeviceRefusesCannotBePicked) {
+  DeviceDescriptor device;  // a made-up device: 256 work-items per group at most
+  device.maxWorkGroupSize = 256;
+  device.maxWorkItemSizes = {1024, 1024, 64};
+  state_.devices = {device};
+  state_.activeDevice = 0;
+  ImageLabState& lab = state_.image;
+  lab.rotateVariant = "bilinear";  // a buffer variant: nothing asks the (absent) runtime
+  lab.rotateGroup[0] = 32;
+  lab.rotateGroup[1] = 2;
+  lab.rotateBlock[0] = 4;
+  lab.rotateBlock[1] = 1;
+  const ImVec2 away(600.0f, 380.0f);
+  frame(away, false);
+  frame(away, false);
+  ImGuiWindow* panel = ImGui::FindWindowByName("Image lab");
+  ASSERT_NE(panel, nullptr);
+  // Opens the height combo ("work-group": heights 1, 2, 4, 8, 16, 32) and clicks its row `row`.
+  auto pickHeight = [&](int row) {
+    const ImGuiID combo = panel->GetID("work-group");
+    frame(away, false, "", ImHashStr("##ComboPopup", 0, combo));
+    frame(away, false);  // a popup takes its size and place on its second frame
+    ImGuiWindow* popup = ImGui::FindWindowByName("##Combo_00");  // ImGui's name for a first-level combo
+    ASSERT_TRUE(popup && popup->Active) << "the combo did not open";
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float step = ImGui::GetFontSize() + style.ItemSpacing.y;
+    const ImVec2 at(popup->Pos.x + popup->Size.x * 0.5f,
+                    popup->DC.CursorStartPos.y + row * step + ImGui::GetFontSize() * 0.5f);
+    frame(at, false);
+    frame(at, true);
+    frame(at, false);
+    frame(away, false);
+  };
+  pickHeight(5);  // 32 x 32 = 1024 > 256
+  EXPECT_EQ(lab.rotateGroup[1], 2) << "a refused size was taken";
+  pickHeight(3);  // 32 x 8 = 256
+  EXPECT_EQ(lab.rotateGroup[1], 8) << "the test's click did not reach the row it meant";
 }
 
 }  // namespace
