@@ -22,6 +22,15 @@ const DeviceDescriptor* activeDevice(const AppState& state) {
   return state.activeDevice ? &state.devices[*state.activeDevice] : nullptr;
 }
 
+// A combo row the device may refuse: disabled with `why` on hover when it does, else
+// `description` (if any) on hover. True when picked.
+bool refusableSelectable(const char* text, bool selected, const std::string& why, const char* description = nullptr) {
+  const bool picked = ImGui::Selectable(text, selected, why.empty() ? 0 : ImGuiSelectableFlags_Disabled);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && (!why.empty() || description))
+    ImGui::SetTooltip("%s", why.empty() ? description : why.c_str());
+  return picked;
+}
+
 // A combo over variant names; the ones the device cannot run are disabled with the reason.
 template <typename Table, typename Problem>
 // `isDefault`: nothing chosen yet, `current` is the default that runs (the box says so).
@@ -35,13 +44,10 @@ bool variantCombo(const char* label, std::string& current, bool isDefault, const
   bool picked = false;
   if (ImGui::BeginCombo(label, preview.c_str())) {
     for (const auto& v : table) {
-      const std::string why = problem(v.name);
-      if (ImGui::Selectable(v.name, current == v.name, why.empty() ? 0 : ImGuiSelectableFlags_Disabled)) {
+      if (refusableSelectable(v.name, current == v.name, problem(v.name), v.description)) {
         current = v.name;
         picked = true;
       }
-      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", why.empty() ? v.description : why.c_str());
     }
     ImGui::EndCombo();
   } else if (isDefault && ImGui::IsItemHovered()) {
@@ -184,11 +190,7 @@ void pipelineSection(AppState& state) {
   // shown disabled, its reason on hover (as the variants are), instead of being taken
   // and then refused at the panel's foot.
   auto rotateChoice = [&](const std::string& text, bool selected, const RotateConfig& c) {
-    const std::string why = rotateProblem(c);
-    const bool picked = ImGui::Selectable(text.c_str(), selected, why.empty() ? 0 : ImGuiSelectableFlags_Disabled);
-    if (!why.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s", why.c_str());
-    return picked;
+    return refusableSelectable(text.c_str(), selected, rotateProblem(c));
   };
   if (ImGui::BeginCombo("##wgx", std::to_string(rotate.workGroupX).c_str())) {
     for (int w : widths) {
