@@ -23,6 +23,8 @@
 
 namespace ks {
 
+class PictureRenderer;
+
 struct FrameStats {
   double fps = 0.0;              // smoothed over the last quarter second
   double frameMs = 0.0;
@@ -40,7 +42,10 @@ struct PatternParams {
 // interop stages and render from wall clock / GL timer queries.
 struct FrameBreakdown {
   double acquireMs = 0.0, kernelMs = 0.0, releaseMs = 0.0, copyMs = 0.0, renderMs = 0.0;
+  double waitMs = 0.0;  // the CPU blocked on the GPU (fences, events): pacing, not work
 };
+// Acquire, release and copy are the CPU's time for the hand-over; kernelMs is the
+// newest kernel run's GPU time (OpenCL events), renderMs the GL timer's.
 
 enum class SceneKind { NBody, Image, Julia };
 
@@ -77,10 +82,11 @@ struct NBodyState {
   size_t runningBodies = 0;
   NBodyConfig runningConfig;
   KernelInfo kernelInfo;
-  double kernelMs = 0.0;            // per step, last frame
+  double kernelMs = 0.0;            // per step, of the newest timed steps (a frame late)
   double interactionsPerSecond = 0.0;
   double stepsPerSecond = 0.0;
   unsigned long long steps = 0;
+  unsigned long long timedSteps = 0;  // how many times a step timing arrived (never goes down)
   std::string message;
   std::string verification;
   bool cameraResetRequested = true;
@@ -159,14 +165,16 @@ struct ImageLabState {
   char savePath[256] = "kernelscope-result.png";
   bool saveRequested = false;
   // readings (filled by the scene)
-  unsigned originalTexture = 0, resultTexture = 0;  // GL names for drawing
+  bool hasOriginal = false, hasResult = false;  // pictures to draw (a result needs a rotation that ran)
+  PictureRenderer* pictures = nullptr;          // draws them inside ImGui's draw lists; the scene's
   int resultWidth = 0, resultHeight = 0, resultChannels = 0;
   std::string runningRotate, runningTranspose, runningHistogram;
   RotateConfig defaultRotate;        // the fastest for this image on this device
   TransposeConfig defaultTranspose;  // a sweep's winner for this device, else the built-in default
   HistogramConfig defaultHistogram;
   double rotateMs = 0.0, transposeMs = 0.0, histogramMs = 0.0;
-  unsigned long long pipelineRuns = 0;  // counts runs of the pipeline (the times above are from the last)
+  unsigned long long pipelineRuns = 0;  // counts runs of the pipeline
+  unsigned long long timedRuns = 0;     // counts runs whose times above arrived (a frame after the run at most)
   ImageHistogram histogram;
   ImageStatistics statistics;
   std::string message;
@@ -189,6 +197,7 @@ struct AppState {
   std::optional<InteropPath> requestedInterop;
   std::string interopMessage;
   FrameBreakdown breakdown;
+  FramePhases phases;  // the main loop's CPU phases of this frame
   FrameProfiler profiler;                  // rolling statistics per stage and kernel
   DeviceCeilings ceilings;                 // copy bandwidth and peak FP32 of the active device
   std::vector<ActiveKernel> activeKernels;  // what the scene runs now (filled by the scene)

@@ -1,6 +1,7 @@
 #include "app/frame_profiler.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "app/app_state.h"
 
@@ -8,16 +9,33 @@ namespace ks {
 
 const char* frameStageName(FrameStage stage) {
   switch (stage) {
-    case FrameStage::Acquire: return "acquire";
-    case FrameStage::Kernels: return "kernels";
-    case FrameStage::Release: return "release";
-    case FrameStage::Copy: return "copy";
+    case FrameStage::Input: return "input";
+    case FrameStage::Update: return "update";
+    case FrameStage::Interop: return "interop";
+    case FrameStage::Wait: return "wait for GPU";
+    case FrameStage::Ui: return "UI";
     case FrameStage::Render: return "render";
+    case FrameStage::Present: return "present";
     case FrameStage::Other: return "other";
+    case FrameStage::GpuKernels: return "kernels (GPU)";
+    case FrameStage::GpuRender: return "render (GPU)";
     case FrameStage::Count: break;
   }
   return "?";
 }
+
+void FramePhases::start() {
+  start_ = last_ = std::chrono::steady_clock::now();
+  ms_.fill(0.0);
+}
+
+void FramePhases::mark(FrameStage stage) {
+  const auto now = std::chrono::steady_clock::now();
+  ms_[static_cast<size_t>(stage)] += std::chrono::duration<double, std::milli>(now - last_).count();
+  last_ = now;
+}
+
+double FramePhases::totalMs() const { return std::chrono::duration<double, std::milli>(last_ - start_).count(); }
 
 void FrameProfiler::record(const std::string& name, double ms, bool kernel) {
   auto it = std::find_if(series_.begin(), series_.end(), [&](const Series& s) { return s.name == name; });
@@ -50,22 +68,44 @@ void FrameProfiler::clear() {
   stages_.clear();
 }
 
+FrameProfiler::StageFrame frameStages(const AppState& state, bool ran) {
+  const FrameBreakdown& b = state.breakdown;
+  const FramePhases& phases = state.phases;
+  FrameProfiler::StageFrame stages{};
+  auto at = [&](FrameStage s) -> double& { return stages[static_cast<size_t>(s)]; };
+  // Interop and waits happen inside the update phase: they are taken out of it.
+  at(FrameStage::Input) = phases.ms(FrameStage::Input);
+  at(FrameStage::Interop) = b.acquireMs + b.releaseMs + b.copyMs;
+  at(FrameStage::Wait) = b.waitMs;
+  at(FrameStage::Update) =
+      std::max(0.0, phases.ms(FrameStage::Update) - at(FrameStage::Interop) - at(FrameStage::Wait));
+  at(FrameStage::Ui) = phases.ms(FrameStage::Ui);
+  at(FrameStage::Render) = phases.ms(FrameStage::Render);
+  at(FrameStage::Present) = phases.ms(FrameStage::Present);
+  double measured = 0.0;
+  for (size_t i = 0; i + 1 < kCpuStageCount; ++i) measured += stages[i];
+  at(FrameStage::Other) = std::max(0.0, state.stats.frameMs - measured);
+  at(FrameStage::GpuKernels) = ran ? b.kernelMs : 0.0;
+  at(FrameStage::GpuRender) = b.renderMs;
+  return stages;
+}
+
 void recordFrame(AppState& state) {
   FrameProfiler& p = state.profiler;
   const FrameBreakdown& b = state.breakdown;
-  // Did the scene run its kernels this frame?
+  // Did new kernel times arrive this frame?
   bool ran = false;
   switch (state.scene) {
     case SceneKind::NBody:
-      if (state.nbody.steps != p.seenNBodySteps) {
-        ran = state.nbody.steps > p.seenNBodySteps;
-        p.seenNBodySteps = state.nbody.steps;
-        if (ran) p.record("nbody step", state.nbody.kernelMs, true);
+      if (state.nbody.timedSteps != p.seenNBodyTimings) {
+        ran = true;
+        p.seenNBodyTimings = state.nbody.timedSteps;
+        p.record("nbody step", state.nbody.kernelMs, true);
       }
       break;
     case SceneKind::Image:
-      if (state.image.pipelineRuns != p.seenImageRuns) {
-        p.seenImageRuns = state.image.pipelineRuns;
+      if (state.image.timedRuns != p.seenImageRuns) {
+        p.seenImageRuns = state.image.timedRuns;
         ran = true;
         p.record("rotate", state.image.rotateMs, true);
         if (state.image.transposeMs > 0.0) p.record("transpose", state.image.transposeMs, true);
@@ -73,30 +113,44 @@ void recordFrame(AppState& state) {
       }
       break;
     case SceneKind::Julia:
-      ran = true;
-      p.record("julia", b.kernelMs, true);
+      ran = b.kernelMs > 0.0;  // 0 on the first frame: its time arrives with the next
+      if (ran) p.record("julia", b.kernelMs, true);
       break;
   }
+  const FrameProfiler::StageFrame stages = frameStages(state, ran);
   p.record("frame", state.stats.frameMs);
-  // 0 until the GL timer has its first result (read a frame late): not a measurement.
-  if (b.renderMs > 0.0) p.record("render", b.renderMs);
-  FrameProfiler::StageFrame stages{};
-  auto at = [&](FrameStage s) -> double& { return stages[static_cast<size_t>(s)]; };
-  at(FrameStage::Render) = b.renderMs;
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const auto stage = static_cast<FrameStage>(i);
+    // Kernel times only on frames that brought new ones; the GL timer's 0 before its
+    // first result (read a frame late) is not a measurement.
+    if (stage == FrameStage::GpuKernels && !ran) continue;
+    if (stage == FrameStage::GpuRender && stages[i] <= 0.0) continue;
+    p.record(frameStageName(stage), stages[i]);
+  }
   if (ran) {
     p.record("acquire", b.acquireMs);
-    p.record("kernels", b.kernelMs);
     p.record("release", b.releaseMs);
     p.record("copy", b.copyMs);
-    at(FrameStage::Acquire) = b.acquireMs;
-    at(FrameStage::Kernels) = b.kernelMs;
-    at(FrameStage::Release) = b.releaseMs;
-    at(FrameStage::Copy) = b.copyMs;
   }
-  double measured = 0.0;
-  for (size_t i = 0; i + 1 < stages.size(); ++i) measured += stages[i];
-  at(FrameStage::Other) = std::max(0.0, state.stats.frameMs - measured);
   p.recordStages(stages);
+}
+
+std::string describeStageMedians(const FrameProfiler& profiler) {
+  auto median = [&](const char* name) {
+    const FrameProfiler::Series* s = profiler.find(name);
+    return s && !s->samples.empty() ? s->samples.summary().median : 0.0;
+  };
+  char part[96];
+  std::snprintf(part, sizeof part, "frame %.3f =", median("frame"));
+  std::string text = part;
+  for (size_t i = 0; i < kCpuStageCount; ++i) {
+    const char* name = frameStageName(static_cast<FrameStage>(i));
+    std::snprintf(part, sizeof part, "%s %s %.3f", i ? " +" : "", name, median(name));
+    text += part;
+  }
+  std::snprintf(part, sizeof part, "; on the GPU: kernels %.3f, render %.3f", median("kernels (GPU)"),
+                median("render (GPU)"));
+  return text + part;
 }
 
 }  // namespace ks

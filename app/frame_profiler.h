@@ -1,10 +1,12 @@
 #pragma once
 // Rolling timing statistics for the profiling panel: one RollingSamples per frame
-// stage (frame, acquire, kernels, release, copy, render) and per kernel, fed once
-// per frame from what the scenes measured (OpenCL events, GL timer queries).
+// stage and per kernel, fed once per frame from what the main loop measured on the
+// CPU (its phases), the scenes measured (OpenCL events, waits, interop) and the GL
+// timer query (drawing on the GPU).
 // Stages and kernels are recorded only on frames where the scene ran them, so a
 // paused simulation or an unchanged image does not repeat stale figures.
 #include <array>
+#include <chrono>
 #include <deque>
 #include <string>
 #include <vector>
@@ -15,9 +17,39 @@ namespace ks {
 
 struct AppState;
 
-// The stacked per-frame breakdown, in the order drawn from the bottom up.
-enum class FrameStage { Acquire, Kernels, Release, Copy, Render, Other, Count };
+// One frame, stage by stage. The CPU stages (Input .. Other) add up to the frame's
+// wall time, stacked from the bottom up in this order; the GPU stages run beside
+// them (kernels overlap the CPU's work and GL's drawing) and are drawn apart.
+enum class FrameStage {
+  Input,     // window events
+  Update,    // scenes and session: enqueueing kernels, CPU work (less Interop and Wait)
+  Interop,   // acquire + release + host copy, as the CPU spent them
+  Wait,      // the CPU blocked on the GPU: fences, events (pacing, not work)
+  Ui,        // building the panels
+  Render,    // issuing the frame's GL draws and ImGui's
+  Present,   // swapping buffers (the driver may throttle or wait for vsync there) and capture
+  Other,     // the rest of the frame
+  GpuKernels,  // the newest kernel run's OpenCL event times
+  GpuRender,   // the frame's drawing on the GPU (GL timer query)
+  Count
+};
+constexpr size_t kCpuStageCount = static_cast<size_t>(FrameStage::Other) + 1;
 const char* frameStageName(FrameStage stage);
+
+// Times the CPU phases of one frame with the steady clock.
+class FramePhases {
+ public:
+  void start();
+  // The time since the last mark (or start) goes to `stage`.
+  void mark(FrameStage stage);
+  double ms(FrameStage stage) const { return ms_[static_cast<size_t>(stage)]; }
+  double totalMs() const;  // start to the last mark
+  void set(FrameStage stage, double ms) { ms_[static_cast<size_t>(stage)] = ms; }  // tests
+
+ private:
+  std::chrono::steady_clock::time_point start_, last_;
+  std::array<double, static_cast<size_t>(FrameStage::Count)> ms_{};
+};
 
 class FrameProfiler {
  public:
@@ -26,8 +58,8 @@ class FrameProfiler {
     bool kernel = false;  // a kernel's time (vs. a frame stage)
     RollingSamples samples;
   };
-  // Milliseconds per stage for one frame, for the stacked graph; Other is the
-  // frame time not accounted for by the measured stages (UI, waiting for vsync).
+  // Milliseconds per stage for one frame, for the stacked graphs; Other is the
+  // frame time not accounted for by the measured CPU stages.
   using StageFrame = std::array<double, static_cast<size_t>(FrameStage::Count)>;
 
   explicit FrameProfiler(size_t window = 240) : window_(window) {}
@@ -42,7 +74,7 @@ class FrameProfiler {
   void clear();
 
   // What the scenes last ran, to record only new kernel runs (see recordFrame).
-  unsigned long long seenNBodySteps = 0, seenImageRuns = 0;
+  unsigned long long seenNBodyTimings = 0, seenImageRuns = 0;
 
  private:
   size_t window_;
@@ -50,9 +82,15 @@ class FrameProfiler {
   std::deque<StageFrame> stages_;
 };
 
-// Feeds state.profiler from this frame's readings (state.stats, breakdown, the
-// scene's kernel times). Called once per frame, after the scene's update and the
-// frame time are known.
+// This frame's stages from the loop's phases (state.phases), the scene's readings
+// (state.breakdown) and the frame time (state.stats.frameMs); `ran`: the scene's
+// kernel times are new this frame.
+FrameProfiler::StageFrame frameStages(const AppState& state, bool ran);
+// Feeds state.profiler from this frame's readings. Called once per frame, after
+// the scene's update and the frame time are known.
 void recordFrame(AppState& state);
+// "frame 3.10 = input 0.01 + update 0.20 + ... ; GPU: kernels 2.9, render 0.3": the
+// median of each stage's series, for the headless summary.
+std::string describeStageMedians(const FrameProfiler& profiler);
 
 }  // namespace ks

@@ -33,8 +33,19 @@ class HeadlessSurface final : public RenderSurface {
     return readFramebuffer(framebuffer_.width(), framebuffer_.height());
   }
   void present() override {
-    // Nothing to show; finishing keeps frame timing honest (no unbounded queue).
-    glFinish();
+    // Nothing to show. Like a window's swap chain of two buffers, one frame may be
+    // in flight on the GPU while the CPU prepares the next: wait for the frame
+    // before this one, not for this one (no unbounded queue, no lock-step either).
+    GLsync frame = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    glFlush();
+    if (previousFrame_) {
+      glClientWaitSync(previousFrame_, GL_SYNC_FLUSH_COMMANDS_BIT, 10'000'000'000ull);
+      glDeleteSync(previousFrame_);
+    }
+    previousFrame_ = frame;
+  }
+  ~HeadlessSurface() override {
+    if (previousFrame_) glDeleteSync(previousFrame_);
   }
   void setVsync(bool) override {}
   GlContextHandles glHandles() const override {
@@ -44,6 +55,7 @@ class HeadlessSurface final : public RenderSurface {
  private:
   EglHeadlessContext egl_;  // declared first: the framebuffer needs its context
   Framebuffer framebuffer_;
+  GLsync previousFrame_ = nullptr;  // the last presented frame's GL commands
 };
 
 }  // namespace

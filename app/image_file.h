@@ -22,6 +22,7 @@ struct HostImage {
 struct ImageLimits {
   int maxDimension;   // min(GL_MAX_TEXTURE_SIZE, the device's 2D image width/height)
   uint64_t maxBytes;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE and a memory budget, for the 8-bit result
+  uint64_t maxPixels = UINT64_MAX;  // GL_MAX_TEXTURE_BUFFER_SIZE: the pictures are drawn from buffers
 };
 
 // Every message names the file and says what is wrong with it.

@@ -259,6 +259,9 @@ void checkLimits(const fs::path& file, int64_t width, int64_t height, int channe
   if (width > limits.maxDimension || height > limits.maxDimension)
     fail(file, "is " + size + " pixels; this device and OpenGL take at most " + std::to_string(limits.maxDimension) +
                    " pixels per side");
+  if (static_cast<uint64_t>(width) * static_cast<uint64_t>(height) > limits.maxPixels)
+    fail(file, "is " + size + " pixels; OpenGL here draws at most " + std::to_string(limits.maxPixels) +
+                   " pixels of one picture (GL_MAX_TEXTURE_BUFFER_SIZE)");
   // At most 2^24 * 2^24 * 4 = 2^50: no overflow in 64 bits.
   const uint64_t bytes = static_cast<uint64_t>(width) * static_cast<uint64_t>(height) * channels;
   if (bytes > limits.maxBytes)

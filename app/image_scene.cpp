@@ -48,11 +48,14 @@ std::string errorText(const std::exception& e) {
 // each side by up to 1.41x (45 degrees) and a transpose swaps the sides, so a
 // result can exceed what an opened image was checked against: OpenGL's texture
 // size, and the device's largest buffer.
-std::string resultSizeProblem(const ImageLayout& result, int maxDimension, uint64_t maxBufferBytes) {
+std::string resultSizeProblem(const ImageLayout& result, const ImageLimits& limits, uint64_t maxBufferBytes) {
   const std::string size = std::to_string(result.width) + "x" + std::to_string(result.height);
-  if (result.width > maxDimension || result.height > maxDimension)
-    return "the result would be " + size + " pixels; OpenGL takes at most " + std::to_string(maxDimension) +
+  if (result.width > limits.maxDimension || result.height > limits.maxDimension)
+    return "the result would be " + size + " pixels; OpenGL takes at most " + std::to_string(limits.maxDimension) +
            " pixels per side (expanding the canvas makes it larger); the previous result stays";
+  if (result.pixels() > limits.maxPixels)
+    return "the result would be " + size + " pixels; OpenGL here draws at most " + std::to_string(limits.maxPixels) +
+           " pixels of one picture (expanding the canvas makes it larger); the previous result stays";
   if (result.bytes() > maxBufferBytes)
     return "the result would be " + size + " pixels, " + std::to_string(result.bytes() >> 20) +
            " MiB; this device's largest buffer is " + std::to_string(maxBufferBytes >> 20) +
@@ -66,11 +69,13 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
     : compute_(compute),
       defaults_{defaultsFor(compute.device(), 1), defaultsFor(compute.device(), 4)},
       maxImage2d_(deviceMaxImage2d(compute.device())),
-      interop_(&interop) {
+      interop_(&interop),
+      lab_(&state.image) {
   auto build = compute.buildKernelFile("display.cl");
   if (!build->ok()) throw ProgramBuildError(build);
   toRgba_ = Kernel(build->program.get(), "to_rgba");
   displayGroup_ = displayGroupSize(toRgba_);
+  pictureLevels_ = std::make_unique<PictureLevels>(compute);
   ImageLabState& lab = state.image;
   // An image that is open, or was being opened, carries over a device switch: it is
   // decoded again (off the frame loop) over the test image.
@@ -82,6 +87,17 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
   }
 }
 
+ImageScene::~ImageScene() {
+  try {
+    if (inspectRead_) inspectRead_->done.wait();  // the device writes into it
+  } catch (const std::exception&) {
+    // Going anyway; the read's failure matters to no one now.
+  }
+  // Panels must not draw pictures that go with the scene.
+  lab_->hasOriginal = lab_->hasResult = false;
+  lab_->pictures = nullptr;
+}
+
 ImageLimits ImageScene::limits() const {
   GLint maxTexture = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
@@ -89,7 +105,9 @@ ImageLimits ImageScene::limits() const {
   // The RGBA texture and the device buffers (result up to ~2x the pixels when the
   // rotation expands the canvas) must fit.
   const uint64_t deviceBytes = d.maxAllocBytes / 2;
-  return {std::max(1, static_cast<int>(maxTexture)), std::min<uint64_t>(deviceBytes, kHostBudgetBytes)};
+  return {std::max(1, static_cast<int>(maxTexture)), std::min<uint64_t>(deviceBytes, kHostBudgetBytes),
+          // A picture's smaller levels take up to a third of its size again.
+          static_cast<uint64_t>(std::max<int64_t>(maxSharedImagePixels() / 4 * 3, 1))};
 }
 
 void ImageScene::setImage(HostImage image, const std::string& path, AppState& state) {
@@ -98,12 +116,12 @@ void ImageScene::setImage(HostImage image, const std::string& path, AppState& st
   const ImageLayout layout{image.width, image.height, image.channels};
   Buffer buffer(compute_.context(), CL_MEM_READ_ONLY, layout.bytes());
   compute_.queue().writeBuffer(buffer, 0, layout.bytes(), image.pixels.data());
-  std::unique_ptr<SharedTexture> texture;
-  showOnTexture(buffer.get(), layout, texture);
+  std::unique_ptr<SharedImage> picture;
+  showOnImage(buffer.get(), layout, picture);
   original_ = std::move(image);
   originalLayout_ = layout;
   originalBuffer_ = std::move(buffer);
-  originalTexture_ = std::move(texture);
+  originalImage_ = std::move(picture);
   if (rotator_) rotator_->sourceChanged();
   rotateDefault_ = defaultRotateConfig(originalLayout_, compute_.device(), maxImage2d_);
   ImageLabState& lab = state.image;
@@ -118,29 +136,29 @@ void ImageScene::setImage(HostImage image, const std::string& path, AppState& st
   applied_.reset();  // recompute everything for the new image
 }
 
-void ImageScene::showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture) {
-  if (!texture || texture->width() != layout.width || texture->height() != layout.height)
-    texture = interop_->createTexture(layout.width, layout.height, TextureView::Pixels);
-  texture->acquireForCompute(compute_.queue());
+void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image) {
+  if (!image || image->width() != layout.width || image->height() != layout.height)
+    image = interop_->createImage(layout.width, layout.height, TextureView::Pixels);
+  SharedBuffer& rgba = image->beginUpdate(compute_.queue());
   try {
     toRgba_.setArg(0, pixels);
     toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
-    toRgba_.setArg(2, texture->pixels().clMem());
+    toRgba_.setArg(2, rgba.clMem());
     toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
     const size_t local = displayGroup_;
     compute_.queue().enqueueKernel(toRgba_, {(layout.pixels() + local - 1) / local * local}, {local});
-    compute_.queue().finish();
+    pictureLevels_->enqueue(compute_.queue(), *image, rgba);
   } catch (...) {
-    // Hand the texture back to GL whatever failed (a reloaded display.cl with other
+    // Hand the buffer back to GL whatever failed (a reloaded display.cl with other
     // arguments, a launch error): acquiring it again next time needs it released.
     try {
-      texture->releaseForDisplay(compute_.queue());
+      image->abandonUpdate(compute_.queue());
     } catch (const std::exception&) {
       // The first error is the one to report.
     }
     throw;
   }
-  texture->releaseForDisplay(compute_.queue());
+  image->endUpdate(compute_.queue());  // shown when the device is done: a frame later at most
 }
 
 size_t ImageScene::displayGroupSize(const Kernel& toRgba) const {
@@ -154,6 +172,7 @@ void ImageScene::reloadKernels(AppState& state) {
   auto display = compute_.buildKernelFile("display.cl");
   if (!display->ok()) throw ProgramBuildError(display);
   Kernel toRgba(display->program.get(), "to_rgba");
+  auto pictureLevels = std::make_unique<PictureLevels>(compute_);
   // Each runner's configuration, or where none runs (its kernel did not build at
   // the start) the one last asked for: a fixed file then builds here and says so.
   auto rebuilt = [&](const auto& running, const auto* asked) {
@@ -172,6 +191,7 @@ void ImageScene::reloadKernels(AppState& state) {
   std::unique_ptr<ImageHistogrammer> histogrammer = rebuilt(histogrammer_, applied_ ? &applied_->histogram : nullptr);
   displayGroup_ = displayGroupSize(toRgba);
   toRgba_ = std::move(toRgba);
+  pictureLevels_ = std::move(pictureLevels);
   if (rotator) rotator_ = std::move(rotator);
   if (transposer || !transposing) transposer_ = std::move(transposer);
   if (histogrammer) histogrammer_ = std::move(histogrammer);
@@ -180,10 +200,10 @@ void ImageScene::reloadKernels(AppState& state) {
 
 void ImageScene::rebindInterop(InteropBackend& interop) {
   interop_ = &interop;
-  originalTexture_.reset();
-  resultTexture_.reset();
-  showOnTexture(originalBuffer_.get(), originalLayout_, originalTexture_);
-  if (result_) showOnTexture(result_, resultLayout_, resultTexture_);
+  originalImage_.reset();
+  resultImage_.reset();
+  showOnImage(originalBuffer_.get(), originalLayout_, originalImage_);
+  if (result_) showOnImage(result_, resultLayout_, resultImage_);
 }
 
 void ImageScene::openRequested(AppState& state) {
@@ -313,12 +333,11 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   FrameBreakdown& frame = state.breakdown;
   use(histogrammer_, wanted.histogram, true,
       [&] { return std::make_unique<ImageHistogrammer>(compute_, wanted.histogram); });
+  // The previous run's results first: this run's replace them.
+  collectResults(state, true);
+  RunEvents& run = running_.emplace();
   auto histogram = [&](cl_mem pixels, const ImageLayout& layout) {
-    ImageOpEvents events;
-    const ImageHistogramResult h = histogrammer_->compute(compute_.queue(), pixels, layout, &events);
-    lab.histogramMs = events.elapsedMs();
-    lab.histogram = h.histogram;
-    lab.statistics = h.statistics;
+    histogrammer_->enqueueCompute(compute_.queue(), pixels, layout, &run.histogram);
   };
   // The original's histogram first: it needs no other kernel, so a rotation or
   // transpose that cannot run (a kernel that does not build) does not leave it stale.
@@ -331,7 +350,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
 
   const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
   // Checked before anything runs, so that a refusal leaves the previous result whole.
-  if (std::string p = resultSizeProblem(wanted.transpose ? transposedLayout(rotated) : rotated, limits().maxDimension,
+  if (std::string p = resultSizeProblem(wanted.transpose ? transposedLayout(rotated) : rotated, limits(),
                                         compute_.device().maxAllocBytes);
       !p.empty())
     throw ImageConfigError(p);
@@ -341,34 +360,51 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     if (result_ == rotatedBuffer_.get()) result_ = nullptr;
     rotatedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, rotated.bytes());
   }
-  ImageOpEvents rotateEvents;
+  // The image variants include an upload only after a new source.
   rotator_->run(compute_.queue(), originalBuffer_.get(), originalLayout_, rotatedBuffer_.get(), rotated,
-                wanted.params, &rotateEvents);
-  lab.rotateMs = rotateEvents.elapsedMs();  // the image variants include an upload only after a new source
+                wanted.params, &run.rotate);
   result_ = rotatedBuffer_.get();
   resultLayout_ = rotated;
-  lab.transposeMs = 0.0;
   if (wanted.transpose) {
     const ImageLayout transposed = transposedLayout(rotated);
     if (transposedBuffer_.bytes() < transposed.bytes()) {
       if (result_ == transposedBuffer_.get()) result_ = nullptr;
       transposedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, transposed.bytes());
     }
-    ImageOpEvents transposeEvents;
     transposer_->run(compute_.queue(), rotatedBuffer_.get(), rotated, transposedBuffer_.get(), transposed,
-                     &transposeEvents);
-    lab.transposeMs = transposeEvents.elapsedMs();
+                     &run.transpose);
     result_ = transposedBuffer_.get();
     resultLayout_ = transposed;
   }
-  showOnTexture(result_, resultLayout_, resultTexture_);
+  showOnImage(result_, resultLayout_, resultImage_);
 
   if (wanted.histogramOfResult) histogram(result_, resultLayout_);
+  compute_.queue().flush();
   ++lab.pipelineRuns;
-  frame.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
-  frame.acquireMs = resultTexture_->timings().acquireMs;
-  frame.releaseMs = resultTexture_->timings().releaseMs;
-  frame.copyMs = resultTexture_->timings().copyMs;
+  const InteropTimings& t = resultImage_->timings();
+  frame.acquireMs = t.acquireMs;
+  frame.releaseMs = t.releaseMs;
+  frame.waitMs += t.waitMs;
+}
+
+void ImageScene::collectResults(AppState& state, bool wait) {
+  if (!running_) return;
+  ImageLabState& lab = state.image;
+  RunEvents& run = *running_;
+  if (!wait && !(run.rotate.complete() && run.transpose.complete() && run.histogram.complete())) return;
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<ImageHistogramResult> h = histogrammer_ ? histogrammer_->takeResult(wait) : std::nullopt;
+  lab.rotateMs = run.rotate.elapsedMs();
+  lab.transposeMs = run.transpose.elapsedMs();
+  lab.histogramMs = run.histogram.elapsedMs();
+  if (wait) state.breakdown.waitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (h) {
+    lab.histogram = std::move(h->histogram);
+    lab.statistics = std::move(h->statistics);
+  }
+  state.breakdown.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
+  ++lab.timedRuns;
+  running_.reset();
 }
 
 // An image larger than the device's 2D images cannot go through an image2d_t
@@ -397,6 +433,21 @@ void ImageScene::fitRotationToImage(AppState& state) {
 
 void ImageScene::update(AppState& state, double seconds) {
   ImageLabState& lab = state.image;
+  pictures_.beginFrame();
+  state.breakdown.waitMs = 0.0;
+  // What the device finished since the last frame goes on screen and into the panels.
+  if (originalImage_) originalImage_->refresh();
+  if (resultImage_) {
+    resultImage_->refresh();
+    state.breakdown.copyMs = resultImage_->timings().copyMs;
+  }
+  try {
+    collectResults(state, false);
+  } catch (const std::exception& e) {
+    running_.reset();
+    lab.message = errorText(e);
+    state.report(lab.message);
+  }
   openRequested(state);
   if (lab.spin) lab.angle = spunAngle(lab.angle, lab.spinDegreesPerSecond, seconds);
   fitRotationToImage(state);
@@ -452,20 +503,45 @@ void ImageScene::update(AppState& state, double seconds) {
 void ImageScene::inspect(AppState& state) {
   ImageLabState& lab = state.image;
   const ImageLayout& layout = lab.inspectResult ? resultLayout_ : originalLayout_;
-  lab.inspectValid = false;
-  if (lab.inspectX < 0 || lab.inspectY < 0 || lab.inspectX >= layout.width || lab.inspectY >= layout.height) return;
-  if (lab.inspectResult && !result_) return;
-  const size_t offset = (static_cast<size_t>(lab.inspectY) * layout.width + lab.inspectX) * layout.channels;
-  unsigned char value[4] = {0, 0, 0, 0};
-  if (lab.inspectResult) {
-    clCheck(clEnqueueReadBuffer(compute_.queue().get(), result_, CL_TRUE, offset, layout.channels, value, 0, nullptr,
-                                nullptr),
-            "clEnqueueReadBuffer (pixel inspector)");
-  } else {
-    std::copy_n(original_.pixels.data() + offset, layout.channels, value);
+  const bool inside = lab.inspectX >= 0 && lab.inspectY >= 0 && lab.inspectX < layout.width &&
+                      lab.inspectY < layout.height && (!lab.inspectResult || result_);
+  // The result lives on the device: a read of the pixel is enqueued, never waited
+  // for, and shown when it arrives (the next frame); meanwhile the last value read
+  // stays shown while the cursor is still on that pixel.
+  if (inspectRead_ && inspectRead_->done.complete()) {
+    if (inspectRead_->x >= 0) {
+      std::copy_n(inspectRead_->value, 4, resultPixel_);
+      resultPixelAt_ = {inspectRead_->x, inspectRead_->y};
+      resultPixelRun_ = inspectRead_->run;
+    }
+    inspectRead_.reset();
   }
-  std::copy_n(value, 4, lab.inspectValue);
-  lab.inspectValid = true;
+  lab.inspectValid = false;
+  if (!inside) return;
+  if (!lab.inspectResult) {
+    const size_t offset = (static_cast<size_t>(lab.inspectY) * layout.width + lab.inspectX) * layout.channels;
+    std::fill_n(lab.inspectValue, 4, 0);
+    std::copy_n(original_.pixels.data() + offset, layout.channels, lab.inspectValue);
+    lab.inspectValid = true;
+    return;
+  }
+  const std::pair<int, int> at{lab.inspectX, lab.inspectY};
+  if (resultPixelAt_ == at && resultPixelRun_ == lab.pipelineRuns) {
+    std::copy_n(resultPixel_, 4, lab.inspectValue);
+    lab.inspectValid = true;
+    return;
+  }
+  if (inspectRead_) return;  // one read at a time; the next frame asks again
+  auto read = std::make_unique<InspectRead>();
+  read->x = at.first;
+  read->y = at.second;
+  const size_t offset = (static_cast<size_t>(at.second) * layout.width + at.first) * layout.channels;
+  clCheck(clEnqueueReadBuffer(compute_.queue().get(), result_, CL_FALSE, offset, layout.channels, read->value, 0,
+                              nullptr, read->done.out()),
+          "clEnqueueReadBuffer (pixel inspector)");
+  compute_.queue().flush();
+  read->run = lab.pipelineRuns;
+  inspectRead_ = std::move(read);
 }
 
 void ImageScene::save(AppState& state) {
@@ -505,10 +581,13 @@ void ImageScene::save(AppState& state) {
   saver_.start(std::move(out), lab.savePath);
 }
 
-void ImageScene::publish(AppState& state) const {
+void ImageScene::publish(AppState& state) {
   ImageLabState& lab = state.image;
-  lab.originalTexture = originalTexture_ ? originalTexture_->texture() : 0;
-  lab.resultTexture = resultTexture_ ? resultTexture_->texture() : 0;
+  pictures_.setImage(Picture::Original, originalImage_.get());
+  pictures_.setImage(Picture::Result, resultImage_.get());
+  lab.hasOriginal = originalImage_ != nullptr;
+  lab.hasResult = resultImage_ != nullptr;
+  lab.pictures = &pictures_;
   lab.resultWidth = resultLayout_.width;
   lab.resultHeight = resultLayout_.height;
   lab.resultChannels = resultLayout_.channels;

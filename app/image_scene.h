@@ -1,14 +1,18 @@
 #pragma once
 // The image lab: an image (dropped, opened or the built-in test picture) goes
 // through rotate -> optional transpose on the device; the original and the result
-// reach GL textures through the interop layer; the histogram and statistics of
-// either are computed on the device. Driven by AppState::image; the panels draw
-// the textures (zoom, pan, inspector) with ImGui.
+// are written into SharedImages that GL draws straight from (through the interop
+// layer); the histogram and statistics of either are computed on the device.
+// Nothing in a frame waits for the device: kernel times, histogram and inspected
+// pixels are read back without blocking and published when they arrive (the next
+// frame at most). Driven by AppState::image; the panels place the pictures (zoom,
+// pan, inspector) and PictureRenderer draws them inside ImGui's draw lists.
 #include <memory>
 #include <optional>
 
 #include "app/image_file.h"
 #include "app/image_loader.h"
+#include "app/picture_renderer.h"
 #include "app/result_saver.h"
 #include "app/scene.h"
 #include "app/settings.h"
@@ -16,6 +20,7 @@
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/interop/picture_levels.h"
 
 namespace ks {
 
@@ -24,6 +29,7 @@ struct ImageLabState;
 class ImageScene final : public Scene {
  public:
   ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state);
+  ~ImageScene() override;
   void rebindInterop(InteropBackend& interop) override;
   void reloadKernels(AppState& state) override;
   void update(AppState& state, double seconds) override;
@@ -49,12 +55,15 @@ class ImageScene final : public Scene {
   void setImage(HostImage image, const std::string& path, AppState& state);
   void runPipeline(AppState& state, const Applied& wanted);
   size_t displayGroupSize(const Kernel& toRgba) const;
-  void showOnTexture(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedTexture>& texture);
+  void showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image);
+  // Publishes the kernel times and histogram of the last run once they arrived;
+  // `wait`: waits for them (before the next run replaces them).
+  void collectResults(AppState& state, bool wait);
   Applied wantedFrom(AppState& state) const;
   void fitRotationToImage(AppState& state);
   void inspect(AppState& state);
   void save(AppState& state);
-  void publish(AppState& state) const;
+  void publish(AppState& state);
 
   // The device's default configurations for gray [0] and RGBA [1] images, worked
   // out once here instead of in every frame's wantedFrom.
@@ -76,8 +85,27 @@ class ImageScene final : public Scene {
   std::unique_ptr<ImageRotator> rotator_;
   std::unique_ptr<ImageTransposer> transposer_;
   std::unique_ptr<ImageHistogrammer> histogrammer_;
-  std::unique_ptr<SharedTexture> originalTexture_, resultTexture_;
+  std::unique_ptr<SharedImage> originalImage_, resultImage_;
+  PictureRenderer pictures_;
+  ImageLabState* lab_;  // where the pictures are published; cleared when the scene goes
+  // The last run's kernel events, read when they have finished.
+  struct RunEvents {
+    ImageOpEvents rotate, transpose, histogram;
+  };
+  std::optional<RunEvents> running_;
+  // A pixel of the result asked for by the inspector, read without blocking.
+  struct InspectRead {
+    Event done;
+    int x = -1, y = -1;
+    unsigned long long run = 0;  // the pipeline run it reads the result of
+    unsigned char value[4] = {0, 0, 0, 0};
+  };
+  std::unique_ptr<InspectRead> inspectRead_;  // a fixed address: the device writes into it
+  unsigned char resultPixel_[4] = {0, 0, 0, 0};  // the last pixel read, at resultPixelAt_
+  std::pair<int, int> resultPixelAt_{-1, -1};
+  unsigned long long resultPixelRun_ = 0;  // the pipeline run resultPixel_ comes from
   Kernel toRgba_;
+  std::unique_ptr<PictureLevels> pictureLevels_;  // the pictures' smaller levels, after to_rgba
   size_t displayGroup_ = 64;  // to_rgba's work-group size on this device
   ImageLoader loader_;
   ResultSaver saver_;

@@ -143,15 +143,18 @@ int run(ks::AppOptions options) {
            !state.imageWorkUnderWay();
   };
   while (!surface->closeRequested() && !state.quitRequested && !framesDone()) {
-    surface->pollEvents();
     const auto now = Clock::now();
-    const double dt = std::chrono::duration<double>(now - last).count();
+    const double dt = std::chrono::duration<double>(now - last).count();  // the simulation's step in time
     last = now;
+    state.phases.start();  // the frame's wall time, phase by phase (the Profiler's breakdown)
+    surface->pollEvents();
+    state.phases.mark(ks::FrameStage::Input);
 
     session.applyRequests(state);
     sweeper.step(state, session);  // at most one configuration per frame: the UI stays responsive
     session.update(state, dt);
     if (state.vsync != appliedVsync) surface->setVsync(appliedVsync = state.vsync);
+    state.phases.mark(ks::FrameStage::Update);
 
     imgui.newFrame(dt);
     ks::handleShortcuts(state);
@@ -164,6 +167,7 @@ int run(ks::AppOptions options) {
       session.handleInput(io.MouseDelta.x, io.MouseDelta.y, io.MouseDown[0], io.MouseDown[1], io.MouseWheel,
                           fb.height);
     ks::drawPanels(state);
+    state.phases.mark(ks::FrameStage::Ui);
 
     surface->bindDrawTarget();
     renderTimer.begin();
@@ -180,9 +184,9 @@ int run(ks::AppOptions options) {
       if (e.what() != lastFrameGlError) state.report(e.what());
       lastFrameGlError = e.what();
     }
+    state.phases.mark(ks::FrameStage::Render);
 
     ++state.stats.frames;
-    recorder.onFrame(state, dt * 1000.0, session.compute());
     if (options.screenshot && (framesDone() || surface->closeRequested() || state.quitRequested)) {
       try {
         ks::savePng(surface->capture(), *options.screenshot);
@@ -193,10 +197,12 @@ int run(ks::AppOptions options) {
     surface->present();
     // Nothing paces headless frames: while a file decodes or saves they would take the cores it needs.
     if (headless && state.imageWorkUnderWay()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    state.phases.mark(ks::FrameStage::Present);
 
     fpsCounter.onFrame(std::chrono::duration<double>(Clock::now() - start).count());
     state.stats.fps = fpsCounter.fps();
-    state.stats.frameMs = dt * 1000.0;
+    state.stats.frameMs = std::chrono::duration<double, std::milli>(Clock::now() - now).count();
+    recorder.onFrame(state, state.stats.frameMs, session.compute());
     // The first frame has no frame time of its own (dt from the loop's start) and its
     // kernels include first-run costs: statistics start with the second.
     if (state.stats.frames > 1) ks::recordFrame(state);
@@ -228,6 +234,8 @@ int run(ks::AppOptions options) {
   std::printf("  last kernel run: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f; last frame: render %.3f ms\n",
               state.breakdown.kernelMs, state.breakdown.acquireMs, state.breakdown.releaseMs, state.breakdown.copyMs,
               state.breakdown.renderMs);
+  std::printf("  frame breakdown (medians over the last %zu frames, ms): %s\n", state.profiler.window(),
+              ks::describeStageMedians(state.profiler).c_str());
   if (options.screenshot) std::printf("  screenshot: %s\n", std::filesystem::absolute(*options.screenshot).c_str());
 
   if (options.stateDump) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/app_state.h"
+#include "app/picture_renderer.h"
 #include "app/image_angle.h"
 #include "app/image_paths.h"
 #include "app/panels.h"
@@ -480,7 +481,7 @@ void drawImageView(AppState& state) {
   // Side by side, each picture keeps to its half of the screen (clipped there),
   // so that zooming in does not draw one over the other.
   struct Shown {
-    unsigned texture;
+    Picture picture;
     float width, height;
     bool result;
     ImVec2 centre;
@@ -491,11 +492,11 @@ void drawImageView(AppState& state) {
   const float offset = sideBySide ? io.DisplaySize.x * area.width() * 0.25f : 0.0f;
   const float split = sideBySide ? centre.x : io.DisplaySize.x;
   // With no result yet (its kernel did not build), the result view shows the original.
-  if (lab.view != ImageLabState::View::Result || !lab.resultTexture)
-    shown.push_back({lab.originalTexture, float(lab.width), float(lab.height), false,
+  if (lab.view != ImageLabState::View::Result || !lab.hasResult)
+    shown.push_back({Picture::Original, float(lab.width), float(lab.height), false,
                      ImVec2(centre.x - offset, centre.y), 0.0f, split});
   if (lab.view != ImageLabState::View::Original)
-    shown.push_back({lab.resultTexture, w, h, true, ImVec2(centre.x + offset, centre.y),
+    shown.push_back({Picture::Result, w, h, true, ImVec2(centre.x + offset, centre.y),
                      sideBySide ? split : 0.0f, io.DisplaySize.x});
   // The picture under the cursor: the one whose strip holds it.
   auto under = [&](float x) -> const Shown* {
@@ -531,13 +532,13 @@ void drawImageView(AppState& state) {
   lab.inspectX = lab.inspectY = -1;
   lab.shownPictures.clear();
   for (const Shown& s : shown) {
-    if (!s.texture) continue;
+    if (!(s.result ? lab.hasResult : lab.hasOriginal)) continue;
     const ImVec2 p0 = imageOrigin(lab, s.centre, s.width, s.height);
     const ImVec2 p1(p0.x + s.width * lab.zoom, p0.y + s.height * lab.zoom);
     draw->PushClipRect(ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y));
     drawTransparencyBackdrop(draw, p0, p1, ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y),
                              s.result ? lab.resultChannels : lab.channels);
-    draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(s.texture)), p0, p1);
+    if (lab.pictures) lab.pictures->add(draw, s.picture, p0, p1);
     draw->AddRect(p0, p1, IM_COL32(90, 90, 100, 255));
     draw->PopClipRect();
     lab.shownPictures.push_back({std::max(p0.x, s.clipLeft), p0.y, std::min(p1.x, s.clipRight), p1.y});

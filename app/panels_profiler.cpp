@@ -16,9 +16,12 @@ namespace ks {
 namespace {
 
 // Stacked colours, bottom up, in FrameStage order.
-const ImU32 kStageColours[] = {IM_COL32(230, 159, 0, 255),   IM_COL32(86, 180, 233, 255),
-                               IM_COL32(0, 158, 115, 255),   IM_COL32(240, 228, 66, 255),
-                               IM_COL32(204, 121, 167, 255), IM_COL32(110, 110, 120, 255)};
+const ImU32 kStageColours[] = {IM_COL32(150, 150, 160, 255), IM_COL32(86, 180, 233, 255),
+                               IM_COL32(240, 228, 66, 255),  IM_COL32(213, 94, 0, 255),
+                               IM_COL32(0, 158, 115, 255),   IM_COL32(204, 121, 167, 255),
+                               IM_COL32(0, 114, 178, 255),   IM_COL32(90, 90, 100, 255),
+                               IM_COL32(230, 159, 0, 255),   IM_COL32(204, 121, 167, 255)};
+static_assert(sizeof(kStageColours) / sizeof(kStageColours[0]) == static_cast<size_t>(FrameStage::Count));
 
 void statsTable(const char* id, const FrameProfiler& profiler, bool kernels) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
@@ -56,19 +59,14 @@ void frameGraph(const FrameProfiler& profiler) {
                    ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
 }
 
-// One stacked bar per frame (oldest left), scaled to the p95 of the frames' totals:
-// one outlier (a hitch, a bogus timer reading) must not flatten every other bar.
-void stackedBreakdown(const FrameProfiler& profiler) {
+// One stacked bar per frame (oldest left) of the stages first..last-1, scaled to
+// `tallest` ms: the p95 of the frames (one outlier, a hitch or a bogus timer
+// reading, must not flatten every other bar). The CPU stages add up to the frame;
+// the GPU's, drawn below on the same scale, run beside them.
+void stackedBreakdown(const FrameProfiler& profiler, size_t first, size_t last, double tallest, float height) {
   const auto& history = profiler.stageHistory();
   if (history.empty()) return;
-  std::vector<double> totals;
-  for (const auto& f : history) {
-    double total = 0.0;
-    for (double ms : f) total += ms;
-    totals.push_back(total);
-  }
-  const double tallest = std::max(summarize(totals).p95, 1e-3);
-  const ImVec2 size(ImGui::GetContentRegionAvail().x, 90.0f);
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(20, 22, 28, 255));
@@ -76,7 +74,7 @@ void stackedBreakdown(const FrameProfiler& profiler) {
   float x = origin.x + size.x - barWidth * static_cast<float>(history.size());
   for (const auto& f : history) {
     float bottom = origin.y + size.y;
-    for (size_t i = 0; i < f.size(); ++i) {
+    for (size_t i = first; i < last; ++i) {
       const float h = std::min(static_cast<float>(f[i] / tallest) * size.y, bottom - origin.y);
       if (h > 0.0f) draw->AddRectFilled(ImVec2(x, bottom - h), ImVec2(x + std::max(barWidth, 1.0f), bottom), kStageColours[i]);
       bottom -= h;
@@ -85,17 +83,40 @@ void stackedBreakdown(const FrameProfiler& profiler) {
   }
   ImGui::Dummy(size);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("full height: %.2f ms (p95 of the frames; taller ones are cut)", tallest);
-  // Legend with the mean of each stage over the window.
+  // Legend with the mean of each stage over the window, wrapped to the panel's width.
   std::vector<double> mean(history.front().size(), 0.0);
   for (const auto& f : history)
-    for (size_t i = 0; i < f.size(); ++i) mean[i] += f[i] / static_cast<double>(history.size());
-  for (size_t i = 0; i < mean.size(); ++i) {
-    if (i) ImGui::SameLine();
+    for (size_t i = first; i < last; ++i) mean[i] += f[i] / static_cast<double>(history.size());
+  for (size_t i = first; i < last; ++i) {
+    char label[64];
+    std::snprintf(label, sizeof label, "%s %.2f", frameStageName(static_cast<FrameStage>(i)), mean[i]);
+    const float width = ImGui::CalcTextSize(label).x + 10.0f + 2.0f * ImGui::GetStyle().ItemSpacing.x;
+    if (i != first) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+    }
     ImGui::ColorButton(frameStageName(static_cast<FrameStage>(i)), ImGui::ColorConvertU32ToFloat4(kStageColours[i]),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
     ImGui::SameLine();
-    ImGui::Text("%s %.2f", frameStageName(static_cast<FrameStage>(i)), mean[i]);
+    ImGui::TextUnformatted(label);
   }
+}
+
+void frameBreakdown(const FrameProfiler& profiler) {
+  const auto& history = profiler.stageHistory();
+  if (history.empty()) return;
+  std::vector<double> totals;
+  for (const auto& f : history) {
+    double cpu = 0.0, gpu = 0.0;
+    for (size_t i = 0; i < kCpuStageCount; ++i) cpu += f[i];
+    for (size_t i = kCpuStageCount; i < f.size(); ++i) gpu += f[i];
+    totals.push_back(std::max(cpu, gpu));
+  }
+  const double tallest = std::max(summarize(totals).p95, 1e-3);
+  ImGui::TextDisabled("where each frame's time went (CPU, wall clock)");
+  stackedBreakdown(profiler, 0, kCpuStageCount, tallest, 80.0f);
+  ImGui::TextDisabled("what the GPU ran for each frame, meanwhile (OpenCL events, GL timer)");
+  stackedBreakdown(profiler, kCpuStageCount, static_cast<size_t>(FrameStage::Count), tallest, 40.0f);
 }
 
 void fractionText(double value, double ceiling) {
@@ -207,11 +228,12 @@ void drawProfilerPanel(AppState& state) {
     ImGui::SameLine();
     if (ImGui::Button("Reset")) state.profiler.clear();
     frameGraph(state.profiler);
-    stackedBreakdown(state.profiler);
+    frameBreakdown(state.profiler);
     if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
       statsTable("stages", state.profiler, false);
       statsTable("kernels", state.profiler, true);
-      hintText("kernels and interop stages: OpenCL events; render: GL timer query; frame: wall clock");
+      hintText("frame and CPU stages: wall clock; kernels: OpenCL events, a frame late (the frame does not wait "
+               "for them); render (GPU): GL timer query");
     }
     if (ImGui::CollapsingHeader("Rates and ceilings", ImGuiTreeNodeFlags_DefaultOpen)) derivedRates(state);
     if (ImGui::CollapsingHeader("Kernel info", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -27,23 +27,31 @@ void PatternScene::reloadKernels(AppState&) {
   kernel_ = std::move(kernel);
 }
 
-void PatternScene::rebindInterop(InteropBackend& interop) { image_ = interop.createTexture(size_, size_); }
+void PatternScene::rebindInterop(InteropBackend& interop) {
+  image_.reset();  // its buffers belong to the old backend
+  image_ = interop.createImage(size_, size_);
+}
 
 void PatternScene::update(AppState& state, double seconds) {
   const PatternParams& params = state.pattern;
   if (params.animate) time_ += seconds * params.speed;
-  image_->acquireForCompute(compute_.queue());
-  kernel_.setArg(0, image_->pixels().clMem());
-  kernel_.setArg(1, static_cast<cl_int>(size_));
-  kernel_.setArg(2, static_cast<cl_int>(size_));
-  kernel_.setArg(3, static_cast<float>(time_));
-  kernel_.setArg(4, static_cast<cl_int>(std::clamp(params.iterations, 1, 4096)));
-  const size_t global = (static_cast<size_t>(size_) + localSize_ - 1) / localSize_ * localSize_;
+  // The last frame's picture goes on screen when it is done; this frame's is computed meanwhile.
+  image_->refresh();
+  SharedBuffer& pixels = image_->beginUpdate(compute_.queue());
   Event done;
-  compute_.queue().enqueueKernel(kernel_, {global, global}, {localSize_, localSize_}, &done);
-  // Wait for the kernel here so release and copy below measure interop alone.
-  compute_.queue().finish();
-  image_->releaseForDisplay(compute_.queue());
+  try {
+    kernel_.setArg(0, pixels.clMem());
+    kernel_.setArg(1, static_cast<cl_int>(size_));
+    kernel_.setArg(2, static_cast<cl_int>(size_));
+    kernel_.setArg(3, static_cast<float>(time_));
+    kernel_.setArg(4, static_cast<cl_int>(std::clamp(params.iterations, 1, 4096)));
+    const size_t global = (static_cast<size_t>(size_) + localSize_ - 1) / localSize_ * localSize_;
+    compute_.queue().enqueueKernel(kernel_, {global, global}, {localSize_, localSize_}, &done);
+  } catch (...) {
+    image_->abandonUpdate(compute_.queue());
+    throw;
+  }
+  image_->endUpdate(compute_.queue());
   const std::string tile = std::to_string(localSize_) + "x" + std::to_string(localSize_) + " tile";
   state.activeKernels = {{"julia", tile, program_->label, program_->options, program_->buildMs, program_->fromDisk, info_}};
   const InteropTimings& t = image_->timings();
@@ -51,14 +59,19 @@ void PatternScene::update(AppState& state, double seconds) {
   frame.acquireMs = t.acquireMs;
   frame.releaseMs = t.releaseMs;
   frame.copyMs = t.copyMs;
-  frame.kernelMs = done.elapsedMs();
+  frame.waitMs = t.waitMs;
+  // The kernel's time, one frame late: read when it has finished, never waited for.
+  if (lastKernel_ && lastKernel_.complete()) frame.kernelMs = lastKernel_.elapsedMs();
+  lastKernel_ = std::move(done);
 }
 
 void PatternScene::draw(AppState&, int viewportW, int viewportH) {
   // Largest centred square that fits the viewport.
   const float side = static_cast<float>(std::min(viewportW, viewportH));
-  quad_.draw(image_->texture(), (viewportW - side) * 0.5f, (viewportH - side) * 0.5f, side, side, viewportW,
-             viewportH);
+  if (!image_->hasPicture()) image_->finishUpdates();  // the first frame: nothing else to show
+  quad_.draw(image_->texture(), size_, size_, image_->levelCount(), true,
+             {(viewportW - side) * 0.5f, (viewportH - side) * 0.5f, side, side, viewportW, viewportH});
+  image_->drawnByGl();
 }
 
 }  // namespace ks

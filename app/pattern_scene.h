@@ -1,6 +1,6 @@
 #pragma once
 // The Julia demo: an OpenCL kernel renders an animated Julia set straight into
-// the pixel buffer of a GL texture (through the interop layer), drawn behind the
+// a buffer GL draws from (a SharedImage, through the interop layer), behind the
 // panels. Small enough for any device.
 #include <memory>
 
@@ -26,10 +26,11 @@ class PatternScene final : public Scene {
   std::shared_ptr<const ProgramBuild> program_;
   Kernel kernel_;
   KernelInfo info_;
-  std::unique_ptr<SharedTexture> image_;
+  std::unique_ptr<SharedImage> image_;
   ImageQuad quad_;
   size_t localSize_ = 8;
   double time_ = 0.0;
+  Event lastKernel_;  // the previous frame's kernel, timed once it has finished
 };
 
 }  // namespace ks

@@ -252,6 +252,17 @@ std::optional<std::vector<RunRecord>> runsFromCsv(const std::string& text, std::
   }
 }
 
+namespace {
+
+// In stage order: an array, since a JSON object's keys have none.
+json stagesJson(const std::vector<std::pair<std::string, double>>& stages) {
+  json list = json::array();
+  for (const auto& [stage, ms] : stages) list.push_back({{"stage", stage}, {"ms", ms}});
+  return list;
+}
+
+}  // namespace
+
 std::string runsToJson(const std::vector<RunRecord>& runs) {
   json list = json::array();
   for (const auto& r : runs) {
@@ -278,7 +289,8 @@ std::string runsToJson(const std::vector<RunRecord>& runs) {
                       {"frame_ms", summaryJson(r.m.frameMs)},
                       {"kernel_ms", summaryJson(r.m.kernelMs)},
                       {"rate", r.m.rate},
-                      {"rate_unit", r.m.rateUnit}}}});
+                      {"rate_unit", r.m.rateUnit},
+                      {"stage_ms_median", stagesJson(r.m.stageMedianMs)}}}});
   }
   const json doc = {{"format", "kernelscope-runs"}, {"version", kRunFileVersion}, {"runs", list}};
   return doc.dump(2) + "\n";
@@ -329,6 +341,9 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
       r.m.kernelMs = summaryFrom(x.at("kernel_ms"));
       r.m.rate = x.at("rate").get<double>();
       r.m.rateUnit = x.at("rate_unit").get<std::string>();
+      if (const auto stages = x.find("stage_ms_median"); stages != x.end())  // files before it lack it
+        for (const json& stage : *stages)
+          r.m.stageMedianMs.emplace_back(stage.at("stage").get<std::string>(), stage.at("ms").get<double>());
       runs.push_back(std::move(r));
     }
     return runs;

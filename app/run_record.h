@@ -36,6 +36,9 @@ struct RunMeasurements {
   SampleSummary kernelMs;  // per kernel launch (or per frame's kernels)
   double rate = 0.0;       // derived rate, in rateUnit (GFLOP/s for N-body, GB/s for image kernels)
   std::string rateUnit;
+  // Recordings: the median of each frame stage (FrameStage names: "update", "wait for
+  // GPU", ..., "kernels (GPU)"), in FrameStage order; empty for benchmark runs.
+  std::vector<std::pair<std::string, double>> stageMedianMs;
 };
 
 struct RunRecord {

@@ -86,6 +86,7 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
     scene_ = state.scene;
     frameMs_.clear();
     kernelMs_.clear();
+    stages_.clear();
     start_ = std::chrono::steady_clock::now();
     rec.progress = 0.0;
     rec.status = phase_ == Phase::WarmUp ? "warming up" : "recording";
@@ -106,6 +107,7 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
   }
   frameMs_.push_back(frameMs);
   kernelMs_.push_back(sampleScene(state).kernelMs);
+  stages_.push_back(frameStages(state, true));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   rec.progress = rec.bySeconds ? seconds / std::max(rec.seconds, 0.01f)
                                : static_cast<double>(frameMs_.size()) / std::max(rec.frames, 1);
@@ -135,6 +137,11 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   r.m.frameMs = summarize(frameMs_);
   r.m.kernelMs = summarize(kernelMs_);
   r.m.rateUnit = sample.rateUnit;
+  for (size_t i = 0; i < static_cast<size_t>(FrameStage::Count); ++i) {
+    std::vector<double> values;
+    for (const auto& f : stages_) values.push_back(f[i]);
+    r.m.stageMedianMs.emplace_back(frameStageName(static_cast<FrameStage>(i)), summarize(values).median);
+  }
   if (!sample.rateUnit.empty() && r.m.kernelMs.median > 0)
     r.m.rate = sample.work / (r.m.kernelMs.median * 1e-3) * 1e-9;
   r.name = "recording " + std::to_string(++rec.recorded) + ": " + sample.sceneName;

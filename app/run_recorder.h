@@ -25,6 +25,7 @@ class RunRecorder {
   int warmupLeft_ = 0;
   SceneKind scene_ = SceneKind::NBody;
   std::vector<double> frameMs_, kernelMs_;
+  std::vector<FrameProfiler::StageFrame> stages_;  // per recorded frame
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -52,7 +52,7 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
   for (const auto& series : state.profiler.series()) {
     const SampleSummary s = series.samples.summary();
     j["profiler"]["series"][series.name] = {{"kernel", series.kernel}, {"count", s.count}, {"median_ms", s.median},
-                                            {"p95_ms", s.p95}, {"max_ms", s.max}};
+                                            {"mean_ms", s.mean}, {"p95_ms", s.p95}, {"max_ms", s.max}};
   }
   j["ceilings"] = {{"copy_gbps", state.ceilings.copy.gbps},
                    {"peak_fp32_gflops", state.ceilings.peak ? json(state.ceilings.peak->gflops) : json(nullptr)}};

@@ -59,6 +59,15 @@ void Event::wait() const {
   clCheck(clWaitForEvents(1, &e), "clWaitForEvents");
 }
 
+bool Event::complete() const {
+  if (!handle_) return true;
+  cl_int status = CL_COMPLETE;
+  clCheck(clGetEventInfo(handle_.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+          "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)");
+  if (status < 0) throw ClError(status, "a command on the device (its event's execution status)");
+  return status == CL_COMPLETE;
+}
+
 double Event::elapsedMs() const {
   cl_ulong start = 0, end = 0;
   clCheck(clGetEventProfilingInfo(handle_.get(), CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr),
@@ -137,6 +146,8 @@ void Queue::writeBuffer(const Buffer& buffer, size_t offset, size_t bytes, const
                                nullptr, nullptr),
           "clEnqueueWriteBuffer");
 }
+
+void Queue::flush() { clCheck(clFlush(handle_.get()), "clFlush"); }
 
 void Queue::finish() { clCheck(clFinish(handle_.get()), "clFinish"); }
 

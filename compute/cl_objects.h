@@ -72,6 +72,10 @@ class Event {
   cl_event get() const { return handle_.get(); }
   cl_event* out();  // for enqueue calls: releases any previous event
   void wait() const;
+  // Never blocks: true once the command has finished; throws ClError when it
+  // failed (a negative execution status is the error code). No event: true.
+  bool complete() const;
+  explicit operator bool() const { return static_cast<bool>(handle_); }
   // Kernel/command time from the profiling counters, in milliseconds.
   double elapsedMs() const;
 
@@ -138,6 +142,7 @@ class Queue {
   void readBuffer(const Buffer& buffer, size_t offset, size_t bytes, void* dst, bool blocking = true,
                   Event* event = nullptr);
   void writeBuffer(const Buffer& buffer, size_t offset, size_t bytes, const void* src, bool blocking = true);
+  void flush();   // hands what is enqueued to the device without waiting for it
   void finish();
 
  private:

@@ -273,7 +273,14 @@ ImageHistogrammer::ImageHistogrammer(ComputeContext& compute, const HistogramCon
     throw ImageConfigError(problem);
 }
 
-ImageHistogrammer::~ImageHistogrammer() = default;
+ImageHistogrammer::~ImageHistogrammer() {
+  // Reads in flight write into this object's vectors (in order: the last one's end is all of them).
+  try {
+    if (readsDone_) readsDone_.wait();
+  } catch (const std::exception&) {
+    // The failure was reported where the result was asked for, or never will be needed.
+  }
+}
 
 void ImageHistogrammer::prepare(int channels) { built(channels); }
 
@@ -370,7 +377,16 @@ void ImageHistogrammer::runStatistics(Queue& queue, cl_mem bins, int imageChanne
 
 ImageHistogramResult ImageHistogrammer::compute(Queue& queue, cl_mem in, const ImageLayout& layout,
                                                 ImageOpEvents* events) {
+  enqueueCompute(queue, in, layout, events);
+  return *takeResult(true);
+}
+
+void ImageHistogrammer::enqueueCompute(Queue& queue, cl_mem in, const ImageLayout& layout, ImageOpEvents* events) {
   requireLayout(layout, "the input");
+  // The host vectors are the reads' destination: the previous reads must be done.
+  if (readsDone_) readsDone_.wait();
+  readsDone_ = Event();
+  resultPending_ = false;
   const size_t binCount = histogramBinCount(layout);
   const size_t channels = static_cast<size_t>(histogramChannelCount(layout.channels));
   if (bins_.bytes() < binCount * sizeof(cl_uint))
@@ -379,19 +395,27 @@ ImageHistogramResult ImageHistogrammer::compute(Queue& queue, cl_mem in, const I
     moments_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, 5 * kMomentsPerChannel * sizeof(cl_ulong));
   run(queue, in, layout, bins_.get(), events);
   runStatistics(queue, bins_.get(), layout.channels, moments_.get(), events);
+  hostBins_.resize(binCount);
+  hostMoments_.resize(channels * kMomentsPerChannel);
+  readChannels_ = layout.channels;
+  queue.readBuffer(bins_, 0, binCount * sizeof(cl_uint), hostBins_.data(), false);
+  queue.readBuffer(moments_, 0, hostMoments_.size() * sizeof(cl_ulong), hostMoments_.data(), false, &readsDone_);
+  queue.flush();
+  resultPending_ = true;
+}
 
+std::optional<ImageHistogramResult> ImageHistogrammer::takeResult(bool wait) {
+  if (!resultPending_) return std::nullopt;
+  if (wait) readsDone_.wait();
+  else if (!readsDone_.complete()) return std::nullopt;
+  readsDone_ = Event();
+  resultPending_ = false;
   ImageHistogramResult result;
-  result.histogram.imageChannels = layout.channels;
-  result.histogram.bins.resize(binCount);
-  std::vector<cl_ulong> moments(channels * kMomentsPerChannel);
-  queue.readBuffer(bins_, 0, binCount * sizeof(cl_uint), result.histogram.bins.data());
-  queue.readBuffer(moments_, 0, moments.size() * sizeof(cl_ulong), moments.data());
-  result.statistics.imageChannels = layout.channels;
-  for (size_t c = 0; c < channels; ++c) {
-    uint64_t m[kMomentsPerChannel];
-    for (int i = 0; i < kMomentsPerChannel; ++i) m[i] = moments[c * kMomentsPerChannel + i];
-    result.statistics.channels.push_back(channelStatistics(m));
-  }
+  result.histogram.imageChannels = readChannels_;
+  result.histogram.bins = hostBins_;
+  result.statistics.imageChannels = readChannels_;
+  const size_t channels = hostMoments_.size() / kMomentsPerChannel;
+  for (size_t c = 0; c < channels; ++c) result.statistics.channels.push_back(channelStatistics(&hostMoments_[c * kMomentsPerChannel]));
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "compute/cl_objects.h"
@@ -156,6 +157,13 @@ class ImageHistogrammer {
   // run + runStatistics into the histogrammer's own buffers, then reads back the
   // bins and moments (blocking) and derives the statistics.
   ImageHistogramResult compute(Queue& queue, cl_mem in, const ImageLayout& layout, ImageOpEvents* events = nullptr);
+  // compute without waiting: the kernels and non-blocking read-backs are enqueued
+  // and flushed; takeResult gives the result once the reads are done. An enqueue
+  // while the previous reads are still running waits for them first.
+  void enqueueCompute(Queue& queue, cl_mem in, const ImageLayout& layout, ImageOpEvents* events = nullptr);
+  // The enqueued result: nullopt while its reads run (never blocks unless `wait`)
+  // or when none was enqueued; each result is given once.
+  std::optional<ImageHistogramResult> takeResult(bool wait = false);
   // Work-groups (= partial histograms merged on the device) for an image.
   size_t groupCount(const ImageLayout& layout) const;
   const HistogramConfig& config() const { return config_; }
@@ -172,6 +180,12 @@ class ImageHistogrammer {
   const ImageHistogramVariant* variant_;
   std::unique_ptr<Built> built_[2];
   Buffer partials_, sums_, bins_, moments_;  // sums_: local_atomic_fused's device-wide sums
+  // The read-backs of enqueueCompute, and their last command.
+  std::vector<cl_uint> hostBins_;
+  std::vector<cl_ulong> hostMoments_;
+  int readChannels_ = 0;  // the image's channels, for the statistics
+  Event readsDone_;
+  bool resultPending_ = false;
 };
 
 }  // namespace ks

@@ -26,21 +26,34 @@ Event* ImageOpEvents::add(const std::string& label) {
 }
 
 double ImageOpEvents::elapsedMs() const {
-  if (commands.empty()) return 0.0;
+  // Commands whose enqueue failed have no event: the span is of those that ran.
+  const ImageOpCommand* first = nullptr;
+  const ImageOpCommand* last = nullptr;
+  for (const auto& c : commands)
+    if (c.event) {
+      c.event.wait();
+      if (!first) first = &c;
+      last = &c;
+    }
+  if (!first) return 0.0;
   cl_ulong start = 0, end = 0;
-  for (const auto& c : commands) c.event.wait();
-  clCheck(clGetEventProfilingInfo(commands.front().event.get(), CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                  nullptr),
+  clCheck(clGetEventProfilingInfo(first->event.get(), CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
           "clGetEventProfilingInfo");
-  clCheck(clGetEventProfilingInfo(commands.back().event.get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+  clCheck(clGetEventProfilingInfo(last->event.get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
           "clGetEventProfilingInfo");
   return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+}
+
+bool ImageOpEvents::complete() const {
+  for (const auto& c : commands)
+    if (!c.event.complete()) return false;
+  return true;
 }
 
 double ImageOpEvents::commandMs(const std::string& label) const {
   double total = 0.0;
   for (const auto& c : commands)
-    if (c.label == label) {
+    if (c.label == label && c.event) {
       c.event.wait();
       total += c.event.elapsedMs();
     }

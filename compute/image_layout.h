@@ -77,6 +77,8 @@ struct ImageOpEvents {
   Event* add(const std::string& label);  // valid until the next add()
   // From the first command's start to the last one's end (waits for them).
   double elapsedMs() const;
+  // Never blocks: whether every command has finished (throws ClError for one that failed).
+  bool complete() const;
   // Sum of the named command's times (0 when absent).
   double commandMs(const std::string& label) const;
   void clear() { commands.clear(); }

@@ -10,7 +10,7 @@ NBodySimulation::NBodySimulation(ComputeContext& compute, InteropBackend& intero
     : compute_(compute), interop_(&interop) {
   kernel_ = std::make_unique<NBodyKernel>(compute, config);
   state_ = std::make_unique<NBodyDeviceState>(compute, system, config);
-  display_ = interop.createBuffer(state_->padded() * 4 * sizeof(float));
+  display_ = std::make_unique<SharedBufferPair>(interop, state_->padded() * 4 * sizeof(float));
   refreshDisplay();
 }
 
@@ -22,7 +22,7 @@ void NBodySimulation::setConfig(const NBodyConfig& config) {
   if (config.fp64 != old.fp64 || nbodyPaddedCount(bodies(), config) != state_->padded()) {
     auto state = std::make_unique<NBodyDeviceState>(compute_, state_->download(compute_.queue()), config);
     auto display = state->padded() != state_->padded()
-                       ? interop_->createBuffer(state->padded() * 4 * sizeof(float))
+                       ? std::make_unique<SharedBufferPair>(*interop_, state->padded() * 4 * sizeof(float))
                        : std::move(display_);
     state_ = std::move(state);
     display_ = std::move(display);
@@ -33,15 +33,17 @@ void NBodySimulation::setConfig(const NBodyConfig& config) {
 
 void NBodySimulation::setSystem(const NBodySystem& system) {
   auto state = std::make_unique<NBodyDeviceState>(compute_, system, kernel_->config());
-  auto display = state->padded() != state_->padded() ? interop_->createBuffer(state->padded() * 4 * sizeof(float))
-                                                      : std::move(display_);
+  auto display = state->padded() != state_->padded()
+                     ? std::make_unique<SharedBufferPair>(*interop_, state->padded() * 4 * sizeof(float))
+                     : std::move(display_);
   state_ = std::move(state);
   display_ = std::move(display);
   refreshDisplay();
 }
 
 void NBodySimulation::rebindInterop(InteropBackend& interop) {
-  display_ = interop.createBuffer(state_->padded() * 4 * sizeof(float));
+  display_.reset();  // its buffers belong to the old backend
+  display_ = std::make_unique<SharedBufferPair>(interop, state_->padded() * 4 * sizeof(float));
   interop_ = &interop;
   refreshDisplay();
 }
@@ -53,28 +55,47 @@ void NBodySimulation::refreshDisplay() {
     for (int c = 0; c < 3; ++c) display[i * 4 + c] = static_cast<float>(system.positions[i][c]);
     display[i * 4 + 3] = static_cast<float>(glm::length(glm::dvec3(system.velocities[i])));
   }
-  display_->acquireForCompute(compute_.queue());
-  clCheck(clEnqueueWriteBuffer(compute_.queue().get(), display_->clMem(), CL_TRUE, 0, display.size() * sizeof(float),
-                               display.data(), 0, nullptr, nullptr),
-          "clEnqueueWriteBuffer (display refresh)");
-  display_->releaseForDisplay(compute_.queue());
+  SharedBuffer& out = display_->beginUpdate(compute_.queue());
+  const cl_int status = clEnqueueWriteBuffer(compute_.queue().get(), out.clMem(), CL_TRUE, 0,
+                                             display.size() * sizeof(float), display.data(), 0, nullptr, nullptr);
+  if (status != CL_SUCCESS) {
+    display_->abandonUpdate(compute_.queue());
+    throw ClError(status, "clEnqueueWriteBuffer (display refresh)");
+  }
+  display_->endUpdate(compute_.queue());
+  display_->finishUpdates();
 }
 
 NBodyStepTiming NBodySimulation::advance(int steps, const NBodyParams& params) {
+  display_->refresh();
+  if (steps <= 0) return {};  // an update must write every position: none without a step
+  // Waits only if the previous frame's steps are still running: then the device,
+  // not this frame's CPU work, is what limits the frame rate.
+  SharedBuffer& out = display_->beginUpdate(compute_.queue());
   NBodyStepTiming timing;
-  display_->acquireForCompute(compute_.queue());
-  std::vector<Event> events(static_cast<size_t>(std::max(steps, 0)));
-  for (int s = 0; s < steps; ++s) {
-    kernel_->enqueueStep(compute_.queue(), state_->positionsIn(), state_->positionsOut(), state_->velocities(),
-                         display_->clMem(), state_->padded(), params, &events[static_cast<size_t>(s)]);
-    state_->swap();
+  for (const Event& e : inFlight_) timing.kernelMs += e.elapsedMs();  // all finished: beginUpdate saw them done
+  timing.steps = static_cast<int>(inFlight_.size());
+  inFlight_.assign(static_cast<size_t>(std::max(steps, 0)), Event());
+  try {
+    for (int s = 0; s < steps; ++s) {
+      kernel_->enqueueStep(compute_.queue(), state_->positionsIn(), state_->positionsOut(), state_->velocities(),
+                           out.clMem(), state_->padded(), params, &inFlight_[static_cast<size_t>(s)]);
+      state_->swap();
+    }
+  } catch (...) {
+    inFlight_.clear();
+    display_->abandonUpdate(compute_.queue());
+    throw;
   }
-  compute_.queue().finish();
-  display_->releaseForDisplay(compute_.queue());
-  for (const Event& e : events) timing.kernelMs += e.elapsedMs();
-  timing.steps = steps;
+  display_->endUpdate(compute_.queue());
   timing.interop = display_->timings();
   return timing;
+}
+
+GLuint NBodySimulation::displayBufferForDrawing() {
+  display_->refresh();
+  if (!display_->shown()) display_->finishUpdates();  // nothing drawn yet: wait for the first positions
+  return display_->shown()->glBuffer();
 }
 
 NBodySystem NBodySimulation::download() const { return state_->download(compute_.queue()); }

@@ -4,15 +4,19 @@
 // change (variant, N, interop path) keeps the simulation's state, and a change
 // that fails leaves the running simulation as it was.
 #include <memory>
+#include <vector>
 
 #include "compute/interop/interop.h"
 #include "compute/nbody_gpu.h"
 
 namespace ks {
 
+// Of the steps that finished since the last advance (those enqueued one frame
+// earlier: steps run while GL draws the previous positions, and are timed once
+// done, never waited for in a steady frame).
 struct NBodyStepTiming {
   double kernelMs = 0.0;  // sum of the steps' kernel times (OpenCL events)
-  int steps = 0;
+  int steps = 0;          // 0: none finished (the first frame)
   InteropTimings interop;
 };
 
@@ -23,12 +27,15 @@ class NBodySimulation {
   void setConfig(const NBodyConfig& config);
   void setSystem(const NBodySystem& system);
   void rebindInterop(InteropBackend& interop);
-  // `steps` steps (0 just refreshes nothing); the display buffer is acquired
-  // around them and released for drawing afterwards.
+  // Enqueues `steps` steps, writing the display buffer GL does not draw now;
+  // returns the timing of the previous call's steps (see NBodyStepTiming).
   NBodyStepTiming advance(int steps, const NBodyParams& params);
+  // Waits for the steps in flight (save, verify, tests).
   NBodySystem download() const;
 
-  GLuint displayBuffer() const { return display_->glBuffer(); }
+  // The newest finished positions, for drawing now; call drawnByGl after the draw.
+  GLuint displayBufferForDrawing();
+  void drawnByGl() { display_->drawnByGl(); }
   size_t bodies() const { return state_->bodies(); }
   const NBodyKernel& kernel() const { return *kernel_; }
   const NBodyConfig& config() const { return kernel_->config(); }
@@ -41,7 +48,8 @@ class NBodySimulation {
   InteropBackend* interop_;  // the backend the display buffer comes from
   std::unique_ptr<NBodyKernel> kernel_;
   std::unique_ptr<NBodyDeviceState> state_;
-  std::unique_ptr<SharedBuffer> display_;
+  std::unique_ptr<SharedBufferPair> display_;
+  std::vector<Event> inFlight_;  // the last advance's kernel events
 };
 
 }  // namespace ks

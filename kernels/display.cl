@@ -1,4 +1,4 @@
-// Image lab: the result as the RGBA8 texture GL draws (gray becomes g, g, g, 255).
+// Image lab: the result as the RGBA8 picture GL draws (gray becomes g, g, g, 255).
 // Writes the interop layer's pixel buffer, so no pixel crosses the host on the
 // gl-sharing and external paths.
 __kernel void to_rgba(__global const uchar* in, const int channels, __global uchar4* out, const int pixels) {
@@ -10,4 +10,22 @@ __kernel void to_rgba(__global const uchar* in, const int channels, __global uch
     const uchar g = in[i];
     out[i] = (uchar4)(g, g, g, 255);
   }
+}
+
+// The next smaller level of a picture's level chain (what a mipmap level holds):
+// each texel the rounded mean of the 2x2 it covers in the level above (a level is
+// half the size, rounded down, as GL's: an odd last row or column is left out;
+// a side of 1 is read twice). Both levels
+// live in one buffer, at texel offsets `from` and `to`. The display shader reads the
+// level whose texels are about a screen pixel, so a shrunk picture shows no moire.
+__kernel void halve_rgba(__global uchar4* levels, const uint from, const int fromW, const int fromH, const uint to,
+                         const int toW, const int toH) {
+  const int i = get_global_id(0);
+  if (i >= toW * toH) return;
+  const int x = i % toW, y = i / toW;
+  const int x0 = min(2 * x, fromW - 1), x1 = min(2 * x + 1, fromW - 1);
+  const int y0 = min(2 * y, fromH - 1), y1 = min(2 * y + 1, fromH - 1);
+  const uint4 sum = convert_uint4(levels[from + y0 * fromW + x0]) + convert_uint4(levels[from + y0 * fromW + x1]) +
+                    convert_uint4(levels[from + y1 * fromW + x0]) + convert_uint4(levels[from + y1 * fromW + x1]);
+  levels[to + i] = convert_uchar4((sum + 2u) / 4u);
 }

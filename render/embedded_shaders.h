@@ -1,8 +1,8 @@
 #pragma once
 // Sources of shaders/*, embedded at build time by cmake/EmbedShaders.cmake.
 namespace ks::shaders {
-extern const char* const textured_quad_vert;
-extern const char* const textured_quad_frag;
+extern const char* const picture_vert;
+extern const char* const picture_frag;
 extern const char* const particles_vert;
 extern const char* const particles_frag;
 }  // namespace ks::shaders

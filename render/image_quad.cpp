@@ -1,31 +1,40 @@
 #include "render/image_quad.h"
 
+#include <algorithm>
+
 #include "render/embedded_shaders.h"
 #include "render/gl_check.h"
 
 namespace ks {
 
 ImageQuad::ImageQuad()
-    : program_(createShaderProgram(shaders::textured_quad_vert, shaders::textured_quad_frag, "textured_quad")),
+    : program_(createShaderProgram(shaders::picture_vert, shaders::picture_frag, "picture")),
       vao_(createVertexArray()) {
   rectLocation_ = glGetUniformLocation(program_.get(), "rect");
-  imageLocation_ = glGetUniformLocation(program_.get(), "image");
+  pixelsLocation_ = glGetUniformLocation(program_.get(), "pixels");
+  sizeLocation_ = glGetUniformLocation(program_.get(), "size");
+  smoothLocation_ = glGetUniformLocation(program_.get(), "smoothMagnify");
+  levelsLocation_ = glGetUniformLocation(program_.get(), "levels");
   glCheck("ImageQuad uniforms");
 }
 
-void ImageQuad::draw(GLuint texture, float x, float y, float w, float h, int viewportW, int viewportH) const {
-  if (viewportW <= 0 || viewportH <= 0) return;
-  const float x0 = 2.0f * x / viewportW - 1.0f, x1 = 2.0f * (x + w) / viewportW - 1.0f;
-  const float y0 = 1.0f - 2.0f * (y + h) / viewportH, y1 = 1.0f - 2.0f * y / viewportH;
+void ImageQuad::draw(GLuint bufferTexture, int pictureW, int pictureH, int levels, bool smooth,
+                     const PictureRect& r) const {
+  if (r.viewportW <= 0 || r.viewportH <= 0 || !bufferTexture) return;
+  const float x0 = 2.0f * r.x / r.viewportW - 1.0f, x1 = 2.0f * (r.x + r.w) / r.viewportW - 1.0f;
+  const float y0 = 1.0f - 2.0f * (r.y + r.h) / r.viewportH, y1 = 1.0f - 2.0f * r.y / r.viewportH;
   glUseProgram(program_.get());
   glUniform4f(rectLocation_, x0, y0, x1, y1);
-  glUniform1i(imageLocation_, 0);
+  glUniform1i(pixelsLocation_, 0);
+  glUniform2i(sizeLocation_, pictureW, pictureH);
+  glUniform1i(levelsLocation_, std::max(levels, 1));
+  glUniform1i(smoothLocation_, smooth ? 1 : 0);
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, texture);
+  glBindTexture(GL_TEXTURE_BUFFER, bufferTexture);
   glBindVertexArray(vao_.get());
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);
-  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
   glUseProgram(0);
   glCheck("ImageQuad::draw");
 }

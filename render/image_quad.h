@@ -1,22 +1,30 @@
 #pragma once
-// Draws an RGBA texture into a rectangle of the current framebuffer.
+// Draws a picture held in a buffer texture (GL_TEXTURE_BUFFER of RGBA8 texels,
+// row after row: what kernels wrote) into a rectangle of the current framebuffer.
 #include <glad/gl.h>
 
 #include "render/gl_objects.h"
 
 namespace ks {
 
+struct PictureRect {
+  float x, y, w, h;  // pixels, origin top-left of a viewport of viewportW x viewportH
+  int viewportW, viewportH;
+};
+
 class ImageQuad {
  public:
   ImageQuad();
-  // Rectangle in pixels of a viewport of size (viewportW, viewportH), origin top-left.
-  void draw(GLuint texture, float x, float y, float w, float h, int viewportW, int viewportH) const;
+  // `levels`: how many levels the buffer holds, each half the one before and
+  // stored after it (1: level 0 only). smooth: bilinear where magnified (else
+  // nearest texels); shrunk pictures are drawn from the level that fits, box-
+  // filtered. Blending is left as the caller set it.
+  void draw(GLuint bufferTexture, int pictureW, int pictureH, int levels, bool smooth, const PictureRect& rect) const;
 
  private:
   ShaderProgram program_;
   VertexArray vao_;
-  GLint rectLocation_ = -1;
-  GLint imageLocation_ = -1;
+  GLint rectLocation_ = -1, pixelsLocation_ = -1, sizeLocation_ = -1, levelsLocation_ = -1, smoothLocation_ = -1;
 };
 
 }  // namespace ks

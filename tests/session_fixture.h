@@ -74,7 +74,9 @@ class SessionFixture : public ::testing::Test {
     session_->draw(state_, width_, height_);
   }
   // Frames until an image asked for is decoded and shown, or a result saved: both
-  // run off the frame loop.
+  // run off the frame loop; then one more, once the device is idle, which
+  // publishes what the last frame's kernels read back (times, histogram, a pixel):
+  // frames never wait for those, they arrive a frame later.
   void frameUntilIdle() {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     frame();
@@ -82,6 +84,8 @@ class SessionFixture : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       frame();
     }
+    session_->compute().queue().finish();
+    frame();
   }
 
   int width_, height_;

@@ -139,7 +139,7 @@ TEST_F(HotReloadTest, AnImageKernelBrokenAtTheStartFailsOnceAndItsFixRuns) {
   session_->reloadChangedKernels(state_);  // the N-body scene does not use it
   state_.image.histogramOfResult = false;  // the original's histogram needs no rotation
   state_.requestedScene = SceneKind::Image;
-  frame();
+  frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   ASSERT_FALSE(state_.image.statistics.channels.empty()) << "no histogram of the original\n" << logText(state_);
   EXPECT_EQ(state_.image.statistics.channels[0].count,
@@ -153,17 +153,17 @@ TEST_F(HotReloadTest, AnImageKernelBrokenAtTheStartFailsOnceAndItsFixRuns) {
   EXPECT_EQ(programs.requests("rotate.cl"), asked) << "the broken program was asked for again in later frames";
   EXPECT_EQ(state_.buildFailures.size(), 1u) << logText(state_);
   EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), 0u) << state_.image.runningRotate;
-  EXPECT_EQ(state_.image.resultTexture, 0u);
-  EXPECT_NE(state_.image.originalTexture, 0u) << "the original is still shown";
+  EXPECT_FALSE(state_.image.hasResult);
+  EXPECT_TRUE(state_.image.hasOriginal) << "the original is still shown";
 
   test::writeFile(kernels_ / "rotate.cl", good + "\n// fixed\n");
   session_->reloadChangedKernels(state_);
   EXPECT_TRUE(logHas(state_, "kernels/rotate.cl changed: rebuilt")) << logText(state_);
   state_.breakdown = {};
-  frame();
+  frameUntilIdle();
   EXPECT_GT(state_.breakdown.kernelMs, 0.0) << logText(state_);
   EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), std::string::npos) << state_.image.runningRotate;
-  EXPECT_NE(state_.image.resultTexture, 0u);
+  EXPECT_TRUE(state_.image.hasResult);
 }
 
 TEST_F(HotReloadTest, TheSessionKeepsBinariesInItsCacheDirectory) {

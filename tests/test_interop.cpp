@@ -3,6 +3,8 @@
 // available is checked bit-exact through GL; the others skip with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -10,8 +12,10 @@
 #include "compute/device_catalog.h"
 #include "compute/interop/interop.h"
 #include "compute/interop/interop_check.h"
+#include "compute/interop/picture_levels.h"
 #include "compute/kernel_files.h"
 #include "render/egl_headless.h"
+#include "render/image_quad.h"
 #include "render/gl_check.h"
 
 namespace ks {
@@ -60,6 +64,7 @@ class InteropTest : public ::testing::Test {
     if (!environment().skipReason.empty()) GTEST_SKIP() << environment().skipReason;
     compute_ = environment().compute.get();
     checker_ = std::make_unique<InteropChecker>(*compute_);
+    levels_ = std::make_unique<PictureLevels>(*compute_);
     statuses_ = probeInteropPaths(*compute_);
   }
   std::optional<InteropPathStatus> status(InteropPath path) const {
@@ -84,18 +89,30 @@ class InteropTest : public ::testing::Test {
           << interopPathName(backend.path()) << ", " << words << " words";
     }
   }
-  void checkTextures(InteropBackend& backend) {
+  // Pictures as the scenes use them: several updates in flight, the shown one
+  // always whole (the previous update's until the next has finished).
+  void checkImages(InteropBackend& backend) {
     const std::pair<int, int> sizes[] = {{1, 1}, {1, 37}, {37, 1}, {17, 13}, {256, 256}, {1000, 777}};
     for (auto [w, h] : sizes) {
-      auto texture = backend.createTexture(w, h);
+      auto image = backend.createImage(w, h, TextureView::Pixels);  // with its level chain, as the image lab's
+      const std::string what = std::string(interopPathName(backend.path())) + ", " + std::to_string(w) + "x" +
+                               std::to_string(h);
       const uint32_t seed = static_cast<uint32_t>(w * 7919 + h);
-      EXPECT_EQ(checker_->countTextureMismatches(*texture, seed), 0u)
-          << interopPathName(backend.path()) << ", " << w << "x" << h;
+      EXPECT_FALSE(image->hasPicture()) << what;
+      checker_->update(*image, seed, levels_.get());
+      EXPECT_EQ(checker_->countImageMismatches(*image, seed), 0u) << what;
+      checker_->update(*image, seed + 1, levels_.get());  // done on the device, not yet seen: the first stays shown
+      ASSERT_TRUE(image->hasPicture());
+      EXPECT_EQ(checker_->countShownMismatches(*image, seed), 0u) << what << ": update in flight";
+      checker_->update(*image, seed + 2, levels_.get());  // shows the second before writing over the first's buffer
+      EXPECT_EQ(checker_->countShownMismatches(*image, seed + 1), 0u) << what << ": next update";
+      EXPECT_EQ(checker_->countImageMismatches(*image, seed + 2), 0u) << what << ": the last update";
     }
   }
 
   ComputeContext* compute_ = nullptr;
   std::unique_ptr<InteropChecker> checker_;
+  std::unique_ptr<PictureLevels> levels_;
   std::vector<InteropPathStatus> statuses_;
 };
 
@@ -123,32 +140,126 @@ TEST_F(InteropTest, ProbeListsEveryPathWithAReason) {
   EXPECT_TRUE(status(InteropPath::Host)->available);
 }
 
-TEST_F(InteropTest, PixelViewTexturesKeepLevelZeroAndRebuildTheirMipmaps) {
-  // The image lab's textures: sharp pixels when magnified, mipmaps when shrunk.
+// ---- drawing a picture straight from its buffer ----------------------------------------
+
+// The pattern's texel (x, y) of a W-wide picture, channel c.
+int patternTexel(int x, int y, int c, int w, uint32_t seed) {
+  return static_cast<int>((interopPattern(static_cast<uint32_t>(y * w + x), seed) >> (8 * c)) & 0xFFu);
+}
+
+TEST_F(InteropTest, PicturesDrawnFromTheirBuffersMatchTheTexturePathPixelForPixel) {
   auto backend = createInteropBackend(InteropPath::Host, *compute_);
-  auto texture = backend->createTexture(17, 13, TextureView::Pixels);
-  EXPECT_EQ(checker_->countTextureMismatches(*texture, 99), 0u) << "level 0 is what the kernel wrote";
-  glBindTexture(GL_TEXTURE_2D, texture->texture());
-  GLint mag = 0, min = 0, w1 = 0, h1 = 0, w4 = 0, h4 = 0;
-  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, &mag);
-  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, &min);
-  glGetTexLevelParameteriv(GL_TEXTURE_2D, 1, GL_TEXTURE_WIDTH, &w1);
-  glGetTexLevelParameteriv(GL_TEXTURE_2D, 1, GL_TEXTURE_HEIGHT, &h1);
-  glGetTexLevelParameteriv(GL_TEXTURE_2D, 4, GL_TEXTURE_WIDTH, &w4);
-  glGetTexLevelParameteriv(GL_TEXTURE_2D, 4, GL_TEXTURE_HEIGHT, &h4);
+  const int w = 37, h = 23;
+  const uint32_t seed = 4242;
+  auto image = backend->createImage(w, h, TextureView::Pixels);
+  checker_->update(*image, seed);
+  image->finishUpdates();
+  // 1:1 and 3x magnified (nearest): every pixel is its texel, bit for bit.
+  for (int scale : {1, 3}) {
+    const std::vector<uint8_t> got = drawSharedImage(*image, false, w * scale, h * scale);
+    size_t bad = 0;
+    for (int y = 0; y < h * scale; ++y)
+      for (int x = 0; x < w * scale; ++x)
+        for (int c = 0; c < 4; ++c)
+          bad += got[(static_cast<size_t>(y) * w * scale + x) * 4 + c] != patternTexel(x / scale, y / scale, c, w, seed);
+    EXPECT_EQ(bad, 0u) << "scale " << scale;
+  }
+}
+
+TEST_F(InteropTest, ShrunkPicturesAreBoxFilteredLikeTheMipmapsTheyReplace) {
+  // What the texture path showed when shrinking by 2 and 4: mipmap levels 1 and 2
+  // (GL's glGenerateMipmap of the same texels). The picture drawn from the buffer
+  // must be within one level of 255 of level 1 at every pixel, within two of level
+  // 2 (built from level 1's rounded values), and within one of the exact means.
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  const int w = 64, h = 48;
+  const uint32_t seed = 77;
+  auto image = backend->createImage(w, h, TextureView::Pixels);
+  ASSERT_EQ(image->levelCount(), 7) << "64x48 down to 1x1";
+  EXPECT_EQ(image->levelWidth(6), 1);
+  EXPECT_EQ(image->levelHeight(5), 1);
+  EXPECT_EQ(image->levelOffset(2), size_t{64 * 48 + 32 * 24});
+  PictureLevels levels(*compute_);
+  checker_->update(*image, seed, &levels);
+  image->finishUpdates();
+  std::vector<uint8_t> texels(static_cast<size_t>(w) * h * 4);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < 4; ++c) texels[(static_cast<size_t>(y) * w + x) * 4 + c] = static_cast<uint8_t>(patternTexel(x, y, c, w, seed));
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
+  glGenerateMipmap(GL_TEXTURE_2D);
+  for (int level : {1, 2}) {
+    const int lw = w >> level, lh = h >> level;
+    std::vector<uint8_t> mip(static_cast<size_t>(lw) * lh * 4);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTexImage(GL_TEXTURE_2D, level, GL_RGBA, GL_UNSIGNED_BYTE, mip.data());
+    const std::vector<uint8_t> got = drawSharedImage(*image, false, lw, lh);
+    int worst = 0;
+    for (size_t i = 0; i < mip.size(); ++i) worst = std::max(worst, std::abs(int(got[i]) - int(mip[i])));
+    EXPECT_LE(worst, level) << "shrunk " << (1 << level) << "x";
+    // And against the mean of each block, computed here.
+    const int n = 1 << level;
+    int worstMean = 0;
+    for (int y = 0; y < lh; ++y)
+      for (int x = 0; x < lw; ++x)
+        for (int c = 0; c < 4; ++c) {
+          int sum = 0;
+          for (int dy = 0; dy < n; ++dy)
+            for (int dx = 0; dx < n; ++dx) sum += patternTexel(x * n + dx, y * n + dy, c, w, seed);
+          const double mean = double(sum) / (n * n);
+          worstMean = std::max(worstMean, int(std::lround(std::abs(got[(static_cast<size_t>(y) * lw + x) * 4 + c] - mean) + 0.49)));
+        }
+    EXPECT_LE(worstMean, 1) << "shrunk " << n << "x, against the block means";
+  }
   glBindTexture(GL_TEXTURE_2D, 0);
-  EXPECT_EQ(mag, GL_NEAREST);
-  EXPECT_EQ(min, GL_LINEAR_MIPMAP_LINEAR);
-  EXPECT_EQ(w1, 8);
-  EXPECT_EQ(h1, 6);
-  EXPECT_EQ(w4, 1) << "the chain goes down to 1x1";
-  EXPECT_EQ(h4, 1);
-  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
-  auto smooth = backend->createTexture(17, 13);  // the default: linear, one level
-  glBindTexture(GL_TEXTURE_2D, smooth->texture());
-  glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, &mag);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  EXPECT_EQ(mag, GL_LINEAR);
+  glDeleteTextures(1, &texture);
+  glCheck("mipmap comparison");
+}
+
+TEST_F(InteropTest, SmoothPicturesAreBilinearWhenMagnified) {
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  const int w = 9, h = 7, scale = 4;
+  const uint32_t seed = 5;
+  auto image = backend->createImage(w, h, TextureView::Smooth);
+  checker_->update(*image, seed);
+  image->finishUpdates();
+  const std::vector<uint8_t> got = drawSharedImage(*image, true, w * scale, h * scale);
+  int worst = 0;
+  for (int y = 0; y < h * scale; ++y)
+    for (int x = 0; x < w * scale; ++x) {
+      // The pixel's centre in texels, texel centres at +0.5, edges clamped.
+      const double px = (x + 0.5) / scale - 0.5, py = (y + 0.5) / scale - 0.5;
+      const int x0 = static_cast<int>(std::floor(px)), y0 = static_cast<int>(std::floor(py));
+      const double fx = px - x0, fy = py - y0;
+      auto at = [&](int tx, int ty, int c) {
+        return patternTexel(std::clamp(tx, 0, w - 1), std::clamp(ty, 0, h - 1), c, w, seed);
+      };
+      for (int c = 0; c < 4; ++c) {
+        const double top = at(x0, y0, c) * (1 - fx) + at(x0 + 1, y0, c) * fx;
+        const double bottom = at(x0, y0 + 1, c) * (1 - fx) + at(x0 + 1, y0 + 1, c) * fx;
+        const double want = top * (1 - fy) + bottom * fy;
+        worst = std::max(worst, int(std::ceil(std::abs(got[(static_cast<size_t>(y) * w * scale + x) * 4 + c] - want) - 0.5)));
+      }
+    }
+  EXPECT_LE(worst, 1);
+}
+
+TEST_F(InteropTest, PicturesLargerThanGlDrawsFromABufferAreRefusedWithTheReason) {
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  const int64_t limit = maxSharedImagePixels();
+  ASSERT_GT(limit, 0);
+  const int side = static_cast<int>(std::sqrt(static_cast<double>(limit))) + 2;
+  try {
+    backend->createImage(side, side);
+    ADD_FAILURE() << side << "x" << side << " was accepted; the limit is " << limit << " pixels";
+  } catch (const InteropError& e) {
+    EXPECT_NE(std::string(e.what()).find("GL_MAX_TEXTURE_BUFFER_SIZE"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(InteropTest, HostPathBuffersAreBitExact) {
@@ -156,23 +267,23 @@ TEST_F(InteropTest, HostPathBuffersAreBitExact) {
   checkBuffers(*backend);
 }
 
-TEST_F(InteropTest, HostPathTexturesAreBitExact) {
+TEST_F(InteropTest, HostPathPicturesAreBitExact) {
   auto backend = createInteropBackend(InteropPath::Host, *compute_);
-  checkTextures(*backend);
+  checkImages(*backend);
 }
 
-TEST_F(InteropTest, ExternalPathBuffersAndTexturesAreBitExact) {
+TEST_F(InteropTest, ExternalPathBuffersAndPicturesAreBitExact) {
   auto backend = backendOrSkip(InteropPath::External);
   if (!backend) GTEST_SKIP() << "external memory path unavailable: " << status(InteropPath::External)->reason;
   checkBuffers(*backend);
-  checkTextures(*backend);
+  checkImages(*backend);
 }
 
-TEST_F(InteropTest, GlSharingPathBuffersAndTexturesAreBitExact) {
+TEST_F(InteropTest, GlSharingPathBuffersAndPicturesAreBitExact) {
   auto backend = backendOrSkip(InteropPath::GlSharing);
   if (!backend) GTEST_SKIP() << "gl-sharing path unavailable: " << status(InteropPath::GlSharing)->reason;
   checkBuffers(*backend);
-  checkTextures(*backend);
+  checkImages(*backend);
 }
 
 TEST_F(InteropTest, ForcingAnUnavailablePathFailsCleanly) {
@@ -200,11 +311,12 @@ TEST_F(InteropTest, BuffersSurviveRepeatedPathAndSizeChanges) {
       auto backend = createInteropBackend(s.path, *compute_);
       const size_t words = 1000 + 977 * static_cast<size_t>(round);
       auto buffer = backend->createBuffer(words * 4);
-      auto texture = backend->createTexture(13 + round, 7 + 2 * round);
+      auto image = backend->createImage(13 + round, 7 + 2 * round);
       const uint32_t seed = static_cast<uint32_t>(round);
       checker_->fill(*buffer, seed);
       ASSERT_EQ(checker_->countBufferMismatches(*buffer, seed), 0u) << interopPathName(s.path) << " round " << round;
-      ASSERT_EQ(checker_->countTextureMismatches(*texture, seed + 1), 0u)
+      checker_->update(*image, seed + 1);
+      ASSERT_EQ(checker_->countImageMismatches(*image, seed + 1), 0u)
           << interopPathName(s.path) << " round " << round;
     }
   }
@@ -212,3 +324,4 @@ TEST_F(InteropTest, BuffersSurviveRepeatedPathAndSizeChanges) {
 
 }  // namespace
 }  // namespace ks
+

@@ -503,7 +503,7 @@ TEST_F(ParticleRender, TinyAndHugeSystemsBothRender) {
 }
 
 TEST_F(ParticleRender, RestoresTheGlStateItChanges) {
-  const ShaderProgram other = createShaderProgram(shaders::textured_quad_vert, shaders::textured_quad_frag, "other");
+  const ShaderProgram other = createShaderProgram(shaders::picture_vert, shaders::picture_frag, "other");
   const VertexArray otherVao = createVertexArray();
   upload(buffer_.get(), {glm::vec4(0.0f)});
 

@@ -21,34 +21,47 @@ TEST(FrameProfiler, RecordsKernelsOnlyOnFramesThatRanThem) {
   AppState state;
   state.scene = SceneKind::NBody;
   state.stats.frameMs = 16.0;
-  state.breakdown = {0.5, 4.0, 0.25, 1.0, 2.0};  // acquire, kernels, release, copy, render
+  state.breakdown = {0.5, 4.0, 0.25, 1.0, 2.0, 3.0};  // acquire, kernels, release, copy, render (GPU), wait
+  state.phases.set(FrameStage::Input, 0.5);
+  state.phases.set(FrameStage::Update, 6.0);  // holds the interop (1.75) and the wait (3.0)
+  state.phases.set(FrameStage::Ui, 1.5);
+  state.phases.set(FrameStage::Render, 2.0);
+  state.phases.set(FrameStage::Present, 4.0);
   state.nbody.kernelMs = 4.0;
-  state.nbody.steps = 1;
+  state.nbody.timedSteps = 1;
   recordFrame(state);
-  state.nbody.paused = true;  // the next frame steps nothing: no new kernel sample
+  state.nbody.paused = true;  // the next frame brings no new kernel time: no new kernel sample
   recordFrame(state);
   const FrameProfiler& p = state.profiler;
   ASSERT_TRUE(p.find("nbody step"));
   EXPECT_TRUE(p.find("nbody step")->kernel);
   EXPECT_EQ(p.find("nbody step")->samples.size(), 1u);
-  EXPECT_EQ(p.find("kernels")->samples.size(), 1u);
+  EXPECT_EQ(p.find("kernels (GPU)")->samples.size(), 1u);
   EXPECT_EQ(p.find("acquire")->samples.size(), 1u);
   EXPECT_EQ(p.find("frame")->samples.size(), 2u);
-  EXPECT_EQ(p.find("render")->samples.size(), 2u);
+  EXPECT_EQ(p.find("render (GPU)")->samples.size(), 2u);
+  EXPECT_EQ(p.find("wait for GPU")->samples.size(), 2u);
   ASSERT_EQ(p.stageHistory().size(), 2u);
   const auto& ran = p.stageHistory().front();
-  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Kernels)], 4.0);
-  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Other)], 16.0 - (0.5 + 4.0 + 0.25 + 1.0 + 2.0));
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::GpuKernels)], 4.0);
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Interop)], 0.5 + 0.25 + 1.0);
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Wait)], 3.0);
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Update)], 6.0 - 1.75 - 3.0) << "interop and wait are taken out of update";
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Other)], 16.0 - (0.5 + 6.0 + 1.5 + 2.0 + 4.0));
+  double cpu = 0.0;
+  for (size_t i = 0; i < kCpuStageCount; ++i) cpu += ran[i];
+  EXPECT_DOUBLE_EQ(cpu, 16.0) << "the CPU stages add up to the frame";
   const auto& idle = p.stageHistory().back();
-  EXPECT_DOUBLE_EQ(idle[size_t(FrameStage::Kernels)], 0.0);
-  EXPECT_DOUBLE_EQ(idle[size_t(FrameStage::Other)], 14.0);
+  EXPECT_DOUBLE_EQ(idle[size_t(FrameStage::GpuKernels)], 0.0);
+  EXPECT_DOUBLE_EQ(idle[size_t(FrameStage::GpuRender)], 2.0);
 
   state.scene = SceneKind::Image;
   state.image.rotateMs = 2.0;
   state.image.histogramMs = 1.0;
-  recordFrame(state);  // the pipeline has not run (pipelineRuns unchanged)
-  EXPECT_FALSE(p.find("rotate"));
   state.image.pipelineRuns = 1;
+  recordFrame(state);  // the pipeline ran, its times have not arrived (timedRuns unchanged)
+  EXPECT_FALSE(p.find("rotate"));
+  state.image.timedRuns = 1;
   recordFrame(state);
   ASSERT_TRUE(p.find("rotate"));
   EXPECT_EQ(p.find("rotate")->samples.size(), 1u);
@@ -140,6 +153,10 @@ TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
   for (SceneKind kind : {SceneKind::NBody, SceneKind::Image, SceneKind::Julia}) {
     state.requestedScene = kind;
     session.applyRequests(state);
+    session.update(state, 1.0 / 60.0);
+    recordFrame(state);
+    // Kernel times arrive a frame late: a second frame, the device idle, brings them.
+    session.compute().queue().finish();
     session.update(state, 1.0 / 60.0);
     recordFrame(state);
     ASSERT_FALSE(state.activeKernels.empty()) << int(kind);

@@ -40,6 +40,9 @@ TEST_F(SessionTest, StartsOnADeviceWithTheNBodyScene) {
   frame();
   EXPECT_EQ(state_.nbody.runningBodies, 500u);
   EXPECT_EQ(state_.nbody.steps, 1u);
+  EXPECT_EQ(state_.nbody.timedSteps, 0u) << "the first frame's step is timed when it has run: next frame";
+  frame();
+  EXPECT_EQ(state_.nbody.timedSteps, 1u);
   EXPECT_GT(state_.nbody.interactionsPerSecond, 0.0);
 }
 
@@ -126,6 +129,7 @@ TEST_F(SessionTest, ChangingNAndVariantLive) {
 TEST_F(SessionTest, SwitchingSceneAndBack) {
   state_.requestedScene = SceneKind::Julia;
   frame();
+  frame();  // the first frame's kernel is timed in the second
   EXPECT_EQ(state_.scene, SceneKind::Julia);
   EXPECT_GT(state_.breakdown.kernelMs, 0.0);
   EXPECT_FALSE(session_->snapshot());
@@ -277,7 +281,7 @@ TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
   EXPECT_EQ(state_.image.rotateVariant, "") << "back to the device's default";
   frame();
   EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), std::string::npos) << state_.image.runningRotate;
-  EXPECT_NE(state_.image.resultTexture, 0u) << state_.image.message;
+  EXPECT_TRUE(state_.image.hasResult) << state_.image.message;
   EXPECT_EQ(state_.image.angle, 10.0f) << "the angle is not a kernel choice: it stays";
   const unsigned long long runs = state_.image.pipelineRuns;
   frame();
@@ -410,8 +414,7 @@ class ImageLabUi : public ::testing::Test {
     ImageLabState& lab = state_.image;
     lab.width = lab.height = lab.resultWidth = lab.resultHeight = 100;
     lab.channels = lab.resultChannels = 4;
-    lab.originalTexture = 1;
-    lab.resultTexture = 2;
+    lab.hasOriginal = lab.hasResult = true;  // no renderer: the panel places them, nothing draws
     lab.fitRequested = false;
     lab.zoom = 2.0f;
   }

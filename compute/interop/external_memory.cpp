@@ -1,8 +1,9 @@
 // External-memory path: Vulkan allocates exportable device memory; GL imports
 // one fd of it (GL_EXT_memory_object_fd) as buffer storage, OpenCL imports
 // another (cl_khr_external_memory_opaque_fd) as a cl_mem. Both then address the
-// same device memory: no copy at all. Ordering: glFinish before the CL acquire,
-// clFinish after the CL release.
+// same device memory: no copy at all. Ordering, without glFinish/clFinish: a GL
+// fence after the draws that read it before the CL acquire, the release's event
+// complete before GL draws it (SharedBuffer).
 #include <CL/cl_ext.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -53,22 +54,18 @@ class ExternalSharedBuffer final : public SharedBuffer {
       throw;
     }
   }
-  ~ExternalSharedBuffer() override { release(); }
+  ~ExternalSharedBuffer() override {
+    waitUntilIdle();  // the Vulkan memory must outlive the commands that write it
+    release();
+  }
 
-  void acquireForCompute(Queue& queue) override {
-    const auto start = std::chrono::steady_clock::now();
-    glFinish();  // GL may still be drawing from last frame's contents
+  void enqueueAcquire(Queue& queue) override {
     cl_mem mem = clMem_.get();
     clCheck(fns_.acquire(queue.get(), 1, &mem, 0, nullptr, nullptr), "clEnqueueAcquireExternalMemObjectsKHR");
-    timings_.acquireMs = msSince(start);
   }
-  void releaseForDisplay(Queue& queue) override {
-    const auto start = std::chrono::steady_clock::now();
+  void enqueueRelease(Queue& queue, Event& done) override {
     cl_mem mem = clMem_.get();
-    clCheck(fns_.release(queue.get(), 1, &mem, 0, nullptr, nullptr), "clEnqueueReleaseExternalMemObjectsKHR");
-    queue.finish();
-    timings_.releaseMs = msSince(start);
-    timings_.copyMs = 0.0;
+    clCheck(fns_.release(queue.get(), 1, &mem, 0, nullptr, done.out()), "clEnqueueReleaseExternalMemObjectsKHR");
   }
 
  private:

@@ -1,10 +1,9 @@
 // cl_khr_gl_sharing path: the CL context was created against the GL context, so
 // a GL buffer is wrapped as a cl_mem and handed back and forth each frame.
-// Synchronisation is glFinish before acquire and clFinish after release (the
-// portable rule from the extension spec; cl_khr_gl_event could refine it).
+// Ordering without glFinish/clFinish, as the extension spec allows: before the
+// acquire the CPU has seen a fence after every GL command that used the buffer
+// complete; GL draws it only once the release's event is complete (SharedBuffer).
 #include <CL/cl_gl.h>
-
-#include <chrono>
 
 #include "compute/compute_context.h"
 #include "compute/interop/backends.h"
@@ -33,23 +32,17 @@ class GlSharedBuffer final : public SharedBuffer {
     }
   }
   ~GlSharedBuffer() override {
+    waitUntilIdle();
     clMem_ = MemHandle();  // the CL wrapper goes before the GL object it wraps
     glDeleteBuffers(1, &glBuffer_);
   }
-  void acquireForCompute(Queue& queue) override {
-    const auto start = std::chrono::steady_clock::now();
-    glFinish();
+  void enqueueAcquire(Queue& queue) override {
     cl_mem mem = clMem_.get();
     clCheck(clEnqueueAcquireGLObjects(queue.get(), 1, &mem, 0, nullptr, nullptr), "clEnqueueAcquireGLObjects");
-    timings_.acquireMs = msSince(start);
   }
-  void releaseForDisplay(Queue& queue) override {
-    const auto start = std::chrono::steady_clock::now();
+  void enqueueRelease(Queue& queue, Event& done) override {
     cl_mem mem = clMem_.get();
-    clCheck(clEnqueueReleaseGLObjects(queue.get(), 1, &mem, 0, nullptr, nullptr), "clEnqueueReleaseGLObjects");
-    queue.finish();
-    timings_.releaseMs = msSince(start);
-    timings_.copyMs = 0.0;
+    clCheck(clEnqueueReleaseGLObjects(queue.get(), 1, &mem, 0, nullptr, done.out()), "clEnqueueReleaseGLObjects");
   }
 };
 

@@ -1,5 +1,11 @@
-// Host path: kernels write an ordinary cl_mem; on release its contents are read
-// straight into the mapped GL buffer. Works everywhere, costs a trip over the bus.
+// Host path: kernels write an ordinary cl_mem; releasing it maps the GL buffer
+// for writing and enqueues a non-blocking read of the cl_mem into the mapping;
+// once that read is complete (ready) the buffer is unmapped and GL has the bytes.
+// Works everywhere, costs a trip over the bus both ways, and the frame never waits
+// for the read. GL never draws a buffer while it is mapped: SharedBufferPair has
+// it draw the other one meanwhile.
+#include <CL/cl.h>
+
 #include <chrono>
 
 #include "compute/compute_context.h"
@@ -13,6 +19,7 @@ class HostSharedBuffer final : public SharedBuffer {
  public:
   HostSharedBuffer(ComputeContext& compute, size_t bytes) {
     bytes_ = bytes;
+    waitsForGlDraws_ = false;  // the kernels write their own cl_mem; the mapping orphans what GL draws
     cl_int status = CL_SUCCESS;
     clMem_ = MemHandle(clCreateBuffer(compute.context(), CL_MEM_READ_WRITE, bytes, nullptr, &status));
     clCheck(status, "clCreateBuffer (host interop)");
@@ -27,29 +34,45 @@ class HostSharedBuffer final : public SharedBuffer {
       throw;
     }
   }
-  ~HostSharedBuffer() override { glDeleteBuffers(1, &glBuffer_); }
-
-  void acquireForCompute(Queue&) override { timings_.acquireMs = 0.0; }
-
-  void releaseForDisplay(Queue& queue) override {
-    const auto start = std::chrono::steady_clock::now();
-    glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
-    void* dst = glMapBufferRange(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes_),
-                                 GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-    if (!dst) {
+  ~HostSharedBuffer() override {
+    waitUntilIdle();  // a read in flight writes into the mapping
+    if (mapped_) {
+      glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
+      glUnmapBuffer(GL_ARRAY_BUFFER);
       glBindBuffer(GL_ARRAY_BUFFER, 0);
+    }
+    glDeleteBuffers(1, &glBuffer_);
+  }
+
+ private:
+  void enqueueAcquire(Queue&) override {}
+  void enqueueRelease(Queue& queue, Event& done) override {
+    glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
+    void* dst = mapped_ ? mapping_
+                        : glMapBufferRange(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes_),
+                                           GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    if (!dst) {
       glCheck("glMapBufferRange (host interop)");
       throw InteropError("glMapBufferRange returned no pointer");
     }
-    cl_int status = clEnqueueReadBuffer(queue.get(), clMem_.get(), CL_TRUE, 0, bytes_, dst, 0, nullptr, nullptr);
+    mapped_ = true;  // a release before the last one was seen ready reads into the same mapping
+    mapping_ = dst;
+    clCheck(clEnqueueReadBuffer(queue.get(), clMem_.get(), CL_FALSE, 0, bytes_, dst, 0, nullptr, done.out()),
+            "clEnqueueReadBuffer (host interop)");
+  }
+  void finishRelease() override {
+    if (!mapped_) return;
+    mapped_ = false;
+    glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
     const GLboolean intact = glUnmapBuffer(GL_ARRAY_BUFFER);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
-    clCheck(status, "clEnqueueReadBuffer (host interop)");
     glCheck("glUnmapBuffer (host interop)");
     if (!intact) throw InteropError("GL buffer contents were lost while mapped (glUnmapBuffer returned false)");
-    timings_.releaseMs = 0.0;
-    timings_.copyMs = msSince(start);
   }
+
+  bool mapped_ = false;
+  void* mapping_ = nullptr;
 };
 
 class HostBackend final : public InteropBackend {

@@ -1,6 +1,8 @@
 #include "compute/interop/interop.h"
 
 #include <chrono>
+#include <string>
+#include <utility>
 
 #include "compute/compute_context.h"
 #include "compute/interop/backends.h"
@@ -8,48 +10,212 @@
 
 namespace ks {
 
-SharedTexture::SharedTexture(std::unique_ptr<SharedBuffer> pixels, int width, int height, TextureView view)
-    : pixels_(std::move(pixels)), width_(width), height_(height), view_(view) {
-  glGenTextures(1, &texture_);
-  glBindTexture(GL_TEXTURE_2D, texture_);
-  const bool pixelView = view == TextureView::Pixels;
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, pixelView ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, pixelView ? GL_NEAREST : GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  try {
-    glCheck("SharedTexture: glTexImage2D");
-  } catch (...) {
-    glDeleteTextures(1, &texture_);
-    throw;
+namespace {
+
+// A GPU that has not finished drawing in this long is hung: say so instead of waiting forever.
+constexpr GLuint64 kFenceTimeoutNs = 10'000'000'000ull;
+
+void waitForFence(GLsync fence) {
+  // GL_SYNC_FLUSH_COMMANDS_BIT: a fence still in the client's command buffer would never signal.
+  const GLenum result = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, kFenceTimeoutNs);
+  if (result == GL_TIMEOUT_EXPIRED) throw InteropError("GL did not finish drawing a shared buffer within 10 s");
+  if (result == GL_WAIT_FAILED) {
+    glCheck("glClientWaitSync (shared buffer)");
+    throw InteropError("glClientWaitSync failed (shared buffer)");
   }
 }
 
-SharedTexture::~SharedTexture() { glDeleteTextures(1, &texture_); }
+}  // namespace
 
-void SharedTexture::releaseForDisplay(Queue& queue) {
-  pixels_->releaseForDisplay(queue);
-  // Buffer to texture on the GPU: the buffer is the pixel-unpack source. On the
-  // host path the buffer was just filled from the host, so this is the upload.
-  const auto start = std::chrono::steady_clock::now();
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixels_->glBuffer());
-  glBindTexture(GL_TEXTURE_2D, texture_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  if (view_ == TextureView::Pixels) glGenerateMipmap(GL_TEXTURE_2D);  // the smaller levels follow level 0
-  glBindTexture(GL_TEXTURE_2D, 0);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  glCheck("SharedTexture: pixel-unpack copy");
-  timings_ = pixels_->timings();
-  timings_.copyMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+SharedBuffer::~SharedBuffer() { deleteFence(); }
+
+void SharedBuffer::deleteFence() {
+  if (drawn_) glDeleteSync(std::exchange(drawn_, nullptr));
 }
 
-std::unique_ptr<SharedTexture> InteropBackend::createTexture(int width, int height, TextureView view) {
-  if (width <= 0 || height <= 0) throw InteropError("texture size must be positive");
-  return std::make_unique<SharedTexture>(createBuffer(static_cast<size_t>(width) * height * 4), width, height, view);
+void SharedBuffer::waitUntilIdle() noexcept {
+  try {
+    if (released_) released_.wait();
+    if (drawn_) waitForFence(drawn_);
+  } catch (const std::exception&) {
+    // Destruction goes on; the error was or will be reported where the work was asked for.
+  }
+  released_ = Event();
+  deleteFence();
+}
+
+void SharedBuffer::acquireForCompute(Queue& queue) {
+  auto start = std::chrono::steady_clock::now();
+  timings_.waitMs = 0.0;
+  if (drawn_) {
+    // Only the draws that read this buffer; usually long done (double buffering).
+    if (waitsForGlDraws_) waitForFence(drawn_);
+    deleteFence();
+    timings_.waitMs = msSince(start);
+    start = std::chrono::steady_clock::now();
+  }
+  enqueueAcquire(queue);
+  timings_.acquireMs = msSince(start);
+}
+
+void SharedBuffer::releaseForDisplay(Queue& queue) {
+  const auto start = std::chrono::steady_clock::now();
+  enqueueRelease(queue, released_);
+  queue.flush();  // to the device now: ready() must not wait for a later flush
+  timings_.releaseMs = msSince(start);
+  timings_.copyMs = 0.0;
+}
+
+bool SharedBuffer::ready() {
+  if (!released_) return true;
+  try {
+    if (!released_.complete()) return false;
+  } catch (...) {
+    released_ = Event();  // reported once; the buffer holds whatever the failed commands left
+    throw;
+  }
+  released_ = Event();
+  const auto start = std::chrono::steady_clock::now();
+  finishRelease();
+  timings_.copyMs = msSince(start);
+  return true;
+}
+
+void SharedBuffer::waitUntilReady() {
+  if (released_) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      released_.wait();
+    } catch (...) {
+      released_ = Event();
+      throw;
+    }
+    timings_.waitMs += msSince(start);
+  }
+  ready();
+}
+
+void SharedBuffer::drawnByGl() {
+  deleteFence();
+  drawn_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  if (!drawn_) glCheck("glFenceSync (shared buffer)");
+}
+
+int64_t maxSharedImagePixels() {
+  GLint texels = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+  return texels;
+}
+
+SharedBufferPair::SharedBufferPair(InteropBackend& backend, size_t bytes) : backend_(&backend), bytes_(bytes) {
+  buffers_[0] = backend.createBuffer(bytes);
+}
+
+void SharedBufferPair::showPending() {
+  shown_ = std::exchange(pending_, -1);
+  const InteropTimings& t = buffers_[static_cast<size_t>(shown_)]->timings();
+  timings_.copyMs = t.copyMs;
+  timings_.waitMs = t.waitMs;
+}
+
+SharedBuffer& SharedBufferPair::beginUpdate(Queue& queue) {
+  if (pending_ >= 0) {
+    buffers_[static_cast<size_t>(pending_)]->waitUntilReady();
+    showPending();
+  }
+  const double waited = timings_.waitMs;
+  const int target = shown_ < 0 ? 0 : 1 - shown_;
+  auto& buffer = buffers_[static_cast<size_t>(target)];
+  if (!buffer) buffer = backend_->createBuffer(bytes_);
+  buffer->acquireForCompute(queue);
+  writing_ = target;
+  timings_ = buffer->timings();
+  timings_.waitMs += waited;
+  return *buffer;
+}
+
+void SharedBufferPair::endUpdate(Queue& queue) {
+  if (writing_ < 0) return;
+  SharedBuffer& buffer = *buffers_[static_cast<size_t>(writing_)];
+  buffer.releaseForDisplay(queue);
+  pending_ = std::exchange(writing_, -1);
+  timings_.releaseMs = buffer.timings().releaseMs;
+}
+
+void SharedBufferPair::abandonUpdate(Queue& queue) {
+  if (writing_ < 0) return;
+  buffers_[static_cast<size_t>(std::exchange(writing_, -1))]->releaseForDisplay(queue);
+}
+
+bool SharedBufferPair::refresh() {
+  if (pending_ < 0 || !buffers_[static_cast<size_t>(pending_)]->ready()) return false;
+  showPending();
+  return true;
+}
+
+void SharedBufferPair::finishUpdates() {
+  if (pending_ < 0) return;
+  buffers_[static_cast<size_t>(pending_)]->waitUntilReady();
+  showPending();
+}
+
+void SharedBufferPair::drawnByGl() {
+  if (SharedBuffer* buffer = shown()) buffer->drawnByGl();
+}
+
+std::vector<SharedImage::Level> SharedImage::levelsOf(int width, int height, TextureView view) {
+  if (width <= 0 || height <= 0) throw InteropError("picture size must be positive");
+  std::vector<Level> levels{{width, height, 0}};
+  if (view == TextureView::Pixels)
+    while (levels.back().width > 1 || levels.back().height > 1) {
+      const Level& last = levels.back();
+      levels.push_back({std::max(1, last.width / 2), std::max(1, last.height / 2),
+                        last.offset + static_cast<size_t>(last.width) * static_cast<size_t>(last.height)});
+    }
+  const size_t texels = levels.back().offset + static_cast<size_t>(levels.back().width) * levels.back().height;
+  const int64_t limit = maxSharedImagePixels();
+  if (static_cast<int64_t>(texels) > limit)
+    throw InteropError("a " + std::to_string(width) + "x" + std::to_string(height) + " picture needs " +
+                       std::to_string(texels) + " texels" + (levels.size() > 1 ? " with its smaller levels" : "") +
+                       "; this OpenGL draws at most " + std::to_string(limit) +
+                       " from one buffer (GL_MAX_TEXTURE_BUFFER_SIZE)");
+  return levels;
+}
+
+SharedImage::SharedImage(InteropBackend& backend, int width, int height, TextureView view)
+    : width_(width),
+      height_(height),
+      view_(view),
+      levels_(levelsOf(width, height, view)),
+      buffers_(backend, (levels_.back().offset + static_cast<size_t>(levels_.back().width) * levels_.back().height) * 4) {}
+
+SharedImage::~SharedImage() {
+  for (GLuint texture : textures_)
+    if (texture) glDeleteTextures(1, &texture);
+}
+
+SharedBuffer& SharedImage::beginUpdate(Queue& queue) {
+  SharedBuffer& pixels = buffers_.beginUpdate(queue);
+  GLuint& texture = textures_[static_cast<size_t>(buffers_.writingIndex())];
+  if (!texture) {
+    try {
+      glGenTextures(1, &texture);
+      glBindTexture(GL_TEXTURE_BUFFER, texture);
+      glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA8, pixels.glBuffer());
+      glBindTexture(GL_TEXTURE_BUFFER, 0);
+      glCheck("SharedImage: glTexBuffer");
+    } catch (...) {
+      if (texture) glDeleteTextures(1, &texture);
+      texture = 0;
+      buffers_.abandonUpdate(queue);
+      throw;
+    }
+  }
+  return pixels;
+}
+
+std::unique_ptr<SharedImage> InteropBackend::createImage(int width, int height, TextureView view) {
+  return std::make_unique<SharedImage>(*this, width, height, view);
 }
 
 std::vector<InteropPathStatus> probeInteropPaths(ComputeContext& compute) {

@@ -1,7 +1,7 @@
 #pragma once
 // Kernel output on screen without the scenes knowing how: a SharedBuffer is a GL
-// buffer object that kernels write through a cl_mem. "Acquire for compute,
-// release for display" is the whole protocol; three paths implement it:
+// buffer object that kernels write through a cl_mem; a SharedImage is a picture
+// drawn straight from such buffers. Three paths implement the hand-over:
 //   gl-sharing  cl_khr_gl_sharing: the CL context shares the GL context's objects
 //   external    Vulkan-exported device memory imported by both GL and OpenCL
 //   host        kernel output read back to the host and uploaded to GL
@@ -9,6 +9,7 @@
 #include <CL/cl.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -21,69 +22,165 @@
 namespace ks {
 
 class ComputeContext;
+class InteropBackend;
 
 class InteropError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// Wall-clock milliseconds of the last acquire / release / host copy, for the
-// per-frame breakdown. Synchronisation (glFinish, clFinish) is counted in them.
+// Milliseconds of the last acquire / release / host copy, for the per-frame
+// breakdown. `waitMs` is CPU time spent blocked on the GPU: waiting for GL to
+// finish drawing the buffer before kernels write it, or (waitUntilReady) for the
+// kernels before GL draws it. The steady state of a frame waits for neither.
 struct InteropTimings {
-  double acquireMs = 0.0, releaseMs = 0.0, copyMs = 0.0;
+  double acquireMs = 0.0, releaseMs = 0.0, copyMs = 0.0, waitMs = 0.0;
 };
 
+// A GL buffer object that kernels write through a cl_mem. The protocol, once per
+// update, orders the two APIs without glFinish or clFinish:
+//   acquireForCompute  waits (CPU) only for the GL commands that drew from this
+//                      buffer (a fence placed by drawnByGl), then hands it to OpenCL
+//   ...kernels...
+//   releaseForDisplay  hands it back; enqueued and flushed, never waited for
+//   ready()            polls: true once the device finished (host path: and the
+//                      read-back was uploaded to GL); only then may GL draw it
+//   drawnByGl()        after GL commands that read it: the next acquire waits for them
 class SharedBuffer {
  public:
-  virtual ~SharedBuffer() = default;
+  virtual ~SharedBuffer();
   size_t bytes() const { return bytes_; }
   GLuint glBuffer() const { return glBuffer_; }
   // The kernels' view. Use it only between acquireForCompute and releaseForDisplay.
   cl_mem clMem() const { return clMem_.get(); }
-  // GL is done with the buffer; kernels may write it.
-  virtual void acquireForCompute(Queue& queue) = 0;
-  // Kernels are done; GL sees what they wrote once this returns.
-  virtual void releaseForDisplay(Queue& queue) = 0;
+  void acquireForCompute(Queue& queue);
+  void releaseForDisplay(Queue& queue);
+  // Never blocks. Throws ClError when a command on the buffer failed.
+  bool ready();
+  // Blocks until ready(): for pacing (no other buffer to draw) and for tests.
+  void waitUntilReady();
+  void drawnByGl();
   const InteropTimings& timings() const { return timings_; }
 
  protected:
+  // The path's own hand-over, enqueued on `queue`; enqueueRelease sets `done` to
+  // the last command that touches the buffer.
+  virtual void enqueueAcquire(Queue& queue) = 0;
+  virtual void enqueueRelease(Queue& queue, Event& done) = 0;
+  // Once `done` completed: what the CPU still has to do (the host path's upload).
+  virtual void finishRelease() {}
+  void deleteFence();
+  // For destructors: waits for the device and GL to be done with the buffer
+  // (commands in flight must not outlive the memory they write); errors ignored.
+  void waitUntilIdle() noexcept;
+
   size_t bytes_ = 0;
   GLuint glBuffer_ = 0;  // owned by the subclass
   MemHandle clMem_;
   InteropTimings timings_;
+  // False where the kernels write memory GL never reads (the host path's own
+  // cl_mem): acquiring then needs no wait for GL.
+  bool waitsForGlDraws_ = true;
+
+ private:
+  Event released_;            // the release's last command; empty once seen complete
+  GLsync drawn_ = nullptr;    // GL commands that read the buffer
 };
 
-// An RGBA8 texture whose pixels kernels write as a row-major uchar4 buffer. On
-// release the buffer is copied into the texture on the GPU (a pixel-unpack copy),
-// or uploaded from the host on the host path.
-// How a texture is sampled when drawn larger or smaller than its pixels.
-enum class TextureView {
-  Smooth,  // linear both ways: a picture stretched to fit (the Julia pattern)
-  Pixels,  // magnified: nearest (sharp pixels that line up with a pixel inspector);
-           // minified: mipmaps rebuilt after each upload (no moire on big images)
-};
-
-class SharedTexture {
+// Two SharedBuffers of one size, for data drawn every frame: kernels write one
+// while GL draws the other, so in a steady frame neither API waits for the other.
+// The second buffer is made when a second update needs it (data written once
+// costs one buffer).
+class SharedBufferPair {
  public:
-  SharedTexture(std::unique_ptr<SharedBuffer> pixels, int width, int height, TextureView view = TextureView::Smooth);
-  ~SharedTexture();
-  SharedTexture(const SharedTexture&) = delete;
-  SharedTexture& operator=(const SharedTexture&) = delete;
-  int width() const { return width_; }
-  int height() const { return height_; }
-  GLuint texture() const { return texture_; }
-  SharedBuffer& pixels() { return *pixels_; }
-  void acquireForCompute(Queue& queue) { pixels_->acquireForCompute(queue); }
-  void releaseForDisplay(Queue& queue);
+  SharedBufferPair(InteropBackend& backend, size_t bytes);
+  size_t bytes() const { return bytes_; }
+  // The buffer kernels write next, acquired for compute. An update still in
+  // flight is first waited for and shown, so that no update is starved when
+  // kernels take longer than a frame (this wait paces the frames).
+  SharedBuffer& beginUpdate(Queue& queue);
+  // Releases it; it is shown once the device is done (refresh).
+  void endUpdate(Queue& queue);
+  // Releases it after a failure: what is shown stays.
+  void abandonUpdate(Queue& queue);
+  // Shows the newest finished update; never blocks. True when it changed.
+  bool refresh();
+  // Waits for the update in flight and shows it (first frames, screenshots, tests).
+  void finishUpdates();
+  // What GL draws: null before the first update finished.
+  SharedBuffer* shown() const { return shown_ >= 0 ? buffers_[static_cast<size_t>(shown_)].get() : nullptr; }
+  int shownIndex() const { return shown_; }
+  int writingIndex() const { return writing_; }
+  // GL commands issued so far read the shown buffer (SharedBuffer::drawnByGl).
+  void drawnByGl();
+  // Of the last update: its hand-over times (copy and wait once it was shown).
   const InteropTimings& timings() const { return timings_; }
 
  private:
-  std::unique_ptr<SharedBuffer> pixels_;
-  int width_, height_;
-  TextureView view_;
-  GLuint texture_ = 0;
+  void showPending();
+  InteropBackend* backend_;  // outlives the pair: scenes drop theirs before the backend goes
+  size_t bytes_;
+  std::array<std::unique_ptr<SharedBuffer>, 2> buffers_;
+  int shown_ = -1;    // the buffer GL draws
+  int pending_ = -1;  // released to GL, not yet seen finished
+  int writing_ = -1;  // between beginUpdate and endUpdate
   InteropTimings timings_;
 };
+
+// How a picture is filtered where it is drawn larger or smaller than its pixels.
+enum class TextureView {
+  Smooth,  // bilinear magnified, box-filtered minified: a picture stretched to fit (the Julia pattern)
+  Pixels,  // nearest magnified (sharp pixels that line up with a pixel inspector), box-filtered minified
+};
+
+// A W x H RGBA8 picture that kernels write as a row-major uchar4 buffer and GL
+// draws straight from that buffer (a buffer texture the display shader reads,
+// render/image_quad): no copy into a 2D texture, no glGenerateMipmap. A Pixels
+// picture's buffer also holds its level chain (each level half the one before,
+// down to 1x1, as mipmaps), written by kernels after level 0 (PictureLevels), so
+// that a shrunk picture is drawn from the level that fits the screen.
+class SharedImage {
+ public:
+  SharedImage(InteropBackend& backend, int width, int height, TextureView view = TextureView::Smooth);
+  ~SharedImage();
+  SharedImage(const SharedImage&) = delete;
+  SharedImage& operator=(const SharedImage&) = delete;
+  int width() const { return width_; }
+  int height() const { return height_; }
+  TextureView view() const { return view_; }
+  // Level k: its size and where it starts in the buffer, in texels (level 0 at 0).
+  int levelCount() const { return static_cast<int>(levels_.size()); }
+  int levelWidth(int k) const { return levels_[static_cast<size_t>(k)].width; }
+  int levelHeight(int k) const { return levels_[static_cast<size_t>(k)].height; }
+  size_t levelOffset(int k) const { return levels_[static_cast<size_t>(k)].offset; }
+  SharedBuffer& beginUpdate(Queue& queue);
+  void endUpdate(Queue& queue) { buffers_.endUpdate(queue); }
+  void abandonUpdate(Queue& queue) { buffers_.abandonUpdate(queue); }
+  bool refresh() { return buffers_.refresh(); }
+  void finishUpdates() { buffers_.finishUpdates(); }
+  bool hasPicture() const { return buffers_.shown() != nullptr; }
+  // The shown picture as a GL_TEXTURE_BUFFER of RGBA8 texels (0 before the first
+  // update finished), and the buffer behind it.
+  GLuint texture() const { return hasPicture() ? textures_[static_cast<size_t>(buffers_.shownIndex())] : 0; }
+  SharedBuffer* shownBuffer() const { return buffers_.shown(); }
+  void drawnByGl() { buffers_.drawnByGl(); }
+  const InteropTimings& timings() const { return buffers_.timings(); }
+
+ private:
+  struct Level {
+    int width, height;
+    size_t offset;
+  };
+  static std::vector<Level> levelsOf(int width, int height, TextureView view);
+  int width_, height_;
+  TextureView view_;
+  std::vector<Level> levels_;
+  SharedBufferPair buffers_;
+  std::array<GLuint, 2> textures_{};  // one per buffer, made with it
+};
+
+// The largest picture SharedImage can draw here: GL_MAX_TEXTURE_BUFFER_SIZE texels.
+int64_t maxSharedImagePixels();
 
 class InteropBackend {
  public:
@@ -91,7 +188,7 @@ class InteropBackend {
   virtual InteropPath path() const = 0;
   // A GL buffer of `bytes` that kernels can write; throws InteropError / ClError / GlError.
   virtual std::unique_ptr<SharedBuffer> createBuffer(size_t bytes) = 0;
-  std::unique_ptr<SharedTexture> createTexture(int width, int height, TextureView view = TextureView::Smooth);
+  std::unique_ptr<SharedImage> createImage(int width, int height, TextureView view = TextureView::Smooth);
 };
 
 // Checks every path against the compute context's device and the current GL

@@ -1,9 +1,11 @@
 #include "compute/interop/interop_check.h"
 
+#include <cstring>
 #include <stdexcept>
 
 #include "compute/compute_context.h"
 #include "render/gl_check.h"
+#include "render/image_quad.h"
 
 namespace ks {
 
@@ -37,6 +39,7 @@ void InteropChecker::fill(SharedBuffer& buffer, uint32_t seed) {
   buffer.acquireForCompute(compute_.queue());
   runFill(buffer.clMem(), buffer.bytes(), seed);
   buffer.releaseForDisplay(compute_.queue());
+  buffer.waitUntilReady();
 }
 
 static size_t countMismatches(const std::vector<uint32_t>& words, uint32_t seed) {
@@ -55,17 +58,62 @@ size_t InteropChecker::countBufferMismatches(const SharedBuffer& buffer, uint32_
   return countMismatches(words, seed);
 }
 
-size_t InteropChecker::countTextureMismatches(SharedTexture& texture, uint32_t seed) {
-  texture.acquireForCompute(compute_.queue());
-  runFill(texture.pixels().clMem(), texture.pixels().bytes(), seed);
-  texture.releaseForDisplay(compute_.queue());
-  std::vector<uint32_t> pixels(static_cast<size_t>(texture.width()) * texture.height());
-  glBindTexture(GL_TEXTURE_2D, texture.texture());
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+void InteropChecker::update(SharedImage& image, uint32_t seed, PictureLevels* levels) {
+  SharedBuffer& pixels = image.beginUpdate(compute_.queue());
+  runFill(pixels.clMem(), static_cast<size_t>(image.width()) * image.height() * 4, seed);
+  if (levels) levels->enqueue(compute_.queue(), image, pixels);
+  image.endUpdate(compute_.queue());
+}
+
+size_t InteropChecker::countImageMismatches(SharedImage& image, uint32_t seed) {
+  image.finishUpdates();
+  return countShownMismatches(image, seed);
+}
+
+size_t InteropChecker::countShownMismatches(const SharedImage& image, uint32_t seed) const {
+  const size_t pixels = static_cast<size_t>(image.width()) * image.height();
+  if (!image.hasPicture()) return pixels;
+  const std::vector<uint8_t> drawn = drawSharedImage(image, false, image.width(), image.height());
+  std::vector<uint32_t> words(pixels);
+  std::memcpy(words.data(), drawn.data(), pixels * 4);
+  return countMismatches(words, seed);
+}
+
+std::vector<uint8_t> drawSharedImage(const SharedImage& image, bool smooth, int width, int height) {
+  GLint previousFramebuffer = 0, viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previousFramebuffer);
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  GLuint target = 0, fbo = 0;
+  glGenTextures(1, &target);
+  glBindTexture(GL_TEXTURE_2D, target);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   glBindTexture(GL_TEXTURE_2D, 0);
-  glCheck("glGetTexImage (interop check)");
-  return countMismatches(pixels, seed);
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target, 0);
+  std::vector<uint8_t> bottomUp(static_cast<size_t>(width) * height * 4), topDown(bottomUp.size());
+  const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  if (complete) {
+    glViewport(0, 0, width, height);
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    const ImageQuad quad;
+    quad.draw(image.texture(), image.width(), image.height(), image.levelCount(), smooth,
+              {0.0f, 0.0f, static_cast<float>(width), static_cast<float>(height), width, height});
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottomUp.data());
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previousFramebuffer));
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+  glDeleteFramebuffers(1, &fbo);
+  glDeleteTextures(1, &target);
+  if (!complete) throw std::runtime_error("drawSharedImage: the framebuffer is not complete");
+  glCheck("drawSharedImage");
+  const size_t row = static_cast<size_t>(width) * 4;
+  for (int y = 0; y < height; ++y) std::memcpy(&topDown[y * row], &bottomUp[(height - 1 - y) * row], row);
+  return topDown;
 }
 
 }  // namespace ks
