@@ -195,9 +195,9 @@ int run(ks::AppOptions options) {
       }
     }
     surface->present();
+    state.phases.mark(ks::FrameStage::Present);
     // Nothing paces headless frames: while a file decodes or saves they would take the cores it needs.
     if (headless && state.imageWorkUnderWay()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    state.phases.mark(ks::FrameStage::Present);
 
     fpsCounter.onFrame(std::chrono::duration<double>(Clock::now() - start).count());
     state.stats.fps = fpsCounter.fps();

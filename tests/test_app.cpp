@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/frame_profiler.h"
 #include "app/run_record.h"
 #include "app/settings.h"
 #include "compute/device_catalog.h"
@@ -503,6 +504,45 @@ TEST(App, SpinningTheImageLabRecomputesEveryFrame) {
   // The first frames may show the test image while a.png decodes; from then on, one run a frame.
   EXPECT_GE(spun["image"].value("pipeline_runs", 0ull), 8u) << spinRun.describe();
   EXPECT_NE(spinRun.out.find("pipeline runs:"), std::string::npos) << spinRun.describe();
+}
+
+// The Profiler's breakdown explains the frame: its measured CPU stages (all but
+// "other") add up to at least 90% of the frame time, for the N-body scene and for
+// the image lab recomputing every frame; a --record run carries every stage.
+TEST(App, TheFrameBreakdownAccountsForTheWholeFrame) {
+  KS_REQUIRE(eglMissing());
+  KS_REQUIRE(openClMissing());
+  TempDir dir("ks-app-breakdown");
+  writePng(dir / "a.png", 97, 61);
+  const std::vector<std::vector<std::string>> scenes = {{"--n", "2048"}, {"--spin", "30", "a.png"}};
+  for (const auto& scene : scenes) {
+    const fs::path dump = dir / "state.json", json = dir / "rec.json";
+    std::vector<std::string> args = {"--headless", "--frames", "40", "--size", "480x320", "--record", "20",
+                                     "--warmup", "10", "--json", json.string(), "--state-dump", dump.string()};
+    args.insert(args.end(), scene.begin(), scene.end());
+    const RunResult r = runApp(dir, args);
+    ASSERT_EQ(r.exitCode, 0) << r.describe();
+    EXPECT_TRUE(contains(r.out, "frame breakdown")) << r.describe();
+    const auto j = nlohmann::json::parse(test::readFile(dump));
+    const auto& series = j.at("profiler").at("series");
+    const double frame = series.at("frame").at("mean_ms").get<double>();
+    double measured = 0.0;
+    for (const char* stage : {"input", "update", "interop", "wait for GPU", "UI", "render", "present"}) {
+      ASSERT_TRUE(series.contains(stage)) << stage << "\n" << series.dump(2);
+      measured += series.at(stage).at("mean_ms").get<double>();
+    }
+    EXPECT_GT(frame, 0.0);
+    EXPECT_GE(measured, 0.9 * frame) << "the stages explain " << measured << " ms of a " << frame << " ms frame\n"
+                                     << series.dump(2);
+    EXPECT_LE(measured, 1.01 * frame) << "the stages overlap: " << measured << " ms of a " << frame << " ms frame";
+    EXPECT_TRUE(series.contains("kernels (GPU)")) << series.dump(2);
+    std::string error;
+    const auto runs = readRunsJson(json, &error);
+    ASSERT_TRUE(runs && runs->size() == 1u) << error;
+    ASSERT_EQ(runs->front().m.stageMedianMs.size(), static_cast<size_t>(FrameStage::Count));
+    EXPECT_EQ(runs->front().m.stageMedianMs.front().first, "input");
+    EXPECT_EQ(runs->front().m.stageMedianMs.back().first, "render (GPU)");
+  }
 }
 
 // `kernelscope *.jpg`: as with a drop of several files, the first opens and the UI says how many were left out.

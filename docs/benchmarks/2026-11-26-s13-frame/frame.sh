@@ -68,7 +68,10 @@ if [ ! -e "$src" ]; then mkdir -p "$(dirname "$(dirname "$src")")" && ln -sfn "$
 timeout 120 .gpu/new/test_interop > $OUT/test_interop.txt 2>&1
 echo "test_interop rc=$?"; grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|actual" -A2 $OUT/test_interop.txt | head -60
 # A screenshot of the image lab at 8192², spinning, as drawn from the buffers.
-timeout 60 .gpu/new/kernelscope --headless --kernels-dir kernels --config-dir $(settings "") --frames 60 --spin 30 \
-  --screenshot $OUT/image-lab-8192.png /tmp/big8192.ppm > /dev/null 2>&1; echo "screenshot rc=$?"
+timeout 60 .gpu/new/kernelscope --headless --kernels-dir kernels --config-dir $(settings "") --frames 200 --spin 30 \
+  --screenshot $OUT/image-lab-8192.png --state-dump $OUT/image-lab-8192.json /tmp/big8192.ppm > $OUT/image-lab-8192.txt 2>&1
+echo "screenshot rc=$?"; grep -E "image lab:|last kernel|breakdown" $OUT/image-lab-8192.txt
+# NVIDIA's CUDA nbody sample at the same N, kernel-bound (no drawing), for reference.
+.gpu/anchors/nbody_nogl -benchmark -numbodies=65536 -i=200 2>&1 | grep -iE "interactions|GFLOP" | head -3
 # Everything in one file: the device tool brings back a few files only.
 (cd $OUT && tar czf results.tgz --exclude results.tgz --exclude image-lab-8192.png * && find . -type f ! -name results.tgz ! -name '*.png' ! -name console.txt -delete)
