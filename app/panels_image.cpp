@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -60,12 +61,15 @@ bool variantCombo(const char* label, std::string& current, bool isDefault, const
 // Every configuration of `variant` the device can run (tile, rows, work-group,
 // copies...), by its description; the one picked, if any.
 template <typename Config>
-std::optional<Config> configurationCombo(const char* label, const std::string& variant, const std::vector<Config>& all,
-                                         const std::string& running, std::string (*describe)(const Config&)) {
+std::optional<Config> configurationCombo(const char* label, const std::string& variant,
+                                         const std::function<std::vector<Config>()>& all, const std::string& running,
+                                         std::string (*describe)(const Config&)) {
   fitNextItemBesideLabel(label);
   std::optional<Config> picked;
+  // The configurations are listed only while the combo is open: enumerating them
+  // (with the device's checks) every frame cost the UI a good part of its time.
   if (ImGui::BeginCombo(label, running.c_str())) {
-    for (const Config& c : all) {
+    for (const Config& c : all()) {
       if (c.variant != variant) continue;
       const std::string text = describe(c);
       if (ImGui::Selectable(text.c_str(), text == running)) picked = c;
@@ -251,13 +255,17 @@ void pipelineSection(AppState& state) {
         }))
       lab.transposeVariant = variant;
     if (device)
-      if (auto picked = configurationCombo("transpose config", variant, allTransposeConfigs(*device, channels),
-                                           lab.runningTranspose, describeTransposeConfig)) {
+      if (auto picked = configurationCombo<TransposeConfig>(
+              "transpose config", variant, [&] { return allTransposeConfigs(*device, channels); },
+              lab.runningTranspose, describeTransposeConfig)) {
         lab.transposeVariant = picked->variant;
         lab.transposeChoice = picked;
       }
   }
-  hintText("rotate %.3f ms   transpose %.3f ms   histogram %.3f ms", lab.rotateMs, lab.transposeMs, lab.histogramMs);
+  // One line each: a line that wraps as the figures change would move everything below it while they spin.
+  hintText("rotate %.3f ms", lab.rotateMs);
+  if (lab.transpose) hintText("transpose %.3f ms", lab.transposeMs);
+  hintText("histogram %.3f ms", lab.histogramMs);
   hintText("running: %s%s%s", lab.runningRotate.c_str(), lab.transpose ? " | " : "",
            lab.transpose ? lab.runningTranspose.c_str() : "");
   // Choices are kept in settings.json between runs: this is the way back.
@@ -324,8 +332,9 @@ void histogramSection(AppState& state) {
       }))
     lab.histogramVariant = variant;
   if (device)
-    if (auto picked = configurationCombo("histogram config", variant, allHistogramConfigs(*device, channels, counted),
-                                         lab.runningHistogram, describeHistogramConfig)) {
+    if (auto picked = configurationCombo<HistogramConfig>(
+            "histogram config", variant, [&] { return allHistogramConfigs(*device, channels, counted); },
+            lab.runningHistogram, describeHistogramConfig)) {
       lab.histogramVariant = picked->variant;
       lab.histogramChoice = picked;
     }

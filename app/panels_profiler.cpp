@@ -105,17 +105,19 @@ void stackedBreakdown(const FrameProfiler& profiler, size_t first, size_t last, 
 void frameBreakdown(const FrameProfiler& profiler) {
   const auto& history = profiler.stageHistory();
   if (history.empty()) return;
+  // Both charts on the frames' scale: the CPU stages add up to the frame time.
   std::vector<double> totals;
   for (const auto& f : history) {
-    double cpu = 0.0, gpu = 0.0;
+    double cpu = 0.0;
     for (size_t i = 0; i < kCpuStageCount; ++i) cpu += f[i];
-    for (size_t i = kCpuStageCount; i < f.size(); ++i) gpu += f[i];
-    totals.push_back(std::max(cpu, gpu));
+    totals.push_back(cpu);
   }
   const double tallest = std::max(summarize(totals).p95, 1e-3);
   ImGui::TextDisabled("where each frame's time went (CPU, wall clock)");
   stackedBreakdown(profiler, 0, kCpuStageCount, tallest, 80.0f);
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("what the GPU ran for each frame, meanwhile (OpenCL events, GL timer)");
+  ImGui::PopTextWrapPos();
   stackedBreakdown(profiler, kCpuStageCount, static_cast<size_t>(FrameStage::Count), tallest, 40.0f);
 }
 

@@ -9,11 +9,17 @@
 namespace ks {
 
 void handleShortcuts(AppState& state) {
-  if (state.headless || ImGui::GetIO().WantCaptureKeyboard) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  // Letters and digits are shortcuts unless a text field takes them: a panel that
+  // merely has focus (a click on it) does not use them. Space and Esc also drive
+  // ImGui's keyboard navigation and popups: theirs while a panel has the keyboard.
+  if (state.headless || io.WantTextInput) return;
   auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
   NBodyState& nb = state.nbody;
-  if (pressed(GLFW_KEY_ESCAPE)) state.quitRequested = true;
-  if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
+  if (!io.WantCaptureKeyboard) {
+    if (pressed(GLFW_KEY_ESCAPE)) state.quitRequested = true;
+    if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
+  }
   if (pressed(GLFW_KEY_N) && nb.paused) nb.stepRequested = true;
   if (pressed(GLFW_KEY_R)) nb.resetRequested = true;
   if (pressed(GLFW_KEY_C)) nb.cameraResetRequested = true;

@@ -2,6 +2,7 @@
 // to list two devices), interop path requests, scene switching and N-body
 // requests, through the same AppState the panels write.
 #include <glad/gl.h>
+#include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -419,13 +420,16 @@ class ImageLabUi : public ::testing::Test {
     lab.zoom = 2.0f;
   }
   void TearDown() override { ImGui::DestroyContext(); }
-  void frame(ImVec2 mouse, bool leftDown, const char* typed = "", ImGuiID openPopup = 0) {
+  void frame(ImVec2 mouse, bool leftDown, const char* typed = "", ImGuiID openPopup = 0, int keyDown = -1) {
     ImGuiIO& io = ImGui::GetIO();
     io.DeltaTime = 1.0f / 60.0f;
     io.MousePos = mouse;
     io.MouseDown[0] = leftDown;
     for (const char* c = typed; *c; ++c) io.AddInputCharacter(static_cast<unsigned>(*c));
+    for (bool& down : io.KeysDown) down = false;
+    if (keyDown >= 0) io.KeysDown[keyDown] = true;  // GLFW's key code, as the GLFW backend fills it
     ImGui::NewFrame();
+    handleShortcuts(state_);  // where the main loop calls it: after NewFrame, before the panels
     if (openPopup) ImGui::OpenPopupEx(openPopup);  // as a click on its combo would
     drawMenuBar(state_);
     drawImageView(state_);
@@ -494,6 +498,33 @@ TEST_F(ImageLabUi, FileOpenImageGivesThePathFieldTheKeyboard) {
   frame(view, false, "/tmp/a.png");
   frame(view, false);
   EXPECT_STREQ(state_.image.openPath, "/tmp/a.png");
+}
+
+// Digit and letter shortcuts work while a panel has the keyboard (a click on it
+// gives it focus), and not while a text field takes the typing. Before, any focused
+// panel swallowed them: 1, 2, 3 could not be pressed one after another.
+TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
+  const ImVec2 view(600.0f, 380.0f);
+  frame(view, false);
+  frame(view, false);
+  ImGuiWindow* panel = ImGui::FindWindowByName("Image lab");
+  ASSERT_NE(panel, nullptr);
+  const ImVec2 inPanel(panel->Pos.x + panel->Size.x * 0.5f, panel->Pos.y + panel->Size.y - 8.0f);
+  frame(inPanel, false);
+  frame(inPanel, true);
+  frame(inPanel, false);
+  ASSERT_TRUE(ImGui::GetIO().WantCaptureKeyboard) << "the click did not give the panel the keyboard";
+  state_.requestedScene.reset();
+  frame(inPanel, false, "", 0, GLFW_KEY_3);
+  EXPECT_EQ(state_.requestedScene, SceneKind::Julia);
+  frame(inPanel, false);
+
+  state_.image.focusOpenPath = true;  // File > Open image...: the path field takes the typing
+  for (int i = 0; i < 4; ++i) frame(inPanel, false);
+  ASSERT_TRUE(ImGui::GetIO().WantTextInput) << "the path field did not take the keyboard";
+  state_.requestedScene.reset();
+  frame(inPanel, false, "1", 0, GLFW_KEY_1);
+  EXPECT_FALSE(state_.requestedScene) << "a digit typed into the path field switched the scene";
 }
 
 // The rotate work-group combos show what the device refuses disabled: a pick of it does
