@@ -2,7 +2,7 @@
 # makes glad use the Khronos XML bundled with the package instead of downloading.
 set(GLAD_OUT ${CMAKE_BINARY_DIR}/glad)
 set(GLAD_EXTENSIONS
-  GL_EXT_memory_object GL_EXT_memory_object_fd GL_EXT_semaphore GL_EXT_semaphore_fd
+  GL_EXT_memory_object GL_EXT_memory_object_fd GL_EXT_semaphore GL_EXT_semaphore_fd GL_ARB_buffer_storage
   EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query EGL_EXT_platform_base
   EGL_EXT_platform_device EGL_MESA_platform_surfaceless EGL_KHR_surfaceless_context
   EGL_KHR_create_context EGL_EXT_device_drm)

@@ -1,9 +1,11 @@
-// Host path: kernels write an ordinary cl_mem; releasing it maps the GL buffer
-// for writing and enqueues a non-blocking read of the cl_mem into the mapping;
-// once that read is complete (ready) the buffer is unmapped and GL has the bytes.
-// Works everywhere, costs a trip over the bus both ways, and the frame never waits
-// for the read. GL never draws a buffer while it is mapped: SharedBufferPair has
-// it draw the other one meanwhile.
+// Host path: kernels write an ordinary cl_mem; releasing it enqueues a
+// non-blocking read of the cl_mem into host memory GL draws from, and GL draws it
+// once that read is complete (ready). Works everywhere, costs a trip over the bus,
+// and the frame never waits for it. Where GL offers ARB_buffer_storage the buffer is
+// host memory mapped for good (persistent, coherent): the read lands where GL reads,
+// and nothing is copied again. Elsewhere the buffer is mapped for each read and
+// unmapped once it is done (the driver copies it then). GL never draws a buffer
+// while a read writes it: SharedBufferPair has it draw the other one meanwhile.
 #include <CL/cl.h>
 
 #include <chrono>
@@ -17,18 +19,27 @@ namespace {
 
 class HostSharedBuffer final : public SharedBuffer {
  public:
-  HostSharedBuffer(ComputeContext& compute, size_t bytes) {
+  HostSharedBuffer(ComputeContext& compute, size_t bytes) : persistent_(GLAD_GL_ARB_buffer_storage != 0) {
     bytes_ = bytes;
-    waitsForGlDraws_ = false;  // the kernels write their own cl_mem; the mapping orphans what GL draws
+    // A persistent mapping is what GL draws: a read may start only after the draws
+    // that used it. A mapping per read orphans what GL draws: no wait needed.
+    waitsForGlDraws_ = persistent_;
     cl_int status = CL_SUCCESS;
     clMem_ = MemHandle(clCreateBuffer(compute.context(), CL_MEM_READ_WRITE, bytes, nullptr, &status));
     clCheck(status, "clCreateBuffer (host interop)");
     glGenBuffers(1, &glBuffer_);
     glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STREAM_DRAW);
+    constexpr GLbitfield kPersistent = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+    if (persistent_) {
+      glBufferStorage(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, kPersistent | GL_CLIENT_STORAGE_BIT);
+      mapping_ = glMapBufferRange(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), kPersistent);
+    } else {
+      glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STREAM_DRAW);
+    }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     try {
-      glCheck("glBufferData (host interop)");
+      glCheck(persistent_ ? "glBufferStorage + persistent glMapBufferRange (host interop)" : "glBufferData (host interop)");
+      if (persistent_ && !mapping_) throw InteropError("glMapBufferRange (persistent, host interop) returned no pointer");
     } catch (...) {
       glDeleteBuffers(1, &glBuffer_);
       throw;
@@ -36,7 +47,7 @@ class HostSharedBuffer final : public SharedBuffer {
   }
   ~HostSharedBuffer() override {
     waitUntilIdle();  // a read in flight writes into the mapping
-    if (mapped_) {
+    if (mapping_) {
       glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
       glUnmapBuffer(GL_ARRAY_BUFFER);
       glBindBuffer(GL_ARRAY_BUFFER, 0);
@@ -47,23 +58,23 @@ class HostSharedBuffer final : public SharedBuffer {
  private:
   void enqueueAcquire(Queue&) override {}
   void enqueueRelease(Queue& queue, Event& done) override {
-    glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
-    void* dst = mapped_ ? mapping_
-                        : glMapBufferRange(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes_),
-                                           GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-    if (!dst) {
-      glCheck("glMapBufferRange (host interop)");
-      throw InteropError("glMapBufferRange returned no pointer");
+    if (!mapping_) {
+      glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
+      mapping_ = glMapBufferRange(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes_),
+                                  GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+      glBindBuffer(GL_ARRAY_BUFFER, 0);
+      if (!mapping_) {
+        glCheck("glMapBufferRange (host interop)");
+        throw InteropError("glMapBufferRange returned no pointer");
+      }
     }
-    mapped_ = true;  // a release before the last one was seen ready reads into the same mapping
-    mapping_ = dst;
-    clCheck(clEnqueueReadBuffer(queue.get(), clMem_.get(), CL_FALSE, 0, bytes_, dst, 0, nullptr, done.out()),
+    // A release before the last one was seen ready reads into the same mapping.
+    clCheck(clEnqueueReadBuffer(queue.get(), clMem_.get(), CL_FALSE, 0, bytes_, mapping_, 0, nullptr, done.out()),
             "clEnqueueReadBuffer (host interop)");
   }
   void finishRelease() override {
-    if (!mapped_) return;
-    mapped_ = false;
+    if (persistent_ || !mapping_) return;  // coherent: GL sees the bytes as they are
+    mapping_ = nullptr;
     glBindBuffer(GL_ARRAY_BUFFER, glBuffer_);
     const GLboolean intact = glUnmapBuffer(GL_ARRAY_BUFFER);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
@@ -71,8 +82,8 @@ class HostSharedBuffer final : public SharedBuffer {
     if (!intact) throw InteropError("GL buffer contents were lost while mapped (glUnmapBuffer returned false)");
   }
 
-  bool mapped_ = false;
-  void* mapping_ = nullptr;
+  const bool persistent_;
+  void* mapping_ = nullptr;  // persistent: for the buffer's life; else while a read runs
 };
 
 class HostBackend final : public InteropBackend {
