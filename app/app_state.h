@@ -42,7 +42,6 @@ struct PatternParams {
 // interop stages and render from wall clock / GL timer queries.
 struct FrameBreakdown {
   double acquireMs = 0.0, kernelMs = 0.0, releaseMs = 0.0, copyMs = 0.0, renderMs = 0.0;
-  double waitMs = 0.0;  // the CPU blocked on the GPU (fences, events): pacing, not work
 };
 // Acquire, release and copy are the CPU's time for the hand-over; kernelMs is the
 // newest kernel run's GPU time (OpenCL events), renderMs the GL timer's.

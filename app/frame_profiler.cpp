@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/app_state.h"
+#include "compute/interop/interop.h"
 
 namespace ks {
 
@@ -27,11 +28,18 @@ const char* frameStageName(FrameStage stage) {
 void FramePhases::start() {
   start_ = last_ = std::chrono::steady_clock::now();
   ms_.fill(0.0);
+  takeHandOverClock();  // what happened between frames is not this frame's
 }
 
 void FramePhases::mark(FrameStage stage) {
   const auto now = std::chrono::steady_clock::now();
-  ms_[static_cast<size_t>(stage)] += std::chrono::duration<double, std::milli>(now - last_).count();
+  const double elapsed = std::chrono::duration<double, std::milli>(now - last_).count();
+  const HandOverClock handOver = takeHandOverClock();
+  const double handed = std::min(elapsed, handOver.interopMs + handOver.waitMs);  // both are inside `elapsed`
+  const double share = handOver.interopMs + handOver.waitMs > 0 ? handed / (handOver.interopMs + handOver.waitMs) : 0;
+  ms_[static_cast<size_t>(FrameStage::Interop)] += handOver.interopMs * share;
+  ms_[static_cast<size_t>(FrameStage::Wait)] += handOver.waitMs * share;
+  ms_[static_cast<size_t>(stage)] += elapsed - handed;
   last_ = now;
 }
 
@@ -73,15 +81,10 @@ FrameProfiler::StageFrame frameStages(const AppState& state, bool ran) {
   const FramePhases& phases = state.phases;
   FrameProfiler::StageFrame stages{};
   auto at = [&](FrameStage s) -> double& { return stages[static_cast<size_t>(s)]; };
-  // Interop and waits happen inside the update phase: they are taken out of it.
-  at(FrameStage::Input) = phases.ms(FrameStage::Input);
-  at(FrameStage::Interop) = b.acquireMs + b.releaseMs + b.copyMs;
-  at(FrameStage::Wait) = b.waitMs;
-  at(FrameStage::Update) =
-      std::max(0.0, phases.ms(FrameStage::Update) - at(FrameStage::Interop) - at(FrameStage::Wait));
-  at(FrameStage::Ui) = phases.ms(FrameStage::Ui);
-  at(FrameStage::Render) = phases.ms(FrameStage::Render);
-  at(FrameStage::Present) = phases.ms(FrameStage::Present);
+  // The phases hold the interop layer's time apart already (FramePhases::mark).
+  for (FrameStage s : {FrameStage::Input, FrameStage::Update, FrameStage::Interop, FrameStage::Wait, FrameStage::Ui,
+                       FrameStage::Render, FrameStage::Present})
+    at(s) = phases.ms(s);
   double measured = 0.0;
   for (size_t i = 0; i + 1 < kCpuStageCount; ++i) measured += stages[i];
   at(FrameStage::Other) = std::max(0.0, state.stats.frameMs - measured);

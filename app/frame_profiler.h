@@ -40,7 +40,8 @@ const char* frameStageName(FrameStage stage);
 class FramePhases {
  public:
   void start();
-  // The time since the last mark (or start) goes to `stage`.
+  // The time since the last mark (or start) goes to `stage`, less what the
+  // interop layer spent meanwhile, which goes to Interop and Wait (takeHandOverClock).
   void mark(FrameStage stage);
   double ms(FrameStage stage) const { return ms_[static_cast<size_t>(stage)]; }
   double totalMs() const;  // start to the last mark

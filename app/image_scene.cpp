@@ -384,7 +384,6 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   const InteropTimings& t = resultImage_->timings();
   frame.acquireMs = t.acquireMs;
   frame.releaseMs = t.releaseMs;
-  frame.waitMs += t.waitMs;
 }
 
 void ImageScene::collectResults(AppState& state, bool wait) {
@@ -397,7 +396,7 @@ void ImageScene::collectResults(AppState& state, bool wait) {
   lab.rotateMs = run.rotate.elapsedMs();
   lab.transposeMs = run.transpose.elapsedMs();
   lab.histogramMs = run.histogram.elapsedMs();
-  if (wait) state.breakdown.waitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (wait) addGpuWaitMs(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   if (h) {
     lab.histogram = std::move(h->histogram);
     lab.statistics = std::move(h->statistics);
@@ -434,7 +433,6 @@ void ImageScene::fitRotationToImage(AppState& state) {
 void ImageScene::update(AppState& state, double seconds) {
   ImageLabState& lab = state.image;
   pictures_.beginFrame();
-  state.breakdown.waitMs = 0.0;
   // What the device finished since the last frame goes on screen and into the panels.
   if (originalImage_) originalImage_->refresh();
   if (resultImage_) {

@@ -203,7 +203,6 @@ void NBodyScene::update(AppState& state, double seconds) {
     state.breakdown.acquireMs = t.interop.acquireMs;
     state.breakdown.releaseMs = t.interop.releaseMs;
     state.breakdown.copyMs = t.interop.copyMs;
-    state.breakdown.waitMs = t.interop.waitMs;
   } catch (const std::exception& e) {
     nb.paused = true;
     nb.message = std::string("step failed, paused: ") + errorText(e);

@@ -59,7 +59,6 @@ void PatternScene::update(AppState& state, double seconds) {
   frame.acquireMs = t.acquireMs;
   frame.releaseMs = t.releaseMs;
   frame.copyMs = t.copyMs;
-  frame.waitMs = t.waitMs;
   // The kernel's time, one frame late: read when it has finished, never waited for.
   if (lastKernel_ && lastKernel_.complete()) frame.kernelMs = lastKernel_.elapsedMs();
   lastKernel_ = std::move(done);

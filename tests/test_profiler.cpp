@@ -12,6 +12,7 @@
 #include "compute/compute_context.h"
 #include "compute/device_ceilings.h"
 #include "compute/device_selection.h"
+#include "compute/interop/interop.h"
 #include "session_fixture.h"
 
 namespace ks {
@@ -21,9 +22,11 @@ TEST(FrameProfiler, RecordsKernelsOnlyOnFramesThatRanThem) {
   AppState state;
   state.scene = SceneKind::NBody;
   state.stats.frameMs = 16.0;
-  state.breakdown = {0.5, 4.0, 0.25, 1.0, 2.0, 3.0};  // acquire, kernels, release, copy, render (GPU), wait
+  state.breakdown = {0.5, 4.0, 0.25, 1.0, 2.0};  // acquire, kernels, release, copy, render (GPU)
   state.phases.set(FrameStage::Input, 0.5);
-  state.phases.set(FrameStage::Update, 6.0);  // holds the interop (1.75) and the wait (3.0)
+  state.phases.set(FrameStage::Update, 1.25);
+  state.phases.set(FrameStage::Interop, 1.75);
+  state.phases.set(FrameStage::Wait, 3.0);
   state.phases.set(FrameStage::Ui, 1.5);
   state.phases.set(FrameStage::Render, 2.0);
   state.phases.set(FrameStage::Present, 4.0);
@@ -44,10 +47,10 @@ TEST(FrameProfiler, RecordsKernelsOnlyOnFramesThatRanThem) {
   ASSERT_EQ(p.stageHistory().size(), 2u);
   const auto& ran = p.stageHistory().front();
   EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::GpuKernels)], 4.0);
-  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Interop)], 0.5 + 0.25 + 1.0);
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Interop)], 1.75);
   EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Wait)], 3.0);
-  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Update)], 6.0 - 1.75 - 3.0) << "interop and wait are taken out of update";
-  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Other)], 16.0 - (0.5 + 6.0 + 1.5 + 2.0 + 4.0));
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Update)], 1.25);
+  EXPECT_DOUBLE_EQ(ran[size_t(FrameStage::Other)], 16.0 - (0.5 + 1.25 + 1.75 + 3.0 + 1.5 + 2.0 + 4.0));
   double cpu = 0.0;
   for (size_t i = 0; i < kCpuStageCount; ++i) cpu += ran[i];
   EXPECT_DOUBLE_EQ(cpu, 16.0) << "the CPU stages add up to the frame";
@@ -66,6 +69,23 @@ TEST(FrameProfiler, RecordsKernelsOnlyOnFramesThatRanThem) {
   ASSERT_TRUE(p.find("rotate"));
   EXPECT_EQ(p.find("rotate")->samples.size(), 1u);
   EXPECT_FALSE(p.find("transpose")) << "transpose off: no samples";
+}
+
+// A wait on the GPU during a phase is counted as a wait, and taken out of that phase:
+// nothing is counted twice, and the phases still add up to the time they span.
+TEST(FramePhases, WaitsOnTheGpuAreTakenOutOfThePhaseTheyHappenIn) {
+  FramePhases phases;
+  phases.start();
+  addGpuWaitMs(1e6);  // more than the phase can have lasted: all of the phase was waiting
+  phases.mark(FrameStage::Update);
+  EXPECT_EQ(phases.ms(FrameStage::Update), 0.0);
+  EXPECT_GT(phases.ms(FrameStage::Wait), 0.0);
+  EXPECT_DOUBLE_EQ(phases.ms(FrameStage::Wait), phases.totalMs());
+  phases.mark(FrameStage::Render);  // nothing waited meanwhile: the phase keeps its time
+  EXPECT_EQ(phases.ms(FrameStage::Interop), 0.0);
+  EXPECT_NEAR(phases.ms(FrameStage::Wait) + phases.ms(FrameStage::Render), phases.totalMs(), 1e-9);
+  phases.start();  // a new frame forgets the last one's
+  EXPECT_EQ(phases.ms(FrameStage::Wait), 0.0);
 }
 
 TEST(FrameProfiler, WindowLengthAppliesToEverySeries) {

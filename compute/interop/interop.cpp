@@ -27,6 +27,14 @@ void waitForFence(GLsync fence) {
 
 }  // namespace
 
+namespace {
+thread_local HandOverClock handOver;  // GL and OpenCL calls are made from the frame loop's thread
+}  // namespace
+
+HandOverClock takeHandOverClock() { return std::exchange(handOver, HandOverClock{}); }
+
+void addGpuWaitMs(double ms) { handOver.waitMs += ms; }
+
 SharedBuffer::~SharedBuffer() { deleteFence(); }
 
 void SharedBuffer::deleteFence() {
@@ -52,10 +60,12 @@ void SharedBuffer::acquireForCompute(Queue& queue) {
     if (waitsForGlDraws_) waitForFence(drawn_);
     deleteFence();
     timings_.waitMs = msSince(start);
+    handOver.waitMs += timings_.waitMs;
     start = std::chrono::steady_clock::now();
   }
   enqueueAcquire(queue);
   timings_.acquireMs = msSince(start);
+  handOver.interopMs += timings_.acquireMs;
 }
 
 void SharedBuffer::releaseForDisplay(Queue& queue) {
@@ -64,6 +74,7 @@ void SharedBuffer::releaseForDisplay(Queue& queue) {
   queue.flush();  // to the device now: ready() must not wait for a later flush
   timings_.releaseMs = msSince(start);
   timings_.copyMs = 0.0;
+  handOver.interopMs += timings_.releaseMs;
 }
 
 bool SharedBuffer::ready() {
@@ -78,6 +89,7 @@ bool SharedBuffer::ready() {
   const auto start = std::chrono::steady_clock::now();
   finishRelease();
   timings_.copyMs = msSince(start);
+  handOver.interopMs += timings_.copyMs;
   return true;
 }
 
@@ -90,7 +102,9 @@ void SharedBuffer::waitUntilReady() {
       released_ = Event();
       throw;
     }
-    timings_.waitMs += msSince(start);
+    const double waited = msSince(start);
+    timings_.waitMs += waited;
+    handOver.waitMs += waited;
   }
   ready();
 }
@@ -123,14 +137,12 @@ SharedBuffer& SharedBufferPair::beginUpdate(Queue& queue) {
     buffers_[static_cast<size_t>(pending_)]->waitUntilReady();
     showPending();
   }
-  const double waited = timings_.waitMs;
   const int target = shown_ < 0 ? 0 : 1 - shown_;
   auto& buffer = buffers_[static_cast<size_t>(target)];
   if (!buffer) buffer = backend_->createBuffer(bytes_);
   buffer->acquireForCompute(queue);
   writing_ = target;
   timings_ = buffer->timings();
-  timings_.waitMs += waited;
   return *buffer;
 }
 

@@ -46,6 +46,17 @@ struct InteropTimings {
 //   ready()            polls: true once the device finished (host path: and the
 //                      read-back was uploaded to GL); only then may GL draw it
 //   drawnByGl()        after GL commands that read it: the next acquire waits for them
+// CPU time spent on the hand-over since the last take, by kind, for the frame
+// breakdown: the main loop takes it at the end of each phase of a frame, so that a
+// wait is counted as a wait, in the phase it happened, and not twice. `wait`: the
+// CPU blocked on the GPU (fences, events); `interop`: acquire, release, host copy.
+struct HandOverClock {
+  double interopMs = 0.0, waitMs = 0.0;
+};
+HandOverClock takeHandOverClock();
+// For waits on the GPU outside the interop layer (a scene waiting for its read-backs).
+void addGpuWaitMs(double ms);
+
 class SharedBuffer {
  public:
   virtual ~SharedBuffer();
