@@ -3,10 +3,7 @@
 // another (cl_khr_external_memory_opaque_fd) as a cl_mem. Both then address the
 // same device memory: no copy at all. Ordering, without glFinish/clFinish: a GL
 // fence after the draws that read it before the CL acquire, the release's event
-// complete before GL draws it (SharedBuffer); and, where the device, GL and Vulkan
-// offer them, the hand-over the extensions ask for on the GPU, through two shared
-// semaphores per buffer (SharedSemaphore): without them GL was seen answering a
-// second glGetBufferSubData of a buffer from what it read the first time.
+// complete before GL draws it (SharedBuffer).
 #include <CL/cl_ext.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -15,7 +12,6 @@
 
 #include "compute/compute_context.h"
 #include "compute/interop/backends.h"
-#include "compute/interop/shared_semaphore.h"
 #include "compute/interop/vulkan_exporter.h"
 #include "render/gl_check.h"
 
@@ -46,17 +42,13 @@ DeviceUuid deviceUuid(cl_device_id device) {
 class ExternalSharedBuffer final : public SharedBuffer {
  public:
   ExternalSharedBuffer(ComputeContext& compute, const VulkanExporter& exporter, ExternalMemoryFunctions fns,
-                       const SemaphoreFunctions* semaphores, size_t bytes)
+                       size_t bytes)
       : fns_(fns) {
     bytes_ = bytes;
     memory_ = exporter.allocate(bytes);
     try {
       importIntoGl();
       importIntoCl(compute);
-      if (semaphores) {
-        toGl_ = std::make_unique<SharedSemaphore>(compute, exporter, *semaphores);
-        toCl_ = std::make_unique<SharedSemaphore>(compute, exporter, *semaphores);
-      }
     } catch (...) {
       release();
       throw;
@@ -68,36 +60,12 @@ class ExternalSharedBuffer final : public SharedBuffer {
   }
 
   void enqueueAcquire(Queue& queue) override {
-    if (toGl_) {
-      // A hand-over to GL that GL never took (an update that was abandoned, or
-      // not shown) is taken now: a binary semaphore is waited on once per signal.
-      if (toGlSignalled_) takeForGl();
-      if (glHolds_) {
-        toCl_->glSignal(glBuffer_);
-        toCl_->clWait(queue);
-        glHolds_ = false;
-      }
-    }
     cl_mem mem = clMem_.get();
     clCheck(fns_.acquire(queue.get(), 1, &mem, 0, nullptr, nullptr), "clEnqueueAcquireExternalMemObjectsKHR");
   }
   void enqueueRelease(Queue& queue, Event& done) override {
     cl_mem mem = clMem_.get();
-    clCheck(fns_.release(queue.get(), 1, &mem, 0, nullptr, toGl_ ? nullptr : done.out()),
-            "clEnqueueReleaseExternalMemObjectsKHR");
-    if (toGl_) {
-      toGl_->clSignal(queue, done);
-      toGlSignalled_ = true;
-    }
-  }
-  void finishRelease() override {
-    if (toGlSignalled_) takeForGl();  // before GL draws it
-  }
-  // GL's commands from now on see what OpenCL wrote (already signalled: ready() saw it).
-  void takeForGl() {
-    toGl_->glWait(glBuffer_);
-    toGlSignalled_ = false;
-    glHolds_ = true;
+    clCheck(fns_.release(queue.get(), 1, &mem, 0, nullptr, done.out()), "clEnqueueReleaseExternalMemObjectsKHR");
   }
 
  private:
@@ -158,8 +126,6 @@ class ExternalSharedBuffer final : public SharedBuffer {
   }
 
   void release() {
-    toGl_.reset();
-    toCl_.reset();
     clMem_ = MemHandle();
     if (clFd_ >= 0) close(std::exchange(clFd_, -1));
     if (glBuffer_) glDeleteBuffers(1, &glBuffer_);
@@ -170,9 +136,6 @@ class ExternalSharedBuffer final : public SharedBuffer {
   }
 
   ExternalMemoryFunctions fns_;
-  std::unique_ptr<SharedSemaphore> toGl_, toCl_;  // none: ordered on the CPU only
-  bool toGlSignalled_ = false;  // OpenCL handed the buffer over; GL has not waited yet
-  bool glHolds_ = false;        // GL took it and may have read it: hand it back before OpenCL writes
   std::unique_ptr<ExportedMemory> memory_;
   GLuint memoryObject_ = 0;
   int clFd_ = -1;
@@ -181,21 +144,16 @@ class ExternalSharedBuffer final : public SharedBuffer {
 class ExternalBackend final : public InteropBackend {
  public:
   ExternalBackend(ComputeContext& compute, std::shared_ptr<VulkanExporter> exporter, ExternalMemoryFunctions fns)
-      : compute_(compute), exporter_(std::move(exporter)), fns_(fns) {
-    semaphores_ = semaphoreSupport(compute, *exporter_, &noSemaphores_);
-  }
+      : compute_(compute), exporter_(std::move(exporter)), fns_(fns) {}
   InteropPath path() const override { return InteropPath::External; }
   std::unique_ptr<SharedBuffer> createBuffer(size_t bytes) override {
-    return std::make_unique<ExternalSharedBuffer>(compute_, *exporter_, fns_,
-                                                  noSemaphores_.empty() ? &semaphores_ : nullptr, bytes);
+    return std::make_unique<ExternalSharedBuffer>(compute_, *exporter_, fns_, bytes);
   }
 
  private:
   ComputeContext& compute_;
   std::shared_ptr<VulkanExporter> exporter_;
   ExternalMemoryFunctions fns_;
-  SemaphoreFunctions semaphores_;
-  std::string noSemaphores_;  // why the buffers are handed over on the CPU only
 };
 
 // Everything but Vulkan: cheap checks, in the order a user would want them named.
@@ -218,12 +176,7 @@ InteropPathStatus probeExternalPath(ComputeContext& compute) {
     return {InteropPath::External, false, missing};
   try {
     auto exporter = VulkanExporter::create(deviceUuid(compute.device().id));
-    std::string noSemaphores;
-    semaphoreSupport(compute, *exporter, &noSemaphores);
-    return {InteropPath::External, true,
-            "Vulkan device " + exporter->deviceName() +
-                (noSemaphores.empty() ? "; handed over on the GPU through shared semaphores"
-                                      : "; handed over on the CPU only (" + noSemaphores + ")")};
+    return {InteropPath::External, true, "Vulkan device " + exporter->deviceName()};
   } catch (const std::exception& e) {
     return {InteropPath::External, false, e.what()};
   }

@@ -22,10 +22,6 @@ struct VulkanExporter::Device {
   PFN_vkAllocateMemory allocateMemory = nullptr;
   PFN_vkFreeMemory freeMemory = nullptr;
   PFN_vkGetMemoryFdKHR getMemoryFd = nullptr;
-  bool semaphores = false;  // VK_KHR_external_semaphore_fd enabled
-  PFN_vkCreateSemaphore createSemaphore = nullptr;
-  PFN_vkDestroySemaphore destroySemaphore = nullptr;
-  PFN_vkGetSemaphoreFdKHR getSemaphoreFd = nullptr;
 };
 
 namespace {
@@ -146,13 +142,11 @@ std::unique_ptr<VulkanExporter::Device> createDevice(const VulkanRuntime& rt, co
   queueInfo.queueFamilyIndex = 0;  // never used: we only allocate memory
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
-  // Semaphores are optional: without them the interop orders GL and OpenCL on the CPU.
-  dev->semaphores = hasDeviceExtension(exts, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
-  const char* enabled[] = {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME};
+  const char* enabled[] = {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME};
   VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
-  deviceInfo.enabledExtensionCount = dev->semaphores ? 2 : 1;
+  deviceInfo.enabledExtensionCount = 1;
   deviceInfo.ppEnabledExtensionNames = enabled;
   vkCheck(vkCreateDeviceFn(physical, &deviceInfo, nullptr, &dev->device), "vkCreateDevice");
   memoryProperties(physical, &dev->memoryProperties);
@@ -168,11 +162,6 @@ std::unique_ptr<VulkanExporter::Device> createDevice(const VulkanRuntime& rt, co
   dev->allocateMemory = reinterpret_cast<PFN_vkAllocateMemory>(deviceFn("vkAllocateMemory"));
   dev->freeMemory = reinterpret_cast<PFN_vkFreeMemory>(deviceFn("vkFreeMemory"));
   dev->getMemoryFd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(deviceFn("vkGetMemoryFdKHR"));
-  if (dev->semaphores) {
-    dev->createSemaphore = reinterpret_cast<PFN_vkCreateSemaphore>(deviceFn("vkCreateSemaphore"));
-    dev->destroySemaphore = reinterpret_cast<PFN_vkDestroySemaphore>(deviceFn("vkDestroySemaphore"));
-    dev->getSemaphoreFd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(deviceFn("vkGetSemaphoreFdKHR"));
-  }
   return dev;
 }
 
@@ -238,38 +227,6 @@ std::unique_ptr<ExportedMemory> VulkanExporter::allocate(size_t bytes) const {
   result->bytes_ = bytes;
   result->allocationBytes_ = req.size;
   return result;
-}
-
-bool VulkanExporter::exportsSemaphores() const { return device_.semaphores; }
-
-std::unique_ptr<ExportedSemaphore> VulkanExporter::createSemaphore() const {
-  const Device& impl = device_;
-  if (!impl.semaphores) throw VulkanError(impl.name + " lacks " VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
-  VkExportSemaphoreCreateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
-  exportInfo.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-  info.pNext = &exportInfo;
-  VkSemaphore semaphore = VK_NULL_HANDLE;
-  vkCheck(impl.createSemaphore(impl.device, &info, nullptr, &semaphore), "vkCreateSemaphore");
-  std::unique_ptr<ExportedSemaphore> result(new ExportedSemaphore());
-  result->owner_ = shared_from_this();
-  result->semaphore_ = semaphore;
-  return result;
-}
-
-ExportedSemaphore::~ExportedSemaphore() {
-  if (semaphore_)
-    owner_->device_.destroySemaphore(owner_->device_.device, static_cast<VkSemaphore>(semaphore_), nullptr);
-}
-
-int ExportedSemaphore::exportFd() const {
-  const auto& impl = owner_->device_;
-  VkSemaphoreGetFdInfoKHR info{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
-  info.semaphore = static_cast<VkSemaphore>(semaphore_);
-  info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-  int fd = -1;
-  vkCheck(impl.getSemaphoreFd(impl.device, &info, &fd), "vkGetSemaphoreFdKHR");
-  return fd;
 }
 
 ExportedMemory::~ExportedMemory() {

@@ -39,22 +39,6 @@ class ExportedMemory {
   size_t bytes_ = 0, allocationBytes_ = 0;
 };
 
-// One exportable binary semaphore (VK_KHR_external_semaphore_fd), for ordering
-// GL and OpenCL on the GPU. Each exportFd() returns a new fd for an importer.
-class ExportedSemaphore {
- public:
-  ~ExportedSemaphore();
-  ExportedSemaphore(const ExportedSemaphore&) = delete;
-  ExportedSemaphore& operator=(const ExportedSemaphore&) = delete;
-  int exportFd() const;
-
- private:
-  friend class VulkanExporter;
-  ExportedSemaphore() = default;
-  std::shared_ptr<const VulkanExporter> owner_;
-  void* semaphore_ = nullptr;  // VkSemaphore
-};
-
 // The Vulkan instance and devices live until the process exits, on purpose:
 // on NVIDIA's driver (580, H200) vkDestroyInstance terminates the EGL display
 // the app renders with (EGL_NOT_INITIALIZED afterwards, no current context).
@@ -66,9 +50,6 @@ class VulkanExporter : public std::enable_shared_from_this<VulkanExporter> {
   static std::shared_ptr<VulkanExporter> create(const DeviceUuid& uuid);
 
   std::unique_ptr<ExportedMemory> allocate(size_t bytes) const;
-  // Whether the device exports semaphores (VK_KHR_external_semaphore_fd), and one.
-  bool exportsSemaphores() const;
-  std::unique_ptr<ExportedSemaphore> createSemaphore() const;
   const std::string& deviceName() const;
 
   struct Device;  // one logical device, kept for the process lifetime
@@ -76,7 +57,6 @@ class VulkanExporter : public std::enable_shared_from_this<VulkanExporter> {
  private:
   explicit VulkanExporter(const Device& device) : device_(device) {}
   friend class ExportedMemory;
-  friend class ExportedSemaphore;
   const Device& device_;
 };
 
