@@ -23,7 +23,7 @@
 
 namespace ks {
 
-class PictureRenderer;
+class LabRenderer;
 
 struct FrameStats {
   double fps = 0.0;              // smoothed over the last quarter second
@@ -165,7 +165,7 @@ struct ImageLabState {
   bool saveRequested = false;
   // readings (filled by the scene)
   bool hasOriginal = false, hasResult = false;  // pictures to draw (a result needs a rotation that ran)
-  PictureRenderer* pictures = nullptr;          // draws them inside ImGui's draw lists; the scene's
+  LabRenderer* renderer = nullptr;           // draws them inside ImGui's draw lists; the scene's
   int resultWidth = 0, resultHeight = 0, resultChannels = 0;
   std::string runningRotate, runningTranspose, runningHistogram;
   RotateConfig defaultRotate;        // the fastest for this image on this device

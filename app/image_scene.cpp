@@ -76,6 +76,7 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
   toRgba_ = Kernel(build->program.get(), "to_rgba");
   displayGroup_ = displayGroupSize(toRgba_);
   pictureLevels_ = std::make_unique<PictureLevels>(compute);
+  histogramDisplay_ = std::make_unique<HistogramDisplay>(compute, interop);
   ImageLabState& lab = state.image;
   // An image that is open, or was being opened, carries over a device switch: it is
   // decoded again (off the frame loop) over the test image.
@@ -95,7 +96,7 @@ ImageScene::~ImageScene() {
   }
   // Panels must not draw pictures that go with the scene.
   lab_->hasOriginal = lab_->hasResult = false;
-  lab_->pictures = nullptr;
+  lab_->renderer = nullptr;
 }
 
 ImageLimits ImageScene::limits() const {
@@ -173,6 +174,7 @@ void ImageScene::reloadKernels(AppState& state) {
   if (!display->ok()) throw ProgramBuildError(display);
   Kernel toRgba(display->program.get(), "to_rgba");
   auto pictureLevels = std::make_unique<PictureLevels>(compute_);
+  auto histogramDisplay = std::make_unique<HistogramDisplay>(compute_, *interop_);
   // Each runner's configuration, or where none runs (its kernel did not build at
   // the start) the one last asked for: a fixed file then builds here and says so.
   auto rebuilt = [&](const auto& running, const auto* asked) {
@@ -192,6 +194,7 @@ void ImageScene::reloadKernels(AppState& state) {
   displayGroup_ = displayGroupSize(toRgba);
   toRgba_ = std::move(toRgba);
   pictureLevels_ = std::move(pictureLevels);
+  histogramDisplay_ = std::move(histogramDisplay);
   if (rotator) rotator_ = std::move(rotator);
   if (transposer || !transposing) transposer_ = std::move(transposer);
   if (histogrammer) histogrammer_ = std::move(histogrammer);
@@ -202,8 +205,15 @@ void ImageScene::rebindInterop(InteropBackend& interop) {
   interop_ = &interop;
   originalImage_.reset();
   resultImage_.reset();
+  histogramDisplay_.reset();  // its buffers belong to the old backend
+  histogramDisplay_ = std::make_unique<HistogramDisplay>(compute_, interop);
   showOnImage(originalBuffer_.get(), originalLayout_, originalImage_);
   if (result_) showOnImage(result_, resultLayout_, resultImage_);
+  // The last histogram's bins are still on the device: on the new path too.
+  if (histogrammer_ && histogrammer_->binsBuffer() && applied_) {
+    const ImageLayout& counted = applied_->histogramOfResult && result_ ? resultLayout_ : originalLayout_;
+    histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(counted.channels));
+  }
 }
 
 void ImageScene::openRequested(AppState& state) {
@@ -338,6 +348,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   RunEvents& run = running_.emplace();
   auto histogram = [&](cl_mem pixels, const ImageLayout& layout) {
     histogrammer_->enqueueCompute(compute_.queue(), pixels, layout, &run.histogram);
+    histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(layout.channels));
   };
   // The original's histogram first: it needs no other kernel, so a rotation or
   // transpose that cannot run (a kernel that does not build) does not leave it stale.
@@ -432,9 +443,10 @@ void ImageScene::fitRotationToImage(AppState& state) {
 
 void ImageScene::update(AppState& state, double seconds) {
   ImageLabState& lab = state.image;
-  pictures_.beginFrame();
+  renderer_.beginFrame();
   // What the device finished since the last frame goes on screen and into the panels.
   if (originalImage_) originalImage_->refresh();
+  histogramDisplay_->refresh();
   if (resultImage_) {
     resultImage_->refresh();
     state.breakdown.copyMs = resultImage_->timings().copyMs;
@@ -581,11 +593,12 @@ void ImageScene::save(AppState& state) {
 
 void ImageScene::publish(AppState& state) {
   ImageLabState& lab = state.image;
-  pictures_.setImage(Picture::Original, originalImage_.get());
-  pictures_.setImage(Picture::Result, resultImage_.get());
+  renderer_.setImage(Picture::Original, originalImage_.get());
+  renderer_.setImage(Picture::Result, resultImage_.get());
+  renderer_.setHistogram(histogramDisplay_.get());
   lab.hasOriginal = originalImage_ != nullptr;
   lab.hasResult = resultImage_ != nullptr;
-  lab.pictures = &pictures_;
+  lab.renderer = &renderer_;
   lab.resultWidth = resultLayout_.width;
   lab.resultHeight = resultLayout_.height;
   lab.resultChannels = resultLayout_.channels;

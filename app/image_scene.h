@@ -6,13 +6,13 @@
 // Nothing in a frame waits for the device: kernel times, histogram and inspected
 // pixels are read back without blocking and published when they arrive (the next
 // frame at most). Driven by AppState::image; the panels place the pictures (zoom,
-// pan, inspector) and PictureRenderer draws them inside ImGui's draw lists.
+// pan, inspector) and LabRenderer draws them inside ImGui's draw lists.
 #include <memory>
 #include <optional>
 
 #include "app/image_file.h"
 #include "app/image_loader.h"
-#include "app/picture_renderer.h"
+#include "app/lab_renderer.h"
 #include "app/result_saver.h"
 #include "app/scene.h"
 #include "app/settings.h"
@@ -20,6 +20,7 @@
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/interop/histogram_display.h"
 #include "compute/interop/picture_levels.h"
 
 namespace ks {
@@ -86,7 +87,7 @@ class ImageScene final : public Scene {
   std::unique_ptr<ImageTransposer> transposer_;
   std::unique_ptr<ImageHistogrammer> histogrammer_;
   std::unique_ptr<SharedImage> originalImage_, resultImage_;
-  PictureRenderer pictures_;
+  LabRenderer renderer_;
   ImageLabState* lab_;  // where the pictures are published; cleared when the scene goes
   // The last run's kernel events, read when they have finished.
   struct RunEvents {
@@ -106,6 +107,7 @@ class ImageScene final : public Scene {
   unsigned long long resultPixelRun_ = 0;  // the pipeline run resultPixel_ comes from
   Kernel toRgba_;
   std::unique_ptr<PictureLevels> pictureLevels_;  // the pictures' smaller levels, after to_rgba
+  std::unique_ptr<HistogramDisplay> histogramDisplay_;  // the bins where GL draws the plot from
   size_t displayGroup_ = 64;  // to_rgba's work-group size on this device
   ImageLoader loader_;
   ResultSaver saver_;

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "app/app_state.h"
-#include "app/picture_renderer.h"
+#include "app/lab_renderer.h"
 #include "app/image_angle.h"
 #include "app/image_paths.h"
 #include "app/panels.h"
@@ -357,17 +357,24 @@ void histogramSection(AppState& state) {
   }
   static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
                                    {1, 1, 0.6f, 1}};
+  // Each channel's bars are drawn by a shader from the bins the kernels wrote
+  // (LabRenderer); the counts under the cursor come from the read-back.
   for (int c = 0; c < h.channelCount(); ++c) {
     if (!lab.showChannel[std::min(c, 4)]) continue;
-    float values[kHistogramBins];
-    const uint32_t* bins = h.channel(c);
-    for (int i = 0; i < kHistogramBins; ++i)
-      values[i] = lab.logScale ? std::log10(1.0f + static_cast<float>(bins[i])) : static_cast<float>(bins[i]);
-    const int colour = h.imageChannels == 1 ? 3 : c;
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[colour]);
-    ImGui::PlotHistogram(histogramChannelName(h.imageChannels, c), values, kHistogramBins, 0, nullptr, 0.0f, FLT_MAX,
-                         ImVec2(std::max(ImGui::GetContentRegionAvail().x - 80.0f, 64.0f), 50.0f));
-    ImGui::PopStyleColor();
+    const char* name = histogramChannelName(h.imageChannels, c);
+    const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x - 80.0f, 64.0f), 50.0f);
+    const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + size.x, p0.y + size.y);
+    ImGui::InvisibleButton(name, size);
+    if (lab.renderer)
+      lab.renderer->addHistogram(ImGui::GetWindowDrawList(), c, lab.logScale, colours[h.imageChannels == 1 ? 3 : c],
+                                 p0, p1);
+    if (ImGui::IsItemHovered()) {
+      const int bin = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p0.x) / size.x * kHistogramBins), 0,
+                                 kHistogramBins - 1);
+      ImGui::SetTooltip("%s %d: %u pixels", name, bin, h.channel(c)[bin]);
+    }
+    ImGui::SameLine();
+    ImGui::TextUnformatted(name);
   }
   statisticsTable(lab.statistics);
 }
@@ -547,7 +554,7 @@ void drawImageView(AppState& state) {
     draw->PushClipRect(ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y));
     drawTransparencyBackdrop(draw, p0, p1, ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y),
                              s.result ? lab.resultChannels : lab.channels);
-    if (lab.pictures) lab.pictures->add(draw, s.picture, p0, p1);
+    if (lab.renderer) lab.renderer->add(draw, s.picture, p0, p1);
     draw->AddRect(p0, p1, IM_COL32(90, 90, 100, 255));
     draw->PopClipRect();
     lab.shownPictures.push_back({std::max(p0.x, s.clipLeft), p0.y, std::min(p1.x, s.clipRight), p1.y});

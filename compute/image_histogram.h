@@ -167,6 +167,8 @@ class ImageHistogrammer {
   // Work-groups (= partial histograms merged on the device) for an image.
   size_t groupCount(const ImageLayout& layout) const;
   const HistogramConfig& config() const { return config_; }
+  // Where the last compute/enqueueCompute merged the bins (histogramBinCount cl_uints).
+  cl_mem binsBuffer() const { return bins_.get(); }
   const ImageHistogramVariant& variant() const { return *variant_; }
   const ProgramBuild& build(int channels);
   const KernelInfo& info(int channels);  // of the sub-histogram kernel

@@ -29,3 +29,21 @@ __kernel void halve_rgba(__global uchar4* levels, const uint from, const int fro
                     convert_uint4(levels[from + y1 * fromW + x0]) + convert_uint4(levels[from + y1 * fromW + x1]);
   levels[to + i] = convert_uchar4((sum + 2u) / 4u);
 }
+
+// The histogram as GL draws it: the bins of `channels` channels (256 each) copied
+// into a buffer GL reads, followed by each channel's largest bin (the plot's full
+// height). One work-group of 256 per channel: a bin per work-item, then a max.
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void histogram_for_display(__global const uint* bins,
+                                                                                    __global uint* shown,
+                                                                                    const int channels) {
+  __local uint largest[256];
+  const int bin = get_local_id(0), channel = get_group_id(1);
+  const uint value = bins[channel * 256 + bin];
+  shown[channel * 256 + bin] = value;
+  largest[bin] = value;
+  for (int span = 128; span > 0; span >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (bin < span) largest[bin] = max(largest[bin], largest[bin + span]);
+  }
+  if (bin == 0) shown[channels * 256 + channel] = largest[0];
+}

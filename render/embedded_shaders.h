@@ -3,6 +3,7 @@
 namespace ks::shaders {
 extern const char* const picture_vert;
 extern const char* const picture_frag;
+extern const char* const histogram_frag;
 extern const char* const particles_vert;
 extern const char* const particles_frag;
 }  // namespace ks::shaders

@@ -12,7 +12,9 @@
 #include "compute/device_catalog.h"
 #include "compute/interop/interop.h"
 #include "compute/interop/interop_check.h"
+#include "compute/interop/histogram_display.h"
 #include "compute/interop/picture_levels.h"
+#include "render/histogram_plot.h"
 #include "compute/kernel_files.h"
 #include "render/egl_headless.h"
 #include "render/image_quad.h"
@@ -269,6 +271,47 @@ TEST_F(InteropTest, PicturesLargerThanGlDrawsFromABufferAreRefusedWithTheReason)
   } catch (const InteropError& e) {
     EXPECT_NE(std::string(e.what()).find("GL_MAX_TEXTURE_BUFFER_SIZE"), std::string::npos) << e.what();
   }
+}
+
+// The histogram's bars are drawn from the bins the kernels wrote: each bin's column
+// is as tall as its count against the channel's largest bin (the kernel finds it),
+// on a linear or a log scale.
+TEST_F(InteropTest, HistogramBarsAreDrawnFromTheBinsOnTheDevice) {
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  std::vector<cl_uint> bins(2 * 256, 0);
+  for (int i = 0; i < 256; ++i) bins[static_cast<size_t>(i)] = static_cast<cl_uint>(i);  // a ramp, largest 255
+  bins[256 + 10] = 1000;  // the second channel: one bin
+  bins[256 + 200] = 9;
+  Buffer device(compute_->context(), CL_MEM_READ_ONLY, bins.size() * sizeof(cl_uint));
+  compute_->queue().writeBuffer(device, 0, bins.size() * sizeof(cl_uint), bins.data());
+  HistogramDisplay display(*compute_, *backend);
+  EXPECT_EQ(display.texture(), 0u) << "nothing to draw before the first update";
+  display.update(compute_->queue(), device.get(), 2);
+  display.finishUpdates();
+  ASSERT_NE(display.texture(), 0u);
+  EXPECT_EQ(display.channels(), 2);
+  const HistogramPlot plot;
+  const int w = 256, h = 100;
+  auto columnHeights = [&](int channel, bool logScale) {
+    const std::vector<uint8_t> drawn = drawOffscreen(w, h, [&] {
+      plot.draw(display.texture(), display.channels(), channel, logScale, {1, 1, 1, 1}, {0, 0, 0, 1},
+                {0.0f, 0.0f, float(w), float(h), w, h});
+    });
+    std::vector<int> heights(w, 0);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) heights[static_cast<size_t>(x)] += drawn[(static_cast<size_t>(y) * w + x) * 4] > 128;
+    return heights;
+  };
+  const std::vector<int> ramp = columnHeights(0, false);
+  for (int x = 0; x < w; ++x) EXPECT_NEAR(ramp[static_cast<size_t>(x)], x * h / 255.0, 1.0) << "bin " << x;
+  const std::vector<int> one = columnHeights(1, false);
+  EXPECT_EQ(one[10], h);
+  EXPECT_NEAR(one[200], 9 * h / 1000.0, 1.0);
+  EXPECT_EQ(one[11], 0);
+  const std::vector<int> logged = columnHeights(1, true);
+  EXPECT_EQ(logged[10], h);
+  EXPECT_NEAR(logged[200], std::log(10.0) / std::log(1001.0) * h, 1.0);
+  EXPECT_EQ(logged[0], 0) << "an empty bin draws nothing on a log scale either";
 }
 
 TEST_F(InteropTest, HostPathBuffersAreBitExact) {

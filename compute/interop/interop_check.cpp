@@ -80,6 +80,14 @@ size_t InteropChecker::countShownMismatches(const SharedImage& image, uint32_t s
 }
 
 std::vector<uint8_t> drawSharedImage(const SharedImage& image, bool smooth, int width, int height) {
+  return drawOffscreen(width, height, [&] {
+    const ImageQuad quad;
+    quad.draw(image.texture(), image.width(), image.height(), image.levelCount(), smooth,
+              {0.0f, 0.0f, static_cast<float>(width), static_cast<float>(height), width, height});
+  });
+}
+
+std::vector<uint8_t> drawOffscreen(int width, int height, const std::function<void()>& draw) {
   GLint previousFramebuffer = 0, viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previousFramebuffer);
   glGetIntegerv(GL_VIEWPORT, viewport);
@@ -99,9 +107,7 @@ std::vector<uint8_t> drawSharedImage(const SharedImage& image, bool smooth, int 
     glDisable(GL_SCISSOR_TEST);
     glClearColor(0, 0, 0, 0);
     glClear(GL_COLOR_BUFFER_BIT);
-    const ImageQuad quad;
-    quad.draw(image.texture(), image.width(), image.height(), image.levelCount(), smooth,
-              {0.0f, 0.0f, static_cast<float>(width), static_cast<float>(height), width, height});
+    draw();
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottomUp.data());
   }
@@ -109,8 +115,8 @@ std::vector<uint8_t> drawSharedImage(const SharedImage& image, bool smooth, int 
   glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
   glDeleteFramebuffers(1, &fbo);
   glDeleteTextures(1, &target);
-  if (!complete) throw std::runtime_error("drawSharedImage: the framebuffer is not complete");
-  glCheck("drawSharedImage");
+  if (!complete) throw std::runtime_error("drawOffscreen: the framebuffer is not complete");
+  glCheck("drawOffscreen");
   const size_t row = static_cast<size_t>(width) * 4;
   for (int y = 0; y < height; ++y) std::memcpy(&topDown[y * row], &bottomUp[(height - 1 - y) * row], row);
   return topDown;

@@ -2,6 +2,7 @@
 // Writes known data through an interop path and reads it back through GL: the
 // round trip the tests and `--bench interop` rely on.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,10 @@ namespace ks {
 // CPU twin of interop_pattern() in kernels/interop_check.cl.
 uint32_t interopPattern(uint32_t index, uint32_t seed);
 
-// Draws `image` over the whole of a W x H framebuffer of its own (blending off)
-// and reads it back as RGBA8, top row first.
+// Runs `draw` into a W x H RGBA8 framebuffer of its own (cleared to 0, blending and
+// scissor off, viewport the whole) and reads it back, top row first.
+std::vector<uint8_t> drawOffscreen(int width, int height, const std::function<void()>& draw);
+// Draws `image` over the whole of such a framebuffer.
 std::vector<uint8_t> drawSharedImage(const SharedImage& image, bool smooth, int width, int height);
 
 class InteropChecker {

@@ -1,0 +1,64 @@
+#include "app/lab_renderer.h"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "compute/interop/histogram_display.h"
+#include "compute/interop/interop.h"
+
+namespace ks {
+
+void LabRenderer::push(ImDrawList* list, Draw draw) {
+  draws_.push_back(draw);
+  list->AddCallback(&LabRenderer::render, &draws_.back());
+  // ImGui's own program, buffers and textures again for what follows.
+  list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+void LabRenderer::add(ImDrawList* list, Picture which, ImVec2 p0, ImVec2 p1) {
+  if (SharedImage* image = images_[static_cast<int>(which)]) push(list, {this, image, nullptr, 0, false, {}, p0, p1});
+}
+
+void LabRenderer::addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1) {
+  if (histogram_) push(list, {this, nullptr, histogram_, channel, logScale, {colour.x, colour.y, colour.z, colour.w}, p0, p1});
+}
+
+void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
+  const Draw& d = *static_cast<const Draw*>(command->UserCallbackData);
+  const ImDrawData* data = ImGui::GetDrawData();
+  const ImVec2 origin = data->DisplayPos, scale = data->FramebufferScale, size = data->DisplaySize;
+  // ImGui's backend scissors its own commands; a callback's clip rectangle is ours to apply.
+  const ImVec4 clip = command->ClipRect;
+  const float x0 = std::max(0.0f, (clip.x - origin.x) * scale.x), y0 = std::max(0.0f, (clip.y - origin.y) * scale.y);
+  const float x1 = std::min(size.x * scale.x, (clip.z - origin.x) * scale.x);
+  const float y1 = std::min(size.y * scale.y, (clip.w - origin.y) * scale.y);
+  if (x1 <= x0 || y1 <= y0) return;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(static_cast<GLint>(x0), static_cast<GLint>(std::lround(size.y * scale.y - y1)),
+            static_cast<GLsizei>(x1 - x0), static_cast<GLsizei>(y1 - y0));
+  // ImGui's viewport covers the framebuffer, which is DisplaySize in ImGui's units.
+  const PictureRect rect{d.p0.x - origin.x, d.p0.y - origin.y, d.p1.x - d.p0.x, d.p1.y - d.p0.y,
+                         static_cast<int>(size.x), static_cast<int>(size.y)};
+  LabRenderer& self = *d.self;
+  if (d.image) {
+    SharedImage& image = *d.image;
+    if (!image.hasPicture()) image.finishUpdates();  // the first frame of a picture: nothing older to show
+    if (!image.hasPicture()) return;
+    if (!self.quad_) self.quad_ = std::make_unique<ImageQuad>();
+    self.quad_->draw(image.texture(), image.width(), image.height(), image.levelCount(),
+                     image.view() == TextureView::Smooth, rect);
+    image.drawnByGl();
+  } else if (d.histogram) {
+    HistogramDisplay& histogram = *d.histogram;
+    if (!histogram.texture()) return;
+    if (!self.plot_) self.plot_ = std::make_unique<HistogramPlot>();
+    const ImVec4 frame = ImGui::GetStyle().Colors[ImGuiCol_FrameBg];
+    self.plot_->draw(histogram.texture(), histogram.channels(), d.channel, d.logScale, d.colour,
+                     {frame.x, frame.y, frame.z, frame.w}, rect);
+    histogram.drawnByGl();
+  }
+}
+
+}  // namespace ks

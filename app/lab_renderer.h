@@ -1,0 +1,58 @@
+#pragma once
+// Draws what the image lab keeps on the GPU inside ImGui draw lists, at its place
+// in the list (a backdrop added before stays below, a frame added after above):
+// the pictures, straight from the buffers kernels wrote (render/image_quad), and
+// the histogram's bars, straight from the bins the kernels wrote
+// (render/histogram_plot). Panels name what to draw; the scene provides it.
+#include <array>
+#include <deque>
+#include <memory>
+
+#include <imgui.h>
+
+#include "render/histogram_plot.h"
+#include "render/image_quad.h"
+
+namespace ks {
+
+class HistogramDisplay;
+class SharedImage;
+
+// The image lab's two pictures.
+enum class Picture { Original, Result };
+
+class LabRenderer {
+ public:
+  // The scene's picture for `which` (null: none to draw), and its histogram.
+  void setImage(Picture which, SharedImage* image) { images_[static_cast<int>(which)] = image; }
+  bool has(Picture which) const { return images_[static_cast<int>(which)] != nullptr; }
+  void setHistogram(HistogramDisplay* histogram) { histogram_ = histogram; }
+  // Forgets the last frame's draws; once per frame, before add.
+  void beginFrame() { draws_.clear(); }
+  // The picture stretched over p0..p1 (screen pixels), clipped to the list's clip
+  // rectangle; drawn when ImGui renders this frame. Nothing when there is none.
+  void add(ImDrawList* list, Picture which, ImVec2 p0, ImVec2 p1);
+  // Channel `channel` of the histogram as bars over p0..p1 (nothing before the
+  // first histogram has reached GL).
+  void addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1);
+
+ private:
+  struct Draw {
+    LabRenderer* self;
+    SharedImage* image;           // a picture, or
+    HistogramDisplay* histogram;  // a histogram channel
+    int channel;
+    bool logScale;
+    std::array<float, 4> colour;
+    ImVec2 p0, p1;
+  };
+  static void render(const ImDrawList* list, const ImDrawCmd* command);
+  void push(ImDrawList* list, Draw draw);
+  SharedImage* images_[2] = {nullptr, nullptr};
+  HistogramDisplay* histogram_ = nullptr;
+  std::deque<Draw> draws_;               // stable addresses: the commands point at them
+  std::unique_ptr<ImageQuad> quad_;      // made at the first draw, with the GL context current
+  std::unique_ptr<HistogramPlot> plot_;  // likewise
+};
+
+}  // namespace ks

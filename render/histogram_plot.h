@@ -1,0 +1,26 @@
+#pragma once
+// Draws one channel of a histogram as bars from a buffer texture of R32UI bins
+// (as compute/interop HistogramDisplay lays them out) into a rectangle of the
+// current framebuffer. render/ knows no OpenCL: it is handed the GL texture.
+#include <glad/gl.h>
+
+#include <array>
+
+#include "render/gl_objects.h"
+#include "render/image_quad.h"
+
+namespace ks {
+
+class HistogramPlot {
+ public:
+  HistogramPlot();
+  void draw(GLuint binsTexture, int channels, int channel, bool logScale, const std::array<float, 4>& colour,
+            const std::array<float, 4>& background, const PictureRect& rect) const;
+
+ private:
+  ShaderProgram program_;
+  VertexArray vao_;
+  GLint rect_ = -1, bins_ = -1, channel_ = -1, channels_ = -1, log_ = -1, colour_ = -1, background_ = -1;
+};
+
+}  // namespace ks
