@@ -157,7 +157,7 @@ int run(ks::AppOptions options) {
     state.phases.mark(ks::FrameStage::Update);
 
     imgui.newFrame(dt);
-    ks::handleShortcuts(state);
+    ks::handleShortcuts(state, surface->takePressedKeys());
     if (state.fullscreenRequested) {
       state.fullscreenRequested = false;
       surface->toggleFullscreen();

@@ -1,5 +1,7 @@
 #pragma once
 // The UI: small functions that read and write AppState, nothing else.
+#include <vector>
+
 namespace ks {
 
 struct AppState;
@@ -29,7 +31,8 @@ void drawImageView(AppState& state);  // the image lab's pictures, behind the pa
 void drawHelpWindow(AppState& state);
 
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
-void handleShortcuts(AppState& state);
+// `pressed`: GLFW key codes pressed since the last frame (RenderSurface::takePressedKeys).
+void handleShortcuts(AppState& state, const std::vector<int>& pressed);
 void drawBuildLogPanel(AppState& state);
 void drawProfilerPanel(AppState& state);  // panels_profiler.cpp
 void drawLogPanel(AppState& state);

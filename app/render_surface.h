@@ -39,6 +39,8 @@ class RenderSurface {
   virtual void setDropHandler(std::function<void(std::vector<std::string>)> handler) { (void)handler; }
   virtual GlContextHandles glHandles() const = 0;
   virtual GLFWwindow* window() const { return nullptr; }
+  // GLFW key codes pressed since the last call, in order (none without a window).
+  virtual std::vector<int> takePressedKeys() { return {}; }
   bool headless() const { return window() == nullptr; }
   // "X11 window (GLX)" / "EGL device platform, device 0 (EGL 1.5)"
   const std::string& description() const { return description_; }

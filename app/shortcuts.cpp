@@ -1,20 +1,23 @@
-// Keyboard shortcuts. ImGui 1.86's GLFW backend fills io.KeysDown by GLFW key
-// code, so GLFW's constants name the keys.
+// Keyboard shortcuts, from the key presses the window kept since the last frame
+// (GLFW key codes): a tap shorter than a frame counts too.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "app/app_state.h"
 #include "app/panels.h"
 
 namespace ks {
 
-void handleShortcuts(AppState& state) {
+void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   const ImGuiIO& io = ImGui::GetIO();
   // Letters and digits are shortcuts unless a text field takes them: a panel that
   // merely has focus (a click on it) does not use them. Space and Esc also drive
   // ImGui's keyboard navigation and popups: theirs while a panel has the keyboard.
   if (state.headless || io.WantTextInput) return;
-  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+  auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
   NBodyState& nb = state.nbody;
   if (!io.WantCaptureKeyboard) {
     if (pressed(GLFW_KEY_ESCAPE)) state.quitRequested = true;

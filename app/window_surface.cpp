@@ -3,6 +3,8 @@
 #include <GLFW/glfw3.h>
 
 #include "app/render_surface.h"
+
+#include <utility>
 #include "render/gl_check.h"
 
 namespace ks {
@@ -35,6 +37,14 @@ class WindowSurface final : public RenderSurface {
       throw GraphicsError("cannot load OpenGL functions for the window's context");
     }
     setVsync(vsync);
+    // Key presses are kept for the shortcuts: a tap shorter than a frame comes and
+    // goes between two of ImGui 1.86's polls of its key state and would be lost.
+    // Installed before ImGui's backend, which calls it after its own.
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
+      auto* self = static_cast<WindowSurface*>(glfwGetWindowUserPointer(w));
+      if (self && action == GLFW_PRESS && key >= 0) self->pressedKeys_.push_back(key);
+    });
     description_ = "window (GLX)";
     if (glfwNativeGlHandles(window_).api == GlContextHandles::Api::NoGl) description_ = "window";
   }
@@ -81,6 +91,7 @@ class WindowSurface final : public RenderSurface {
   }
   GlContextHandles glHandles() const override { return glfwNativeGlHandles(window_); }
   GLFWwindow* window() const override { return window_; }
+  std::vector<int> takePressedKeys() override { return std::exchange(pressedKeys_, {}); }
   void setDropHandler(std::function<void(std::vector<std::string>)> handler) override {
     dropHandler_ = std::move(handler);
     // ImGui's GLFW backend leaves the drop callback and the user pointer alone.
@@ -95,6 +106,7 @@ class WindowSurface final : public RenderSurface {
   GLFWwindow* window_ = nullptr;
   int windowed_[4] = {0, 0, 1280, 800};  // position and size to return to from fullscreen
   std::function<void(std::vector<std::string>)> dropHandler_;
+  std::vector<int> pressedKeys_;  // GLFW key codes pressed since the last take
 };
 
 }  // namespace

@@ -426,10 +426,10 @@ class ImageLabUi : public ::testing::Test {
     io.MousePos = mouse;
     io.MouseDown[0] = leftDown;
     for (const char* c = typed; *c; ++c) io.AddInputCharacter(static_cast<unsigned>(*c));
-    for (bool& down : io.KeysDown) down = false;
-    if (keyDown >= 0) io.KeysDown[keyDown] = true;  // GLFW's key code, as the GLFW backend fills it
     ImGui::NewFrame();
-    handleShortcuts(state_);  // where the main loop calls it: after NewFrame, before the panels
+    // Where the main loop calls it: after NewFrame, before the panels, with the keys
+    // the window saw pressed (GLFW codes).
+    handleShortcuts(state_, keyDown >= 0 ? std::vector<int>{keyDown} : std::vector<int>{});
     if (openPopup) ImGui::OpenPopupEx(openPopup);  // as a click on its combo would
     drawMenuBar(state_);
     drawImageView(state_);
