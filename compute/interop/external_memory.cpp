@@ -178,7 +178,8 @@ InteropPathStatus probeExternalPath(ComputeContext& compute) {
     auto exporter = VulkanExporter::create(deviceUuid(compute.device().id));
     return {InteropPath::External, true, "Vulkan device " + exporter->deviceName()};
   } catch (const std::exception& e) {
-    return {InteropPath::External, false, e.what()};
+    // Every extension is listed, so this is a failure, not a missing feature.
+    return {InteropPath::External, false, std::string("creating the Vulkan exporter failed: ") + e.what(), true};
   }
 }
 
