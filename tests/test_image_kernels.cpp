@@ -964,6 +964,36 @@ TEST_F(ImageKernels, TheFusedHistogramLeavesItsSumsZeroForTheNextRun) {
   EXPECT_EQ(events.commands.front().label, "histogram");
 }
 
+// ---- the picture the image lab draws (display.cl to_rgba) ------------------------------------
+
+// The copy into the interop layer's pixel buffer: RGBA as it is, gray g as
+// (g, g, g, 255) (opaque: GL blends the picture over the background). Every
+// pixel written, none past the end; sizes not a multiple of the work-group.
+TEST_F(ImageKernels, ToRgbaWritesThePictureGlDraws) {
+  auto build = compute_->buildKernelFile("display.cl");
+  ASSERT_TRUE(build->ok()) << build->error << "\n" << build->log;
+  Kernel toRgba(build->program.get(), "to_rgba");
+  const size_t local = 64;
+  for (int channels : {1, 4})
+    for (const Size& s : kSizes) {
+      const HostImage in = randomHostImage({s.width, s.height, channels}, 29);
+      const size_t pixels = in.layout.pixels();
+      const Buffer src = upload(in);
+      Buffer out = garbage(ImageLayout{s.width, s.height, 4});
+      toRgba.setArg(0, src.get());
+      toRgba.setArg(1, static_cast<cl_int>(channels));
+      toRgba.setArg(2, out.get());
+      toRgba.setArg(3, static_cast<cl_int>(pixels));
+      compute_->queue().enqueueKernel(toRgba, {(pixels + local - 1) / local * local}, {local});
+      const HostImage got = download(out, ImageLayout{s.width, s.height, 4});
+      HostImage want(ImageLayout{s.width, s.height, 4});
+      for (size_t i = 0; i < pixels; ++i)
+        for (int c = 0; c < 4; ++c)
+          want.data[i * 4 + c] = channels == 4 ? in.data[i * 4 + c] : c == 3 ? 255 : in.data[i];
+      EXPECT_EQ(difference(got, want), "") << name(s, channels);
+    }
+}
+
 TEST_F(ImageKernels, StatisticsOfKnownImages) {
   HistogramConfig c;  // local_atomic defaults
   ImageHistogrammer h(*compute_, c);
