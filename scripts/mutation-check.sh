@@ -112,9 +112,19 @@ done
 # ---- product mutants ---------------------------------------------------------------------
 if [ "$kernels_only" = 0 ]; then
   echo "mutation-check: ${#product_mutants[@]} product mutants (copy of the tree in $scratch/src)"
-  rm -rf "$scratch/src" && mkdir -p "$scratch/src"
   # Tracked and untracked-but-not-ignored files: the working tree as it is.
-  (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - | tar -C "$scratch/src" -xf -)
+  stage=$log/stage
+  mkdir -p "$stage" "$scratch/src"
+  (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - | tar -C "$stage" -xf -)
+  # Only files whose contents differ are copied, and they get a new time, so the
+  # copy's build recompiles them: tar's original (older) times would leave
+  # objects built from the last run's mutant in place.
+  (cd "$stage" && find . -type f -print0) | while IFS= read -r -d '' f; do
+    if ! cmp -s "$stage/$f" "$scratch/src/$f"; then
+      mkdir -p "$(dirname "$scratch/src/$f")"
+      cp "$stage/$f" "$scratch/src/$f"
+    fi
+  done
   if [ ! -f "$scratch/build/build.ninja" ]; then
     cmake -S "$scratch/src" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
