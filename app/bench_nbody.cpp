@@ -158,9 +158,13 @@ int runNBodyVerify(DeviceCatalog catalog, const AppOptions& options, const Setti
   const NBodyConfig config = nbodyConfigsFromOptions(o, device).front();
   try {
     const NBodyVerification v = verifyNBodyStep(setup.compute, setup.system, config, setup.params);
-    std::printf("verify %s on %s, %zu bodies (%zu checked): max relative error %.3g (tolerance %.0e) %s\n",
-                describeNBodyConfig(config).c_str(), device.displayName().c_str(), o.bodies, v.sampled,
-                v.maxRelativeError, v.tolerance, v.passed() ? "PASS" : "FAIL");
+    if (!v.nonFinite.empty())
+      std::printf("verify %s on %s, %zu bodies (%zu checked): %s FAIL\n", describeNBodyConfig(config).c_str(),
+                  device.displayName().c_str(), o.bodies, v.sampled, v.nonFinite.c_str());
+    else
+      std::printf("verify %s on %s, %zu bodies (%zu checked): max relative error %.3g (tolerance %.0e) %s\n",
+                  describeNBodyConfig(config).c_str(), device.displayName().c_str(), o.bodies, v.sampled,
+                  v.maxRelativeError, v.tolerance, v.passed() ? "PASS" : "FAIL");
     return v.passed() ? kExitOk : kExitFailure;
   } catch (const ProgramBuildError& e) {
     std::fprintf(stderr, "kernelscope: error: %s\nbuild log:\n%s\n", e.what(), e.build().log.c_str());

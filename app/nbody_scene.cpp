@@ -160,10 +160,7 @@ void NBodyScene::applyRequests(AppState& state) {
     nb.verifyRequested = false;
     try {
       const NBodyVerification v = verifyNBodyStep(compute_, simulation_->download(), simulation_->config(), nb.params);
-      char text[256];
-      std::snprintf(text, sizeof text, "%s: max relative error %.3g over %zu bodies (tolerance %.0e)",
-                    v.passed() ? "PASS" : "FAIL", v.maxRelativeError, v.sampled, v.tolerance);
-      nb.verification = text;
+      nb.verification = v.summary();
     } catch (const std::exception& e) {
       nb.verification = std::string("verification failed to run: ") + errorText(e);
     }

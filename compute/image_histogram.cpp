@@ -323,6 +323,8 @@ size_t ImageHistogrammer::groupCount(const ImageLayout& layout) const {
   return std::min(needed, units * static_cast<size_t>(config_.groupsPerComputeUnit));
 }
 
+size_t ImageHistogrammer::mergeRows(int channels) { return built(channels).mergeRows; }
+
 void ImageHistogrammer::run(Queue& queue, cl_mem in, const ImageLayout& layout, cl_mem bins, ImageOpEvents* events) {
   requireLayout(layout, "the input");
   Built& b = built(layout.channels);

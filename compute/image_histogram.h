@@ -166,6 +166,10 @@ class ImageHistogrammer {
   std::optional<ImageHistogramResult> takeResult(bool wait = false);
   // Work-groups (= partial histograms merged on the device) for an image.
   size_t groupCount(const ImageLayout& layout) const;
+  // Rows of the merge kernel's (8, rows) work-group for `channels` on this device
+  // (builds the kernels): its loop sums 4 x rows partial histograms per pass, the
+  // rest one row at a time, so tests size images from this and groupCount.
+  size_t mergeRows(int channels);
   const HistogramConfig& config() const { return config_; }
   // Where the last compute/enqueueCompute merged the bins (histogramBinCount cl_uints).
   cl_mem binsBuffer() const { return bins_.get(); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace ks {
@@ -119,10 +120,14 @@ NBodyVerification verifyNBodyStep(ComputeContext& compute, const NBodySystem& sy
   state.swap();
   const NBodySystem after = state.download(compute.queue());
 
+  NBodyVerification result;
+  // Every body, not only the sample: one NaN anywhere poisons the next step.
+  result.nonFinite = firstNonFinite(after.velocities, false, "acceleration");
+  if (result.nonFinite.empty()) result.nonFinite = firstNonFinite(after.positions, true, "position");
+
   // Reference accelerations for a sample of bodies against all bodies.
   const size_t n = system.size();
   const size_t samples = std::min<size_t>(n, 4096);
-  NBodyVerification result;
   result.sampled = samples;
   const bool approximate = config.fastRelaxedMath || (config.nativeRsqrt && !config.fp64);
   result.tolerance = approximate ? 5e-4 : 1e-4;
@@ -130,11 +135,35 @@ NBodyVerification verifyNBodyStep(ComputeContext& compute, const NBodySystem& sy
     const size_t i = samples == n ? s : s * (n - 1) / (samples - 1);
     double magnitude = 0.0;
     const glm::dvec3 acc = nbodyReferenceAcceleration(start, params, i, &magnitude);
+    if (result.nonFinite.empty() && !std::isfinite(magnitude + acc.x + acc.y + acc.z))
+      result.nonFinite = std::string(std::isnan(magnitude + acc.x + acc.y + acc.z) ? "NaN" : "Inf") +
+                         " at body " + std::to_string(i) + " (reference acceleration)";
     const glm::dvec3 gpu(after.velocities[i]);
     const double error = magnitude > 0 ? glm::length(gpu - acc) / magnitude : glm::length(gpu - acc);
-    result.maxRelativeError = std::max(result.maxRelativeError, error);
+    // Not std::max, which keeps the first argument when the second is NaN.
+    if (!(error <= result.maxRelativeError)) result.maxRelativeError = error;
   }
   return result;
+}
+
+std::string firstNonFinite(const std::vector<glm::dvec4>& values, bool withW, const char* what) {
+  for (size_t i = 0; i < values.size(); ++i)
+    for (int k = 0; k < (withW ? 4 : 3); ++k)
+      if (!std::isfinite(values[i][k]))
+        return std::string(std::isnan(values[i][k]) ? "NaN" : "Inf") + " at body " + std::to_string(i) + " (" +
+               what + ")";
+  return {};
+}
+
+std::string NBodyVerification::summary() const {
+  char text[256];
+  if (!nonFinite.empty())
+    std::snprintf(text, sizeof text, "FAIL: %s (%zu bodies checked against the reference)", nonFinite.c_str(),
+                  sampled);
+  else
+    std::snprintf(text, sizeof text, "%s: max relative error %.3g over %zu bodies (tolerance %.0e)",
+                  passed() ? "PASS" : "FAIL", maxRelativeError, sampled, tolerance);
+  return text;
 }
 
 }  // namespace ks

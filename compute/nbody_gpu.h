@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "compute/cl_objects.h"
 #include "compute/compute_context.h"
@@ -67,13 +68,21 @@ class NBodyDeviceState {
 // run with zero velocities, dt = 1 and no damping, so the velocities it returns
 // are the accelerations. Error per body = |a_gpu - a_ref| / (G sum_j |a_ij|), the
 // largest is reported; `sampled` bodies (all of them up to 4096, else an even
-// spread) are checked.
+// spread) are checked. Every body's output (and each sampled reference) must be
+// finite: std::max and `<=` both let a NaN through, so a non-finite value is
+// recorded on its own and fails the check whatever the error says.
 struct NBodyVerification {
   double maxRelativeError = 0.0;
   size_t sampled = 0;
   double tolerance = 0.0;  // 1e-4, or 5e-4 with fast math / native_rsqrt
-  bool passed() const { return maxRelativeError <= tolerance; }
+  std::string nonFinite;   // the first one found, e.g. "NaN at body 17 (acceleration)"; empty if none
+  bool passed() const { return nonFinite.empty() && maxRelativeError <= tolerance; }
+  // "PASS: max relative error ... " or "FAIL: NaN at body 17 ...", for the panel, --verify and the tests.
+  std::string summary() const;
 };
+// The first NaN or Inf in `values` (x, y, z of each body; w too when `withW`),
+// described as "NaN at body 17 (what)"; empty when all are finite.
+std::string firstNonFinite(const std::vector<glm::dvec4>& values, bool withW, const char* what);
 NBodyVerification verifyNBodyStep(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
                                   const NBodyParams& params);
 

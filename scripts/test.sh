@@ -7,7 +7,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/build.sh"
 build=${KS_BUILD_DIR:-$root/build}
 status=0
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@" || status=$?
+# --no-tests=error: a build that registered no tests (or a -R that matches
+# none) fails instead of passing with nothing run.
+ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)" "$@" || status=$?
 # ctest lists skipped tests without saying why; the reasons are in its log.
 log="$build/Testing/Temporary/LastTest.log"
 if [ -f "$log" ] && grep -q ': Skipped$' "$log"; then

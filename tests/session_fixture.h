@@ -2,11 +2,12 @@
 // The app's Session on a headless GL surface and the OpenCL devices, started the
 // way main() starts it, for the end-to-end tests (session, hot reload, sweeps,
 // profiler, soak). Without a GL context or an OpenCL device the test skips and
-// says which is missing.
+// says which is missing, or fails where KS_REQUIRE lists it (test_require.h).
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstddef>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <string>
@@ -16,14 +17,17 @@
 #include "app/app_state.h"
 #include "app/render_surface.h"
 #include "app/session.h"
+#include "test_require.h"
 
 namespace ks::test {
 
-// What a Session needs besides its options; `missing` says why there is none.
+// What a Session needs besides its options; `missing` says why there is none,
+// `capability` which one ("gl" or "opencl", for KS_NEED).
 struct SessionParts {
   std::unique_ptr<RenderSurface> surface;
   DeviceCatalog catalog;
   std::string missing;
+  std::string capability;
 };
 
 inline SessionParts sessionParts(int width, int height) {
@@ -32,12 +36,14 @@ inline SessionParts sessionParts(int width, int height) {
     parts.surface = createHeadlessSurface(width, height);
   } catch (const std::exception& e) {
     parts.missing = std::string("no headless GL context: ") + e.what();
+    parts.capability = "gl";
     return parts;
   }
   try {
     parts.catalog = requireDevices();
   } catch (const std::exception& e) {
     parts.missing = e.what();
+    parts.capability = "opencl";
   }
   return parts;
 }
@@ -45,7 +51,9 @@ inline SessionParts sessionParts(int width, int height) {
 // A small N-body scene from the source tree's kernels: quick on PoCL.
 inline AppOptions smallSessionOptions(size_t bodies) {
   AppOptions options;
-  options.kernelsDir = KERNELSCOPE_SOURCE_KERNELS_DIR;
+  // $KS_KERNELS_DIR: a mutated copy (scripts/mutation-check.sh), as test_devices.h.
+  const char* dir = std::getenv("KS_KERNELS_DIR");
+  options.kernelsDir = dir && *dir ? std::string(dir) : std::string(KERNELSCOPE_SOURCE_KERNELS_DIR);
   options.nbody.bodies = bodies;
   options.nbody.explicitOptions = {"--n"};
   return options;
@@ -60,7 +68,7 @@ class SessionFixture : public ::testing::Test {
   virtual void configure() {}
   void SetUp() override {
     SessionParts parts = sessionParts(width_, height_);
-    if (!parts.missing.empty()) GTEST_SKIP() << parts.missing;
+    KS_NEED(parts.capability, parts.missing);
     surface_ = std::move(parts.surface);
     configure();
     session_ = std::make_unique<Session>(std::move(parts.catalog), options_, Settings{}, *surface_, state_);

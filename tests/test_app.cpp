@@ -34,6 +34,7 @@
 #include "compute/device_selection.h"
 #include "compute/image_transpose.h"
 #include "test_devices.h"
+#include "test_require.h"
 #include "test_support.h"
 
 namespace ks {
@@ -105,11 +106,6 @@ std::string eglMissing() {
          "')";
 }
 
-#define KS_REQUIRE(missing)                                           \
-  do {                                                                \
-    if (const std::string why_ = (missing); !why_.empty()) GTEST_SKIP() << why_; \
-  } while (0)
-
 // Empty when a window run can be made under Xvfb (xvfb-run, Xvfb and xauth in PATH), else what is missing.
 std::string xvfbMissing() {
   if (!findInPath("xvfb-run")) return "xvfb-run not found in PATH (install the xvfb package)";
@@ -170,8 +166,8 @@ void expectRichImage(const fs::path& file, int width, int height) {
 // ---- a. window under Xvfb -----------------------------------------------------------
 
 TEST(App, WindowUnderXvfb) {
-  KS_REQUIRE(xvfbMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("xvfb", xvfbMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-window");
   const fs::path shot = dir / "out.png";
   RunOptions opts;
@@ -201,8 +197,8 @@ TEST(App, WindowUnderXvfb) {
 // ---- b. headless through EGL -------------------------------------------------------
 
 TEST(App, HeadlessEgl) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-headless");
   const fs::path shot = dir / "out.png";
   const RunResult r =
@@ -222,8 +218,8 @@ TEST(App, HeadlessEgl) {
 // A screenshot the disk does not take (/dev/full: ENOSPC on every write) ends the
 // run with exit 1 and the reason, not a summary that claims it was saved.
 TEST(App, AScreenshotThatCannotBeWrittenFailsTheRun) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no writable /dev/full";
   TempDir dir("ks-app-fullshot");
   const RunResult r = runApp(dir, {"--headless", "--frames", "3", "--size", "320x240", "--screenshot", "/dev/full"});
@@ -235,8 +231,8 @@ TEST(App, AScreenshotThatCannotBeWrittenFailsTheRun) {
 
 // The program binary cache lives in the private --config-dir: a second run compiles nothing.
 TEST(App, SecondRunLoadsProgramsFromTheBinaryCache) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-binary-cache");
   const RunResult first = runApp(dir, {"--headless", "--frames", "2", "--size", "320x240"});
   ASSERT_EQ(first.exitCode, 0) << first.describe();
@@ -253,8 +249,8 @@ TEST(App, SecondRunLoadsProgramsFromTheBinaryCache) {
 
 // The profiling panel's data from the real frame loop, through --state-dump.
 TEST(App, ProfilerStatisticsAndKernelInfoReachTheStateDump) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-profiler");
   const fs::path dump = dir / "state.json";
   const RunResult r = runApp(dir, {"--headless", "--frames", "12", "--size", "320x240", "--n", "512",
@@ -280,8 +276,8 @@ TEST(App, ProfilerStatisticsAndKernelInfoReachTheStateDump) {
 // ---- c. no display, no --headless ---------------------------------------------------
 
 TEST(App, FallsBackToHeadlessWithoutDisplay) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-fallback");
   const RunResult r = runApp(dir, {"--frames", "5"});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
@@ -302,7 +298,7 @@ RunOptions noOpenClVendors(const TempDir& dir) {
 
 TEST(App, NoOpenClPlatform) {
   // The surface comes up before OpenCL is asked, so EGL must work to get there.
-  KS_REQUIRE(eglMissing());
+  KS_NEED("gl", eglMissing());
   TempDir dir("ks-app-nocl");
   const RunResult r = runApp(dir, {"--headless", "--frames", "5"}, noOpenClVendors(dir));
   EXPECT_EQ(r.exitCode, 3) << r.describe();
@@ -320,7 +316,7 @@ TEST(App, ListDevicesWithoutOpenClPlatform) {
 }
 
 TEST(App, ListDevices) {
-  KS_REQUIRE(openClMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-list");
   const RunResult r = runApp(dir, {"--list-devices"});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
@@ -332,7 +328,7 @@ TEST(App, ListDevices) {
 // ---- e. kernels directory missing -------------------------------------------------------
 
 TEST(App, KernelsDirMissing) {
-  KS_REQUIRE(eglMissing());
+  KS_NEED("gl", eglMissing());
   TempDir dir("ks-app-nokernels");
   const std::string missing = "/nonexistent/kernelscope-kernels-" + dir.path().filename().string();
   const RunResult r = runApp(dir, {"--headless", "--frames", "5", "--kernels-dir", missing});
@@ -470,8 +466,8 @@ bool logHas(const nlohmann::json& dump, const std::string& text) {
 // --spin: the picture turns every frame, so every frame runs the pipeline again; without it
 // the lab computes once per image and then only on a change.
 TEST(App, SpinningTheImageLabRecomputesEveryFrame) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-spin");
   writePng(dir / "a.png", 61, 37);
   const fs::path dump = dir / "state.json";
@@ -510,8 +506,8 @@ TEST(App, SpinningTheImageLabRecomputesEveryFrame) {
 // "other") add up to at least 90% of the frame time, for the N-body scene and for
 // the image lab recomputing every frame; a --record run carries every stage.
 TEST(App, TheFrameBreakdownAccountsForTheWholeFrame) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-breakdown");
   writePng(dir / "a.png", 97, 61);
   const std::vector<std::vector<std::string>> scenes = {{"--n", "2048"}, {"--spin", "30", "a.png"}};
@@ -547,8 +543,8 @@ TEST(App, TheFrameBreakdownAccountsForTheWholeFrame) {
 
 // `kernelscope *.jpg`: as with a drop of several files, the first opens and the UI says how many were left out.
 TEST(App, SeveralImageFilesOpenTheFirstAndSaySo) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-several");
   writePng(dir / "a.png", 37, 23);
   writePng(dir / "b.png", 11, 7);
@@ -568,8 +564,8 @@ TEST(App, SeveralImageFilesOpenTheFirstAndSaySo) {
 // A file that cannot be opened does not stop the start, whatever is wrong with
 // it: the app runs with the built-in test image and says what is wrong.
 TEST(App, ImageFileThatCannotBeOpenedStartsWithTheBuiltInImage) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-badimage");
   fs::create_directory(dir / "folder");
   test::writeFile(dir / "empty.png", "");
@@ -597,8 +593,8 @@ TEST(App, ImageFileThatCannotBeOpenedStartsWithTheBuiltInImage) {
 // layout, between the columns of panels and above the profiler. At 1280x800 the
 // profiler covered the lower third of the picture before.
 TEST(App, ImageLabFitsThePicturesClearOfThePanels) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   for (const char* size : {"1280x800", "1024x700"})
     for (const char* view : {"result", "side_by_side"}) {
       SCOPED_TRACE(std::string(size) + " " + view);
@@ -638,8 +634,8 @@ TEST(App, ImageLabFitsThePicturesClearOfThePanels) {
 // Recent files are kept absolute and normalized: settings.json must name the
 // same file when the app is started from another folder.
 TEST(App, RecentImagesAreStoredAsAbsolutePaths) {
-  KS_REQUIRE(xvfbMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("xvfb", xvfbMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-recent");
   fs::create_directories(dir / "photos/sub");
   writePng(dir / "photos/python.png", 9, 5);
@@ -673,8 +669,8 @@ nlohmann::json runImageLabInWindow(const TempDir& dir, int frames, RunResult& r)
 // The image lab's choices survive a restart: a window run starts with those in
 // settings.json, runs them and writes them back at exit.
 TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
-  KS_REQUIRE(xvfbMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("xvfb", xvfbMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-imagelab");
   fs::create_directories(dir / "config");
   test::writeFile(dir / "config/settings.json", R"({"version": 1, "window": {"width": 640, "height": 480},
@@ -707,8 +703,8 @@ TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
 // a sweep's transpose winner in tuning.json runs, and settings.json does not pin
 // whatever default happened to run (the panel used to write it in as a choice).
 TEST(App, UnchosenImageKernelsStayDefaultsAndATunedTransposeRuns) {
-  KS_REQUIRE(xvfbMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("xvfb", xvfbMissing());
+  KS_NEED("opencl", openClMissing());
   const DeviceCatalog catalog = enumerateDevices();
   const DeviceDescriptor& device = catalog.devices.at(selectDevice(catalog.devices, {}).index.value());
   const TransposeConfig winner{"tiled_padded", 16, 2, 256, 32, 8};  // not the built-in default
@@ -777,22 +773,22 @@ void expectBuildFailureExit(const std::string& scene, const std::string& file, c
 }
 
 TEST(App, BrokenNBodyKernelExits7WithTheBuildLog) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   expectBuildFailureExit("nbody", "nbody.cl", "const int i = get_global_id(0);");
 }
 
 TEST(App, BrokenPatternKernelExits7WithTheBuildLog) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   expectBuildFailureExit("julia", "pattern.cl", "const int y = get_global_id(1);");
 }
 
 // ---- h. --device matching nothing ---------------------------------------------------------
 
 TEST(App, UnknownDeviceExits4AndListsDevices) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-nodevice");
   const RunResult r = runApp(dir, {"--headless", "--frames", "5", "--device", "no-such-device-xyz"});
   EXPECT_EQ(r.exitCode, 4) << r.describe();
@@ -808,8 +804,8 @@ TEST(App, UnknownDeviceExits4AndListsDevices) {
 // ---- more: explicit device choice, damaged settings ----------------------------------
 
 TEST(App, ExplicitPlatformAndDeviceIndex) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-device0");
   const RunResult r = runApp(dir, {"--headless", "--frames", "2", "--platform", "0", "--device", "0"});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
@@ -818,8 +814,8 @@ TEST(App, ExplicitPlatformAndDeviceIndex) {
 }
 
 TEST(App, CorruptSettingsWarnAndRunOn) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-badsettings");
   fs::create_directories(dir / "config");
   test::writeFile(dir / "config/settings.json", "{ this is not json");
@@ -833,8 +829,8 @@ TEST(App, CorruptSettingsWarnAndRunOn) {
 
 // A window run replaces a damaged or out-of-date settings file with a good one.
 TEST(App, DamagedOrOldSettingsAreRewrittenByAWindowRun) {
-  KS_REQUIRE(xvfbMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("xvfb", xvfbMissing());
+  KS_NEED("opencl", openClMissing());
   RunOptions opts;
   opts.display = true;
   opts.prefix = xvfbRunPrefix();
@@ -864,8 +860,8 @@ TEST(App, DamagedOrOldSettingsAreRewrittenByAWindowRun) {
 // ---- interop and N-body from the command line ------------------------------------
 
 TEST(App, ForcedGlSharingFallsBackWithAReason) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-interop");
   const RunResult r = runApp(dir, {"--headless", "--frames", "3", "--n", "64", "--interop", "gl-sharing"});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
@@ -875,7 +871,7 @@ TEST(App, ForcedGlSharingFallsBackWithAReason) {
 }
 
 TEST(App, NBodyBenchmarkPrintsRates) {
-  KS_REQUIRE(openClMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-bench");
   const RunResult r = runApp(dir, {"--bench", "nbody", "--n", "300", "--iterations", "3"});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
@@ -887,7 +883,7 @@ TEST(App, NBodyBenchmarkPrintsRates) {
 // Every combination of the lists is a row: the ones that ran with their
 // measurements, the refused ones with the reason; the JSON holds the same runs.
 TEST(App, NBodySweepWritesACompleteCsvAndJson) {
-  KS_REQUIRE(openClMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-sweep");
   const fs::path csv = dir / "sweep.csv", json = dir / "sweep.json";
   const RunResult r = runApp(dir, {"--sweep", "--variant", "naive,tiled", "--wg", "32,64", "--unroll", "1,4", "--n",
@@ -928,7 +924,7 @@ TEST(App, NBodySweepWritesACompleteCsvAndJson) {
 }
 
 TEST(App, TransposeSweepWritesACompleteCsv) {
-  KS_REQUIRE(openClMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-transpose-sweep");
   const fs::path csv = dir / "transpose.csv";
   const RunResult r = runApp(dir, {"--bench", "transpose", "--transpose-variant", "naive,tiled_padded", "--tile",
@@ -956,8 +952,8 @@ TEST(App, TransposeSweepWritesACompleteCsv) {
 }
 
 TEST(App, RecordWritesRunsThatImportBack) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-record");
   const fs::path json = dir / "rec.json", csv = dir / "rec.csv";
   const RunResult r = runApp(dir, {"--headless", "--n", "128", "--record", "4", "--warmup", "2", "--json",
@@ -983,8 +979,8 @@ TEST(App, RecordWritesRunsThatImportBack) {
 }
 
 TEST(App, CorruptTuningCacheWarnsIsRewrittenAndTheAppStarts) {
-  KS_REQUIRE(eglMissing());
-  KS_REQUIRE(openClMissing());
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-badtuning");
   fs::create_directories(dir / "config");
   test::writeFile(dir / "config/tuning.json", "{\"format\": \"kernelscope-tuning\", \"version\": 0}");
@@ -1000,15 +996,38 @@ TEST(App, CorruptTuningCacheWarnsIsRewrittenAndTheAppStarts) {
 }
 
 TEST(App, NBodyVerifyPasses) {
-  KS_REQUIRE(openClMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-verify");
   const RunResult r = runApp(dir, {"--verify", "--n", "99", "--variant", "tiled", "--wg", "32", "--precise-rsqrt"});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
   EXPECT_TRUE(contains(r.out, "PASS")) << r.describe();
 }
 
+// A step whose output is NaN (gravity times NaN, in a copy of nbody.cl) must
+// fail --verify and say where; std::max used to drop the NaN and print PASS.
+TEST(App, NBodyVerifyFailsOnNaNAndSaysWhere) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-verify-nan");
+  const fs::path kernels = dir / "kernels";
+  fs::create_directories(kernels);
+  for (const auto& entry : fs::directory_iterator(KERNELSCOPE_SOURCE_KERNELS_DIR))
+    fs::copy_file(entry.path(), kernels / entry.path().filename());
+  std::string source = test::readFile(kernels / "nbody.cl");
+  const std::string anchor = "  acc *= gravity;";
+  const size_t at = source.find(anchor);
+  ASSERT_NE(at, std::string::npos) << "nbody.cl changed; update the anchor";
+  source.replace(at, anchor.size(), "  acc *= gravity * (real)NAN;");
+  test::writeFile(kernels / "nbody.cl", source);
+  const RunResult r = runApp(dir, {"--verify", "--n", "99", "--variant", "tiled", "--wg", "32", "--precise-rsqrt",
+                                   "--kernels-dir", kernels.string()});
+  EXPECT_EQ(r.exitCode, 1) << r.describe();
+  EXPECT_TRUE(contains(r.out, "NaN at body 0")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "FAIL")) << r.describe();
+  EXPECT_FALSE(contains(r.out, "PASS")) << r.describe();
+}
+
 TEST(App, NBodyInvalidWorkGroupExits2WithTheReason) {
-  KS_REQUIRE(openClMissing());
+  KS_NEED("opencl", openClMissing());
   TempDir dir("ks-app-badwg");
   const RunResult r = runApp(dir, {"--bench", "nbody", "--n", "10", "--wg", "48"});
   EXPECT_EQ(r.exitCode, 2) << r.describe();

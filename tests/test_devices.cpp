@@ -23,9 +23,9 @@ std::unique_ptr<ComputeContext> makeTestCompute() {
   DeviceCatalog catalog = enumerateDevices();
   for (const auto& d : catalog.devices)
     if (d.available && d.kind == DeviceKind::Gpu)
-      return std::make_unique<ComputeContext>(d, KERNELSCOPE_SOURCE_KERNELS_DIR);
+      return std::make_unique<ComputeContext>(d, testKernelsDir());
   for (const auto& d : catalog.devices)
-    if (d.available) return std::make_unique<ComputeContext>(d, KERNELSCOPE_SOURCE_KERNELS_DIR);
+    if (d.available) return std::make_unique<ComputeContext>(d, testKernelsDir());
   return nullptr;
 }
 

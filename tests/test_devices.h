@@ -1,6 +1,8 @@
 #pragma once
 // OpenCL devices for the tests: whether there is one, and a context on the one
 // the kernel tests run on. Needs ks_compute.
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -8,11 +10,18 @@
 
 namespace ks::test {
 
-// Empty when an OpenCL device is usable, else why not (for KS_REQUIRE / GTEST_SKIP).
+// Empty when an OpenCL device is usable, else why not (for KS_NEED("opencl", ...)).
 std::string openClMissing();
 
+// The kernels the device tests build: the source tree's, or $KS_KERNELS_DIR when
+// set (scripts/mutation-check.sh points it at a copy with a deliberate bug).
+inline std::filesystem::path testKernelsDir() {
+  const char* dir = std::getenv("KS_KERNELS_DIR");
+  return dir && *dir ? std::filesystem::path(dir) : std::filesystem::path(KERNELSCOPE_SOURCE_KERNELS_DIR);
+}
+
 // A context on a GPU when there is one (the GPU machine also lists PoCL), else
-// on any available device, with the source tree's kernels; null when there is none.
+// on any available device, with testKernelsDir(); null when there is none.
 std::unique_ptr<ComputeContext> makeTestCompute();
 
 }  // namespace ks::test

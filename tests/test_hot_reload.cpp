@@ -62,6 +62,24 @@ class HotReloadTest : public test::SessionFixture {
   fs::path kernels_ = dir_ / "kernels";
 };
 
+// The N-body panel's Verify button (verifyRequested) on a kernel whose step gives
+// NaN: FAIL with the body named, never PASS (the PASS case is the test below).
+TEST_F(HotReloadTest, VerifyOnAKernelThatGivesNaNFailsAndNamesTheBody) {
+  frame();
+  const std::string good = test::readFile(kernels_ / "nbody.cl");
+  const std::string anchor = "  acc *= gravity;";
+  const size_t at = good.find(anchor);
+  ASSERT_NE(at, std::string::npos) << "nbody.cl changed; update the anchor";
+  std::string nan = good;
+  nan.replace(at, anchor.size(), "  acc *= gravity * (real)NAN;");
+  test::writeFile(kernels_ / "nbody.cl", nan);
+  EXPECT_EQ(session_->reloadChangedKernels(state_), std::vector<std::string>{"nbody.cl"});
+  state_.nbody.verifyRequested = true;
+  frame();
+  EXPECT_EQ(state_.nbody.verification.rfind("FAIL: NaN at body ", 0), 0u) << state_.nbody.verification;
+  EXPECT_TRUE(logHas(state_, "FAIL: NaN at body")) << logText(state_);
+}
+
 TEST_F(HotReloadTest, ABrokenNBodyKernelKeepsTheOldProgramAndTheFixRebuilds) {
   frame();
   ASSERT_EQ(state_.nbody.steps, 1u);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "test_devices.h"
+#include "test_require.h"
 #include "test_support.h"
 
 namespace ks {
@@ -63,11 +64,6 @@ std::string xvfbMissing() {
 }
 
 using test::openClMissing;
-
-#define KS_REQUIRE(missing)                                                     \
-  do {                                                                          \
-    if (const std::string why_ = (missing); !why_.empty()) GTEST_SKIP() << why_; \
-  } while (0)
 
 // ---- a drop on the running app ---------------------------------------------------------------
 
@@ -169,14 +165,14 @@ void expectImage(const DropRun& run, const fs::path& file, int width, int height
   EXPECT_EQ(image.value("channels", 0), channels) << run.report;
 }
 
-#define KS_REQUIRE_DISPLAY_AND_DEVICE() \
-  KS_REQUIRE(xvfbMissing());            \
-  KS_REQUIRE(openClMissing())
+#define KS_NEED_DISPLAY_AND_DEVICE() \
+  KS_NEED("xvfb", xvfbMissing());            \
+  KS_NEED("opencl", openClMissing())
 
 // ---- the tests --------------------------------------------------------------------------
 
 TEST(ImageDrop, DroppedPngOpens) {
-  KS_REQUIRE_DISPLAY_AND_DEVICE();
+  KS_NEED_DISPLAY_AND_DEVICE();
   TempDir dir("ks-drop-png");
   const fs::path png = writePng(dir / "dropped photo.png", 37, 23);  // a space: the URI is percent-encoded
   const DropRun run = dropOnApp(dir, {png});
@@ -185,7 +181,7 @@ TEST(ImageDrop, DroppedPngOpens) {
 }
 
 TEST(ImageDrop, CorruptFileIsReportedAndTheAppRunsOn) {
-  KS_REQUIRE_DISPLAY_AND_DEVICE();
+  KS_NEED_DISPLAY_AND_DEVICE();
   TempDir dir("ks-drop-corrupt");
   std::string noise(4096, '\0');
   uint32_t seed = 12345;
@@ -212,7 +208,7 @@ TEST(ImageDrop, CorruptFileIsReportedAndTheAppRunsOn) {
 }
 
 TEST(ImageDrop, SeveralFilesOpenTheFirst) {
-  KS_REQUIRE_DISPLAY_AND_DEVICE();
+  KS_NEED_DISPLAY_AND_DEVICE();
   TempDir dir("ks-drop-several");
   const fs::path first = writePng(dir / "first.png", 37, 23);
   const fs::path second = writePng(dir / "second.png", 11, 7);

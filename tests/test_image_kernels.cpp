@@ -15,6 +15,7 @@
 #include <iostream>
 #include <memory>
 #include <numbers>
+#include <set>
 #include <sstream>
 
 #include "compute/compute_context.h"
@@ -26,6 +27,7 @@
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
 #include "test_devices.h"
+#include "test_require.h"
 
 namespace ks {
 namespace {
@@ -71,8 +73,9 @@ std::string difference(const HostImage& got, const HostImage& want, int toleranc
 class ImageKernels : public ::testing::Test {
  protected:
   void SetUp() override {
+    KS_NEED("opencl", test::openClMissing());
     compute_ = sharedCompute();
-    if (!compute_) GTEST_SKIP() << "no OpenCL device";
+    ASSERT_NE(compute_, nullptr) << "an OpenCL device is listed, but none is available";
   }
   Buffer upload(const HostImage& image) {
     Buffer b(compute_->context(), CL_MEM_READ_WRITE, image.data.size());
@@ -130,7 +133,7 @@ std::unique_ptr<Runner> builtOrNull(ComputeContext& compute, const Config& confi
     runner->prepare(channels);
   } catch (const ImageConfigError& e) {
     if (std::string(e.what()).find("CL_KERNEL_WORK_GROUP_SIZE") == std::string::npos) throw;
-    std::cout << "[ SKIPPED  ] " << what << ": " << e.what() << "\n";
+    std::cout << "not run on this device: " << what << ": " << e.what() << "\n";
     return nullptr;
   }
   return runner;
@@ -162,6 +165,50 @@ std::vector<int> tiledRowsPreference(int variantIndex, int tileIndex, int tile) 
     if (r <= tile) out.push_back(r);
   }
   return out;
+}
+
+// Sizes from the transpose kernels' own structure: each dimension divisible by
+// every tile size offered and by the vector widths (4 pixels for the 4x4 blocks,
+// 16 bytes for the gray 16-byte vectors), by the smaller of them only, or by
+// none, each against a partner divisible by all or by none; so every variant
+// meets whole tiles with either dimension aligned or not (the gray 16-byte
+// variant's vector path needs both widths aligned: exactly one is the case its
+// whole-tile test must refuse).
+std::vector<Size> transposeStructureSizes() {
+  std::set<int> divisors = {4, 16};
+  for (const auto& v : imageTransposeVariants()) divisors.insert(v.tiles.begin(), v.tiles.end());
+  const int largest = *divisors.rbegin();
+  const int all = 2 * largest;  // two whole tiles of every size
+  const int none = all + 1;
+  std::vector<int> dims = {all, none};
+  // all + d is divisible by d and the divisors below it, not by those above.
+  for (int d : divisors)
+    if (d < largest) dims.push_back(all + d);
+  std::vector<Size> sizes;
+  for (int a : dims)
+    for (int b : {all, none}) {
+      sizes.push_back({a, b});
+      if (a != b) sizes.push_back({b, a});
+    }
+  std::sort(sizes.begin(), sizes.end(), [](Size p, Size q) { return std::pair(p.width, p.height) < std::pair(q.width, q.height); });
+  sizes.erase(std::unique(sizes.begin(), sizes.end(), [](Size p, Size q) { return p.width == q.width && p.height == q.height; }),
+              sizes.end());
+  return sizes;
+}
+
+TEST(TransposeSizes, CoverEveryDivisibilityOfEveryTile) {
+  const std::vector<Size> sizes = transposeStructureSizes();
+  std::set<int> divisors = {4, 16};
+  for (const auto& v : imageTransposeVariants()) divisors.insert(v.tiles.begin(), v.tiles.end());
+  for (int d : divisors) {
+    bool widthOnly = false, heightOnly = false, both = false, neither = false;
+    for (const Size& s : sizes) {
+      const bool w = s.width % d == 0, h = s.height % d == 0;
+      widthOnly |= w && !h, heightOnly |= h && !w, both |= w && h, neither |= !w && !h;
+      EXPECT_GE(std::min(s.width, s.height), 2 * *divisors.rbegin()) << "whole tiles of every size in both directions";
+    }
+    EXPECT_TRUE(widthOnly && heightOnly && both && neither) << "divisor " << d;
+  }
 }
 
 TEST_F(ImageKernels, EveryTransposeVariantIsBitExactOnEverySize) {
@@ -202,7 +249,9 @@ TEST_F(ImageKernels, EveryTransposeVariantIsBitExactOnEverySize) {
       }
       ++tiledIndex;
     }
-    for (const Size& s : kSizes) {
+    std::vector<Size> sizes = kSizes;
+    for (const Size& s : transposeStructureSizes()) sizes.push_back(s);
+    for (const Size& s : sizes) {
       const HostImage in = randomHostImage({s.width, s.height, channels}, 7);
       const HostImage want = transposeReference(in);
       for (auto& [c, t] : runners)
@@ -217,8 +266,10 @@ TEST_F(ImageKernels, GrayTransposeWith16ByteVectorsOnFullAndEdgeTiles) {
   for (const TransposeConfig& c : allTransposeConfigs(compute_->device(), 1)) {
     if (findImageTransposeVariant(c.variant)->kind != TransposeKind::Gray16) continue;
     ImageTransposer t(*compute_, c);
-    for (const Size& s : {Size{256, 256}, Size{384, 272}, Size{1024, 48}, Size{48, 1040}, Size{17, 13}, Size{1, 1},
-                          Size{4099, 3}}) {
+    std::vector<Size> sizes = {Size{256, 256}, Size{384, 272}, Size{1024, 48}, Size{48, 1040}, Size{17, 13},
+                               Size{1, 1},     Size{4099, 3}};
+    for (const Size& s : transposeStructureSizes()) sizes.push_back(s);
+    for (const Size& s : sizes) {
       const HostImage in = randomHostImage({s.width, s.height, 1}, 17);
       EXPECT_EQ(difference(transpose(t, in), transposeReference(in)), "") << describeTransposeConfig(c) << ", "
                                                                           << name(s, 1);
@@ -336,7 +387,7 @@ TEST_F(ImageKernels, EveryRotationVariantMatchesItsReferenceOnEverySize) {
     c.workGroupY = 8;
     c.pixelsPerItem = v.pixelsPerItem.back();  // 4 where offered
     if (v.image && !runnable(c, 1)) {
-      std::cout << "[ SKIPPED  ] " << v.name << ": " << imageRotateConfigProblem(c, compute_->device(), 1) << "\n";
+      std::cout << "not run on this device: " << v.name << ": " << imageRotateConfigProblem(c, compute_->device(), 1) << "\n";
       continue;
     }
     ImageRotator r(*compute_, c);
@@ -363,7 +414,7 @@ TEST_F(ImageKernels, RotationWithOnePixelPerWorkItemAndOtherWorkGroups) {
     c.workGroupY = 32;
     c.pixelsPerItem = 1;
     if (!runnable(c, 1)) {
-      std::cout << "[ SKIPPED  ] " << variant << ": " << imageRotateConfigProblem(c, compute_->device(), 1) << "\n";
+      std::cout << "not run on this device: " << variant << ": " << imageRotateConfigProblem(c, compute_->device(), 1) << "\n";
       continue;
     }
     ImageRotator r(*compute_, c);
@@ -378,17 +429,26 @@ TEST_F(ImageKernels, RotationWithOnePixelPerWorkItemAndOtherWorkGroups) {
   }
 }
 
+// Notes printed as "not run on this device: ..." are configurations a device
+// refuses with a reason (its limits) inside a test that runs others; they are
+// deliberately not printed like GoogleTest's "[  SKIPPED ]": ctest counts such
+// a test as passed. A test with nothing left to run GTEST_SKIPs instead.
+
 // The image variants' blocks of pixels per work-item (2 or 4 along a row, 2 or 4
 // rows): every awkward size, so that partial blocks at the right and bottom edges
 // (odd widths and heights, 1-pixel images) are tested against the reference.
 TEST_F(ImageKernels, ImageRotationBlocksOfPixelsPerWorkItemMatchTheReference) {
+  std::string refused;
+  int ran = 0;
   for (const char* variant : {"nearest_image", "bilinear_image"})
     for (const auto& [ppi, rows] : {std::pair{2, 2}, std::pair{4, 4}, std::pair{2, 1}, std::pair{1, 4}, std::pair{4, 2}}) {
       RotateConfig c{variant, 16, 8, ppi, rows};
       if (!runnable(c, 1)) {
-        std::cout << "[ SKIPPED  ] " << variant << ": " << imageRotateConfigProblem(c, compute_->device(), 1) << "\n";
+        refused = imageRotateConfigProblem(c, compute_->device(), 1);
+        std::cout << "not run on this device: " << variant << ": " << refused << "\n";
         break;
       }
+      ++ran;
       ImageRotator r(*compute_, c);
       const ImageRotateVariant& v = r.variant();
       const int tolerance = v.exact ? 0 : imageBilinearTolerance(compute_->device());
@@ -401,6 +461,7 @@ TEST_F(ImageKernels, ImageRotationBlocksOfPixelsPerWorkItemMatchTheReference) {
           }
         }
     }
+  if (!ran) GTEST_SKIP() << refused;
 }
 
 TEST_F(ImageKernels, ImageVariantsKeepTheirSourceImageUntilTheSourceChanges) {
@@ -694,7 +755,7 @@ bool histogramRunsHere(const HistogramConfig& c, const DeviceDescriptor& device,
   if (why.empty()) return true;
   const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
   if (v && v->fused && why == deviceScopeFenceProblem(device)) {
-    std::cout << "[ SKIPPED  ] " << describeHistogramConfig(c) << ": " << why << "\n";
+    std::cout << "not run on this device: " << describeHistogramConfig(c) << ": " << why << "\n";
     return false;
   }
   ADD_FAILURE() << describeHistogramConfig(c) << ", " << (channels == 1 ? "gray" : "RGBA") << ", refused: " << why;
@@ -717,6 +778,11 @@ void expectHistogramMatches(const ImageHistogramResult& got, const HostImage& in
     EXPECT_EQ(g.sumSquares, r.sumSquares) << where;
     EXPECT_EQ(g.min, r.min) << where;
     EXPECT_EQ(g.max, r.max) << where;
+    // EXPECT_NEAR fails on NaN too, but says only "diff is nan"; name it.
+    EXPECT_TRUE(std::isfinite(g.mean) && std::isfinite(g.stddev))
+        << where << ": mean " << g.mean << ", standard deviation " << g.stddev << " (NaN or Inf)";
+    EXPECT_TRUE(std::isfinite(r.mean) && std::isfinite(r.stddev))
+        << where << ": the reference's mean " << r.mean << ", standard deviation " << r.stddev << " (NaN or Inf)";
     EXPECT_NEAR(g.mean, r.mean, 1e-9 * (1 + r.mean)) << where;
     EXPECT_NEAR(g.stddev, r.stddev, 1e-7 * (1 + r.stddev)) << where;
     EXPECT_EQ(g.median, r.median) << where;
@@ -734,6 +800,37 @@ TEST_F(ImageKernels, EveryHistogramVariantCountsExactlyOnEverySize) {
         expectHistogramMatches(histogram(h, in), in, describeHistogramConfig(c) + ", " + name(s, channels));
       }
     }
+}
+
+// The merge kernel sums the partial histograms 4 x rows at a time, then one row
+// at a time; rows (a power of two up to 128) depend on the device. Group counts
+// from the device's rows reach every path: fewer groups than rows (idle rows),
+// only the tail loop, exactly one 4-way pass, the 4-way pass then the tail, and
+// several passes. 16 pixels per item in 32-item groups keep the images small
+// (a group is 512 pixels), so every count costs well under a megabyte.
+TEST_F(ImageKernels, TheHistogramMergeReachesEveryLoopOnThisDevice) {
+  HistogramConfig c;
+  c.variant = "subhist_uchar";
+  c.workGroup = 32;
+  c.pixelsPerItem = 16;
+  const size_t perGroup = 32 * 16;
+  for (int channels : {1, 4}) {
+    ImageHistogrammer h(*compute_, c);
+    const size_t rows = h.mergeRows(channels);
+    ASSERT_GE(rows, 1u);
+    std::vector<size_t> counts = {1, 3 * rows + 1, 4 * rows, 4 * rows + 1, 8 * rows + 5};
+    if (rows > 1) counts.insert(counts.begin() + 1, rows - 1);
+    for (size_t groups : counts) {
+      // The last group takes 5 pixels fewer than a full one (a partial group).
+      const int width = static_cast<int>(groups * perGroup - (groups > 1 ? 5 : 0));
+      const ImageLayout layout{width, 1, channels};
+      ASSERT_EQ(h.groupCount(layout), groups) << "the image size does not give the groups wanted";
+      const HostImage in = randomHostImage(layout, static_cast<uint32_t>(groups));
+      expectHistogramMatches(histogram(h, in), in,
+                             describeHistogramConfig(c) + ", " + std::to_string(groups) + " groups, merge rows " +
+                                 std::to_string(rows) + ", " + (channels == 1 ? "gray" : "RGBA"));
+    }
+  }
 }
 
 TEST_F(ImageKernels, CountingSomeChannelsLeavesTheOthersEmpty) {
@@ -776,10 +873,8 @@ TEST_F(ImageKernels, FewerCountedChannelsLeaveRoomForMoreHistogramCopies) {
   c.countedChannels = kRgbHistogramChannels;
   EXPECT_EQ(imageHistogramLocalMemoryBytes(c, 4), 3u * 256u * 16u * 4u);
   const DeviceDescriptor& device = compute_->device();
-  if (!runnable(c, 4)) {
-    std::cout << "[ SKIPPED  ] R, G, B in 16 copies: " << imageHistogramConfigProblem(c, device, 4) << "\n";
-    return;
-  }
+  // Nothing else in this test runs without it: a skip (with the device's reason), not a pass.
+  if (!runnable(c, 4)) GTEST_SKIP() << "R, G, B in 16 copies: " << imageHistogramConfigProblem(c, device, 4);
   for (const Size& s : kSizes) {
     const HostImage in = randomHostImage({s.width, s.height, 4}, 23);
     const ImageHistogram want = histogramReference(in);
@@ -867,6 +962,36 @@ TEST_F(ImageKernels, TheFusedHistogramLeavesItsSumsZeroForTheNextRun) {
   compute_->queue().finish();
   ASSERT_EQ(events.commands.size(), 1u) << "one kernel: no clearing, no merge";
   EXPECT_EQ(events.commands.front().label, "histogram");
+}
+
+// ---- the picture the image lab draws (display.cl to_rgba) ------------------------------------
+
+// The copy into the interop layer's pixel buffer: RGBA as it is, gray g as
+// (g, g, g, 255) (opaque: GL blends the picture over the background). Every
+// pixel written, none past the end; sizes not a multiple of the work-group.
+TEST_F(ImageKernels, ToRgbaWritesThePictureGlDraws) {
+  auto build = compute_->buildKernelFile("display.cl");
+  ASSERT_TRUE(build->ok()) << build->error << "\n" << build->log;
+  Kernel toRgba(build->program.get(), "to_rgba");
+  const size_t local = 64;
+  for (int channels : {1, 4})
+    for (const Size& s : kSizes) {
+      const HostImage in = randomHostImage({s.width, s.height, channels}, 29);
+      const size_t pixels = in.layout.pixels();
+      const Buffer src = upload(in);
+      Buffer out = garbage(ImageLayout{s.width, s.height, 4});
+      toRgba.setArg(0, src.get());
+      toRgba.setArg(1, static_cast<cl_int>(channels));
+      toRgba.setArg(2, out.get());
+      toRgba.setArg(3, static_cast<cl_int>(pixels));
+      compute_->queue().enqueueKernel(toRgba, {(pixels + local - 1) / local * local}, {local});
+      const HostImage got = download(out, ImageLayout{s.width, s.height, 4});
+      HostImage want(ImageLayout{s.width, s.height, 4});
+      for (size_t i = 0; i < pixels; ++i)
+        for (int c = 0; c < 4; ++c)
+          want.data[i * 4 + c] = channels == 4 ? in.data[i * 4 + c] : c == 3 ? 255 : in.data[i];
+      EXPECT_EQ(difference(got, want), "") << name(s, channels);
+    }
 }
 
 TEST_F(ImageKernels, StatisticsOfKnownImages) {

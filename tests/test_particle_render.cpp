@@ -24,6 +24,7 @@
 #include "render/orbit_camera.h"
 #include "render/particle_renderer.h"
 #include "render/screenshot.h"
+#include "test_require.h"
 #include "test_support.h"
 
 namespace ks {
@@ -292,7 +293,7 @@ struct Image {
 class ParticleRender : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!glEnvironment().skipReason.empty()) GTEST_SKIP() << glEnvironment().skipReason;
+    KS_NEED("gl", glEnvironment().skipReason);
     framebuffer_ = Framebuffer(kWidth, kHeight);
     renderer_ = std::make_unique<ParticleRenderer>();
     GLuint names[2] = {0, 0};

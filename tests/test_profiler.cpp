@@ -14,6 +14,7 @@
 #include "compute/device_selection.h"
 #include "compute/interop/interop.h"
 #include "session_fixture.h"
+#include "test_devices.h"
 
 namespace ks {
 namespace {
@@ -140,14 +141,10 @@ TEST(PeakFp32, TableKnowsSomeGpusAndSaysUnknownOtherwise) {
 }
 
 TEST(CopyBandwidth, MeasuredOnARealDevice) {
-  DeviceCatalog catalog;
-  try {
-    catalog = enumerateDevices();
-  } catch (const std::exception& e) {
-    GTEST_SKIP() << "cannot list OpenCL platforms: " << e.what();
-  }
+  KS_NEED("opencl", test::openClMissing());
+  const DeviceCatalog catalog = enumerateDevices();
   const DeviceChoice choice = selectDevice(catalog.devices, {});
-  if (!choice.index) GTEST_SKIP() << "no usable OpenCL device: " << choice.reason;
+  ASSERT_TRUE(choice.index) << choice.reason;
   ComputeContext compute(catalog.devices[*choice.index], KERNELSCOPE_SOURCE_KERNELS_DIR);
   const CopyBandwidth copy = measureCopyBandwidth(compute);
   ASSERT_TRUE(copy.error.empty()) << copy.error;
@@ -166,7 +163,7 @@ TEST(CopyBandwidth, MeasuredOnARealDevice) {
 
 TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
   test::SessionParts parts = test::sessionParts(320, 240);
-  if (!parts.missing.empty()) GTEST_SKIP() << parts.missing;
+  KS_NEED(parts.capability, parts.missing);
   AppState state;
   Session session(std::move(parts.catalog), test::smallSessionOptions(256), Settings{}, *parts.surface, state);
   EXPECT_GT(state.ceilings.copy.gbps, 0.0) << state.ceilings.copy.error;

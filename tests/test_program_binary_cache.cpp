@@ -15,6 +15,8 @@
 #include "compute/device_selection.h"
 #include "compute/program_binary_cache.h"
 #include "compute/program_cache.h"
+#include "test_devices.h"
+#include "test_require.h"
 #include "test_support.h"
 
 namespace ks {
@@ -111,15 +113,10 @@ TEST(ProgramBinaryFile, KeyNamesDeviceSourceAndOptions) {
 class DiskProgramCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    DeviceCatalog catalog;
-    try {
-      catalog = enumerateDevices();
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "cannot list OpenCL platforms: " << e.what();
-    }
-    if (catalog.platformCount == 0) GTEST_SKIP() << "no OpenCL platform (install pocl-opencl-icd)";
+    KS_NEED("opencl", test::openClMissing());
+    const DeviceCatalog catalog = enumerateDevices();
     const DeviceChoice choice = selectDevice(catalog.devices, {});
-    if (!choice.index) GTEST_SKIP() << "no usable OpenCL device: " << choice.reason;
+    ASSERT_TRUE(choice.index) << choice.reason;
     device_ = catalog.devices[*choice.index];
   }
 

@@ -18,6 +18,8 @@
 #include "compute/device_selection.h"
 #include "compute/kernel_files.h"
 #include "compute/program_cache.h"
+#include "test_devices.h"
+#include "test_require.h"
 #include "test_support.h"
 
 namespace ks {
@@ -47,16 +49,10 @@ __kernel void broken(__global int* out) {
 class ProgramCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    DeviceCatalog catalog;
-    try {
-      catalog = enumerateDevices();
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "cannot list OpenCL platforms: " << e.what();
-    }
-    if (catalog.platformCount == 0)
-      GTEST_SKIP() << "no OpenCL platform (the ICD loader found no driver; install pocl-opencl-icd)";
+    KS_NEED("opencl", test::openClMissing());
+    const DeviceCatalog catalog = enumerateDevices();
     const DeviceChoice choice = selectDevice(catalog.devices, {});
-    if (!choice.index) GTEST_SKIP() << "no usable OpenCL device: " << choice.reason;
+    ASSERT_TRUE(choice.index) << choice.reason;
     device_ = catalog.devices[*choice.index];
     compute_ = std::make_unique<ComputeContext>(device_, fs::path(KERNELSCOPE_SOURCE_KERNELS_DIR));
   }

@@ -26,7 +26,7 @@ namespace {
 // PoCL lists one device per name in POCL_DEVICES; two give the app something to
 // switch between. Set before the ICD loader first runs.
 const bool kTwoPoclDevices = [] {
-  setenv("POCL_DEVICES", "pthread basic", 0);
+  setenv("POCL_DEVICES", "pthread basic", 1);  // 1: overwrite, whatever the caller set
   return true;
 }();
 

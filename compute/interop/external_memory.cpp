@@ -177,8 +177,11 @@ InteropPathStatus probeExternalPath(ComputeContext& compute) {
   try {
     auto exporter = VulkanExporter::create(deviceUuid(compute.device().id));
     return {InteropPath::External, true, "Vulkan device " + exporter->deviceName()};
+  } catch (const VulkanMissing& e) {
+    return {InteropPath::External, false, e.what()};  // not on this machine: unavailable
   } catch (const std::exception& e) {
-    return {InteropPath::External, false, e.what()};
+    // Everything needed is there and a call failed: broken, with the real error.
+    return {InteropPath::External, false, std::string("creating the Vulkan exporter failed: ") + e.what(), true};
   }
 }
 

@@ -67,7 +67,8 @@ InteropPathStatus probeGlSharingPath(const ComputeContext& compute) {
     return {InteropPath::GlSharing, false,
             "cl_khr_gl_sharing is listed, but the runtime does not offer this device for the current GL context"};
   if (!compute.sharesGl())
-    return {InteropPath::GlSharing, false, "creating a GL-sharing CL context failed: " + compute.glSharingError()};
+    return {InteropPath::GlSharing, false, "creating a GL-sharing CL context failed: " + compute.glSharingError(),
+            true};
   return {InteropPath::GlSharing, true, "CL context shares the GL context"};
 }
 

@@ -20,6 +20,11 @@ struct InteropPathStatus {
   InteropPath path;
   bool available = false;
   std::string reason;  // when unavailable: what is missing; when available: what it uses
+  // Unavailable because a call that should have worked failed (an exception, a CL
+  // error after the extensions were listed): `reason` is the real error text. A
+  // path merely not offered (an extension not listed) has failed == false; tests
+  // skip for that and fail for this.
+  bool failed = false;
 };
 
 // The first available path in the order gl-sharing, external, host.

@@ -51,6 +51,7 @@ struct VulkanRuntime {
   PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
   std::map<DeviceUuid, std::unique_ptr<VulkanExporter::Device>> devices;
   std::string error;
+  bool missing = false;  // the error was a VulkanMissing (no libvulkan): thrown again as one
 };
 
 template <typename Fn>
@@ -62,7 +63,7 @@ Fn instanceFn(const VulkanRuntime& rt, const char* name) {
 
 void startRuntime(VulkanRuntime& rt) {
   rt.library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!rt.library) throw VulkanError("Vulkan not found (libvulkan.so.1 could not be loaded)");
+  if (!rt.library) throw VulkanMissing("Vulkan not found (libvulkan.so.1 could not be loaded)");
   rt.getInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(rt.library, "vkGetInstanceProcAddr"));
   if (!rt.getInstanceProcAddr) throw VulkanError("libvulkan.so.1 has no vkGetInstanceProcAddr");
   auto createInstance =
@@ -81,12 +82,18 @@ VulkanRuntime& runtime() {
     auto* r = new VulkanRuntime();  // never deleted: see the header
     try {
       startRuntime(*r);
+    } catch (const VulkanMissing& e) {
+      r->error = e.what();
+      r->missing = true;
     } catch (const VulkanError& e) {
       r->error = e.what();
     }
     return r;
   }();
-  if (!rt->error.empty()) throw VulkanError(rt->error);
+  if (!rt->error.empty()) {
+    if (rt->missing) throw VulkanMissing(rt->error);
+    throw VulkanError(rt->error);
+  }
   return *rt;
 }
 
@@ -125,14 +132,14 @@ std::unique_ptr<VulkanExporter::Device> createDevice(const VulkanRuntime& rt, co
     }
   }
   if (!physical)
-    throw VulkanError("no Vulkan device has the OpenCL device's UUID (" + std::to_string(count) + " Vulkan device(s))");
+    throw VulkanMissing("no Vulkan device has the OpenCL device's UUID (" + std::to_string(count) + " Vulkan device(s))");
 
   uint32_t extCount = 0;
   vkCheck(deviceExtensions(physical, nullptr, &extCount, nullptr), "vkEnumerateDeviceExtensionProperties");
   std::vector<VkExtensionProperties> exts(extCount);
   vkCheck(deviceExtensions(physical, nullptr, &extCount, exts.data()), "vkEnumerateDeviceExtensionProperties");
   if (!hasDeviceExtension(exts, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
-    throw VulkanError(dev->name + " lacks " VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    throw VulkanMissing(dev->name + " lacks " VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
 
   uint32_t familyCount = 0;
   queueFamilies(physical, &familyCount, nullptr);

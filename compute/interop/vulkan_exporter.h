@@ -15,6 +15,13 @@ class VulkanError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// Something the machine does not have (no libvulkan, no Vulkan device for the
+// OpenCL device, an extension not listed), as opposed to a Vulkan call that
+// failed: the external path is unavailable, not broken.
+class VulkanMissing : public VulkanError {
+ public:
+  using VulkanError::VulkanError;
+};
 
 using DeviceUuid = std::array<uint8_t, 16>;
 
