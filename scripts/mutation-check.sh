@@ -46,6 +46,7 @@ kernel_mutants=(
   # the interop copy path (display.cl: what the image lab and pictures draw)
   'display.cl|s/out\[i\] = (uchar4)(g, g, g, 255);/out[i] = (uchar4)(g, g, g, 0);/|test_image_kernels|ImageKernels.ToRgba*|gray picture converted with alpha 0'
   'display.cl|s/const int y0 = min(2 \* y, fromH - 1), y1 = min(2 \* y + 1, fromH - 1);/const int y0 = min(2 * y, fromH - 1), y1 = y0;/|test_interop|InteropTest.Shrunk*|level chain averages one row instead of two'
+  'display.cl|s/largest\[bin\] = max(largest\[bin\], largest\[bin + span\]);/largest[bin] = min(largest[bin], largest[bin + span]);/|test_interop|InteropTest.HistogramBars*|the plot full height is the smallest bin, not the largest'
 )
 product_mutants=(
   'compute/nbody_gpu.h|s/bool passed() const { return nonFinite.empty() \&\& maxRelativeError/bool passed() const { return maxRelativeError/|test_nbody_kernels|NBodyVerification.*:NBodyKernels.Verify*|Verify passes NaN again (issue 20)'
