@@ -176,7 +176,10 @@ void drawNBodyPanel(AppState& state) {
   ImGui::Text("%.1f G interactions/s   %.1f GFLOP/s", nb.interactionsPerSecond * 1e-9,
               nb.interactionsPerSecond * flops * 1e-9);
   ImGui::Text("kernel %.3f ms/step   %.1f steps/s", nb.kernelMs, nb.stepsPerSecond);
-  hintText("%.0f flops per interaction (NVIDIA nbody convention); kernel time from OpenCL events", flops);
+  hintText("%.0f flops per interaction (NVIDIA nbody convention); kernel time from OpenCL events. The steps run "
+           "while GL draws the previous positions, and the GPU shares its time between the two: the time includes "
+           "GL's share (--bench nbody times the kernel alone)",
+           flops);
   if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernelSection(state);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(state);
   if (ImGui::CollapsingHeader("Drawing")) drawingSection(state);
