@@ -1,6 +1,6 @@
-. .gpu/device-env.sh >/dev/null
 # The merged build (issues 19 and 20) on the GPU: interop and N-body tests under KS_REQUIRE, --verify, the image lab
 # on both paths and N-body started as a user starts them. Log: h200/final-console.txt.
+. .gpu/device-env.sh >/dev/null
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 for t in test_interop test_nbody_kernels; do
   src=$(strings .gpu/new/$t | grep -m1 '/kernels$'); if [ ! -e "$src" ]; then mkdir -p "$(dirname "$(dirname "$src")")" && ln -sfn "$PWD" "$(dirname "$src")"; fi
