@@ -199,7 +199,8 @@ void drawRunsPanel(AppState& state) {
     const float top = *std::max_element(values.begin(), values.end());
     ImGui::PlotHistogram("##chart", values.data(), static_cast<int>(values.size()), 0,
                          runs.chartMetric == 1 ? "kernel median ms (lower is better)" : nullptr, 0.0f, top * 1.1f,
-                         ImVec2(-1, 80));
+                         // The panel's width: ImGui 1.86's plots take -1 as a width of -1, not as "fill".
+                         ImVec2(std::max(ImGui::GetContentRegionAvail().x, 64.0f), 80));
   }
   drawFileControls(state);
   ImGui::End();

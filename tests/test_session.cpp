@@ -17,6 +17,7 @@
 #include "app/panels.h"
 #include "app/png_writer.h"
 #include "app/render_surface.h"
+#include "app/run_record.h"
 #include "app/session.h"
 #include "session_fixture.h"
 
@@ -525,6 +526,49 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   state_.requestedScene.reset();
   frame(inPanel, false, "1", 0, GLFW_KEY_1);
   EXPECT_FALSE(state_.requestedScene) << "a digit typed into the path field switched the scene";
+}
+
+// The Runs panel's bar chart spans the panel. Before, it was given a width of -1,
+// which ImGui 1.86's plots do not read as "fill": a strip 1-2 pixels wide, no chart.
+TEST(RunsPanelUi, TheComparisonChartSpansThePanel) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(1280.0f, 800.0f);
+  unsigned char* pixels = nullptr;
+  int width = 0, height = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+  AppState state;
+  state.runs.showRuns = true;
+  for (int i = 0; i < 3; ++i) {
+    RunRecord r;
+    r.name = "run " + std::to_string(i);
+    r.m.rate = 100.0 * (i + 1);
+    r.m.rateUnit = "GFLOP/s";
+    state.runs.runs.push_back(r);
+  }
+  float chartWidth = 0.0f, panelWidth = 0.0f;
+  for (int frame = 0; frame < 3; ++frame) {  // the first frames lay the panel out
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    drawRunsPanel(state);
+    ImGui::Render();
+    ImGuiWindow* panel = ImGui::FindWindowByName("Runs");
+    ASSERT_NE(panel, nullptr);
+    panelWidth = panel->Size.x;
+    // The chart's bars: what the panel drew in the plot colour.
+    const ImU32 bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+    float x0 = 1e9f, x1 = -1e9f;
+    for (const ImDrawVert& v : panel->DrawList->VtxBuffer)
+      if (v.col == bar) {
+        x0 = std::min(x0, v.pos.x);
+        x1 = std::max(x1, v.pos.x);
+      }
+    chartWidth = x1 - x0;
+  }
+  ImGui::DestroyContext();
+  EXPECT_GT(chartWidth, 0.6f * panelWidth) << "the bars span " << chartWidth << " px of a " << panelWidth
+                                           << " px panel";
 }
 
 // The rotate work-group combos show what the device refuses disabled: a pick of it does
