@@ -249,9 +249,7 @@ void pipelineSection(AppState& state) {
     std::string variant = isDefault ? lab.defaultTranspose.variant : lab.transposeVariant;
     if (variantCombo("transpose variant", variant, isDefault, imageTransposeVariants(), [&](const char* name) {
           if (!device) return std::string("no device");
-          for (const auto& c : allTransposeConfigs(*device, channels))
-            if (c.variant == name) return std::string();
-          return std::string("no configuration of this variant runs on the device");
+          return imageTransposeVariantProblem(name, *device, channels);
         }))
       lab.transposeVariant = variant;
     if (device)

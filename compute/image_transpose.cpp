@@ -156,40 +156,66 @@ std::string imageTransposeConfigProblem(const TransposeConfig& c, const DeviceDe
   return localMemoryProblem(imageTransposeLocalMemoryBytes(c, channels), device, "the tile");
 }
 
+namespace {
+
+// Every configuration of `v` the parameter lists offer (work-groups of at least 32
+// items for the naive variant), the device's checks not applied.
+template <typename Visit>
+void forEachTransposeConfig(const ImageTransposeVariant& v, Visit visit) {
+  TransposeConfig c;
+  c.variant = v.name;
+  switch (v.kind) {
+    case TransposeKind::Naive:
+      for (int x : imageWorkGroupWidths())
+        for (int y : imageWorkGroupHeights()) {
+          c.workGroupX = x;
+          c.workGroupY = y;
+          if (x * y >= 32) visit(c);
+        }
+      break;
+    case TransposeKind::Tiled:
+      for (int t : v.tiles)
+        for (int r : v.rowsPerItem) {
+          c.tile = t;
+          c.rowsPerItem = r;
+          visit(c);
+        }
+      break;
+    case TransposeKind::Block4x4:
+    case TransposeKind::Gray16:
+      for (int t : v.tiles)
+        for (int wg : v.workGroups) {
+          c.tile = t;
+          c.workGroup = wg;
+          visit(c);
+        }
+      break;
+  }
+}
+
+}  // namespace
+
 std::vector<TransposeConfig> allTransposeConfigs(const DeviceDescriptor& device, int channels) {
   std::vector<TransposeConfig> out;
-  for (const auto& v : imageTransposeVariants()) {
-    TransposeConfig c;
-    c.variant = v.name;
-    switch (v.kind) {
-      case TransposeKind::Naive:
-        for (int x : imageWorkGroupWidths())
-          for (int y : imageWorkGroupHeights()) {
-            c.workGroupX = x;
-            c.workGroupY = y;
-            if (x * y >= 32 && imageTransposeConfigProblem(c, device, channels).empty()) out.push_back(c);
-          }
-        break;
-      case TransposeKind::Tiled:
-        for (int t : v.tiles)
-          for (int r : v.rowsPerItem) {
-            c.tile = t;
-            c.rowsPerItem = r;
-            if (imageTransposeConfigProblem(c, device, channels).empty()) out.push_back(c);
-          }
-        break;
-      case TransposeKind::Block4x4:
-      case TransposeKind::Gray16:
-        for (int t : v.tiles)
-          for (int wg : v.workGroups) {
-            c.tile = t;
-            c.workGroup = wg;
-            if (imageTransposeConfigProblem(c, device, channels).empty()) out.push_back(c);
-          }
-        break;
-    }
-  }
+  for (const auto& v : imageTransposeVariants())
+    forEachTransposeConfig(v, [&](const TransposeConfig& c) {
+      if (imageTransposeConfigProblem(c, device, channels).empty()) out.push_back(c);
+    });
   return out;
+}
+
+std::string imageTransposeVariantProblem(const std::string& variant, const DeviceDescriptor& device, int channels) {
+  const ImageTransposeVariant* v = findImageTransposeVariant(variant);
+  if (!v) return "unknown transpose variant '" + variant + "'";
+  std::string first;
+  bool runs = false;
+  forEachTransposeConfig(*v, [&](const TransposeConfig& c) {
+    if (runs) return;
+    const std::string problem = imageTransposeConfigProblem(c, device, channels);
+    if (problem.empty()) runs = true;
+    else if (first.empty()) first = problem;
+  });
+  return runs ? std::string() : first.empty() ? "the variant offers no configuration" : first;
 }
 
 // ---- ImageTransposer -----------------------------------------------------------------------

@@ -65,6 +65,10 @@ size_t imageTransposeLocalMemoryBytes(const TransposeConfig& config, int channel
 // local memory overflow).
 std::string imageTransposeConfigProblem(const TransposeConfig& config, const DeviceDescriptor& device, int channels);
 std::vector<TransposeConfig> allTransposeConfigs(const DeviceDescriptor& device, int channels);
+// Why no configuration of `variant` runs on the device for this pixel size (the
+// first configuration's reason: "for gray images", a local-memory limit...), or
+// empty when one does.
+std::string imageTransposeVariantProblem(const std::string& variant, const DeviceDescriptor& device, int channels);
 
 // ---- runner (compute/image_layout.h: what runners check and when they build) --------
 

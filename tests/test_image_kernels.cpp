@@ -279,6 +279,15 @@ TEST_F(ImageKernels, GrayTransposeWith16ByteVectorsOnFullAndEdgeTiles) {
   EXPECT_NE(imageTransposeConfigProblem(rgba, compute_->device(), 4).find("for gray images"), std::string::npos);
   rgba.tile = 64;  // 64 pieces: a group of 256 is too many
   EXPECT_NE(imageTransposeConfigProblem(rgba, compute_->device(), 1).find("pieces"), std::string::npos);
+  // The reason the image lab shows for the whole variant, disabled in its combo: the
+  // real one, not "no configuration runs on the device".
+  for (const char* variant : {"block4x16_gray", "block4x16_gray_columns"}) {
+    EXPECT_NE(imageTransposeVariantProblem(variant, compute_->device(), 4).find("for gray images"), std::string::npos)
+        << variant;
+    EXPECT_EQ(imageTransposeVariantProblem(variant, compute_->device(), 1), "") << variant;
+  }
+  EXPECT_EQ(imageTransposeVariantProblem("block4x4", compute_->device(), 4), "");
+  EXPECT_NE(imageTransposeVariantProblem("no_such_variant", compute_->device(), 4), "");
 }
 
 TEST_F(ImageKernels, TransposeTileSizesAndWorkGroups) {
