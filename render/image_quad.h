@@ -3,6 +3,8 @@
 // row after row: what kernels wrote) into a rectangle of the current framebuffer.
 #include <glad/gl.h>
 
+#include <functional>
+
 #include "render/gl_objects.h"
 
 namespace ks {
@@ -11,6 +13,14 @@ struct PictureRect {
   float x, y, w, h;  // pixels, origin top-left of a viewport of viewportW x viewportH
   int viewportW, viewportH;
 };
+
+// Draws `program`'s quad (shaders/picture.vert: its `rect` uniform at
+// `rectLocation`) over `rect`, with `bufferTexture` bound as the GL_TEXTURE_BUFFER of
+// unit 0; `uniforms` sets the fragment shader's own while the program is in use.
+// Leaves no program, vertex array or texture bound.
+void drawBufferTextureQuad(const ShaderProgram& program, const VertexArray& vao, GLint rectLocation,
+                           GLuint bufferTexture, const PictureRect& rect, const std::function<void()>& uniforms,
+                           const char* what);
 
 class ImageQuad {
  public:
