@@ -54,13 +54,11 @@ void SharedBuffer::waitUntilIdle() noexcept {
 
 void SharedBuffer::acquireForCompute(Queue& queue) {
   auto start = std::chrono::steady_clock::now();
-  timings_.waitMs = 0.0;
   if (drawn_) {
     // Only the draws that read this buffer; usually long done (double buffering).
     if (waitsForGlDraws_) waitForFence(drawn_);
     deleteFence();
-    timings_.waitMs = msSince(start);
-    handOver.waitMs += timings_.waitMs;
+    handOver.waitMs += msSince(start);
     start = std::chrono::steady_clock::now();
   }
   enqueueAcquire(queue);
@@ -102,9 +100,7 @@ void SharedBuffer::waitUntilReady() {
       released_ = Event();
       throw;
     }
-    const double waited = msSince(start);
-    timings_.waitMs += waited;
-    handOver.waitMs += waited;
+    handOver.waitMs += msSince(start);
   }
   ready();
 }
@@ -129,7 +125,6 @@ void SharedBufferPair::showPending() {
   shown_ = std::exchange(pending_, -1);
   const InteropTimings& t = buffers_[static_cast<size_t>(shown_)]->timings();
   timings_.copyMs = t.copyMs;
-  timings_.waitMs = t.waitMs;
 }
 
 SharedBuffer& SharedBufferPair::beginUpdate(Queue& queue) {

@@ -29,12 +29,11 @@ class InteropError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Milliseconds of the last acquire / release / host copy, for the per-frame
-// breakdown. `waitMs` is CPU time spent blocked on the GPU: waiting for GL to
-// finish drawing the buffer before kernels write it, or (waitUntilReady) for the
-// kernels before GL draws it. The steady state of a frame waits for neither.
+// Milliseconds of the last acquire / release / host copy (the "last kernel run"
+// of the headless summary). Time blocked on the GPU is counted by the hand-over
+// clock below, in the phase of the frame it happened.
 struct InteropTimings {
-  double acquireMs = 0.0, releaseMs = 0.0, copyMs = 0.0, waitMs = 0.0;
+  double acquireMs = 0.0, releaseMs = 0.0, copyMs = 0.0;
 };
 
 // A GL buffer object that kernels write through a cl_mem. The protocol, once per
@@ -171,9 +170,8 @@ class SharedImage {
   void finishUpdates() { buffers_.finishUpdates(); }
   bool hasPicture() const { return buffers_.shown() != nullptr; }
   // The shown picture as a GL_TEXTURE_BUFFER of RGBA8 texels (0 before the first
-  // update finished), and the buffer behind it.
+  // update finished).
   GLuint texture() const { return hasPicture() ? textures_[static_cast<size_t>(buffers_.shownIndex())] : 0; }
-  SharedBuffer* shownBuffer() const { return buffers_.shown(); }
   void drawnByGl() { buffers_.drawnByGl(); }
   const InteropTimings& timings() const { return buffers_.timings(); }
 
