@@ -63,6 +63,7 @@ void FrameProfiler::setWindow(size_t samples) {
   window_ = std::max<size_t>(samples, 1);
   for (auto& s : series_) s.samples.setCapacity(window_);
   while (stages_.size() > window_) stages_.pop_front();
+  refreshShownNow();
 }
 
 const FrameProfiler::Series* FrameProfiler::find(const std::string& name) const {
@@ -74,6 +75,29 @@ const FrameProfiler::Series* FrameProfiler::find(const std::string& name) const 
 void FrameProfiler::clear() {
   series_.clear();
   stages_.clear();
+  shownValid_ = false;
+  shownFrameP95_ = 0.0;
+}
+
+void FrameProfiler::refreshShown(std::chrono::steady_clock::time_point now) {
+  bool due = !shownValid_ || now - shownAt_ >= kShownRefresh;
+  for (const auto& s : series_) due = due || (s.shown.count == 0 && !s.samples.empty());
+  if (!due) return;
+  refreshShownNow();
+  shownAt_ = now;
+}
+
+void FrameProfiler::refreshShownNow() {
+  for (auto& s : series_) s.shown = s.samples.summary();
+  std::vector<double> totals;
+  totals.reserve(stages_.size());
+  for (const auto& f : stages_) {
+    double cpu = 0.0;
+    for (size_t i = 0; i < kCpuStageCount; ++i) cpu += f[i];
+    totals.push_back(cpu);
+  }
+  shownFrameP95_ = summarize(totals).p95;
+  shownValid_ = true;
 }
 
 FrameProfiler::StageFrame frameStages(const AppState& state, bool ran) {
@@ -136,6 +160,7 @@ void recordFrame(AppState& state) {
     p.record("copy", b.copyMs);
   }
   p.recordStages(stages);
+  p.refreshShown(std::chrono::steady_clock::now());
 }
 
 std::string describeStageMedians(const FrameProfiler& profiler) {

@@ -58,6 +58,10 @@ class FrameProfiler {
     std::string name;
     bool kernel = false;  // a kernel's time (vs. a frame stage)
     RollingSamples samples;
+    // What the Profiler shows: the samples' summary as of the last refreshShown(). Sorting
+    // every series every frame cost about a third of the panels' CPU time, and figures
+    // that change hundreds of times a second cannot be read anyway.
+    SampleSummary shown;
   };
   // Milliseconds per stage for one frame, for the stacked graphs; Other is the
   // frame time not accounted for by the measured CPU stages.
@@ -73,6 +77,13 @@ class FrameProfiler {
   const Series* find(const std::string& name) const;
   const std::deque<StageFrame>& stageHistory() const { return stages_; }
   void clear();
+  // Refreshes every series' `shown` summary and shownFrameP95() when kShownRefresh has
+  // passed since the last refresh, or a series has samples but nothing shown yet.
+  void refreshShown(std::chrono::steady_clock::time_point now);
+  void refreshShownNow();
+  // The p95 of the frames' CPU totals as of the last refresh: the stacked charts' scale.
+  double shownFrameP95() const { return shownFrameP95_; }
+  static constexpr std::chrono::milliseconds kShownRefresh{250};
 
   // What the scenes last ran, to record only new kernel runs (see recordFrame).
   unsigned long long seenNBodyTimings = 0, seenImageRuns = 0;
@@ -81,6 +92,9 @@ class FrameProfiler {
   size_t window_;
   std::vector<Series> series_;  // in first-recorded order: the panel's rows keep their places
   std::deque<StageFrame> stages_;
+  std::chrono::steady_clock::time_point shownAt_{};
+  bool shownValid_ = false;
+  double shownFrameP95_ = 0.0;
 };
 
 // This frame's stages from the loop's phases (state.phases), the scene's readings

@@ -32,7 +32,7 @@ void statsTable(const char* id, const FrameProfiler& profiler, bool kernels) {
   ImGui::TableHeadersRow();
   for (const auto& s : profiler.series()) {
     if (s.kernel != kernels) continue;
-    const SampleSummary sum = s.samples.summary();
+    const SampleSummary& sum = s.shown;
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::TextUnformatted(s.name.c_str());
@@ -51,7 +51,7 @@ void frameGraph(const FrameProfiler& profiler) {
   const FrameProfiler::Series* frame = profiler.find("frame");
   if (!frame || frame->samples.empty()) return;
   const std::vector<float> values(frame->samples.samples().begin(), frame->samples.samples().end());
-  const SampleSummary sum = frame->samples.summary();
+  const SampleSummary& sum = frame->shown;
   char overlay[96];
   std::snprintf(overlay, sizeof overlay, "frame time: median %.2f ms, p95 %.2f ms", sum.median, sum.p95);
   ImGui::PlotLines("##frametime", values.data(), static_cast<int>(values.size()), 0, overlay, 0.0f,
@@ -106,13 +106,7 @@ void frameBreakdown(const FrameProfiler& profiler) {
   const auto& history = profiler.stageHistory();
   if (history.empty()) return;
   // Both charts on the frames' scale: the CPU stages add up to the frame time.
-  std::vector<double> totals;
-  for (const auto& f : history) {
-    double cpu = 0.0;
-    for (size_t i = 0; i < kCpuStageCount; ++i) cpu += f[i];
-    totals.push_back(cpu);
-  }
-  const double tallest = std::max(summarize(totals).p95, 1e-3);
+  const double tallest = std::max(profiler.shownFrameP95(), 1e-3);
   ImGui::TextDisabled("where each frame's time went (CPU, wall clock)");
   stackedBreakdown(profiler, 0, kCpuStageCount, tallest, 80.0f);
   ImGui::PushTextWrapPos(0.0f);
@@ -142,7 +136,7 @@ void derivedRates(const AppState& state) {
 
   const FrameProfiler& p = state.profiler;
   if (const auto* step = p.find("nbody step"); step && !step->samples.empty() && state.scene == SceneKind::NBody) {
-    const double ms = step->samples.summary().median;
+    const double ms = step->shown.median;
     const double n = static_cast<double>(state.nbody.runningBodies);
     const bool fp64 = state.nbody.runningConfig.fp64;
     const double gflops = ms > 0.0 ? n * n * (fp64 ? 30.0 : 20.0) / (ms * 1e-3) * 1e-9 : 0.0;
@@ -169,7 +163,7 @@ void derivedRates(const AppState& state) {
     for (const auto& k : kernels) {
       const auto* s = p.find(k.name);
       if (!s || s->samples.empty() || (std::string(k.name) == "transpose" && !lab.transpose)) continue;
-      const double gbps = imageGigabytesPerSecond(k.bytes, s->samples.summary().median);
+      const double gbps = imageGigabytesPerSecond(k.bytes, s->shown.median);
       ImGui::Text("%s: %.1f GB/s (median, %.1f MB read + written)", k.name, gbps, k.bytes / 1e6);
       fractionText(gbps, c.copy.gbps);
     }

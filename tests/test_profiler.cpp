@@ -109,6 +109,44 @@ TEST(FrameProfiler, WindowLengthAppliesToEverySeries) {
   EXPECT_TRUE(state.profiler.series().empty());
 }
 
+// The panel's figures are summaries refreshed a few times a second, not re-sorted every frame;
+// a series that has just appeared is shown at once.
+TEST(FrameProfiler, ShownSummariesRefreshAFewTimesASecond) {
+  FrameProfiler p;
+  const auto t0 = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
+  p.record("frame", 2.0);
+  p.refreshShown(t0);
+  EXPECT_EQ(p.find("frame")->shown.count, 1u);
+  EXPECT_DOUBLE_EQ(p.find("frame")->shown.median, 2.0);
+
+  p.record("frame", 4.0);
+  p.record("rotate", 0.5, true);
+  p.refreshShown(t0 + std::chrono::milliseconds(100));  // not due, but "rotate" shows nothing yet
+  EXPECT_EQ(p.find("rotate")->shown.count, 1u);
+  const auto t1 = t0 + std::chrono::milliseconds(100);
+  p.record("frame", 6.0);
+  p.refreshShown(t1 + std::chrono::milliseconds(100));  // not due: the figures stay put
+  EXPECT_EQ(p.find("frame")->shown.count, 2u);
+  EXPECT_DOUBLE_EQ(p.find("frame")->shown.median, 3.0);
+  p.refreshShown(t1 + FrameProfiler::kShownRefresh);
+  EXPECT_EQ(p.find("frame")->shown.count, 3u);
+  EXPECT_DOUBLE_EQ(p.find("frame")->shown.median, 4.0);
+  EXPECT_DOUBLE_EQ(p.find("frame")->shown.max, 6.0);
+}
+
+TEST(FrameProfiler, TheStackedChartsScaleIsTheP95OfTheFramesCpuTotals) {
+  AppState state;
+  state.scene = SceneKind::Julia;
+  for (int i = 1; i <= 21; ++i) {
+    state.phases.set(FrameStage::Ui, i);
+    state.phases.set(FrameStage::Render, 1.0);
+    state.stats.frameMs = i + 1.0;
+    recordFrame(state);
+  }
+  state.profiler.refreshShownNow();
+  EXPECT_DOUBLE_EQ(state.profiler.shownFrameP95(), 21.0);  // totals 2..22: rank 0.95 * 20 = 19 -> 21
+}
+
 TEST(PeakFp32, TableKnowsSomeGpusAndSaysUnknownOtherwise) {
   DeviceDescriptor h100;
   h100.kind = DeviceKind::Gpu;
