@@ -8,7 +8,7 @@
 
 #include "app/frame_profiler.h"
 #include "app/runs_state.h"
-#include "app/settings.h"
+#include "io/settings.h"
 #include "app/view_area.h"
 #include "compute/cl_objects.h"
 #include "compute/device_catalog.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "app/session.h"
-#include "app/sweep_runs.h"
+#include "lab/sweep_runs.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_gpu.h"
 #include "compute/sweep_plan.h"

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app/session.h"
-#include "app/sweep_runs.h"
+#include "lab/sweep_runs.h"
 #include "compute/sweep_plan.h"
 #include "compute/transpose_benchmark.h"
 

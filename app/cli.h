@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/exit_code.h"
 #include "compute/interop/interop_path.h"
 
 namespace ks {
@@ -67,18 +68,6 @@ struct AppOptions {
   int warmup = 10;         // frames skipped before a recording starts
   int iterations = 100;    // benchmark iterations
   int imageBenchWidth = 8192, imageBenchHeight = 8192;  // --image-size for --bench image  // empty: automatic (best available)
-};
-
-// Exit codes documented in --help.
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitFailure = 1,
-  kExitUsage = 2,
-  kExitNoOpenClPlatform = 3,
-  kExitNoUsableDevice = 4,
-  kExitGraphicsFailed = 5,
-  kExitKernelsMissing = 6,
-  kExitKernelBuildFailed = 7,
 };
 
 // Parses argv; returns an exit code when the program should stop now (--help,

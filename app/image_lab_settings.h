@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "app/app_state.h"
-#include "app/settings.h"
+#include "io/settings.h"
 
 namespace ks {
 

@@ -8,10 +8,10 @@
 #include "app/app_state.h"
 #include "app/image_angle.h"
 #include "app/image_lab_settings.h"
-#include "app/image_paths.h"
-#include "app/png_writer.h"
-#include "app/test_image.h"
-#include "app/tuning_cache.h"
+#include "io/image_paths.h"
+#include "io/png_writer.h"
+#include "io/test_image.h"
+#include "lab/tuning_cache.h"
 
 namespace ks {
 namespace {

@@ -10,12 +10,12 @@
 #include <memory>
 #include <optional>
 
-#include "app/image_file.h"
-#include "app/image_loader.h"
+#include "io/image_file.h"
+#include "io/image_loader.h"
 #include "app/lab_renderer.h"
-#include "app/result_saver.h"
+#include "io/result_saver.h"
 #include "app/scene.h"
-#include "app/settings.h"
+#include "io/settings.h"
 #include "compute/image_histogram.h"
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"

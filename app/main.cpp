@@ -1,5 +1,6 @@
-// kernelscope: OpenCL kernels at work, live. The whole program in one loop:
-// init (options, settings, surface, ImGui, OpenCL), frames, shutdown.
+// kernelscope: OpenCL kernels at work, live. Laid out like Dear ImGui's
+// example_glfw_opengl3: a run that is not the viewer is picked from a table of
+// modes; the viewer is start-up, one frame loop, shutdown.
 #include <GLFW/glfw3.h>
 #include <glad/gl.h>
 #include <imgui.h>
@@ -17,19 +18,20 @@
 #include "app/cli.h"
 #include "app/fps_counter.h"
 #include "app/image_lab_settings.h"
-#include "app/imgui_layer.h"
-#include "app/panels.h"
 #include "app/render_surface.h"
 #include "app/run_recorder.h"
+#include "app/run_summary.h"
 #include "app/session.h"
-#include "app/settings.h"
 #include "app/state_dump.h"
 #include "app/sweep_runner.h"
-#include "app/sweep_runs.h"
 #include "compute/cl_error.h"
+#include "io/settings.h"
+#include "lab/tuning_cache.h"
 #include "render/gl_check.h"
 #include "render/gpu_timer.h"
 #include "render/screenshot.h"
+#include "ui/imgui_layer.h"
+#include "ui/panels.h"
 
 namespace {
 
@@ -48,52 +50,46 @@ bool shouldRunHeadless(const ks::AppOptions& options) {
   return !(x11 && *x11) && !(wayland && *wayland);
 }
 
-int run(ks::AppOptions options) {
-  // ---- init ----------------------------------------------------------------
-  // OpenCL first: without a platform nothing else is worth setting up.
-  ks::DeviceCatalog catalog = ks::requireDevices();
-  if (options.listDevices) {
-    std::printf("%s", ks::describeDeviceList(catalog.devices).c_str());
-    return ks::kExitOk;
-  }
-  // N-body benchmark and verification need no GL; like every benchmark they
-  // ignore the saved device so that the same command measures the same thing.
-  if (options.bench == "nbody") return ks::runNBodyBenchmark(std::move(catalog), options, ks::Settings{});
-  if (options.nbody.verify) return ks::runNBodyVerify(std::move(catalog), options, ks::Settings{});
-  if (options.bench == "image") return ks::runImageBenchmark(std::move(catalog), options, ks::Settings{});
-  if (options.bench == "transpose") return ks::runTransposeSweep(std::move(catalog), options, ks::Settings{});
+std::unique_ptr<ks::RenderSurface> openSurface(bool headless, int width, int height, bool vsync) {
+  return headless ? ks::createHeadlessSurface(width, height) : ks::createWindowSurface(width, height, vsync);
+}
 
-  const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
-  if (options.noProgramCache) options.programCacheDir.reset();
-  else if (!options.programCacheDir) options.programCacheDir = ks::defaultProgramCacheDir(options.configDir);
-  std::string warning;
-  ks::Settings settings = ks::loadSettings(configDir / "settings.json", &warning);
-  const bool headless = shouldRunHeadless(options);
-  // Only window runs save settings (below), so only they replace a damaged file.
-  if (!warning.empty())
-    std::fprintf(stderr, "kernelscope: warning: %s; %s\n", warning.c_str(),
-                 headless ? "headless runs leave it as it is" : "it will be rewritten at exit");
-  if (headless && !options.headless) {
-    std::fprintf(stderr, "kernelscope: no display found, rendering headless through EGL\n");
-    if (options.frames == 0) options.frames = 300;
-  }
-  const int width = options.sizeGiven || headless ? options.width : settings.windowWidth;
-  const int height = options.sizeGiven || headless ? options.height : settings.windowHeight;
-  const bool vsync = options.vsync && settings.vsync;
+// ---- modes: runs that are not the viewer --------------------------------------
+// Like every benchmark they ignore the saved settings (the device too), so that the
+// same command measures the same thing.
+struct Mode {
+  bool (*chosen)(const ks::AppOptions&);
+  int (*run)(ks::DeviceCatalog, const ks::AppOptions&);
+};
+const Mode kModes[] = {
+    {[](const ks::AppOptions& o) { return o.listDevices; },
+     [](ks::DeviceCatalog catalog, const ks::AppOptions&) {
+       std::printf("%s", ks::describeDeviceList(catalog.devices).c_str());
+       return static_cast<int>(ks::kExitOk);
+     }},
+    {[](const ks::AppOptions& o) { return o.bench == "nbody"; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runNBodyBenchmark(std::move(c), o, ks::Settings{}); }},
+    {[](const ks::AppOptions& o) { return o.nbody.verify; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runNBodyVerify(std::move(c), o, ks::Settings{}); }},
+    {[](const ks::AppOptions& o) { return o.bench == "image"; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runImageBenchmark(std::move(c), o, ks::Settings{}); }},
+    {[](const ks::AppOptions& o) { return o.bench == "transpose"; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runTransposeSweep(std::move(c), o, ks::Settings{}); }},
+    {[](const ks::AppOptions& o) { return o.bench == "interop"; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) {  // GL at the --size asked for
+       std::unique_ptr<ks::RenderSurface> surface;
+       try {
+         surface = openSurface(shouldRunHeadless(o), o.width, o.height, o.vsync);
+       } catch (const ks::GraphicsError& e) {
+         return fail(ks::kExitGraphicsFailed, e.what());
+       }
+       return ks::runInteropBenchmark(std::move(c), o, ks::Settings{}, *surface);
+     }},
+};
 
-  std::unique_ptr<ks::RenderSurface> surface;
-  try {
-    surface = headless ? ks::createHeadlessSurface(width, height) : ks::createWindowSurface(width, height, vsync);
-  } catch (const ks::GraphicsError& e) {
-    return fail(ks::kExitGraphicsFailed, e.what());
-  }
-
-  if (options.bench == "interop")
-    return ks::runInteropBenchmark(std::move(catalog), options, ks::Settings{}, *surface);
-
-  ks::AppState state;
-  state.headless = headless;
-  state.vsync = vsync;
+// The state the viewer starts with: saved panels, sweep winners, a --record to start.
+void initialState(ks::AppState& state, const ks::Settings& settings, const ks::AppOptions& options,
+                  const std::filesystem::path& configDir) {
   state.panels = settings.panels;
   // Sweep winners per device; a damaged file is ignored (and rewritten) with a warning.
   std::string tuningWarning;
@@ -108,14 +104,60 @@ int run(ks::AppOptions options) {
     state.runs.recording.warmup = options.warmup;
     state.runs.recording.startRequested = true;
   }
+  state.image.recent = settings.recentImages;
+  for (const auto& note : ks::restoreImageLab(settings.imageLab, state.image)) state.report(note);
+}
+
+// What a window run keeps for the next one (headless runs leave the user's files alone).
+void saveViewerSettings(ks::Settings settings, const ks::AppState& state, const ks::RenderSurface& surface,
+                        const ks::DeviceDescriptor& device, const std::filesystem::path& file) {
+  settings.recentImages = state.image.recent;
+  settings.imageLab = ks::imageLabSettingsOf(state.image);
+  const ks::SurfaceSize windowSize = surface.windowSize();
+  settings.windowWidth = windowSize.width;
+  settings.windowHeight = windowSize.height;
+  settings.panels = state.panels;
+  settings.vsync = state.vsync;
+  settings.devicePlatform = device.platformName;
+  settings.deviceName = device.name;
+  if (const std::string error = ks::saveSettings(settings, file); !error.empty())
+    std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
+}
+
+int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
+  // ---- start-up ------------------------------------------------------------
+  const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
+  if (options.noProgramCache) options.programCacheDir.reset();
+  else if (!options.programCacheDir) options.programCacheDir = ks::defaultProgramCacheDir(options.configDir);
+  std::string warning;
+  ks::Settings settings = ks::loadSettings(configDir / "settings.json", &warning);
+  const bool headless = shouldRunHeadless(options);
+  // Only window runs save settings (below), so only they replace a damaged file.
+  if (!warning.empty())
+    std::fprintf(stderr, "kernelscope: warning: %s; %s\n", warning.c_str(),
+                 headless ? "headless runs leave it as it is" : "it will be rewritten at exit");
+  if (headless && !options.headless) {
+    std::fprintf(stderr, "kernelscope: no display found, rendering headless through EGL\n");
+    if (options.frames == 0) options.frames = 300;
+  }
+  const bool vsync = options.vsync && settings.vsync;
+  std::unique_ptr<ks::RenderSurface> surface;
+  try {
+    surface = openSurface(headless, options.sizeGiven || headless ? options.width : settings.windowWidth,
+                          options.sizeGiven || headless ? options.height : settings.windowHeight, vsync);
+  } catch (const ks::GraphicsError& e) {
+    return fail(ks::kExitGraphicsFailed, e.what());
+  }
+
+  ks::AppState state;
+  state.headless = headless;
+  state.vsync = vsync;
+  initialState(state, settings, options, configDir);
   state.surfaceDescription = surface->description();
   state.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   state.glVersion = reinterpret_cast<const char*>(glGetString(GL_VERSION));
-
   // Headless runs leave the user's layout alone: no ini file, no settings written.
   ks::ImGuiLayer imgui(*surface, headless ? std::filesystem::path() : configDir / "imgui.ini");
-  state.image.recent = settings.recentImages;
-  for (const auto& note : ks::restoreImageLab(settings.imageLab, state.image)) state.report(note);
   // Files dropped on the window open in the image lab (the first of several).
   surface->setDropHandler([&state](std::vector<std::string> paths) {
     if (paths.empty()) return;
@@ -209,62 +251,13 @@ int run(ks::AppOptions options) {
   }
 
   // ---- shutdown ------------------------------------------------------------
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const auto& device = session.compute().device();
-  std::printf("kernelscope summary\n");
-  std::printf("  device:    %s [%s], driver %s\n", device.displayName().c_str(), ks::deviceKindName(device.kind),
-              device.driverVersion.c_str());
-  std::printf("  rendering: %s, %s\n", state.surfaceDescription.c_str(), state.glRenderer.c_str());
-  std::printf("  frames:    %llu in %.2f s (%.1f FPS)\n", state.stats.frames, seconds,
-              seconds > 0 ? state.stats.frames / seconds : 0.0);
-  std::printf("  interop:   %s\n", ks::interopPathName(state.interopPath));
-  const auto& programs = session.compute().programs();
-  std::printf("  programs:  %zu compiled from source, %zu from the binary cache (%s)\n", programs.misses() - programs.diskHits(),
-              programs.diskHits(), programs.diskCache() ? programs.diskCache()->dir().c_str() : "binary cache off");
-  if (state.scene == ks::SceneKind::NBody)
-    std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
-                state.nbody.runningBodies, ks::describeNBodyConfig(state.nbody.runningConfig).c_str(),
-                state.nbody.steps, state.nbody.kernelMs, state.nbody.interactionsPerSecond * 1e-9);
-  if (state.scene == ks::SceneKind::Image)  // it recomputes only when the image or a setting changes
-    std::printf(
-        "  image lab: %s; pipeline runs: %llu, the last: rotate %.3f ms, transpose %.3f, histogram %.3f ms\n",
-        (state.image.path.empty() ? state.image.description : state.image.path + " (" + state.image.description + ")")
-            .c_str(),
-        state.image.pipelineRuns, state.image.rotateMs, state.image.transposeMs, state.image.histogramMs);
-  std::printf("  last kernel run: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f; last frame: render %.3f ms\n",
-              state.breakdown.kernelMs, state.breakdown.acquireMs, state.breakdown.releaseMs, state.breakdown.copyMs,
-              state.breakdown.renderMs);
-  std::printf("  frame breakdown (medians over the last %zu frames, ms): %s\n", state.profiler.window(),
-              ks::describeStageMedians(state.profiler).c_str());
-  if (options.screenshot) std::printf("  screenshot: %s\n", std::filesystem::absolute(*options.screenshot).c_str());
-
+  ks::printRunSummary(state, session, options, std::chrono::duration<double>(Clock::now() - start).count());
   if (options.stateDump) {
     if (const std::string error = ks::writeStateDump(state, *options.stateDump); !error.empty())
       std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
   }
-  if (options.record > 0) {
-    if (state.runs.runs.empty())
-      return fail(ks::kExitFailure, "the recording did not finish (" + state.runs.recording.status +
-                                        "); --frames must leave room for --warmup + --record frames");
-    const ks::RunRecord& run = state.runs.runs.back();
-    std::printf("  recording: %zu frames, %.1f FPS, frame median %.3f ms, kernel median %.3f ms p95 %.3f ms\n",
-                run.m.frames, run.m.fps, run.m.frameMs.median, run.m.kernelMs.median, run.m.kernelMs.p95);
-    if (const int code = ks::writeRunFiles(state.runs.runs, options.nbody.csv, options.nbody.json); code != ks::kExitOk)
-      return code;
-  }
-  if (!headless) {
-    settings.recentImages = state.image.recent;
-    settings.imageLab = ks::imageLabSettingsOf(state.image);
-    const ks::SurfaceSize windowSize = surface->windowSize();
-    settings.windowWidth = windowSize.width;
-    settings.windowHeight = windowSize.height;
-    settings.panels = state.panels;
-    settings.vsync = state.vsync;
-    settings.devicePlatform = device.platformName;
-    settings.deviceName = device.name;
-    if (const std::string error = ks::saveSettings(settings, configDir / "settings.json"); !error.empty())
-      std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
-  }
+  if (const int code = ks::finishRecording(state, options); code != ks::kExitOk) return code;
+  if (!headless) saveViewerSettings(settings, state, *surface, session.compute().device(), configDir / "settings.json");
   return ks::kExitOk;
 }
 
@@ -274,12 +267,14 @@ int main(int argc, char** argv) {
   ks::AppOptions options;
   if (const auto exitCode = ks::parseCommandLine(argc, argv, options)) return *exitCode;
   try {
-    return run(options);
+    // OpenCL first: without a platform nothing else is worth setting up.
+    ks::DeviceCatalog catalog = ks::requireDevices();
+    for (const Mode& mode : kModes)
+      if (mode.chosen(options)) return mode.run(std::move(catalog), options);
+    return runViewer(options, std::move(catalog));
   } catch (const ks::StartupError& e) {
     return fail(e.exitCode(), e.what());
-  } catch (const ks::ClError& e) {
-    return fail(ks::kExitFailure, e.what());
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // ks::ClError included: its message names the OpenCL error
     return fail(ks::kExitFailure, e.what());
   }
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "app/app_state.h"
-#include "app/tuning_cache.h"
+#include "lab/tuning_cache.h"
 #include "compute/kernel_files.h"
 #include "compute/nbody_tuning.h"
 

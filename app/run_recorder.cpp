@@ -1,6 +1,6 @@
 #include "app/run_recorder.h"
 
-#include "app/sweep_runs.h"
+#include "lab/sweep_runs.h"
 #include "compute/kernel_files.h"
 #include "compute/nbody_benchmark.h"
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "app/run_record.h"
-#include "app/tuning_cache.h"
+#include "lab/run_record.h"
+#include "lab/tuning_cache.h"
 
 namespace ks {
 

@@ -4,7 +4,7 @@
 
 #include "app/run_recorder.h"
 #include "app/session.h"
-#include "app/sweep_runs.h"
+#include "lab/sweep_runs.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/sweep_plan.h"
 #include "compute/transpose_benchmark.h"

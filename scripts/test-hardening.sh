@@ -93,7 +93,7 @@ fi
 # Seeds: valid files of every format and damaged copies, written fresh each run.
 # New inputs the fuzzer finds go to fuzz-corpus/ (kept between local runs); a
 # crash is saved as fuzz-artifacts/crash-* and fails the run: turn it into a
-# test in tests/test_image_file.cpp and fix app/image_file.cpp.
+# test in tests/test_image_file.cpp and fix io/image_file.cpp.
 seeds="$build/fuzz-seeds" corpus="$build/fuzz-corpus" artifacts="$build/fuzz-artifacts"
 rm -rf "$seeds" && mkdir -p "$corpus" "$artifacts"
 "$build/tests/fuzz/make_image_corpus" "$seeds"

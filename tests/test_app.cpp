@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "app/frame_profiler.h"
-#include "app/run_record.h"
-#include "app/settings.h"
+#include "lab/run_record.h"
+#include "io/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/device_selection.h"
 #include "compute/image_transpose.h"

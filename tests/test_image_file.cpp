@@ -1,4 +1,4 @@
-// Image files (app/image_file.h): every format stb_image reads, written here by
+// Image files (io/image_file.h): every format stb_image reads, written here by
 // stb_image_write or byte by byte (16-bit PNG, palette PNG, PNM, GIF, PSD), and
 // every kind of bad file the image lab can be handed. No downloaded images.
 // Not covered: Softimage PIC (nothing writes it) and gray JPEG (stb_image_write
@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "app/image_file.h"
-#include "app/png_writer.h"
-#include "app/test_image.h"
+#include "io/image_file.h"
+#include "io/png_writer.h"
+#include "io/test_image.h"
 #include "test_support.h"
 
 namespace ks {

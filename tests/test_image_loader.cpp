@@ -1,7 +1,7 @@
-// Image files off the frame loop. The loader (app/image_loader.h): the newest
+// Image files off the frame loop. The loader (io/image_loader.h): the newest
 // request wins, a cancelled decode is never handed out; its decoder is held by a
 // gate the test opens, so every order of events is deterministic. The result
-// saver (app/result_saver.h): one save at a time, finished before it goes.
+// saver (io/result_saver.h): one save at a time, finished before it goes.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <set>
 #include <thread>
 
-#include "app/image_loader.h"
-#include "app/result_saver.h"
+#include "io/image_loader.h"
+#include "io/result_saver.h"
 #include "test_support.h"
 
 namespace ks {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/image_paths.h"
+#include "io/image_paths.h"
 
 namespace ks {
 namespace {

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "app/run_record.h"
-#include "app/sweep_runs.h"
-#include "app/tuning_cache.h"
+#include "lab/run_record.h"
+#include "lab/sweep_runs.h"
+#include "lab/tuning_cache.h"
 #include "compute/nbody_tuning.h"
 #include "compute/sweep_plan.h"
 #include "test_support.h"

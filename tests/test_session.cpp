@@ -12,12 +12,12 @@
 #include <cstdlib>
 
 #include "app/app_state.h"
-#include "app/image_file.h"
+#include "io/image_file.h"
 #include "app/image_lab_settings.h"
-#include "app/panels.h"
-#include "app/png_writer.h"
+#include "ui/panels.h"
+#include "io/png_writer.h"
 #include "app/render_surface.h"
-#include "app/run_record.h"
+#include "lab/run_record.h"
 #include "app/session.h"
 #include "session_fixture.h"
 
@@ -406,7 +406,7 @@ class ImageLabUi : public ::testing::Test {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
-    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // as in a window (app/imgui_layer.cpp)
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // as in a window (ui/imgui_layer.cpp)
     for (int key = 0; key < ImGuiKey_COUNT; ++key) io.KeyMap[key] = key;  // keyboard navigation needs them mapped
     io.DisplaySize = ImVec2(1280.0f, 800.0f);
     unsigned char* pixels = nullptr;

@@ -1,4 +1,4 @@
-// app/settings.h (settings.json round trip and recovery) and compute/kernel_files.h
+// io/settings.h (settings.json round trip and recovery) and compute/kernel_files.h
 // (finding kernels/ at run time). All files live in a fresh temp directory.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/settings.h"
+#include "io/settings.h"
 #include "compute/kernel_files.h"
 #include "test_support.h"
 

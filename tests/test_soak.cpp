@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "app/app_state.h"
-#include "app/image_file.h"
-#include "app/png_writer.h"
+#include "io/image_file.h"
+#include "io/png_writer.h"
 #include "app/render_surface.h"
 #include "app/session.h"
 #include "session_fixture.h"

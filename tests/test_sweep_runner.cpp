@@ -11,7 +11,7 @@
 #include "app/run_recorder.h"
 #include "app/session.h"
 #include "app/sweep_runner.h"
-#include "app/sweep_runs.h"
+#include "lab/sweep_runs.h"
 #include "session_fixture.h"
 #include "test_support.h"
 

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "app/image_file.h"
+#include "io/image_file.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/image_file.h"
+#include "io/image_file.h"
 
 namespace ks {
 

@@ -1,4 +1,4 @@
-#include "app/image_file_checks.h"
+#include "io/image_file_checks.h"
 
 #include <algorithm>
 #include <cstring>

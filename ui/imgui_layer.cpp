@@ -1,4 +1,4 @@
-#include "app/imgui_layer.h"
+#include "ui/imgui_layer.h"
 
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>

@@ -1,4 +1,4 @@
-#include "app/panels.h"
+#include "ui/panels.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>

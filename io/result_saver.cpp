@@ -1,10 +1,10 @@
-#include "app/result_saver.h"
+#include "io/result_saver.h"
 
 #include <filesystem>
 #include <system_error>
 #include <utility>
 
-#include "app/png_writer.h"
+#include "io/png_writer.h"
 
 namespace ks {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/png_writer.h"
+#include "io/png_writer.h"
 
 // The implementation is in libstb.a (libstb-dev); this is the header only.
 #include <stb_image_write.h>

@@ -1,4 +1,4 @@
-#include "app/test_image.h"
+#include "io/test_image.h"
 
 #include <algorithm>
 #include <cmath>

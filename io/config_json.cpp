@@ -1,4 +1,4 @@
-#include "app/config_json.h"
+#include "io/config_json.h"
 
 namespace ks {
 using nlohmann::json;

@@ -1,4 +1,4 @@
-#include "app/settings.h"
+#include "io/settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "app/config_json.h"
+#include "io/config_json.h"
 #include "compute/atomic_file.h"
 
 namespace ks {

@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "app/image_file.h"
+#include "io/image_file.h"
 
 namespace ks {
 

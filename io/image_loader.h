@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "app/image_file.h"
+#include "io/image_file.h"
 
 namespace ks {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "app/app_state.h"
-#include "app/panels.h"
-#include "app/sweep_runs.h"
+#include "ui/panels.h"
+#include "lab/sweep_runs.h"
 
 namespace ks {
 namespace {

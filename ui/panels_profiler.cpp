@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/app_state.h"
-#include "app/panels.h"
+#include "ui/panels.h"
 #include "compute/image_layout.h"
 
 namespace ks {

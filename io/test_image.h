@@ -1,6 +1,6 @@
 #pragma once
 // The image lab's built-in picture, shown when no file is open.
-#include "app/image_file.h"
+#include "io/image_file.h"
 
 namespace ks {
 

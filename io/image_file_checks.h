@@ -3,7 +3,7 @@
 // the format by its signature, each format's fixed header, the damaged files
 // stb_image 2.27 mishandles, and the device's limits on the header's numbers.
 // A failed check throws ImageFileError with a message that names the file.
-// Used by app/image_file.cpp and app/pnm_reader.cpp only.
+// Used by io/image_file.cpp and io/pnm_reader.cpp only.
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "app/image_file.h"
-#include "app/pnm_reader.h"
+#include "io/image_file.h"
+#include "io/pnm_reader.h"
 
 namespace ks::image_checks {
 

@@ -1,9 +1,9 @@
-#include "app/tuning_cache.h"
+#include "lab/tuning_cache.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "app/config_json.h"
+#include "io/config_json.h"
 #include "compute/atomic_file.h"
 #include "compute/nbody_tuning.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "app/app_state.h"
-#include "app/panels.h"
+#include "ui/panels.h"
 
 namespace ks {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/image_paths.h"
+#include "io/image_paths.h"
 
 #include <algorithm>
 #include <filesystem>

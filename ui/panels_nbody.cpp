@@ -6,8 +6,8 @@
 #include <string>
 
 #include "app/app_state.h"
-#include "app/panels.h"
-#include "app/tuning_cache.h"
+#include "ui/panels.h"
+#include "lab/tuning_cache.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {

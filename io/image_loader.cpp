@@ -1,4 +1,4 @@
-#include "app/image_loader.h"
+#include "io/image_loader.h"
 
 #include <exception>
 #include <new>

@@ -1,9 +1,9 @@
-#include "app/pnm_reader.h"
+#include "io/pnm_reader.h"
 
 #include <algorithm>
 #include <string>
 
-#include "app/image_file_checks.h"
+#include "io/image_file_checks.h"
 
 namespace ks {
 

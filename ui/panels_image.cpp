@@ -14,8 +14,8 @@
 #include "app/app_state.h"
 #include "app/lab_renderer.h"
 #include "app/image_angle.h"
-#include "app/image_paths.h"
-#include "app/panels.h"
+#include "io/image_paths.h"
+#include "ui/panels.h"
 
 namespace ks {
 namespace {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "app/run_record.h"
+#include "lab/run_record.h"
 #include "compute/image_layout.h"
 #include "compute/image_transpose.h"
 #include "compute/nbody_benchmark.h"

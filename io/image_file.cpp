@@ -1,4 +1,4 @@
-#include "app/image_file.h"
+#include "io/image_file.h"
 
 // The implementation is in libstb.a (libstb-dev); this is the header only.
 #include <stb_image.h>
@@ -17,8 +17,8 @@
 #include <string_view>
 #include <system_error>
 
-#include "app/image_file_checks.h"
-#include "app/pnm_reader.h"
+#include "io/image_file_checks.h"
+#include "io/pnm_reader.h"
 
 namespace ks {
 namespace fs = std::filesystem;

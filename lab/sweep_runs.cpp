@@ -1,8 +1,8 @@
-#include "app/sweep_runs.h"
+#include "lab/sweep_runs.h"
 
 #include <cstdio>
 
-#include "app/cli.h"
+#include "compute/exit_code.h"
 #include "compute/sample_stats.h"
 
 namespace ks {

@@ -1,4 +1,4 @@
-#include "app/run_record.h"
+#include "lab/run_record.h"
 
 #include <unistd.h>
 

@@ -1,0 +1,56 @@
+#include "app/run_summary.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/session.h"
+#include "lab/sweep_runs.h"
+
+namespace ks {
+
+void printRunSummary(const AppState& state, const Session& session, const AppOptions& options, double seconds) {
+  const auto& device = session.compute().device();
+  std::printf("kernelscope summary\n");
+  std::printf("  device:    %s [%s], driver %s\n", device.displayName().c_str(), deviceKindName(device.kind),
+              device.driverVersion.c_str());
+  std::printf("  rendering: %s, %s\n", state.surfaceDescription.c_str(), state.glRenderer.c_str());
+  std::printf("  frames:    %llu in %.2f s (%.1f FPS)\n", state.stats.frames, seconds,
+              seconds > 0 ? state.stats.frames / seconds : 0.0);
+  std::printf("  interop:   %s\n", interopPathName(state.interopPath));
+  const auto& programs = session.compute().programs();
+  std::printf("  programs:  %zu compiled from source, %zu from the binary cache (%s)\n", programs.misses() - programs.diskHits(),
+              programs.diskHits(), programs.diskCache() ? programs.diskCache()->dir().c_str() : "binary cache off");
+  if (state.scene == SceneKind::NBody)
+    std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
+                state.nbody.runningBodies, describeNBodyConfig(state.nbody.runningConfig).c_str(),
+                state.nbody.steps, state.nbody.kernelMs, state.nbody.interactionsPerSecond * 1e-9);
+  if (state.scene == SceneKind::Image)  // it recomputes only when the image or a setting changes
+    std::printf(
+        "  image lab: %s; pipeline runs: %llu, the last: rotate %.3f ms, transpose %.3f, histogram %.3f ms\n",
+        (state.image.path.empty() ? state.image.description : state.image.path + " (" + state.image.description + ")")
+            .c_str(),
+        state.image.pipelineRuns, state.image.rotateMs, state.image.transposeMs, state.image.histogramMs);
+  std::printf("  last kernel run: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f; last frame: render %.3f ms\n",
+              state.breakdown.kernelMs, state.breakdown.acquireMs, state.breakdown.releaseMs, state.breakdown.copyMs,
+              state.breakdown.renderMs);
+  std::printf("  frame breakdown (medians over the last %zu frames, ms): %s\n", state.profiler.window(),
+              describeStageMedians(state.profiler).c_str());
+  if (options.screenshot) std::printf("  screenshot: %s\n", std::filesystem::absolute(*options.screenshot).c_str());
+}
+
+int finishRecording(const AppState& state, const AppOptions& options) {
+  if (options.record <= 0) return kExitOk;
+  if (state.runs.runs.empty()) {
+    std::fprintf(stderr,
+                 "kernelscope: error: the recording did not finish (%s); --frames must leave room for --warmup + "
+                 "--record frames\n",
+                 state.runs.recording.status.c_str());
+    return kExitFailure;
+  }
+  const RunRecord& run = state.runs.runs.back();
+  std::printf("  recording: %zu frames, %.1f FPS, frame median %.3f ms, kernel median %.3f ms p95 %.3f ms\n",
+              run.m.frames, run.m.fps, run.m.frameMs.median, run.m.kernelMs.median, run.m.kernelMs.p95);
+  return writeRunFiles(state.runs.runs, options.nbody.csv, options.nbody.json);
+}
+
+}  // namespace ks
