@@ -11,6 +11,11 @@
 #include <functional>
 #include <iostream>
 
+#include "compute/image_transpose.h"
+#include "compute/nbody_model.h"
+#include "compute/nbody_variants.h"
+#include "compute/parameter_values.h"
+
 namespace ks {
 
 namespace {
@@ -121,21 +126,25 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   NBodyOptions& nb = options.nbody;
   auto* group = app.add_option_group("N-body", "N-body simulation, benchmark and sweep options");
   group->add_option("--n", nb.bodies, "Number of bodies (>= 1)")->check(CLI::Range(size_t{1}, size_t{1} << 26));
-  group->add_option("--variant", nb.variants, "Kernel variant(s): naive, tiled, blocked (lists for --sweep)")
+  group->add_option("--variant", nb.variants, "Kernel variant(s): " + joinValues(variantNames(nbodyVariants())) + " (lists for --sweep)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"naive", "tiled", "blocked"}));
+      ->check(CLI::IsMember(variantNames(nbodyVariants())));
   group->add_option("--wg", nb.workGroups, "Work-group (tile) size(s), multiples of 32")
       ->delimiter(',')
       ->check(CLI::Range(1, kMaxWorkGroupOption));
-  group->add_option("--unroll", nb.unrolls, "Unroll factor(s): 1, 2, 4, 8, 16, 32")
+  const std::vector<int> unrolls = valuesOverVariants(nbodyVariants(), &NBodyVariant::unrolls);
+  const std::vector<int> bodiesPerItem = valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem);
+  const std::vector<int> splits = valuesOverVariants(nbodyVariants(), &NBodyVariant::splits);
+  group->add_option("--unroll", nb.unrolls, "Unroll factor(s): " + joinValues(unrolls))
       ->delimiter(',')
-      ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
-  group->add_option("--bodies-per-item", nb.bodiesPerItem, "Bodies per work-item (register blocking): 1, 2, 4")
+      ->check(CLI::IsMember(unrolls));
+  group->add_option("--bodies-per-item", nb.bodiesPerItem,
+                    "Bodies per work-item (register blocking): " + joinValues(bodiesPerItem))
       ->delimiter(',')
-      ->check(CLI::IsMember({1, 2, 4}));
-  group->add_option("--split", nb.splits, "Work-items per body (blocked variant, for small N): 1, 2, 4")
+      ->check(CLI::IsMember(bodiesPerItem));
+  group->add_option("--split", nb.splits, "Work-items per body (blocked variant, for small N): " + joinValues(splits))
       ->delimiter(',')
-      ->check(CLI::IsMember({1, 2, 4}));
+      ->check(CLI::IsMember(splits));
   group->add_flag("--fp64", nb.fp64, "Double precision (needs cl_khr_fp64)");
   group->add_flag("--fast-math", nb.fastMath, "Build with -cl-fast-relaxed-math");
   group->add_flag("--ftz", nb.denormsAreZero, "Build with -cl-denorms-are-zero (flush denormals)");
@@ -162,17 +171,24 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(CLI::Range(0, 100000));
   TransposeOptions& tr = options.transpose;
   auto* trGroup = app.add_option_group("Transpose sweep", "Ranges for --bench transpose (default: every value)");
-  trGroup->add_option("--transpose-variant", tr.variants,
-                      "naive, tiled, tiled_padded, tiled_diagonal, block4x4, block4x4_diagonal, block4x4_columns, "
-                      "block4x16_gray, block4x16_gray_columns (list)")
-      ->delimiter(',');
-  trGroup->add_option("--tile", tr.tiles, "Tile sizes of the tiled (8,16,32) and 4x4 (32,64,128) variants (list)")
+  trGroup->add_option("--transpose-variant", tr.variants, joinValues(variantNames(imageTransposeVariants())) + " (list)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(variantNames(imageTransposeVariants())));
+  const auto& transposes = imageTransposeVariants();
+  trGroup->add_option("--tile", tr.tiles,
+                      "Tile sizes (list; the variants offer " +
+                          joinValues(valuesOverVariants(transposes, &ImageTransposeVariant::tiles)) +
+                          ", each some of them; the others are listed with the reason)")
       ->delimiter(',')
       ->check(CLI::Range(1, 4096));
-  trGroup->add_option("--rows-per-item", tr.rowsPerItem, "Rows per work-item of the tiled variants (list)")
+  trGroup->add_option("--rows-per-item", tr.rowsPerItem,
+                      "Rows per work-item of the tiled variants (list; offered: " +
+                          joinValues(valuesOverVariants(transposes, &ImageTransposeVariant::rowsPerItem)) + ")")
       ->delimiter(',')
       ->check(CLI::Range(1, 4096));
-  trGroup->add_option("--tile-wg", tr.workGroups, "Work-group sizes of the 4x4 variants (list)")
+  trGroup->add_option("--tile-wg", tr.workGroups,
+                      "Work-group sizes of the 4x4 variants (list; offered: " +
+                          joinValues(valuesOverVariants(transposes, &ImageTransposeVariant::workGroups)) + ")")
       ->delimiter(',')
       ->check(CLI::Range(1, 1 << 20));
   std::vector<std::string> naiveShapes;
@@ -182,8 +198,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   trGroup->add_option("--channels", tr.channels, "Image channels to sweep: 1 (gray), 4 (RGBA) (list, default 4)")
       ->delimiter(',')
       ->check(CLI::IsMember({1, 4}));
-  group->add_option("--preset", nb.preset, "Start preset: cube, shell, disk, collision")
-      ->check(CLI::IsMember({"cube", "shell", "disk", "collision"}));
+  std::vector<std::string> presets;
+  for (NBodyPreset p : kNBodyPresets) presets.emplace_back(nbodyPresetName(p));
+  group->add_option("--preset", nb.preset, "Start preset: " + joinValues(presets))->check(CLI::IsMember(presets));
   group->add_option("--seed", nb.seed, "Random seed of the start preset");
   group->add_flag("--verify", nb.verify,
                   "Compare one step of the chosen variant with the CPU reference, print the error and exit");

@@ -104,11 +104,18 @@ std::string nbodyConfigProblem(const NBodyConfig& c, const DeviceDescriptor& dev
   return {};
 }
 
+std::vector<int> nbodySweptWorkGroups() {
+  std::vector<int> sizes;
+  for (int wg = kNBodyWorkGroupStep; wg <= kNBodyLargestSweptWorkGroup; wg *= 2) sizes.push_back(wg);
+  return sizes;
+}
+
 std::vector<NBodyConfig> allNBodyConfigs(const DeviceDescriptor& device, bool fp64) {
   std::vector<NBodyConfig> out;
-  const int maxGroup = static_cast<int>(std::min<size_t>(device.maxWorkGroupSize ? device.maxWorkGroupSize : 1024, 1024));
+  const size_t maxGroup = device.maxWorkGroupSize ? device.maxWorkGroupSize : kNBodyLargestSweptWorkGroup;
   for (const auto& v : nbodyVariants())
-    for (int wg = kNBodyWorkGroupStep; wg <= maxGroup; wg *= 2)
+    for (int wg : nbodySweptWorkGroups()) {
+      if (static_cast<size_t>(wg) > maxGroup) continue;
       for (int u : v.unrolls)
         for (int b : v.bodiesPerItem)
           for (int sp : v.splits) {
@@ -121,6 +128,7 @@ std::vector<NBodyConfig> allNBodyConfigs(const DeviceDescriptor& device, bool fp
             c.fp64 = fp64;
             if (nbodyConfigProblem(c, device).empty()) out.push_back(c);
           }
+    }
   return out;
 }
 

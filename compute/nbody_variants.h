@@ -24,6 +24,10 @@ const std::vector<NBodyVariant>& nbodyVariants();
 const NBodyVariant* findNBodyVariant(const std::string& name);
 constexpr const char* kNBodyKernelFile = "nbody.cl";
 constexpr int kNBodyWorkGroupStep = 32;  // work-group sizes are multiples of 32, from 32 up
+constexpr int kNBodyLargestSweptWorkGroup = 1024;
+// The work-group sizes sweeps try: powers of two from kNBodyWorkGroupStep to
+// kNBodyLargestSweptWorkGroup (any multiple of 32 runs; these are the ones worth timing).
+std::vector<int> nbodySweptWorkGroups();
 
 // One runnable configuration of a variant.
 struct NBodyConfig {

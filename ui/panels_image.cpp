@@ -183,8 +183,8 @@ void pipelineSection(AppState& state) {
     ImGui::SameLine();
     ImGui::ColorEdit4("background", lab.background, ImGuiColorEditFlags_NoInputs);
   }
-  const int widths[] = {8, 16, 32, 64, 128, 256};
-  const int heights[] = {1, 2, 4, 8, 16, 32};
+  const std::vector<int>& widths = imageWorkGroupWidths();
+  const std::vector<int>& heights = imageWorkGroupHeights();
   // Two narrow combos (x, y) and the label: as wide as fits, 80 pixels at most.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float labelWidth = ImGui::CalcTextSize("work-group").x + style.ItemInnerSpacing.x;

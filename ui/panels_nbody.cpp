@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "app/app_state.h"
@@ -116,11 +117,11 @@ void simulationSection(AppState& state) {
   ImGui::SetNextItemWidth(140);
   if (ImGui::InputInt("bodies (Enter)", &bodies, 1024, 16384, ImGuiInputTextFlags_EnterReturnsTrue))
     nb.bodies = std::max(1, bodies);
-  const char* presetNames[] = {nbodyPresetName(kNBodyPresets[0]), nbodyPresetName(kNBodyPresets[1]),
-                               nbodyPresetName(kNBodyPresets[2]), nbodyPresetName(kNBodyPresets[3])};
+  const char* presetNames[std::size(kNBodyPresets)];
+  for (size_t i = 0; i < std::size(kNBodyPresets); ++i) presetNames[i] = nbodyPresetName(kNBodyPresets[i]);
   int preset = static_cast<int>(nb.preset);
   ImGui::SetNextItemWidth(140);
-  if (ImGui::Combo("preset", &preset, presetNames, 4)) {
+  if (ImGui::Combo("preset", &preset, presetNames, static_cast<int>(std::size(kNBodyPresets)))) {
     nb.preset = kNBodyPresets[preset];
     nb.resetRequested = true;
   }

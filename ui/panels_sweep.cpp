@@ -10,6 +10,7 @@
 
 #include "app/app_state.h"
 #include "ui/panels.h"
+#include "compute/parameter_values.h"
 #include "lab/sweep_runs.h"
 
 namespace ks {
@@ -82,24 +83,22 @@ void drawSweepPanel(AppState& state) {
     ImGui::InputInt("warm-up frames", &ui.warmupFrames);
     ui.warmupFrames = std::clamp(ui.warmupFrames, 1, 10000);
   } else if (ui.target == SweepTarget::NBody) {
-    std::vector<std::string> names;
-    for (const auto& v : nbodyVariants()) names.push_back(v.name);
-    nameChoices("variants", ui.nbodyVariants, names);
-    intChoices("work-group", ui.workGroups, {32, 64, 128, 256, 512, 1024}, true);
-    intChoices("unroll", ui.unrolls, {1, 2, 4, 8, 16, 32}, true);
-    intChoices("bodies/item", ui.bodiesPerItem, {1, 2, 4}, true);
-    intChoices("split", ui.splits, {1, 2, 4}, true);
+    nameChoices("variants", ui.nbodyVariants, variantNames(nbodyVariants()));
+    intChoices("work-group", ui.workGroups, nbodySweptWorkGroups(), true);
+    intChoices("unroll", ui.unrolls, valuesOverVariants(nbodyVariants(), &NBodyVariant::unrolls), true);
+    intChoices("bodies/item", ui.bodiesPerItem, valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem), true);
+    intChoices("split", ui.splits, valuesOverVariants(nbodyVariants(), &NBodyVariant::splits), true);
     ImGui::SetNextItemWidth(150);
     ImGui::InputInt("bodies", &ui.bodies, 1024, 16384);
     ui.bodies = std::clamp(ui.bodies, 1, 1 << 24);
     ImGui::TextDisabled("precision and build flags: as the N-body scene runs now");
   } else {
-    std::vector<std::string> names;
-    for (const auto& v : imageTransposeVariants()) names.push_back(v.name);
-    nameChoices("variants", ui.transposeVariants, names);
-    intChoices("tile", ui.tiles, {8, 16, 32, 64, 128}, true);
-    intChoices("rows/item (tiled)", ui.rowsPerItem, {1, 2, 4, 8}, true);
-    intChoices("work-group (4x4)", ui.tileWorkGroups, {64, 128, 256}, true);
+    const auto& table = imageTransposeVariants();
+    nameChoices("variants", ui.transposeVariants, variantNames(table));
+    intChoices("tile", ui.tiles, valuesOverVariants(table, &ImageTransposeVariant::tiles), true);
+    intChoices("rows/item (tiled)", ui.rowsPerItem, valuesOverVariants(table, &ImageTransposeVariant::rowsPerItem), true);
+    intChoices("work-group (4x4)", ui.tileWorkGroups, valuesOverVariants(table, &ImageTransposeVariant::workGroups),
+               true);
     ImGui::SetNextItemWidth(150);
     ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
     ui.imageSize = std::clamp(ui.imageSize, 16, 16384);
