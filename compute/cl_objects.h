@@ -105,7 +105,7 @@ struct KernelInfo {
   // The most work-items per group a launch may ask for. A kernel compiled for a
   // fixed group size (reqd_work_group_size) was fitted to it by the compiler:
   // NVIDIA's driver reports CL_KERNEL_WORK_GROUP_SIZE 256 for a histogram kernel
-  // compiled for 1024 items and runs it at 1024 (measured on the H200, 2026-11-24).
+  // compiled for 1024 items and runs it at 1024 (see docs/BENCHMARKS.md).
   size_t launchableWorkGroupSize() const {
     const size_t compiled = compileWorkGroup[0] * compileWorkGroup[1] * compileWorkGroup[2];
     return compiled > workGroupSize ? compiled : workGroupSize;

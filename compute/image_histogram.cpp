@@ -103,7 +103,7 @@ std::string deviceScopeFenceProblem(const DeviceDescriptor& device) {
            device.deviceVersion + "'";
   // NVIDIA's OpenCL 3.0 lists work-group-scope fences only (0x13), yet compiles a
   // memory_scope_device fence to membar.gl, CUDA's __threadfence (checked in its
-  // PTX on an H200, driver 580.159.04): the one exception to the capability query.
+  // PTX, see docs/BENCHMARKS.md): the one exception to the capability query.
   const cl_device_atomic_capabilities needed = CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
   if (major >= 3 && (device.atomicFenceCapabilities & needed) != needed && !device.isNvidia())
     return "local_atomic_fused needs acquire-release fences of device scope, which the device does not offer "

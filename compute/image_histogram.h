@@ -64,14 +64,14 @@ struct HistogramConfig {
   bool operator==(const HistogramConfig&) const = default;
 };
 
-// The configuration that ran fastest for this pixel size on an H200 (8192x8192):
-// local_atomic wg=256, 2 groups per CU, 32 copies gray (1.45-1.47 TB/s of random
-// input, histogram + merge; CUB 1.42-1.52 in the same calls) / 8 copies RGBA (1.51 TB/s).
+// The configuration that ran fastest for this pixel size (8192x8192, see
+// docs/BENCHMARKS.md): local_atomic wg=256, 2 groups per CU, 32 copies gray /
+// 8 copies RGBA.
 HistogramConfig defaultHistogramConfig(int channels);
 // For a device: local_atomic_fused (one kernel, no merge) with 1024-item groups
-// where the device has device-scope fences and room for it (H200, 2026-11-24:
-// gray random 2.05 TB/s, constant 2.45 TB/s, RGBA 1.64 TB/s), smaller groups
-// where it must; else defaultHistogramConfig(channels).
+// where the device has device-scope fences and room for it (the fastest, see
+// docs/BENCHMARKS.md), smaller groups where it must; else
+// defaultHistogramConfig(channels).
 HistogramConfig defaultHistogramConfig(int channels, const DeviceDescriptor& device);
 std::string imageHistogramBuildOptions(const HistogramConfig& config, int channels);
 // Empty when the device's kernels can order global atomics device-wide (OpenCL C

@@ -102,8 +102,8 @@ std::string describeRotateConfig(const RotateConfig& config);  // "bilinear wg=3
 std::string imageRotateConfigProblem(const RotateConfig& config, const DeviceDescriptor& device, int channels);
 std::vector<RotateConfig> allRotateConfigs(const DeviceDescriptor& device, int channels);
 // The image lab's first rotation: bilinear through image2d_t + sampler, 32x8 items of
-// 2x4 pixels, where the device takes it (the fastest on an H200 at 8192x8192, 30
-// degrees: RGBA 0.72-0.73x of a copy, gray 0.35x); else the buffer kernel, 16x16 x 4;
+// 2x4 pixels, where the device takes it (the fastest at 8192x8192, 30 degrees: see
+// docs/BENCHMARKS.md); else the buffer kernel, 16x16 x 4;
 // on a device too small for either, the first bilinear configuration that fits.
 RotateConfig defaultRotateConfig(int channels, const DeviceDescriptor& device);
 // The same for one image: where the image is larger than the device's 2D images

@@ -50,9 +50,9 @@ struct TransposeConfig {
   int workGroupY = 8;     // Naive
   bool operator==(const TransposeConfig&) const = default;
 };
-// The configuration that ran fastest for this pixel size on an H200 (8192x8192,
-// docs/BENCHMARKS.md, sixth session): gray block4x16_gray_columns T=128 wg=256,
-// RGBA block4x4_columns T=64 wg=64. A sweep's winner in tuning.json overrides it.
+// The configuration that ran fastest for this pixel size (8192x8192, see
+// docs/BENCHMARKS.md): gray block4x16_gray_columns T=128 wg=256, RGBA
+// block4x4_columns T=64 wg=64. A sweep's winner in tuning.json overrides it.
 TransposeConfig defaultTransposeConfig(int channels);
 
 ImageLayout transposedLayout(const ImageLayout& in);  // height x width, same channels

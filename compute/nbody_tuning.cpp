@@ -20,9 +20,9 @@ NBodyConfig blocked(int wg, int unroll, int b, int split, bool nativeRsqrt, bool
 }  // namespace
 
 const std::vector<NBodyTunedEntry>& nbodyTunedTable() {
-  // Measured 2026-11-22 on an H200 (driver 580.159.04), docs/BENCHMARKS.md:
-  // rsqrt with -cl-denorms-are-zero (rsqrt.approx.ftz) beats native_rsqrt by
-  // ~12%; B=2 wins at 262144; splitting each body over 4 work-items wins at 65536.
+  // From the measurements in docs/BENCHMARKS.md: rsqrt with -cl-denorms-are-zero
+  // (rsqrt.approx.ftz) beats native_rsqrt; B=2 wins at 262144; splitting each body
+  // over 4 work-items wins at 65536.
   // Entries are ordered: the first match wins, so larger minBodies come first.
   static const std::vector<NBodyTunedEntry> table = {
       {"NVIDIA", DeviceKind::Gpu, 131072, blocked(256, 32, 2, 1, false, true)},

@@ -20,7 +20,8 @@
 //                           the groups add into device-wide sums with global atomics and the
 //                           last group to finish moves the sums to the result and zeroes them
 //                           (no partials, no merge kernel, no clearing command: the merge
-//                           and its launch cost ~6 us of a 32 us gray histogram on an H200)
+//                           and its launch were a large part of a gray histogram's time,
+//                           see docs/BENCHMARKS.md)
 //   histogram_merge         sums the groups' partial histograms (no host loop)
 //   histogram_stats         one 256-item work-group per channel: tree reduction of the
 //                           bins (the seed's reduction) to count, sum, sum of squares,
@@ -134,7 +135,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void histogram_subhist(
 // images on one word); fewer copies trade that for local memory.
 // Local memory holds only the counted channels (LOCAL_CHANNELS; channel c at slot
 // SLOT(c)): counting R, G, B takes 3 KB per copy instead of 5, so 16 copies fit
-// in 48 KB (on the H100 that took R, G, B from 2224 to 2584 GB/s).
+// in 48 KB (faster for R, G, B: see docs/BENCHMARKS.md).
 #define COUNT(bin) atomic_inc(&hist[(bin)*COPIES + copy])
 #if CHANNELS == 1
 #define LOCAL_CHANNELS 1

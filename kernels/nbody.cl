@@ -38,8 +38,8 @@ typedef float4 real4;
 
 #if defined(USE_NATIVE_RSQRT) && !defined(USE_FP64)
 // On NVIDIA (driver 580) native_rsqrt becomes rsqrt.approx.f32 even with
-// -cl-denorms-are-zero, and its denormal handling costs about 12% of the
-// throughput; rsqrt() with -cl-denorms-are-zero becomes rsqrt.approx.ftz.f32.
+// -cl-denorms-are-zero, and its denormal handling costs throughput (see
+// docs/BENCHMARKS.md); rsqrt() with -cl-denorms-are-zero becomes rsqrt.approx.ftz.f32.
 #define RSQRT(x) native_rsqrt(x)
 #else
 #define RSQRT(x) rsqrt(x)

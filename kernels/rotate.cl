@@ -23,7 +23,7 @@
 // Build options: -DCHANNELS=1|4 -DPIXELS_PER_ITEM=1|2|4 [-DUSE_IMAGES [-DROWS_PER_ITEM=1|2|4]] [-DSTAGED ...]
 // The image kernels can take a block of PIXELS_PER_ITEM x ROWS_PER_ITEM output pixels
 // per work-item: a 2x2 block maps to a compact source footprint, which the texture
-// cache serves better than 4 pixels of one row (H100, RGBA 30 degrees: +4.5 %).
+// cache serves better than 4 pixels of one row (measured: see docs/BENCHMARKS.md).
 //
 // Geometry:
 //   forward (seed): in float, as the seed's cpu_rotate:

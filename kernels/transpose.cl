@@ -74,8 +74,8 @@ inline int2 diagonal_block(void) {
 // written by neighbouring groups at about the same time, while each input row is
 // still read a few blocks wide: DRAM locality for both streams. Row order keeps the
 // reads together and scatters the writes over the whole height of the output; the
-// diagonal order above scatters both. On an H200 column order took RGBA from 0.95x
-// to 0.97x of a copy (docs/BENCHMARKS.md, sixth session).
+// diagonal order above scatters both. Column order measured faster than row order,
+// gray and RGBA (docs/BENCHMARKS.md).
 inline int2 column_block(void) {
   const int nbx = get_num_groups(0), nby = get_num_groups(1);
   const int bid = get_group_id(0) + nbx * get_group_id(1);

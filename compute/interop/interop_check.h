@@ -36,7 +36,7 @@ class InteropChecker {
   // back) that differ from the pattern. Drawn, not read with glGetBufferSubData:
   // NVIDIA's GL answers a second glGetBufferSubData of imported (external) memory
   // from what it read the first time, while drawing sees what OpenCL wrote since
-  // (measured on an H200, 2026-11-26).
+  // (see docs/BENCHMARKS.md).
   size_t countShownMismatches(const SharedImage& image, uint32_t seed) const;
   // The same once the update in flight has finished and is shown.
   size_t countImageMismatches(SharedImage& image, uint32_t seed);

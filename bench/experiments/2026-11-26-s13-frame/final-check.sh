@@ -7,7 +7,7 @@ for t in test_interop test_nbody_kernels; do
   KS_REQUIRE=opencl,gl timeout 200 .gpu/new/$t > $OUT/$t.txt 2>&1; echo "$t rc=$?"; grep -E "^\[ *(FAILED|PASSED|SKIPPED) |Failure" -A3 $OUT/$t.txt | head -20
 done
 timeout 60 .gpu/new/kernelscope --verify --n 4099 --kernels-dir kernels 2>&1 | tail -2
-sed -n '/^python3 - <<.PY.$/,/^PY$/p' docs/benchmarks/2026-11-26-s13-frame/frame.sh > /tmp/mk.sh; bash /tmp/mk.sh
+sed -n '/^python3 - <<.PY.$/,/^PY$/p' bench/experiments/2026-11-26-s13-frame/frame.sh > /tmp/mk.sh; bash /tmp/mk.sh
 for ip in external host; do
  timeout 60 .gpu/new/kernelscope --headless --interop $ip --frames 200 --spin 30 --kernels-dir kernels --config-dir $(mktemp -d) --screenshot $OUT/final-$ip.png /tmp/photo6000.ppm 2>&1 | grep -E "interop:|frames:|image lab|breakdown"
 done

@@ -1,6 +1,6 @@
 . .gpu/device-env.sh >/dev/null
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-sed -n '/^python3 - <<.PY.$/,/^PY$/p' docs/benchmarks/2026-11-26-s13-frame/frame.sh > /tmp/mk.sh; bash /tmp/mk.sh
+sed -n '/^python3 - <<.PY.$/,/^PY$/p' bench/experiments/2026-11-26-s13-frame/frame.sh > /tmp/mk.sh; bash /tmp/mk.sh
 for rep in 1 2; do for bin in base new; do for f in big8192 photo6000; do
   d=$(mktemp -d)
   timeout 120 .gpu/$bin/kernelscope --headless --kernels-dir kernels --config-dir $d --frames 200 --record 120 --warmup 40 --spin 30 --interop host --json $OUT/$bin-$f-host-$rep.json /tmp/$f.ppm > $OUT/$bin-$f-host-$rep.txt 2>&1
