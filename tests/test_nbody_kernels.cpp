@@ -76,7 +76,7 @@ TEST_F(NBodyKernels, EveryVariantAndWorkGroupMatchesTheReference) {
     }
 }
 
-// Groups of 512 and 1024 (the H200's fastest sweep rows): the tiled kernels are
+// Groups of 512 and 1024 (the fastest rows of the N-body sweep, docs/BENCHMARKS.md): the tiled kernels are
 // compiled for their group size and may run at it even where the driver reports
 // a smaller CL_KERNEL_WORK_GROUP_SIZE (NVIDIA: 256).
 TEST_F(NBodyKernels, LargeWorkGroupsMatchTheReference) {
