@@ -262,16 +262,13 @@ ChannelStatistics channelStatistics(const uint64_t* m) {
 
 // ---- ImageHistogrammer ---------------------------------------------------------------------
 
-struct ImageHistogrammer::Built {
+struct ImageHistogrammerBuilt {
   KernelBuild histogram, merge, stats;
   size_t mergeRows = 1;
 };
 
 ImageHistogrammer::ImageHistogrammer(ComputeContext& compute, const HistogramConfig& config)
-    : compute_(compute), config_(config), variant_(findImageHistogramVariant(config.variant)) {
-  if (std::string problem = imageHistogramConfigProblem(config, compute.device(), 1); !problem.empty())
-    throw ImageConfigError(problem);
-}
+    : ImageOpRunner(compute, config, findImageHistogramVariant(config.variant), imageHistogramConfigProblem) {}
 
 ImageHistogrammer::~ImageHistogrammer() {
   // Reads in flight write into this object's vectors (in order: the last one's end is all of them).
@@ -282,18 +279,11 @@ ImageHistogrammer::~ImageHistogrammer() {
   }
 }
 
-void ImageHistogrammer::prepare(int channels) { built(channels); }
 
-const ProgramBuild& ImageHistogrammer::build(int channels) { return *built(channels).histogram.build; }
-const KernelInfo& ImageHistogrammer::info(int channels) { return built(channels).histogram.info; }
-bool ImageHistogrammer::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
+const KernelBuild& ImageHistogrammer::mainKernel(const Built& built) const { return built.histogram; }
 
-ImageHistogrammer::Built& ImageHistogrammer::built(int channels) {
-  if (std::string problem = imageHistogramConfigProblem(config_, compute_.device(), channels); !problem.empty())
-    throw ImageConfigError(problem);
-  auto& slot = built_[channelIndex(channels)];
-  if (slot) return *slot;
-  auto b = std::make_unique<Built>();
+std::shared_ptr<ImageHistogrammerBuilt> ImageHistogrammer::makeBuilt(int channels) {
+  auto b = std::make_shared<Built>();
   const std::string options = imageHistogramBuildOptions(config_, channels);
   const std::string histogramOptions =
       variant_->fused ? options + " " + deviceScopeFenceLanguageOption(compute_.device()) : options;
@@ -310,8 +300,7 @@ ImageHistogrammer::Built& ImageHistogrammer::built(int channels) {
   while (b->mergeRows * 2 <= rowLimit) b->mergeRows *= 2;
   b->stats = buildKernel(compute_, kHistogramKernelFile, options + histogramPercentileOptions(), "histogram_stats",
                          kHistogramBins);
-  slot = std::move(b);
-  return *slot;
+  return b;
 }
 
 size_t ImageHistogrammer::groupCount(const ImageLayout& layout) const {

@@ -17,6 +17,7 @@
 #include "compute/compute_context.h"
 #include "compute/device_catalog.h"
 #include "compute/image_layout.h"
+#include "compute/image_op_runner.h"
 
 namespace ks {
 
@@ -139,13 +140,12 @@ struct ImageHistogramResult {
   ImageStatistics statistics;
 };
 
-class ImageHistogrammer {
+struct ImageHistogrammerBuilt;  // the programs one channel count needs (image_histogram.cpp)
+
+class ImageHistogrammer : public ImageOpRunner<HistogramConfig, ImageHistogramVariant, ImageHistogrammerBuilt> {
  public:
   ImageHistogrammer(ComputeContext& compute, const HistogramConfig& config);
   ~ImageHistogrammer();
-  ImageHistogrammer(const ImageHistogrammer&) = delete;
-  ImageHistogrammer& operator=(const ImageHistogrammer&) = delete;
-  void prepare(int channels);
   // Sub-histograms per work-group ("histogram"), then the merge kernel sums them
   // on the device ("merge") into `bins`: histogramBinCount(layout) cl_uints.
   // local_atomic_fused: the one "histogram" kernel writes `bins`.
@@ -170,21 +170,13 @@ class ImageHistogrammer {
   // (builds the kernels): its loop sums 4 x rows partial histograms per pass, the
   // rest one row at a time, so tests size images from this and groupCount.
   size_t mergeRows(int channels);
-  const HistogramConfig& config() const { return config_; }
   // Where the last compute/enqueueCompute merged the bins (histogramBinCount cl_uints).
   cl_mem binsBuffer() const { return bins_.get(); }
-  const ImageHistogramVariant& variant() const { return *variant_; }
-  const ProgramBuild& build(int channels);
-  const KernelInfo& info(int channels);  // of the sub-histogram kernel
-  bool isBuilt(int channels) const;  // as ImageRotator's
 
  private:
-  struct Built;
-  Built& built(int channels);
-  ComputeContext& compute_;
-  HistogramConfig config_;
-  const ImageHistogramVariant* variant_;
-  std::unique_ptr<Built> built_[2];
+  using Built = ImageHistogrammerBuilt;
+  std::shared_ptr<Built> makeBuilt(int channels) override;
+  const KernelBuild& mainKernel(const Built& built) const override;
   Buffer partials_, sums_, bins_, moments_;  // sums_: local_atomic_fused's device-wide sums
   // The read-backs of enqueueCompute, and their last command.
   std::vector<cl_uint> hostBins_;

@@ -216,32 +216,22 @@ std::array<size_t, 2> deviceMaxImage2d(const DeviceDescriptor& device) {
 
 // ---- ImageRotator --------------------------------------------------------------------------
 
-struct ImageRotator::Built {
+struct ImageRotatorBuilt {
   KernelBuild main;
   KernelBuild resolve;  // forward only
   cl_image_format format{};
 };
 
 ImageRotator::ImageRotator(ComputeContext& compute, const RotateConfig& config)
-    : compute_(compute), config_(config), variant_(findImageRotateVariant(config.variant)) {
-  if (std::string problem = imageRotateConfigProblem(config, compute.device(), 1); !problem.empty())
-    throw ImageConfigError(problem);
-}
+    : ImageOpRunner(compute, config, findImageRotateVariant(config.variant), imageRotateConfigProblem) {}
 
 ImageRotator::~ImageRotator() = default;
 
-void ImageRotator::prepare(int channels) { built(channels); }
 
-const ProgramBuild& ImageRotator::build(int channels) { return *built(channels).main.build; }
-const KernelInfo& ImageRotator::info(int channels) { return built(channels).main.info; }
-bool ImageRotator::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
+const KernelBuild& ImageRotator::mainKernel(const Built& built) const { return built.main; }
 
-ImageRotator::Built& ImageRotator::built(int channels) {
-  if (std::string problem = imageRotateConfigProblem(config_, compute_.device(), channels); !problem.empty())
-    throw ImageConfigError(problem);
-  auto& slot = built_[channelIndex(channels)];
-  if (slot) return *slot;
-  auto b = std::make_unique<Built>();
+std::shared_ptr<ImageRotatorBuilt> ImageRotator::makeBuilt(int channels) {
+  auto b = std::make_shared<Built>();
   const std::string options = imageRotateBuildOptions(config_, channels);
   const size_t items = static_cast<size_t>(config_.workGroupX) * static_cast<size_t>(config_.workGroupY);
   b->main = buildKernel(compute_, kRotateKernelFile, options, variant_->kernel, items);
@@ -275,8 +265,7 @@ ImageRotator::Built& ImageRotator::built(int channels) {
                              (channels == 1 ? "CL_R or CL_LUMINANCE" : "CL_RGBA") + " / CL_UNORM_INT8 for the " +
                              variant_->name + " variant");
   }
-  slot = std::move(b);
-  return *slot;
+  return b;
 }
 
 void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out, const ImageLayout& outLayout,

@@ -15,6 +15,7 @@
 #include "compute/compute_context.h"
 #include "compute/device_catalog.h"
 #include "compute/image_layout.h"
+#include "compute/image_op_runner.h"
 
 namespace ks {
 
@@ -117,35 +118,25 @@ std::array<size_t, 2> deviceMaxImage2d(const DeviceDescriptor& device);
 
 // ---- runner (compute/image_layout.h: what runners check and when they build) --------
 
-class ImageRotator {
+struct ImageRotatorBuilt;  // the programs one channel count needs (image_rotate.cpp)
+
+class ImageRotator : public ImageOpRunner<RotateConfig, ImageRotateVariant, ImageRotatorBuilt> {
  public:
   ImageRotator(ComputeContext& compute, const RotateConfig& config);
   ~ImageRotator();
-  ImageRotator(const ImageRotator&) = delete;
-  ImageRotator& operator=(const ImageRotator&) = delete;
-  void prepare(int channels);
   // outLayout must be rotatedLayout(inLayout, params). The image variants copy
   // `in` into a CL image (command "upload") when it is a different buffer or
   // layout than last time or sourceChanged() was called, then run the kernel
   // ("rotate"); the forward variant runs "clear", "scatter" and "resolve".
   void run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out, const ImageLayout& outLayout,
            const RotateParams& params, ImageOpEvents* events = nullptr);
-  const RotateConfig& config() const { return config_; }
-  const ImageRotateVariant& variant() const { return *variant_; }
-  const ProgramBuild& build(int channels);
-  const KernelInfo& info(int channels);  // of the main kernel
-  // Whether the programs for this channel count are built (build() and info() would not compile).
-  bool isBuilt(int channels) const;
   // The contents of the input buffer changed: the image variants upload it again.
   void sourceChanged() { imageSource_ = nullptr; }
 
  private:
-  struct Built;
-  Built& built(int channels);
-  ComputeContext& compute_;
-  RotateConfig config_;
-  const ImageRotateVariant* variant_;
-  std::unique_ptr<Built> built_[2];  // gray, RGBA
+  using Built = ImageRotatorBuilt;
+  std::shared_ptr<Built> makeBuilt(int channels) override;
+  const KernelBuild& mainKernel(const Built& built) const override;
   Buffer owner_;                     // forward: winning source index + 1 per output pixel
   MemHandle image_;                  // image variants: the source as a CL image
   ImageLayout imageLayout_;

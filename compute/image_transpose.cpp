@@ -220,29 +220,19 @@ std::string imageTransposeVariantProblem(const std::string& variant, const Devic
 
 // ---- ImageTransposer -----------------------------------------------------------------------
 
-struct ImageTransposer::Built {
+struct ImageTransposerBuilt {
   KernelBuild kernel;
 };
 
 ImageTransposer::ImageTransposer(ComputeContext& compute, const TransposeConfig& config)
-    : compute_(compute), config_(config), variant_(findImageTransposeVariant(config.variant)) {
-  if (std::string problem = imageTransposeConfigProblem(config, compute.device(), 1); !problem.empty())
-    throw ImageConfigError(problem);
-}
+    : ImageOpRunner(compute, config, findImageTransposeVariant(config.variant), imageTransposeConfigProblem) {}
 
 ImageTransposer::~ImageTransposer() = default;
 
-void ImageTransposer::prepare(int channels) { built(channels); }
 
-const ProgramBuild& ImageTransposer::build(int channels) { return *built(channels).kernel.build; }
-const KernelInfo& ImageTransposer::info(int channels) { return built(channels).kernel.info; }
-bool ImageTransposer::isBuilt(int channels) const { return built_[channelIndex(channels)] != nullptr; }
+const KernelBuild& ImageTransposer::mainKernel(const Built& built) const { return built.kernel; }
 
-ImageTransposer::Built& ImageTransposer::built(int channels) {
-  if (std::string problem = imageTransposeConfigProblem(config_, compute_.device(), channels); !problem.empty())
-    throw ImageConfigError(problem);
-  auto& slot = built_[channelIndex(channels)];
-  if (slot) return *slot;
+std::shared_ptr<ImageTransposerBuilt> ImageTransposer::makeBuilt(int channels) {
   size_t items = 0;
   switch (variant_->kind) {
     case TransposeKind::Naive: items = static_cast<size_t>(config_.workGroupX) * config_.workGroupY; break;
@@ -250,11 +240,10 @@ ImageTransposer::Built& ImageTransposer::built(int channels) {
     case TransposeKind::Block4x4:
     case TransposeKind::Gray16: items = static_cast<size_t>(config_.workGroup); break;
   }
-  auto b = std::make_unique<Built>();
+  auto b = std::make_shared<Built>();
   b->kernel = buildKernel(compute_, kTransposeKernelFile, imageTransposeBuildOptions(config_, channels),
                           variant_->kernel, items);
-  slot = std::move(b);
-  return *slot;
+  return b;
 }
 
 void ImageTransposer::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out,

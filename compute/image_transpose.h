@@ -13,6 +13,7 @@
 #include "compute/compute_context.h"
 #include "compute/device_catalog.h"
 #include "compute/image_layout.h"
+#include "compute/image_op_runner.h"
 
 namespace ks {
 
@@ -72,29 +73,20 @@ std::string imageTransposeVariantProblem(const std::string& variant, const Devic
 
 // ---- runner (compute/image_layout.h: what runners check and when they build) --------
 
-class ImageTransposer {
+struct ImageTransposerBuilt;  // the programs one channel count needs (image_transpose.cpp)
+
+class ImageTransposer : public ImageOpRunner<TransposeConfig, ImageTransposeVariant, ImageTransposerBuilt> {
  public:
   ImageTransposer(ComputeContext& compute, const TransposeConfig& config);
   ~ImageTransposer();
-  ImageTransposer(const ImageTransposer&) = delete;
-  ImageTransposer& operator=(const ImageTransposer&) = delete;
-  void prepare(int channels);
   // outLayout must be transposedLayout(inLayout). One command: "transpose".
   void run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out, const ImageLayout& outLayout,
            ImageOpEvents* events = nullptr);
-  const TransposeConfig& config() const { return config_; }
-  const ImageTransposeVariant& variant() const { return *variant_; }
-  const ProgramBuild& build(int channels);
-  const KernelInfo& info(int channels);
-  bool isBuilt(int channels) const;  // as ImageRotator's
 
  private:
-  struct Built;
-  Built& built(int channels);
-  ComputeContext& compute_;
-  TransposeConfig config_;
-  const ImageTransposeVariant* variant_;
-  std::unique_ptr<Built> built_[2];
+  using Built = ImageTransposerBuilt;
+  std::shared_ptr<Built> makeBuilt(int channels) override;
+  const KernelBuild& mainKernel(const Built& built) const override;
 };
 
 }  // namespace ks
