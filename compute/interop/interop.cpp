@@ -1,5 +1,7 @@
 #include "compute/interop/interop.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <string>
 #include <utility>
@@ -117,22 +119,31 @@ int64_t maxSharedImagePixels() {
   return texels;
 }
 
-SharedBufferPair::SharedBufferPair(InteropBackend& backend, size_t bytes) : backend_(&backend), bytes_(bytes) {
+SharedBufferRing::SharedBufferRing(InteropBackend& backend, size_t bytes) : backend_(&backend), bytes_(bytes) {
   buffers_[0] = backend.createBuffer(bytes);
 }
 
-void SharedBufferPair::showPending() {
-  shown_ = std::exchange(pending_, -1);
+void SharedBufferRing::showOldestPending() {
+  shown_ = pending_.front();
+  pending_.pop_front();
+  shownAt_[static_cast<size_t>(shown_)] = ++shows_;
   const InteropTimings& t = buffers_[static_cast<size_t>(shown_)]->timings();
   timings_.copyMs = t.copyMs;
 }
 
-SharedBuffer& SharedBufferPair::beginUpdate(Queue& queue) {
-  if (pending_ >= 0) {
-    buffers_[static_cast<size_t>(pending_)]->waitUntilReady();
-    showPending();
+bool SharedBufferRing::inUse(int index) const {
+  return index == shown_ || index == writing_ || std::find(pending_.begin(), pending_.end(), index) != pending_.end();
+}
+
+SharedBuffer& SharedBufferRing::beginUpdate(Queue& queue) {
+  refresh();
+  if (pending_.size() >= static_cast<size_t>(kUpdatesInFlight)) {
+    buffers_[static_cast<size_t>(pending_.front())]->waitUntilReady();
+    showOldestPending();
   }
-  const int target = shown_ < 0 ? 0 : 1 - shown_;
+  int target = -1;  // kBuffers leaves one free: the shown one and at most kUpdatesInFlight - 1 pending
+  for (int i = 0; i < kBuffers; ++i)
+    if (!inUse(i) && (target < 0 || shownAt_[static_cast<size_t>(i)] < shownAt_[static_cast<size_t>(target)])) target = i;
   auto& buffer = buffers_[static_cast<size_t>(target)];
   if (!buffer) buffer = backend_->createBuffer(bytes_);
   buffer->acquireForCompute(queue);
@@ -141,32 +152,37 @@ SharedBuffer& SharedBufferPair::beginUpdate(Queue& queue) {
   return *buffer;
 }
 
-void SharedBufferPair::endUpdate(Queue& queue) {
+void SharedBufferRing::endUpdate(Queue& queue) {
   if (writing_ < 0) return;
   SharedBuffer& buffer = *buffers_[static_cast<size_t>(writing_)];
   buffer.releaseForDisplay(queue);
-  pending_ = std::exchange(writing_, -1);
+  pending_.push_back(std::exchange(writing_, -1));
   timings_.releaseMs = buffer.timings().releaseMs;
 }
 
-void SharedBufferPair::abandonUpdate(Queue& queue) {
+void SharedBufferRing::abandonUpdate(Queue& queue) {
   if (writing_ < 0) return;
   buffers_[static_cast<size_t>(std::exchange(writing_, -1))]->releaseForDisplay(queue);
 }
 
-bool SharedBufferPair::refresh() {
-  if (pending_ < 0 || !buffers_[static_cast<size_t>(pending_)]->ready()) return false;
-  showPending();
-  return true;
+bool SharedBufferRing::refresh() {
+  // Updates finish in the order they were enqueued (one in-order queue).
+  bool changed = false;
+  while (!pending_.empty() && buffers_[static_cast<size_t>(pending_.front())]->ready()) {
+    showOldestPending();
+    changed = true;
+  }
+  return changed;
 }
 
-void SharedBufferPair::finishUpdates() {
-  if (pending_ < 0) return;
-  buffers_[static_cast<size_t>(pending_)]->waitUntilReady();
-  showPending();
+void SharedBufferRing::finishUpdates() {
+  while (!pending_.empty()) {
+    buffers_[static_cast<size_t>(pending_.front())]->waitUntilReady();
+    showOldestPending();
+  }
 }
 
-void SharedBufferPair::drawnByGl() {
+void SharedBufferRing::drawnByGl() {
   if (SharedBuffer* buffer = shown()) buffer->drawnByGl();
 }
 
