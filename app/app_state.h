@@ -192,6 +192,9 @@ struct LayoutState {
   // Where the layout last put each panel that still follows the edges, by title. A panel
   // the user moved or resized is not here: it stays where it was put, kept inside.
   std::map<std::string, ScreenRect> docked;
+  // Panels the user moved or resized in this run: they leave their share of a column
+  // or the strip to the others (until View > Reset layout).
+  std::set<std::string> moved;
   // Panels imgui.ini says followed the edges when the last run ended, not yet shown in
   // this one: they take their place by the edges of this window when they appear.
   std::set<std::string> dockedLastRun;

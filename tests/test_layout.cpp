@@ -207,6 +207,8 @@ TEST_F(LayoutUi, PanelsFollowTheWindowsEdges) {
   const ImGuiWindow* devices = ImGui::FindWindowByName("Devices");
   EXPECT_FLOAT_EQ(devices->Pos.x, moved.x) << "a panel the user moved follows the layout";
   EXPECT_FLOAT_EQ(devices->Pos.y, moved.y);
+  const ImGuiWindow* deviceInfo = ImGui::FindWindowByName("Device info");
+  EXPECT_FLOAT_EQ(deviceInfo->Pos.y, ImGui::GetFrameHeight()) << "the moved panel's place was left empty";
 }
 
 // At 1280x800 the picture, not six panels, has most of the window: the part left

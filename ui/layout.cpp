@@ -79,20 +79,25 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
   const float bottom = height - kStatusBarHeight;
   const float usable = std::max(bottom - top, 1.0f);
   const PanelVisibility& open = state.panels;
+  // A panel the user moved away leaves its place to the others.
+  auto placed = [&state](bool shown, std::string_view panel) {
+    return shown && !state.layout.moved.count(std::string(panel));
+  };
   const bool imageLab = state.scene == SceneKind::Image && open.imageLab;
   std::vector<Share> left, strip, middle;
-  if (open.devices) left.push_back({"Devices", 0.20f});
-  if (open.deviceInfo) left.push_back({"Device info", 0.38f});
-  if (open.interop) left.push_back({"Interop", 0.24f});
-  if (open.log) left.push_back({"Log", 0.18f});
+  if (placed(open.devices, "Devices")) left.push_back({"Devices", 0.20f});
+  if (placed(open.deviceInfo, "Device info")) left.push_back({"Device info", 0.38f});
+  if (placed(open.interop, "Interop")) left.push_back({"Interop", 0.24f});
+  if (placed(open.log, "Log")) left.push_back({"Log", 0.18f});
   // Along the bottom, under the picture: the image lab's histogram first (its bars and
   // statistics in view without scrolling), then the profiler and the build log.
-  if (imageLab) strip.push_back({"Histogram", 0.62f});
-  if (open.profiler) strip.push_back({"Profiler", imageLab ? 0.38f : 0.62f});
-  if (open.buildLog) strip.push_back({"Build log", 0.38f});
-  if (state.runs.showRuns) middle.push_back({"Runs", 0.4f});
-  if (state.runs.showSweep) middle.push_back({"Sweep", 0.6f});
+  if (placed(imageLab, "Histogram")) strip.push_back({"Histogram", 0.62f});
+  if (placed(open.profiler, "Profiler")) strip.push_back({"Profiler", imageLab ? 0.38f : 0.62f});
+  if (placed(open.buildLog, "Build log")) strip.push_back({"Build log", 0.38f});
+  if (placed(state.runs.showRuns, "Runs")) middle.push_back({"Runs", 0.4f});
+  if (placed(state.runs.showSweep, "Sweep")) middle.push_back({"Sweep", 0.6f});
   const char* scene = scenePanel(state);
+  if (scene && !placed(true, scene)) scene = nullptr;
 
   // Columns as wide as their panels read well, narrower in a small window so that
   // the picture keeps about half of it; none where nothing is open.
@@ -140,6 +145,7 @@ void placePanel(AppState& state, const char* title) {
   const bool follows = (last != docked.end() && samePlace(last->second, now)) || samePlace(*target, now);
   if (!follows) {
     docked.erase(title);  // moved or resized by the user: kept inside by keepPanelsInside
+    state.layout.moved.insert(title);
     return;
   }
   if (!samePlace(*target, now)) {
@@ -185,6 +191,7 @@ void beginLayoutFrame(AppState& state) {
   layout.panelsWereHidden = layout.panelsHidden;
   if (layout.resetRequested) {
     layout.resetRequested = false;
+    layout.moved.clear();
     changed = true;
     // Every panel ImGui knows, drawn this frame or closed, counts as still at the
     // place the layout gave it: placePanel moves it to its place by the edges now, or
