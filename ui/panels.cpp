@@ -404,12 +404,16 @@ void drawHelpWindow(AppState& state) {
         {"Esc", "quit"},
     };
     if (ImGui::BeginTable("keys", 2)) {
+      // Keys as wide as the widest, what they do in the rest, wrapped: two equal
+      // columns cut the longer descriptions.
+      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
       for (const auto& r : rows) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(r[0]);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(r[1]);
+        ImGui::TextWrapped("%s", r[1]);
       }
       ImGui::EndTable();
     }

@@ -508,8 +508,12 @@ void drawHistogramPanel(AppState& state) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec4 colour = colours[h.imageChannels == 1 ? 3 : c];
     if (lab.renderer) lab.renderer->addHistogram(draw, c, lab.logScale, colour, p0, p1);
-    // The channel's name in its corner, over the bars.
-    draw->AddText(ImVec2(p0.x + 4.0f, p0.y + 2.0f), ImGui::GetColorU32(colour), name);
+    // The channel's name in its corner, over the bars, on a dark patch: bars of its
+    // colour up to the top (an even spread) hid it.
+    const ImVec2 text(p0.x + 4.0f, p0.y + 2.0f), textSize = ImGui::CalcTextSize(name);
+    draw->AddRectFilled(ImVec2(text.x - 2.0f, text.y - 1.0f), ImVec2(text.x + textSize.x + 2.0f, text.y + textSize.y),
+                        IM_COL32(0, 0, 0, 170), 2.0f);
+    draw->AddText(text, ImGui::GetColorU32(colour), name);
     if (ImGui::IsItemHovered()) {
       const int bin = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p0.x) / size.x * kHistogramBins), 0,
                                  kHistogramBins - 1);
