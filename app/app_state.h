@@ -2,7 +2,9 @@
 // The one state struct the panels read and write. The frame loop acts on the
 // requests panels leave here (device switch, quit) between frames.
 #include <deque>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -155,6 +157,9 @@ struct ImageLabState {
   // Where the pictures are centred, in fractions of the window: the part the panels
   // left free at the last Fit (none yet: the middle column between the panels).
   std::optional<ScreenRect> viewArea;
+  // The zoom the last Fit chose: while zoom and pan are still as it left them, the
+  // pictures are fitted again when the layout changes (a resize, Tab, Reset layout).
+  std::optional<float> fittedZoom;
   std::vector<ScreenRect> shownPictures;  // where the last frame drew them, in pixels (state dump)
   // inspector: the panel asks for a pixel, the scene answers next frame
   bool inspectResult = true;
@@ -178,6 +183,24 @@ struct ImageLabState {
   ImageStatistics statistics;
   std::string message;
   bool dirty = true;                      // recompute the pipeline this frame
+};
+
+// The panel layout (ui/layout.cpp): panels by the window's edges, each resize follows.
+struct LayoutState {
+  bool panelsHidden = false;    // Tab: every panel hidden but the picture; menu and status bars stay
+  bool resetRequested = false;  // View > Reset layout, done in the next frame
+  // Where the layout last put each panel that still follows the edges, by title. A panel
+  // the user moved or resized is not here: it stays where it was put, kept inside.
+  std::map<std::string, ScreenRect> docked;
+  // Panels the user moved or resized in this run: they leave their share of a column
+  // or the strip to the others (until View > Reset layout).
+  std::set<std::string> moved;
+  // Panels imgui.ini says followed the edges when the last run ended, not yet shown in
+  // this one: they take their place by the edges of this window when they appear.
+  std::set<std::string> dockedLastRun;
+  // The last frame's display size and Tab, to see a change.
+  float displayWidth = 0.0f, displayHeight = 0.0f;
+  bool panelsWereHidden = false;
 };
 
 struct AppState {
@@ -216,6 +239,7 @@ struct AppState {
   bool showHelp = false;
   bool fullscreenRequested = false;
   PanelVisibility panels;
+  LayoutState layout;
   std::vector<std::pair<std::string, ScreenRect>> panelRects;  // the windows shown this frame, by title
   // builds that failed (label, device, error and compiler log), newest last
   struct BuildFailure {

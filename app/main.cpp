@@ -31,6 +31,7 @@
 #include "render/gpu_timer.h"
 #include "render/screenshot.h"
 #include "ui/imgui_layer.h"
+#include "ui/layout.h"
 #include "ui/panels.h"
 
 namespace {
@@ -158,6 +159,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   state.glVersion = reinterpret_cast<const char*>(glGetString(GL_VERSION));
   // Headless runs leave the user's layout alone: no ini file, no settings written.
   ks::ImGuiLayer imgui(*surface, headless ? std::filesystem::path() : configDir / "imgui.ini");
+  ks::keepLayoutInIni(state);  // which panels follow the window's edges, beside their places
   // Files dropped on the window open in the image lab (the first of several).
   surface->setDropHandler([&state](std::vector<std::string> paths) {
     if (paths.empty()) return;

@@ -634,6 +634,35 @@ TEST(App, ImageLabFitsThePicturesClearOfThePanels) {
     }
 }
 
+// The layout a window run leaves in imgui.ini, at 1600x1000, in a next run at
+// 1024x700: every panel inside the window, the scene's panel at its right edge.
+// Before, the panels came back at their places in pixels: the image lab, the log and
+// the interop panel out of view, the profiler over the status bar.
+TEST(App, ALayoutFromABiggerWindowFitsASmallerOne) {
+  KS_NEED("xvfb", xvfbMissing());
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-layout");
+  RunOptions opts;
+  opts.display = true;  // only window runs keep a layout
+  opts.prefix = xvfbRunPrefix("1600x1000x24");
+  const RunResult first = runApp(dir, {"--frames", "5", "--scene", "image", "--size", "1600x1000"}, opts);
+  ASSERT_EQ(first.exitCode, 0) << first.describe();
+  ASSERT_TRUE(fs::exists(dir / "config/imgui.ini")) << first.describe();
+  const fs::path dump = dir / "state.json";
+  const RunResult second =
+      runApp(dir, {"--frames", "5", "--scene", "image", "--size", "1024x700", "--state-dump", dump.string()}, opts);
+  ASSERT_EQ(second.exitCode, 0) << second.describe();
+  const nlohmann::json j = nlohmann::json::parse(test::readFile(dump), nullptr, false);
+  ASSERT_TRUE(j.is_object() && j["panels"].is_object()) << second.describe();
+  ASSERT_TRUE(j["panels"].contains("Image lab") && j["panels"].contains("Histogram")) << j["panels"].dump();
+  for (const auto& [name, rect] : j["panels"].items()) {
+    const std::vector<float> r = rect.get<std::vector<float>>();
+    EXPECT_TRUE(r[0] >= 0.0f && r[1] >= 0.0f && r[2] <= 1024.0f && r[3] <= 700.0f)
+        << "'" << name << "' at " << rect.dump() << " is not inside the 1024x700 window";
+  }
+  EXPECT_EQ(j["panels"]["Image lab"][2].get<float>(), 1024.0f) << j["panels"].dump();
+}
+
 // Recent files are kept absolute and normalized: settings.json must name the
 // same file when the app is started from another folder.
 TEST(App, RecentImagesAreStoredAsAbsolutePaths) {

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include "app/render_surface.h"
+#include "ui/style.h"
 
 namespace ks {
 
@@ -16,10 +17,7 @@ ImGuiLayer::ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniF
   io.IniFilename = iniFile_.empty() ? nullptr : iniFile_.c_str();
   // Keyboard navigation needs a key map, which only the GLFW backend provides.
   if (surface.window()) io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ImGui::StyleColorsDark();
-  ImGuiStyle& style = ImGui::GetStyle();
-  style.WindowRounding = 4.0f;
-  style.FrameRounding = 3.0f;
+  applyAppStyle();
   if (surface.window()) ImGui_ImplGlfw_InitForOpenGL(surface.window(), true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }

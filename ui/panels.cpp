@@ -11,11 +11,10 @@
 #include <utility>
 
 #include "app/app_state.h"
+#include "ui/layout.h"
 
 namespace ks {
 namespace {
-
-constexpr float kStatusBarHeight = 24.0f;
 
 std::string formatBytes(uint64_t bytes) {
   char text[32];
@@ -50,15 +49,6 @@ void infoRow(const char* label, const std::string& value) {
 
 }  // namespace
 
-// First-start layout, relative to the display; ImGui's ini file remembers moves after that.
-void placePanelFirstTime(float x, float y, float w, float h) {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float top = ImGui::GetFrameHeight();
-  const float usable = display.y - top - kStatusBarHeight;
-  ImGui::SetNextWindowPos(ImVec2(display.x * x, top + usable * y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(display.x * w, usable * h), ImGuiCond_FirstUseEver);
-}
-
 void hintText(const char* format, ...) {
   va_list args;
   va_start(args, format);
@@ -73,12 +63,16 @@ void fitNextItemBesideLabel(const char* label) {
   ImGui::SetNextItemWidth(labelWidth > 0.0f ? -(labelWidth + ImGui::GetStyle().ItemInnerSpacing.x) : -1.0f);
 }
 
-void sameLineIfCheckboxFits(const char* label) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+void sameLineIfFits(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
 }
+
+float checkboxWidth(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+void sameLineIfCheckboxFits(const char* label) { sameLineIfFits(checkboxWidth(label)); }
 
 void drawMenuBar(AppState& state) {
   if (!ImGui::BeginMainMenuBar()) return;
@@ -98,16 +92,22 @@ void drawMenuBar(AppState& state) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
-    ImGui::MenuItem("Devices", nullptr, &state.panels.devices);
-    ImGui::MenuItem("Device info", nullptr, &state.panels.deviceInfo);
-    ImGui::MenuItem("N-body", nullptr, &state.panels.nbody);
-    ImGui::MenuItem("Image lab", nullptr, &state.panels.imageLab);
-    ImGui::MenuItem("Interop", nullptr, &state.panels.interop);
-    ImGui::MenuItem("Build log", nullptr, &state.panels.buildLog);
-    ImGui::MenuItem("Profiler", nullptr, &state.panels.profiler);
-    ImGui::MenuItem("Log", nullptr, &state.panels.log);
-    ImGui::MenuItem("Runs", nullptr, &state.runs.showRuns);
-    ImGui::MenuItem("Sweep", nullptr, &state.runs.showSweep);
+    // Panels back by the window's edges; which ones are open stays as it is.
+    if (ImGui::MenuItem("Reset layout")) state.layout.resetRequested = true;
+    ImGui::MenuItem("Hide panels", "Tab", &state.layout.panelsHidden);
+    ImGui::Separator();
+    // A panel asked for is shown, even while Tab hides the others.
+    const std::pair<const char*, bool*> panels[] = {
+        {"Devices", &state.panels.devices},     {"Device info", &state.panels.deviceInfo},
+        {"N-body", &state.panels.nbody},         {"Image lab", &state.panels.imageLab},
+        {"Interop", &state.panels.interop},      {"Build log", &state.panels.buildLog},
+        {"Profiler", &state.panels.profiler},    {"Log", &state.panels.log},
+        {"Runs", &state.runs.showRuns},          {"Sweep", &state.runs.showSweep}};
+    for (const auto& [name, shown] : panels)
+      if (ImGui::MenuItem(name, nullptr, *shown && !state.layout.panelsHidden)) {
+        *shown = state.layout.panelsHidden || !*shown;
+        state.layout.panelsHidden = false;
+      }
     ImGui::Separator();
     ImGui::MenuItem("Vsync", nullptr, &state.vsync, !state.headless);
     if (ImGui::MenuItem("Fullscreen", "F", false, !state.headless)) state.fullscreenRequested = true;
@@ -145,6 +145,8 @@ void drawStatusBar(AppState& state) {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8, 4));
+  // ImGui's smallest window is 32 pixels high: the bar ran 8 pixels past the window's foot.
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(0, 0));
   if (ImGui::Begin("##statusbar", nullptr, flags)) {
     const DeviceDescriptor* d = activeDevice(state);
     ImGui::Text("%s", d ? d->displayName().c_str() : "no device");
@@ -162,12 +164,12 @@ void drawStatusBar(AppState& state) {
     ImGui::Text("%s", state.surfaceDescription.c_str());
   }
   ImGui::End();
-  ImGui::PopStyleVar();
+  ImGui::PopStyleVar(2);
 }
 
 void drawDevicesPanel(AppState& state) {
   if (!state.panels.devices) return;
-  placePanelFirstTime(0.0f, 0.0f, 0.25f, 0.22f);
+  placePanel(state, "Devices");
   if (ImGui::Begin("Devices", &state.panels.devices)) {
     hintText("OpenCL devices; click one to switch (everything is rebuilt)");
     int lastPlatform = -1;
@@ -200,7 +202,7 @@ void drawDevicesPanel(AppState& state) {
 
 void drawDeviceInfoPanel(AppState& state) {
   if (!state.panels.deviceInfo) return;
-  placePanelFirstTime(0.0f, 0.22f, 0.25f, 0.46f);
+  placePanel(state, "Device info");
   if (ImGui::Begin("Device info", &state.panels.deviceInfo)) {
     const DeviceDescriptor* d = activeDevice(state);
     if (!d) {
@@ -252,9 +254,7 @@ void drawDeviceInfoPanel(AppState& state) {
 
 void drawScenePanel(AppState& state) {
   if (state.scene != SceneKind::Julia) return;
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x * 0.72f, ImGui::GetFrameHeight() + 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(display.x * 0.27f, 0), ImGuiCond_FirstUseEver);
+  placePanel(state, "Julia");
   if (ImGui::Begin("Julia")) {
     ImGui::TextDisabled("kernels/pattern.cl: julia, %dx%d", state.pattern.size, state.pattern.size);
     ImGui::Checkbox("Animate", &state.pattern.animate);
@@ -266,7 +266,7 @@ void drawScenePanel(AppState& state) {
 
 void drawInteropPanel(AppState& state) {
   if (!state.panels.interop) return;
-  placePanelFirstTime(0.0f, 0.68f, 0.25f, 0.32f);
+  placePanel(state, "Interop");
   if (ImGui::Begin("Interop", &state.panels.interop)) {
     hintText("how kernel output reaches GL; switch live to compare");
     for (const auto& s : state.interopPaths) {
@@ -306,7 +306,7 @@ void drawInteropPanel(AppState& state) {
 
 void drawBuildLogPanel(AppState& state) {
   if (!state.panels.buildLog) return;
-  placePanelFirstTime(0.25f, 0.62f, 0.48f, 0.38f);
+  placePanel(state, "Build log");
   if (ImGui::Begin("Build log", &state.panels.buildLog)) {
     hintText("kernels/ is watched: a saved .cl file rebuilds; a failed build keeps the running program");
     const auto& pc = state.programCache;
@@ -329,7 +329,7 @@ void drawBuildLogPanel(AppState& state) {
 
 void drawLogPanel(AppState& state) {
   if (!state.panels.log) return;
-  placePanelFirstTime(0.73f, 0.74f, 0.27f, 0.26f);
+  placePanel(state, "Log");
   if (ImGui::Begin("Log", &state.panels.log)) {
     for (const auto& line : state.log) ImGui::TextWrapped("%s", line.c_str());
     if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
@@ -355,21 +355,26 @@ void recordPanelRects(AppState& state) {
 }  // namespace
 
 void drawPanels(AppState& state) {
+  beginLayoutFrame(state);
   drawMenuBar(state);
-  drawDevicesPanel(state);
-  drawDeviceInfoPanel(state);
-  drawScenePanel(state);
-  drawNBodyPanel(state);
-  drawImagePanel(state);
-  drawInteropPanel(state);
-  drawHelpWindow(state);
-  drawBuildLogPanel(state);
-  drawProfilerPanel(state);
-  drawLogPanel(state);
-  drawRunsPanel(state);
-  drawSweepPanel(state);
-  if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
+  if (!state.layout.panelsHidden) {  // Tab: the picture alone
+    drawDevicesPanel(state);
+    drawDeviceInfoPanel(state);
+    drawScenePanel(state);
+    drawNBodyPanel(state);
+    drawImagePanel(state);
+    drawHistogramPanel(state);
+    drawInteropPanel(state);
+    drawHelpWindow(state);
+    drawBuildLogPanel(state);
+    drawProfilerPanel(state);
+    drawLogPanel(state);
+    drawRunsPanel(state);
+    drawSweepPanel(state);
+    if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
+  }
   drawStatusBar(state);
+  keepPanelsInside(state);
   recordPanelRects(state);
   // Last: fitting the pictures looks at where this frame put the panels.
   drawImageView(state);
@@ -377,6 +382,9 @@ void drawPanels(AppState& state) {
 
 void drawHelpWindow(AppState& state) {
   if (!state.showHelp) return;
+  // In the middle of the window the first time; kept inside it after that like every panel.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
   if (ImGui::Begin("Keyboard and mouse", &state.showHelp)) {
     // One row per control; the image lab and the N-body lab share the mouse.
@@ -391,16 +399,21 @@ void drawHelpWindow(AppState& state) {
         {"F / F11", "fullscreen"},
         {"V", "vsync on / off"},
         {"1 / 2 / 3", "N-body / image lab / Julia"},
+        {"Tab", "hide / show the panels (the picture stays)"},
         {"H / F1", "this help"},
         {"Esc", "quit"},
     };
     if (ImGui::BeginTable("keys", 2)) {
+      // Keys as wide as the widest, what they do in the rest, wrapped: two equal
+      // columns cut the longer descriptions.
+      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
       for (const auto& r : rows) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(r[0]);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(r[1]);
+        ImGui::TextWrapped("%s", r[1]);
       }
       ImGui::EndTable();
     }

@@ -6,17 +6,16 @@ namespace ks {
 
 struct AppState;
 
-// Position and size for a panel's first appearance, as fractions of the area
-// between the menu bar and the status bar; imgui.ini keeps the user's moves after that.
-void placePanelFirstTime(float x, float y, float w, float h);
 // A hint in the dimmed text colour that wraps at the panel's edge instead of
 // running past it (panels are a quarter of the window wide at first).
 void hintText(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // The next widget's width: what the panel has left after the widget's label, so
 // that the label stays visible however narrow the panel is.
 void fitNextItemBesideLabel(const char* label);
-// Keeps the checkbox `label` on the line of the last item when it fits beside it,
-// else lets it start a line of its own (narrow panels clipped it).
+// Keeps the next item, `width` pixels wide, on the line of the last item when it
+// fits beside it, else lets it start a line of its own (narrow panels clipped it).
+void sameLineIfFits(float width);
+float checkboxWidth(const char* label);  // a checkbox's or a radio button's, with its label
 void sameLineIfCheckboxFits(const char* label);
 
 void drawMenuBar(AppState& state);
@@ -27,6 +26,7 @@ void drawScenePanel(AppState& state);
 void drawInteropPanel(AppState& state);
 void drawNBodyPanel(AppState& state);
 void drawImagePanel(AppState& state);
+void drawHistogramPanel(AppState& state);  // the image lab's histogram and statistics, under the picture
 void drawImageView(AppState& state);  // the image lab's pictures, behind the panels
 void drawHelpWindow(AppState& state);
 

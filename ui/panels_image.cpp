@@ -10,11 +10,14 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "app/app_state.h"
 #include "app/lab_renderer.h"
 #include "app/image_angle.h"
 #include "io/image_paths.h"
+#include "ui/layout.h"
 #include "ui/panels.h"
 
 namespace ks {
@@ -273,43 +276,64 @@ void pipelineSection(AppState& state) {
                       "transpose, a sweep's winner where there is one). Angle and view stay.");
 }
 
-// One column per channel, one row per statistic: five channels of narrow numbers
-// fit the panel where twelve statistics across did not.
-void statisticsTable(const ImageStatistics& stats) {
+// One column per channel, one row per statistic, in two tables side by side (the
+// summary, then the percentiles): six rows fit the strip under the picture, where
+// twelve did not, and five channels of narrow numbers fit a column each.
+// A column header: "luminance" would make its column twice as wide as its numbers.
+const char* shortChannelName(int imageChannels, int channel) {
+  const char* name = histogramChannelName(imageChannels, channel);
+  return std::string_view(name) == "luminance" ? "lum" : name;
+}
+
+void statisticsTables(const ImageStatistics& stats) {
   const int channels = static_cast<int>(stats.channels.size());
-  if (channels == 0 || !ImGui::BeginTable("stats", channels + 1, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
-    return;
-  ImGui::TableSetupColumn("");
-  for (int c = 0; c < channels; ++c) ImGui::TableSetupColumn(histogramChannelName(stats.imageChannels, c));
-  ImGui::TableHeadersRow();
-  auto row = [&](const char* name, auto value, const char* format) {
-    ImGui::TableNextRow();
-    ImGui::TableSetColumnIndex(0);
-    ImGui::TextUnformatted(name);
-    for (int c = 0; c < channels; ++c) {
-      const ChannelStatistics& s = stats.channels[static_cast<size_t>(c)];
-      ImGui::TableSetColumnIndex(c + 1);
-      if (s.count == 0)  // a channel the kernel did not count
-        ImGui::TextDisabled("-");
-      else
-        ImGui::Text(format, value(s));
-    }
+  if (channels == 0) return;
+  using Value = std::function<double(const ChannelStatistics&)>;
+  struct Row {
+    std::string name;
+    Value value;
+    const char* format;  // of a double
   };
-  row("pixels", [](const ChannelStatistics& s) { return static_cast<unsigned long long>(s.count); }, "%llu");
-  row("min", [](const ChannelStatistics& s) { return s.min; }, "%d");
-  row("max", [](const ChannelStatistics& s) { return s.max; }, "%d");
-  row("mean", [](const ChannelStatistics& s) { return s.mean; }, "%.2f");
-  row("std dev", [](const ChannelStatistics& s) { return s.stddev; }, "%.2f");
-  row("median", [](const ChannelStatistics& s) { return s.median; }, "%d");
-  for (size_t i = 0; i < kImagePercentiles.size(); ++i) {
-    if (kImagePercentiles[i] == 50.0) continue;  // the median, above
-    const std::string name = "p" + std::to_string(static_cast<int>(kImagePercentiles[i]));
-    row(name.c_str(), [i](const ChannelStatistics& s) { return s.percentiles[i]; }, "%d");
-  }
-  ImGui::EndTable();
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Computed on the device: a reduction of the bins (count, sum, sum of squares, min, max) and "
-                      "a scan of the bins for the median and percentiles (nearest rank). '-': not counted.");
+  const std::vector<Row> summary = {
+      {"pixels", [](const ChannelStatistics& s) { return double(s.count); }, "%.0f"},
+      {"min", [](const ChannelStatistics& s) { return double(s.min); }, "%.0f"},
+      {"max", [](const ChannelStatistics& s) { return double(s.max); }, "%.0f"},
+      {"mean", [](const ChannelStatistics& s) { return s.mean; }, "%.2f"},
+      {"std dev", [](const ChannelStatistics& s) { return s.stddev; }, "%.2f"},
+      {"median", [](const ChannelStatistics& s) { return double(s.median); }, "%.0f"}};
+  std::vector<Row> percentiles;
+  for (size_t i = 0; i < kImagePercentiles.size(); ++i)
+    if (kImagePercentiles[i] != 50.0)  // the median, in the summary
+      percentiles.push_back({"p" + std::to_string(static_cast<int>(kImagePercentiles[i])),
+                             [i](const ChannelStatistics& s) { return double(s.percentiles[i]); }, "%.0f"});
+  auto table = [&](const char* id, const std::vector<Row>& rows) {
+    // As wide as the columns: the next table and the bars go beside it.
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
+    if (!ImGui::BeginTable(id, channels + 1, flags)) return;
+    ImGui::TableSetupColumn("");
+    for (int c = 0; c < channels; ++c) ImGui::TableSetupColumn(shortChannelName(stats.imageChannels, c));
+    ImGui::TableHeadersRow();
+    for (const Row& row : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(row.name.c_str());
+      for (int c = 0; c < channels; ++c) {
+        const ChannelStatistics& s = stats.channels[static_cast<size_t>(c)];
+        ImGui::TableSetColumnIndex(c + 1);
+        if (s.count == 0)  // a channel the kernel did not count
+          ImGui::TextDisabled("-");
+        else
+          ImGui::Text(row.format, row.value(s));
+      }
+    }
+    ImGui::EndTable();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Computed on the device: a reduction of the bins (count, sum, sum of squares, min, max) and "
+                        "a scan of the bins for the median and percentiles (nearest rank). '-': not counted.");
+  };
+  table("stats", summary);
+  ImGui::SameLine();
+  table("percentiles", percentiles);
 }
 
 void histogramSection(AppState& state) {
@@ -337,15 +361,17 @@ void histogramSection(AppState& state) {
       lab.histogramChoice = picked;
     }
   ImGui::Checkbox("of the result", &lab.histogramOfResult);
-  ImGui::SameLine();
+  sameLineIfCheckboxFits("log scale");
   ImGui::Checkbox("log scale", &lab.logScale);
   const ImageHistogram& h = lab.histogram;
   if (h.bins.empty()) return;
+  hintText("bars and statistics: the Histogram panel under the picture");
   // The channel toggles on a line of their own: next to the options above they ran
   // past the panel's right edge at the default window size.
   for (int c = 0; c < h.channelCount(); ++c) {
-    if (c > 0) ImGui::SameLine();
-    ImGui::Checkbox(histogramChannelName(h.imageChannels, c), &lab.showChannel[std::min(c, 4)]);
+    const char* name = histogramChannelName(h.imageChannels, c);
+    if (c > 0) sameLineIfCheckboxFits(name);
+    ImGui::Checkbox(name, &lab.showChannel[std::min(c, 4)]);
   }
   if (h.imageChannels == 4) {
     ImGui::Checkbox("count only the channels shown", &lab.countShownOnly);
@@ -353,28 +379,6 @@ void histogramSection(AppState& state) {
       ImGui::SetTooltip("The kernel skips the hidden channels: fewer atomics per pixel. Their bins and statistics "
                         "stay empty.");
   }
-  static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
-                                   {1, 1, 0.6f, 1}};
-  // Each channel's bars are drawn by a shader from the bins the kernels wrote
-  // (LabRenderer); the counts under the cursor come from the read-back.
-  for (int c = 0; c < h.channelCount(); ++c) {
-    if (!lab.showChannel[std::min(c, 4)]) continue;
-    const char* name = histogramChannelName(h.imageChannels, c);
-    const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x - 80.0f, 64.0f), 50.0f);
-    const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + size.x, p0.y + size.y);
-    ImGui::InvisibleButton(name, size);
-    if (lab.renderer)
-      lab.renderer->addHistogram(ImGui::GetWindowDrawList(), c, lab.logScale, colours[h.imageChannels == 1 ? 3 : c],
-                                 p0, p1);
-    if (ImGui::IsItemHovered()) {
-      const int bin = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p0.x) / size.x * kHistogramBins), 0,
-                                 kHistogramBins - 1);
-      ImGui::SetTooltip("%s %d: %u pixels", name, bin, h.channel(c)[bin]);
-    }
-    ImGui::SameLine();
-    ImGui::TextUnformatted(name);
-  }
-  statisticsTable(lab.statistics);
 }
 
 // Under an RGBA picture, a checkerboard of 16-pixel cells (the usual sign of
@@ -408,7 +412,7 @@ ImVec2 imageOrigin(const ImageLabState& lab, ImVec2 viewCentre, float width, flo
 void drawImagePanel(AppState& state) {
   if (state.scene != SceneKind::Image || !state.panels.imageLab) return;
   ImageLabState& lab = state.image;
-  placePanelFirstTime(0.73f, 0.0f, 0.27f, 0.74f);
+  placePanel(state, "Image lab");
   // File > Open image...: the panel in front, open and scrolled to the top, its
   // Image section open (the path field gets the keyboard there).
   const bool showOpen = lab.focusOpenPath;
@@ -463,6 +467,63 @@ void drawImagePanel(AppState& state) {
   ImGui::End();
 }
 
+// The histogram's bars and the statistics in a strip under the picture: in view at
+// 1280x800 without scrolling, where at the foot of the lab's panel they were below
+// the fold. Shown with the image lab's panel (its settings are there).
+void drawHistogramPanel(AppState& state) {
+  if (state.scene != SceneKind::Image || !state.panels.imageLab) return;
+  ImageLabState& lab = state.image;
+  placePanel(state, "Histogram");
+  if (!ImGui::Begin("Histogram", &state.panels.imageLab)) {
+    ImGui::End();
+    return;
+  }
+  const ImageHistogram& h = lab.histogram;
+  if (h.bins.empty()) {
+    ImGui::TextDisabled("no histogram yet");
+    ImGui::End();
+    return;
+  }
+  statisticsTables(lab.statistics);
+  ImGui::SameLine();
+  // Each channel shown: a row of bars, as high as the strip allows, drawn by a shader
+  // from the bins the kernels wrote (LabRenderer); the counts under the cursor come
+  // from the read-back.
+  static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
+                                   {1, 1, 0.6f, 1}};
+  std::vector<int> shown;
+  for (int c = 0; c < h.channelCount(); ++c)
+    if (lab.showChannel[std::min(c, 4)]) shown.push_back(c);
+  ImGui::BeginGroup();
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float rowHeight =
+      shown.empty() ? 0.0f : std::max((avail.y - spacing * float(shown.size() - 1)) / float(shown.size()), 16.0f);
+  if (shown.empty()) ImGui::TextDisabled("no channel shown (Image lab > Histogram)");
+  for (int c : shown) {
+    const char* name = histogramChannelName(h.imageChannels, c);
+    const ImVec2 size(std::max(avail.x, 64.0f), rowHeight);
+    const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + size.x, p0.y + size.y);
+    ImGui::InvisibleButton(name, size);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec4 colour = colours[h.imageChannels == 1 ? 3 : c];
+    if (lab.renderer) lab.renderer->addHistogram(draw, c, lab.logScale, colour, p0, p1);
+    // The channel's name in its corner, over the bars, on a dark patch: bars of its
+    // colour up to the top (an even spread) hid it.
+    const ImVec2 text(p0.x + 4.0f, p0.y + 2.0f), textSize = ImGui::CalcTextSize(name);
+    draw->AddRectFilled(ImVec2(text.x - 2.0f, text.y - 1.0f), ImVec2(text.x + textSize.x + 2.0f, text.y + textSize.y),
+                        IM_COL32(0, 0, 0, 170), 2.0f);
+    draw->AddText(text, ImGui::GetColorU32(colour), name);
+    if (ImGui::IsItemHovered()) {
+      const int bin = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p0.x) / size.x * kHistogramBins), 0,
+                                 kHistogramBins - 1);
+      ImGui::SetTooltip("%s %d: %u pixels", name, bin, h.channel(c)[bin]);
+    }
+  }
+  ImGui::EndGroup();
+  ImGui::End();
+}
+
 void drawImageView(AppState& state) {
   if (state.scene != SceneKind::Image) return;
   ImageLabState& lab = state.image;
@@ -473,7 +534,7 @@ void drawImageView(AppState& state) {
   // frame: panels that size themselves to their contents know their size on the second.
   if (lab.fitRequested && ImGui::GetFrameCount() > 1) {
     const float pictureW = std::max(w, float(lab.width)), pictureH = std::max(h, float(lab.height));
-    const float top = ImGui::GetFrameHeight(), bottom = io.DisplaySize.y - 24.0f;
+    const float top = ImGui::GetFrameHeight(), bottom = io.DisplaySize.y - kStatusBarHeight;
     std::vector<ScreenRect> panels;
     for (const auto& [name, rect] : state.panelRects) panels.push_back(rect);
     // Too little room anywhere: the middle column, under whatever panels are there.
@@ -487,6 +548,7 @@ void drawImageView(AppState& state) {
         std::clamp(std::min(free.width() * (sideBySide ? 0.46f : 0.94f) / pictureW, free.height() * 0.92f / pictureH),
                    0.01f, 64.0f);
     lab.panX = lab.panY = 0.0f;
+    lab.fittedZoom = lab.zoom;
     lab.fitRequested = false;
   }
   // Until the first fit: the middle column between the first-start panels (25% and 27% wide).

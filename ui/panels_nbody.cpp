@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/app_state.h"
+#include "ui/layout.h"
 #include "ui/panels.h"
 #include "lab/tuning_cache.h"
 #include "compute/nbody_tuning.h"
@@ -167,7 +168,7 @@ void drawingSection(AppState& state) {
 void drawNBodyPanel(AppState& state) {
   if (state.scene != SceneKind::NBody || !state.panels.nbody) return;
   NBodyState& nb = state.nbody;
-  placePanelFirstTime(0.73f, 0.0f, 0.27f, 0.74f);
+  placePanel(state, "N-body");
   if (!ImGui::Begin("N-body", &state.panels.nbody)) {
     ImGui::End();
     return;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "ui/layout.h"
 #include "ui/panels.h"
 #include "compute/image_layout.h"
 
@@ -208,8 +209,7 @@ void kernelInfoTable(const AppState& state) {
 
 void drawProfilerPanel(AppState& state) {
   if (!state.panels.profiler) return;
-  // Below the scene's view, where the build log (shown only on failures) also opens.
-  placePanelFirstTime(0.25f, 0.6f, 0.48f, 0.4f);
+  placePanel(state, "Profiler");  // in the strip along the bottom
   if (ImGui::Begin("Profiler", &state.panels.profiler)) {
     ImGui::Text("%.1f FPS, %.2f ms per frame", state.stats.fps, state.stats.frameMs);
     ImGui::SameLine();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "ui/layout.h"
 #include "ui/panels.h"
 
 namespace ks {
@@ -132,7 +133,7 @@ void drawFileControls(AppState& state) {
 void drawRunsPanel(AppState& state) {
   RunsState& runs = state.runs;
   if (!runs.showRuns) return;
-  placePanelFirstTime(0.25f, 0.0f, 0.48f, 0.38f);  // above the profiler, over the scene
+  placePanel(state, "Runs");  // over the picture: opened to be used
   if (!ImGui::Begin("Runs", &runs.showRuns)) {
     ImGui::End();
     return;

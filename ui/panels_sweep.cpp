@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "app/app_state.h"
+#include "ui/layout.h"
 #include "ui/panels.h"
 #include "compute/parameter_values.h"
 #include "lab/sweep_runs.h"
@@ -23,31 +25,41 @@ void toggle(std::vector<T>& chosen, const T& value, bool on) {
   if (!on && it != chosen.end()) chosen.erase(it);
 }
 
-// One row of check boxes; an empty selection means "every value" and says so.
-void intChoices(const char* label, std::vector<int>& chosen, const std::vector<int>& values, bool emptyMeansAll) {
+// A label and its check boxes, on as many lines as the panel's width needs (on one
+// line the transpose variants ran past its right edge); an empty selection means
+// "every value" where `emptyMeansAll`, and says so.
+void choices(const char* label, const std::vector<std::string>& values, const std::vector<bool>& on,
+             const std::function<void(size_t, bool)>& set, bool emptyMeansAll) {
   ImGui::PushID(label);
   ImGui::TextUnformatted(label);
-  for (int v : values) {
-    ImGui::SameLine();
-    bool on = std::find(chosen.begin(), chosen.end(), v) != chosen.end();
-    if (ImGui::Checkbox(std::to_string(v).c_str(), &on)) toggle(chosen, v, on);
+  bool any = false;
+  for (size_t i = 0; i < values.size(); ++i) {
+    sameLineIfCheckboxFits(values[i].c_str());
+    bool checked = on[i];
+    if (ImGui::Checkbox(values[i].c_str(), &checked)) set(i, checked);
+    any = any || on[i];
   }
-  if (emptyMeansAll && chosen.empty()) {
-    ImGui::SameLine();
+  if (emptyMeansAll && !any) {
+    sameLineIfFits(ImGui::CalcTextSize("(all)").x);
     ImGui::TextDisabled("(all)");
   }
   ImGui::PopID();
 }
 
-void nameChoices(const char* label, std::vector<std::string>& chosen, const std::vector<std::string>& names) {
-  ImGui::PushID(label);
-  ImGui::TextUnformatted(label);
-  for (const auto& n : names) {
-    ImGui::SameLine();
-    bool on = std::find(chosen.begin(), chosen.end(), n) != chosen.end();
-    if (ImGui::Checkbox(n.c_str(), &on)) toggle(chosen, n, on);
+void intChoices(const char* label, std::vector<int>& chosen, const std::vector<int>& values, bool emptyMeansAll) {
+  std::vector<std::string> texts;
+  std::vector<bool> on;
+  for (int v : values) {
+    texts.push_back(std::to_string(v));
+    on.push_back(std::find(chosen.begin(), chosen.end(), v) != chosen.end());
   }
-  ImGui::PopID();
+  choices(label, texts, on, [&](size_t i, bool checked) { toggle(chosen, values[i], checked); }, emptyMeansAll);
+}
+
+void nameChoices(const char* label, std::vector<std::string>& chosen, const std::vector<std::string>& names) {
+  std::vector<bool> on;
+  for (const auto& n : names) on.push_back(std::find(chosen.begin(), chosen.end(), n) != chosen.end());
+  choices(label, names, on, [&](size_t i, bool checked) { toggle(chosen, names[i], checked); }, false);
 }
 
 std::string formatSeconds(double s) {
@@ -63,7 +75,7 @@ void drawSweepPanel(AppState& state) {
   RunsState& runs = state.runs;
   SweepUiState& ui = runs.sweep;
   if (!runs.showSweep) return;
-  placePanelFirstTime(0.25f, 0.38f, 0.48f, 0.22f);  // between the Runs panel and the profiler
+  placePanel(state, "Sweep");  // over the picture, below the Runs panel
   if (!ImGui::Begin("Sweep", &runs.showSweep)) {
     ImGui::End();
     return;
@@ -71,9 +83,9 @@ void drawSweepPanel(AppState& state) {
   ImGui::BeginDisabled(ui.active);
   int target = static_cast<int>(ui.target);
   ImGui::RadioButton("N-body", &target, 0);
-  ImGui::SameLine();
+  sameLineIfCheckboxFits("Transpose");
   ImGui::RadioButton("Transpose", &target, 1);
-  ImGui::SameLine();
+  sameLineIfCheckboxFits("Interop paths (running scene)");
   ImGui::RadioButton("Interop paths (running scene)", &target, 2);
   ui.target = static_cast<SweepTarget>(target);
   if (ui.target == SweepTarget::Interop) {
@@ -102,8 +114,8 @@ void drawSweepPanel(AppState& state) {
     ImGui::SetNextItemWidth(150);
     ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
     ui.imageSize = std::clamp(ui.imageSize, 16, 16384);
-    ImGui::SameLine();
     int rgba = ui.channels == 4 ? 1 : 0;
+    sameLineIfCheckboxFits("gray");
     ImGui::RadioButton("gray", &rgba, 0);
     ImGui::SameLine();
     ImGui::RadioButton("RGBA", &rgba, 1);
@@ -132,7 +144,12 @@ void drawSweepPanel(AppState& state) {
                      overlay);
   if (!ui.status.empty()) ImGui::TextWrapped("%s", ui.status.c_str());
   if (!runs.message.empty()) ImGui::TextWrapped("%s", runs.message.c_str());
-  if (ImGui::BeginTable("sweep results", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders)) {
+  // What is left of the panel, and never less than a header and four rows: a table
+  // that scrolls needs a height, and with none left it had none (the panel scrolls instead).
+  const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+  const float tableHeight = std::max(ImGui::GetContentRegionAvail().y, 5.0f * row + 2.0f);
+  if (ImGui::BeginTable("sweep results", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders,
+                        ImVec2(0.0f, tableHeight))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("configuration", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("median ms", ImGuiTableColumnFlags_WidthFixed);

@@ -2,6 +2,7 @@
 // (GLFW key codes): a tap shorter than a frame counts too.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <vector>
@@ -32,6 +33,12 @@ void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   if (pressed(GLFW_KEY_1)) state.requestedScene = SceneKind::NBody;
   if (pressed(GLFW_KEY_2)) state.requestedScene = SceneKind::Image;
   if (pressed(GLFW_KEY_3)) state.requestedScene = SceneKind::Julia;
+  if (pressed(GLFW_KEY_TAB)) {
+    state.layout.panelsHidden = !state.layout.panelsHidden;
+    // Tab also moves ImGui's keyboard focus to the focused panel's first text field:
+    // no panel keeps the focus, so the typing after it stays shortcuts.
+    ImGui::FocusWindow(nullptr);
+  }
 }
 
 }  // namespace ks

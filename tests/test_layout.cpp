@@ -1,0 +1,381 @@
+// The panel layout (issue 22), through ImGui without a window: every panel inside the
+// window after a resize, View > Reset layout, Tab, the image lab's histogram in view,
+// the Sweep panel's results and check boxes, opaque menus. Frames are built with the
+// app's own drawing (drawPanels) and style, never rendered; what is checked is what
+// ImGui itself holds: window places, table rectangles, the colours it drew with.
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+#include "lab/run_record.h"
+#include "ui/layout.h"
+#include "ui/panels.h"
+#include "ui/style.h"
+
+namespace ks {
+namespace {
+
+// An ImGui context of its own, set up as ui/imgui_layer.cpp sets it up (style
+// included), and an AppState; frame() feeds the mouse and the keys pressed, then
+// does what the frame loop does between NewFrame and Render.
+class LayoutUi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    for (int key = 0; key < ImGuiKey_COUNT; ++key) io.KeyMap[key] = key;
+    io.DisplaySize = ImVec2(1600.0f, 1000.0f);
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    applyAppStyle();
+    state_.runs.showRuns = state_.runs.showSweep = true;  // every panel open but the build log
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  // `glfwKey`: a key pressed this frame, as the window reports it (shortcuts) and as
+  // the GLFW backend hands it to ImGui (Tab: ImGui's own keyboard focus moves).
+  void frame(ImVec2 mouse = ImVec2(-1, -1), bool leftDown = false, int glfwKey = -1) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = mouse;
+    io.MouseDown[0] = leftDown;
+    io.KeysDown[ImGuiKey_Tab] = glfwKey == GLFW_KEY_TAB;
+    ImGui::NewFrame();
+    handleShortcuts(state_, glfwKey >= 0 ? std::vector<int>{glfwKey} : std::vector<int>{});
+    drawPanels(state_);
+    ImGui::Render();
+  }
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) frame();
+  }
+  void click(ImVec2 at) {
+    frame(at);
+    frame(at, true);
+    frame(at);
+    frame();
+  }
+  // A drag of a window's title bar by `by`, in steps as a hand does.
+  void dragTitle(const char* title, ImVec2 by) {
+    ImGuiWindow* w = ImGui::FindWindowByName(title);
+    ASSERT_NE(w, nullptr) << title;
+    ImVec2 at(w->Pos.x + 60.0f, w->Pos.y + ImGui::GetFrameHeight() * 0.5f);
+    frame(at);
+    frame(at, true);
+    for (int i = 1; i <= 10; ++i) frame(ImVec2(at.x + by.x * i / 10, at.y + by.y * i / 10), true);
+    frame(ImVec2(at.x + by.x, at.y + by.y));
+  }
+  // Clicks View in the menu bar; its menu, open.
+  const ImGuiWindow* openViewMenu() {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    click(ImVec2(style.WindowPadding.x + ImGui::CalcTextSize("File").x + 2.0f * style.ItemSpacing.x + 14.0f,
+                 ImGui::GetFrameHeight() * 0.5f));
+    const ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");  // ImGui's name for a first-level menu
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    const ImGuiWindow* bar = ImGui::FindWindowByName("##MainMenuBar");
+    const ImGuiID view = ImHashStr("View", 0, ImHashStr("##menubar", 0, bar->ID));  // BeginMenuBar pushes "##menubar"
+    if (!menu || !menu->Active || g.OpenPopupStack.empty() || g.OpenPopupStack[0].PopupId != view) return nullptr;
+    return menu;
+  }
+  void resize(float width, float height) {
+    ImGui::GetIO().DisplaySize = ImVec2(width, height);
+    frames(3);
+  }
+  // The panels drawn in the last frame: top-level windows but the menu and status bars.
+  static std::vector<ImGuiWindow*> panels() {
+    std::vector<ImGuiWindow*> shown;
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+      if (w->WasActive && !w->IsFallbackWindow &&
+          !(w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) &&
+          std::string(w->Name) != "##MainMenuBar" && std::string(w->Name) != "##statusbar")
+        shown.push_back(w);
+    return shown;
+  }
+  static std::string placeOf(const ImGuiWindow* w) {
+    return std::string(w->Name) + " at " + std::to_string(w->Pos.x) + "," + std::to_string(w->Pos.y) + " size " +
+           std::to_string(w->Size.x) + "x" + std::to_string(w->Size.y);
+  }
+  // Every panel between the menu bar and the status bar, inside the window's width.
+  void expectEveryPanelInside() {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float top = ImGui::GetFrameHeight(), bottom = display.y - kStatusBarHeight;
+    for (const ImGuiWindow* w : panels()) {
+      EXPECT_TRUE(w->Pos.x >= 0.0f && w->Pos.y >= top && w->Pos.x + w->Size.x <= display.x &&
+                  w->Pos.y + w->Size.y <= bottom)
+          << placeOf(w) << " is not inside the " << display.x << "x" << display.y << " window";
+    }
+    const ImGuiWindow* bar = ImGui::FindWindowByName("##statusbar");
+    EXPECT_EQ(bar->Pos.y + bar->Size.y, display.y) << "the status bar: " << placeOf(bar);
+  }
+  AppState state_;
+};
+
+// The picture in the image lab: a 640x480 RGBA one with a histogram and statistics.
+void openPicture(AppState& state) {
+  state.scene = SceneKind::Image;
+  ImageLabState& lab = state.image;
+  lab.width = lab.resultWidth = 640;
+  lab.height = lab.resultHeight = 480;
+  lab.channels = lab.resultChannels = 4;
+  lab.hasOriginal = lab.hasResult = true;  // no renderer: the view places them, nothing draws
+  lab.histogram.imageChannels = 4;
+  lab.histogram.bins.assign(256 * 5, 10u);
+  lab.statistics.imageChannels = 4;
+  lab.statistics.channels.resize(5);
+  for (ChannelStatistics& s : lab.statistics.channels) {
+    s.count = 307200;
+    s.min = 0;
+    s.max = 255;
+    s.mean = 127.53;
+    s.stddev = 73.9;
+    s.median = 128;
+  }
+}
+
+// 1600x1000 shrunk to 1024x700: every panel, by the edges or moved by the user,
+// stays inside. Before, panels kept their first place: the image lab, the log and
+// the interop panel out of view, the profiler over the status bar.
+TEST_F(LayoutUi, EveryPanelStaysInsideTheWindowWhenItShrinks) {
+  for (const SceneKind scene : {SceneKind::NBody, SceneKind::Image, SceneKind::Julia}) {
+    SCOPED_TRACE(static_cast<int>(scene));
+    state_ = AppState();
+    state_.runs.showRuns = state_.runs.showSweep = state_.panels.buildLog = state_.showHelp = true;
+    if (scene == SceneKind::Image) openPicture(state_);
+    state_.scene = scene;
+    ImGui::GetIO().DisplaySize = ImVec2(1600.0f, 1000.0f);
+    frames(3);
+    expectEveryPanelInside();
+    // The user moves the log towards the bottom right corner.
+    dragTitle("Log", ImVec2(1100.0f, 300.0f));
+    resize(1024.0f, 700.0f);
+    EXPECT_GE(panels().size(), 10u);
+    expectEveryPanelInside();
+    resize(1600.0f, 1000.0f);
+    expectEveryPanelInside();
+  }
+}
+
+// A run that starts in a smaller window than the last one ended in: the panels that
+// followed the edges follow the new window's (imgui.ini says which), the one the
+// user moved is kept inside. Before, every panel came back at its old place in
+// pixels: off-screen.
+TEST_F(LayoutUi, ARunInASmallerWindowPutsThePanelsByItsEdges) {
+  keepLayoutInIni(state_);
+  frames(3);
+  dragTitle("Log", ImVec2(1200.0f, 100.0f));
+  const std::string ini = ImGui::SaveIniSettingsToMemory();
+  ImGui::DestroyContext();
+
+  SetUp();  // the next run: a new context and state, the file read before the first frame
+  state_ = AppState();
+  state_.runs.showRuns = state_.runs.showSweep = true;
+  keepLayoutInIni(state_);
+  ImGui::LoadIniSettingsFromMemory(ini.c_str(), ini.size());
+  ImGui::GetIO().DisplaySize = ImVec2(1024.0f, 700.0f);
+  frames(3);
+  expectEveryPanelInside();
+  const ImGuiWindow* nbody = ImGui::FindWindowByName("N-body");
+  EXPECT_FLOAT_EQ(nbody->Pos.x + nbody->Size.x, 1024.0f) << placeOf(nbody);
+  const ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
+  EXPECT_FLOAT_EQ(profiler->Pos.y + profiler->Size.y, 700.0f - kStatusBarHeight) << placeOf(profiler);
+  const ImGuiWindow* log = ImGui::FindWindowByName("Log");
+  EXPECT_FLOAT_EQ(log->Pos.x + log->Size.x, 1024.0f) << "the moved panel, pushed inside: " << placeOf(log);
+}
+
+// Panels by the edges follow them: the scene's panel keeps to the right edge, the
+// profiler to the bottom, at every size; a panel the user moved stays where it was put.
+TEST_F(LayoutUi, PanelsFollowTheWindowsEdges) {
+  frames(3);
+  dragTitle("Devices", ImVec2(300.0f, 200.0f));
+  const ImVec2 moved = ImGui::FindWindowByName("Devices")->Pos;
+  for (const ImVec2 size : {ImVec2(1280, 800), ImVec2(1024, 700), ImVec2(1920, 1080)}) {
+    resize(size.x, size.y);
+    const ImGuiWindow* nbody = ImGui::FindWindowByName("N-body");
+    const ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
+    EXPECT_FLOAT_EQ(nbody->Pos.x + nbody->Size.x, size.x) << placeOf(nbody);
+    EXPECT_FLOAT_EQ(nbody->Pos.y, ImGui::GetFrameHeight()) << placeOf(nbody);
+    EXPECT_FLOAT_EQ(profiler->Pos.y + profiler->Size.y, size.y - kStatusBarHeight) << placeOf(profiler);
+    EXPECT_FLOAT_EQ(profiler->Pos.x, 0.0f) << placeOf(profiler);
+  }
+  const ImGuiWindow* devices = ImGui::FindWindowByName("Devices");
+  EXPECT_FLOAT_EQ(devices->Pos.x, moved.x) << "a panel the user moved follows the layout";
+  EXPECT_FLOAT_EQ(devices->Pos.y, moved.y);
+  const ImGuiWindow* deviceInfo = ImGui::FindWindowByName("Device info");
+  EXPECT_FLOAT_EQ(deviceInfo->Pos.y, ImGui::GetFrameHeight()) << "the moved panel's place was left empty";
+}
+
+// At 1280x800 the picture, not six panels, has most of the window: the part left
+// free is over half its width and two thirds of its height. Before, the middle 48%
+// between two columns, under the Runs, Sweep and Profiler panels.
+TEST_F(LayoutUi, ThePictureHasMostOfTheWindowAt1280x800) {
+  state_.runs.showRuns = state_.runs.showSweep = false;  // closed at a first start
+  openPicture(state_);
+  ImGui::GetIO().DisplaySize = ImVec2(1280.0f, 800.0f);
+  frames(4);  // the fit waits for the second frame
+  ASSERT_TRUE(state_.image.viewArea);
+  const ScreenRect area = *state_.image.viewArea;  // fractions of the window
+  EXPECT_GT(area.width(), 0.5f) << area.x0 << ".." << area.x1;
+  EXPECT_GT(area.height(), 0.6f) << area.y0 << ".." << area.y1;
+  ASSERT_EQ(state_.image.shownPictures.size(), 1u);
+  EXPECT_GT(state_.image.shownPictures[0].width(), 0.45f * 1280.0f);
+}
+
+// The histogram's bars and statistics are in view at 1280x800 without scrolling, beside
+// the picture, not under it. Before, they were at the foot of the image lab's panel,
+// below the fold.
+TEST_F(LayoutUi, TheHistogramAndStatisticsAreInViewAt1280x800) {
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  openPicture(state_);
+  ImGui::GetIO().DisplaySize = ImVec2(1280.0f, 800.0f);
+  frames(4);
+  for (const char* id : {"stats", "percentiles"}) {
+    SCOPED_TRACE(id);
+    const ImGuiTable* table = nullptr;
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+      if (w->WasActive && !table) table = ImGui::TableFindByID(w->GetID(id));
+    ASSERT_NE(table, nullptr) << "no statistics table drawn";
+    const ImGuiWindow* panel = table->OuterWindow;
+    EXPECT_EQ(panel->Scroll.y, 0.0f);
+    EXPECT_LE(table->OuterRect.Max.y, panel->InnerRect.Max.y) << placeOf(panel) << ": the table ends at "
+                                                              << table->OuterRect.Max.y << ", out of view";
+    EXPECT_LE(table->OuterRect.Max.x, panel->InnerRect.Max.x) << placeOf(panel);
+    EXPECT_LE(panel->Pos.y + panel->Size.y, 800.0f - kStatusBarHeight) << placeOf(panel);
+    for (const ScreenRect& picture : state_.image.shownPictures)
+      EXPECT_FALSE(picture.overlaps({panel->Pos.x, panel->Pos.y, panel->Pos.x + panel->Size.x,
+                                     panel->Pos.y + panel->Size.y}))
+          << placeOf(panel) << " covers the picture";
+  }
+}
+
+// View > Reset layout puts a moved and resized panel back by the edges, opens a
+// collapsed one, and leaves closed panels closed. Before, there was no way back.
+TEST_F(LayoutUi, ResetLayoutPutsPanelsBackAndKeepsWhichAreOpen) {
+  state_.panels.log = false;
+  frames(3);
+  ImGuiWindow* devices = ImGui::FindWindowByName("Devices");
+  ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
+  const ImVec2 devicesPos = devices->Pos, profilerPos = profiler->Pos, profilerSize = profiler->Size;
+  dragTitle("Devices", ImVec2(500.0f, 300.0f));
+  dragTitle("Profiler", ImVec2(200.0f, -300.0f));
+  ASSERT_NE(devices->Pos.x, devicesPos.x) << "the test's drag did not move the panel";
+  profiler->Collapsed = true;
+  frames(2);
+  // View, then its first item.
+  const ImGuiWindow* menu = openViewMenu();
+  ASSERT_TRUE(menu) << "the View menu did not open";
+  click(ImVec2(menu->Pos.x + 30.0f, menu->DC.CursorStartPos.y + ImGui::GetFontSize() * 0.5f));
+  frames(2);
+  EXPECT_EQ(devices->Pos.x, devicesPos.x);
+  EXPECT_EQ(devices->Pos.y, devicesPos.y);
+  EXPECT_EQ(profiler->Pos.x, profilerPos.x);
+  EXPECT_EQ(profiler->Pos.y, profilerPos.y);
+  EXPECT_EQ(profiler->Size.y, profilerSize.y) << "the profiler is still collapsed";
+  EXPECT_FALSE(state_.panels.log) << "a closed panel opened";
+  EXPECT_TRUE(state_.panels.devices && state_.panels.profiler && state_.runs.showSweep);
+}
+
+// Tab hides every panel but leaves the picture (fitted to the whole window) and the
+// menu and status bars; Tab again brings them back where they were, and neither
+// press left a text field with the keyboard (ImGui's Tab moves focus to one).
+TEST_F(LayoutUi, TabHidesEveryPanelButThePicture) {
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  openPicture(state_);
+  ImGui::GetIO().DisplaySize = ImVec2(1280.0f, 800.0f);
+  frames(4);
+  const float fittedWidth = state_.image.shownPictures.at(0).width();
+  const size_t shown = panels().size();
+  ASSERT_GE(shown, 6u);
+  ImGuiWindow* lab = ImGui::FindWindowByName("Image lab");
+  const ImVec2 labPos = lab->Pos;
+  click(ImVec2(lab->Pos.x + 60.0f, lab->Pos.y + ImGui::GetFrameHeight() * 0.5f));  // the panel has the keyboard
+  ASSERT_TRUE(ImGui::GetIO().WantCaptureKeyboard) << "the click did not give the panel the keyboard";
+  const PanelVisibility open = state_.panels;
+
+  frame(ImVec2(-1, -1), false, GLFW_KEY_TAB);
+  frames(3);
+  EXPECT_TRUE(panels().empty()) << placeOf(panels().front()) << " is still shown";
+  EXPECT_TRUE(ImGui::FindWindowByName("##MainMenuBar")->WasActive);
+  EXPECT_TRUE(ImGui::FindWindowByName("##statusbar")->WasActive);
+  EXPECT_GT(state_.image.shownPictures.at(0).width(), fittedWidth * 1.2f) << "the picture was not fitted again";
+  EXPECT_FALSE(ImGui::GetIO().WantTextInput);
+
+  frame(ImVec2(-1, -1), false, GLFW_KEY_TAB);
+  frames(3);
+  EXPECT_EQ(panels().size(), shown);
+  EXPECT_EQ(lab->Pos.x, labPos.x);
+  EXPECT_EQ(lab->Pos.y, labPos.y);
+  EXPECT_FLOAT_EQ(state_.image.shownPictures.at(0).width(), fittedWidth);
+  EXPECT_FALSE(ImGui::GetIO().WantTextInput) << "Tab gave a text field the keyboard: letters would go there";
+  EXPECT_EQ(state_.panels.devices, open.devices);
+  EXPECT_EQ(state_.panels.log, open.log);
+  EXPECT_EQ(state_.panels.imageLab, open.imageLab);
+}
+
+// Menus, combo lists and panels are drawn opaque: what is under them does not show
+// through. Before, ImGui's dark style drew them at 94%.
+TEST_F(LayoutUi, MenusAndPanelsAreOpaque) {
+  frames(2);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImGuiWindow* menu = openViewMenu();
+  ASSERT_TRUE(menu) << "the View menu did not open";
+  // The first thing a window draws is its background.
+  for (const ImGuiWindow* w : {menu, static_cast<const ImGuiWindow*>(ImGui::FindWindowByName("Profiler"))}) {
+    ASSERT_FALSE(w->DrawList->VtxBuffer.empty());
+    EXPECT_EQ(w->DrawList->VtxBuffer[0].col >> IM_COL32_A_SHIFT, 255u) << w->Name << "'s background is see-through";
+  }
+  EXPECT_EQ(style.Colors[ImGuiCol_PopupBg].w, 1.0f) << "combo lists and tooltips";
+}
+
+// The Sweep panel, opened from the View menu at 1280x800, shows its results: a
+// header and four rows at least, in view. Before, the table had what the panel left
+// below the settings: nothing.
+TEST_F(LayoutUi, TheSweepResultsAreInViewAtTheDefaultSize) {
+  state_.runs.showRuns = false;
+  for (int i = 0; i < 8; ++i) {
+    RunRecord r;
+    r.name = "tiled wg=" + std::to_string(32 << i);
+    r.m.kernelMs.median = 1.0 + i;
+    r.m.rate = 100.0;
+    r.m.rateUnit = "GB/s";
+    state_.runs.sweep.results.push_back(r);
+  }
+  ImGui::GetIO().DisplaySize = ImVec2(1280.0f, 800.0f);
+  for (const SweepTarget target : {SweepTarget::NBody, SweepTarget::Transpose, SweepTarget::Interop}) {
+    SCOPED_TRACE(static_cast<int>(target));
+    state_.runs.sweep.target = target;
+    frames(3);
+    ImGuiWindow* sweep = ImGui::FindWindowByName("Sweep");
+    ASSERT_NE(sweep, nullptr);
+    const ImGuiTable* table = ImGui::TableFindByID(sweep->GetID("sweep results"));
+    ASSERT_NE(table, nullptr);
+    const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+    EXPECT_GE(table->OuterRect.GetHeight(), 5.0f * row) << placeOf(sweep);
+    EXPECT_LE(table->OuterRect.Min.y + 5.0f * row, sweep->InnerRect.Max.y)
+        << placeOf(sweep) << ": the table starts at " << table->OuterRect.Min.y << ", its rows out of view";
+  }
+}
+
+// The Sweep panel's check boxes and radio buttons wrap inside it at both window
+// sizes, for every target. Before, the transpose variants ran past its right edge.
+TEST_F(LayoutUi, TheSweepChoicesStayInsideThePanel) {
+  for (const ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)})
+    for (const SweepTarget target : {SweepTarget::NBody, SweepTarget::Transpose, SweepTarget::Interop}) {
+      SCOPED_TRACE(std::to_string(size.x) + " target " + std::to_string(static_cast<int>(target)));
+      state_.runs.sweep.target = target;
+      resize(size.x, size.y);
+      const ImGuiWindow* sweep = ImGui::FindWindowByName("Sweep");
+      ASSERT_NE(sweep, nullptr);
+      // The right edge of everything drawn in the panel, against its content's edge.
+      EXPECT_LE(sweep->DC.CursorMaxPos.x, sweep->WorkRect.Max.x + 0.5f) << placeOf(sweep);
+    }
+}
+
+}  // namespace
+}  // namespace ks

@@ -1,0 +1,226 @@
+#include "ui/layout.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+
+namespace ks {
+namespace {
+
+// A share of a column or strip: the panel and its weight among the open ones.
+struct Share {
+  std::string_view title;
+  float weight;
+};
+
+// The open panels of `shares` (by `open`) laid one after the other along [from, to).
+std::optional<std::pair<float, float>> spanOf(std::string_view title, const std::vector<Share>& shares, float from,
+                                              float to) {
+  float total = 0.0f;
+  for (const Share& s : shares) total += s.weight;
+  float at = from;
+  for (const Share& s : shares) {
+    const float length = (to - from) * s.weight / total;
+    if (s.title == title) return std::make_pair(at, at + length);
+    at += length;
+  }
+  return std::nullopt;
+}
+
+// ImGui keeps window positions and sizes in whole pixels: so do the places, so that a
+// panel still at its place compares equal to it.
+ScreenRect wholePixels(float x0, float y0, float x1, float y1) {
+  const float left = std::floor(x0), top = std::floor(y0);
+  return {left, top, left + std::floor(x1 - left), top + std::floor(y1 - top)};
+}
+
+bool samePlace(const ScreenRect& a, const ScreenRect& b) {
+  return std::abs(a.x0 - b.x0) < 1.0f && std::abs(a.y0 - b.y0) < 1.0f && std::abs(a.x1 - b.x1) < 1.0f &&
+         std::abs(a.y1 - b.y1) < 1.0f;
+}
+
+// Where the window is, at its full size (a collapsed panel keeps its place).
+ScreenRect placeOf(const ImGuiWindow& w) {
+  return {w.Pos.x, w.Pos.y, w.Pos.x + w.SizeFull.x, w.Pos.y + w.SizeFull.y};
+}
+
+// The scene's own panel, in the right column.
+const char* scenePanel(const AppState& state) {
+  switch (state.scene) {
+    case SceneKind::NBody: return state.panels.nbody ? "N-body" : nullptr;
+    case SceneKind::Image: return state.panels.imageLab ? "Image lab" : nullptr;
+    case SceneKind::Julia: return "Julia";
+  }
+  return nullptr;
+}
+
+// Every panel the layout places (when open).
+constexpr std::string_view kLaidOutPanels[] = {"Devices",   "Device info", "Interop",   "Log",  "N-body", "Image lab",
+                                               "Julia",     "Histogram",   "Profiler",  "Build log", "Runs", "Sweep"};
+
+// Windows kept inside by ImGui or placed by us: the menu and status bars, popups,
+// tooltips, child windows. (Closed panels are kept inside too: they open there.)
+bool keptByImGui(const ImGuiWindow& w) {
+  return w.IsFallbackWindow ||
+         (w.Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup |
+                     ImGuiWindowFlags_NoMove));
+}
+
+}  // namespace
+
+std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_view title, float width, float height,
+                                          float top) {
+  const float bottom = height - kStatusBarHeight;
+  const float usable = std::max(bottom - top, 1.0f);
+  const PanelVisibility& open = state.panels;
+  // A panel the user moved away leaves its place to the others.
+  auto placed = [&state](bool shown, std::string_view panel) {
+    return shown && !state.layout.moved.count(std::string(panel));
+  };
+  const bool imageLab = state.scene == SceneKind::Image && open.imageLab;
+  std::vector<Share> left, strip, middle;
+  if (placed(open.devices, "Devices")) left.push_back({"Devices", 0.20f});
+  if (placed(open.deviceInfo, "Device info")) left.push_back({"Device info", 0.38f});
+  if (placed(open.interop, "Interop")) left.push_back({"Interop", 0.24f});
+  if (placed(open.log, "Log")) left.push_back({"Log", 0.18f});
+  // Along the bottom, under the picture: the image lab's histogram first (its bars and
+  // statistics in view without scrolling), then the profiler and the build log.
+  if (placed(imageLab, "Histogram")) strip.push_back({"Histogram", 0.62f});
+  if (placed(open.profiler, "Profiler")) strip.push_back({"Profiler", imageLab ? 0.38f : 0.62f});
+  if (placed(open.buildLog, "Build log")) strip.push_back({"Build log", 0.38f});
+  if (placed(state.runs.showRuns, "Runs")) middle.push_back({"Runs", 0.4f});
+  if (placed(state.runs.showSweep, "Sweep")) middle.push_back({"Sweep", 0.6f});
+  const char* scene = scenePanel(state);
+  if (scene && !placed(true, scene)) scene = nullptr;
+
+  // Columns as wide as their panels read well, narrower in a small window so that
+  // the picture keeps about half of it; none where nothing is open.
+  const float leftWidth = left.empty() ? 0.0f : std::min(std::clamp(0.19f * width, 220.0f, 320.0f), 0.25f * width);
+  const float rightWidth = scene ? std::min(std::clamp(0.27f * width, 300.0f, 430.0f), 0.3f * width) : 0.0f;
+  const float stripHeight = strip.empty() ? 0.0f : std::min(std::clamp(0.27f * usable, 170.0f, 260.0f), 0.35f * usable);
+  const float stripTop = bottom - stripHeight;
+
+  if (scene && title == scene) {
+    // Julia has four controls: a short panel; the others hold a lab's settings.
+    const float panelBottom = title == "Julia" ? std::min(stripTop, top + 8.0f * ImGui::GetFrameHeightWithSpacing())
+                                               : stripTop;
+    return wholePixels(width - rightWidth, top, width, panelBottom);
+  }
+  if (const auto span = spanOf(title, left, top, stripTop)) return wholePixels(0.0f, span->first, leftWidth, span->second);
+  if (const auto span = spanOf(title, strip, 0.0f, width)) return wholePixels(span->first, stripTop, span->second, bottom);
+  // Runs and Sweep, opened to be used, over the picture's part of the window.
+  if (const auto span = spanOf(title, middle, top, stripTop))
+    return wholePixels(leftWidth, span->first, width - rightWidth, span->second);
+  return std::nullopt;
+}
+
+void placePanel(AppState& state, const char* title) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const auto target = dockedPanelRect(state, title, io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFrameHeight());
+  if (!target) return;
+  auto& docked = state.layout.docked;
+  const ImGuiWindow* window = ImGui::FindWindowByName(title);
+  if (!window && state.layout.dockedLastRun.erase(title)) {
+    // It followed the edges when the last run ended, in a window maybe of another size.
+    ImGui::SetNextWindowPos(ImVec2(target->x0, target->y0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(target->width(), target->height()), ImGuiCond_Always);
+    docked[title] = *target;
+    return;
+  }
+  if (!window) {
+    // Its first appearance: imgui.ini's place, if it has one (the user's), wins; the
+    // next frame sees whether that is still the place by the edges.
+    ImGui::SetNextWindowPos(ImVec2(target->x0, target->y0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(target->width(), target->height()), ImGuiCond_FirstUseEver);
+    return;
+  }
+  const ScreenRect now = placeOf(*window);
+  const auto last = docked.find(title);
+  const bool follows = (last != docked.end() && samePlace(last->second, now)) || samePlace(*target, now);
+  if (!follows) {
+    docked.erase(title);  // moved or resized by the user: kept inside by keepPanelsInside
+    state.layout.moved.insert(title);
+    return;
+  }
+  if (!samePlace(*target, now)) {
+    ImGui::SetNextWindowPos(ImVec2(target->x0, target->y0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(target->width(), target->height()), ImGuiCond_Always);
+  }
+  docked[title] = *target;
+}
+
+void keepLayoutInIni(AppState& state) {
+  ImGuiSettingsHandler handler;
+  handler.TypeName = "Kernelscope";
+  handler.TypeHash = ImHashStr("Kernelscope");
+  handler.UserData = &state.layout;
+  // [Kernelscope][Layout] with a line "Docked=<title>" for each panel by the edges.
+  handler.ReadOpenFn = [](ImGuiContext*, ImGuiSettingsHandler* h, const char* name) -> void* {
+    return std::string_view(name) == "Layout" ? h->UserData : nullptr;
+  };
+  handler.ReadLineFn = [](ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* line) {
+    constexpr std::string_view kKey = "Docked=";
+    const std::string_view text(line);
+    if (text.substr(0, kKey.size()) == kKey)
+      static_cast<LayoutState*>(entry)->dockedLastRun.insert(std::string(text.substr(kKey.size())));
+  };
+  handler.WriteAllFn = [](ImGuiContext*, ImGuiSettingsHandler* h, ImGuiTextBuffer* out) {
+    const LayoutState& layout = *static_cast<const LayoutState*>(h->UserData);
+    out->append("[Kernelscope][Layout]\n");
+    for (const auto& [title, rect] : layout.docked) out->appendf("Docked=%s\n", title.c_str());
+    for (const std::string& title : layout.dockedLastRun)  // not shown in this run: as they were
+      if (!layout.docked.count(title)) out->appendf("Docked=%s\n", title.c_str());
+    out->append("\n");
+  };
+  ImGui::GetCurrentContext()->SettingsHandlers.push_back(handler);
+}
+
+void beginLayoutFrame(AppState& state) {
+  LayoutState& layout = state.layout;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  bool changed = display.x != layout.displayWidth || display.y != layout.displayHeight ||
+                 layout.panelsHidden != layout.panelsWereHidden;
+  layout.displayWidth = display.x;
+  layout.displayHeight = display.y;
+  layout.panelsWereHidden = layout.panelsHidden;
+  if (layout.resetRequested) {
+    layout.resetRequested = false;
+    layout.moved.clear();
+    changed = true;
+    // Every panel ImGui knows, drawn this frame or closed, counts as still at the
+    // place the layout gave it: placePanel moves it to its place by the edges now, or
+    // when it is next opened. Collapsed ones open.
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+      if (std::find(std::begin(kLaidOutPanels), std::end(kLaidOutPanels), w->Name) == std::end(kLaidOutPanels))
+        continue;
+      layout.docked[w->Name] = placeOf(*w);
+      w->Collapsed = false;
+    }
+  }
+  // The pictures follow the layout while the user has not zoomed or panned since the last Fit.
+  ImageLabState& lab = state.image;
+  if (changed && lab.fittedZoom && *lab.fittedZoom == lab.zoom && lab.panX == 0.0f && lab.panY == 0.0f)
+    lab.fitRequested = true;
+}
+
+void keepPanelsInside(AppState& state) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float top = ImGui::GetFrameHeight(), bottom = display.y - kStatusBarHeight;
+  const ImVec2 area(display.x, std::max(bottom - top, 1.0f));
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (keptByImGui(*w) || state.layout.docked.count(w->Name)) continue;
+    // The full size: a collapsed panel must fit when it opens again.
+    const ImVec2 size(std::min(w->SizeFull.x, area.x), std::min(w->SizeFull.y, area.y));
+    if (size.x != w->SizeFull.x || size.y != w->SizeFull.y) ImGui::SetWindowSize(w, size);
+    const ImVec2 pos(std::clamp(w->Pos.x, 0.0f, area.x - size.x), std::clamp(w->Pos.y, top, top + area.y - size.y));
+    if (pos.x != w->Pos.x || pos.y != w->Pos.y) ImGui::SetWindowPos(w, pos);
+  }
+}
+
+}  // namespace ks
