@@ -345,8 +345,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
       [&] { return std::make_unique<ImageHistogrammer>(compute_, wanted.histogram); });
   // The previous run's results first: this run's replace them.
   collectResults(state, true);
-  RunEvents& run = running_.emplace_back();
-  run.histogrammer = histogrammer_.get();
+  RunEvents& run = running_.emplace();
   auto histogram = [&](cl_mem pixels, const ImageLayout& layout) {
     histogrammer_->enqueueCompute(compute_.queue(), pixels, layout, &run.histogram);
     histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(layout.channels));
@@ -398,29 +397,24 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   frame.releaseMs = t.releaseMs;
 }
 
-void ImageScene::collectResults(AppState& state, bool makeRoom) {
+void ImageScene::collectResults(AppState& state, bool wait) {
+  if (!running_) return;
   ImageLabState& lab = state.image;
-  while (!running_.empty()) {
-    RunEvents& run = running_.front();
-    ImageHistogrammer* histogrammer = histogrammer_.get() == run.histogrammer ? histogrammer_.get() : nullptr;
-    const bool wait = makeRoom && running_.size() >= kRunsInFlight;
-    const bool finished = run.rotate.complete() && run.transpose.complete() && run.histogram.complete() &&
-                          (!histogrammer || histogrammer->resultReady());
-    if (!wait && !finished) return;
-    const auto start = std::chrono::steady_clock::now();
-    std::optional<ImageHistogramResult> h = histogrammer ? histogrammer->takeResult(wait) : std::nullopt;
-    lab.rotateMs = run.rotate.elapsedMs();
-    lab.transposeMs = run.transpose.elapsedMs();
-    lab.histogramMs = run.histogram.elapsedMs();
-    if (wait) addGpuWaitMs(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    if (h) {
-      lab.histogram = std::move(h->histogram);
-      lab.statistics = std::move(h->statistics);
-    }
-    state.breakdown.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
-    ++lab.timedRuns;
-    running_.pop_front();
+  RunEvents& run = *running_;
+  if (!wait && !(run.rotate.complete() && run.transpose.complete() && run.histogram.complete())) return;
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<ImageHistogramResult> h = histogrammer_ ? histogrammer_->takeResult(wait) : std::nullopt;
+  lab.rotateMs = run.rotate.elapsedMs();
+  lab.transposeMs = run.transpose.elapsedMs();
+  lab.histogramMs = run.histogram.elapsedMs();
+  if (wait) addGpuWaitMs(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  if (h) {
+    lab.histogram = std::move(h->histogram);
+    lab.statistics = std::move(h->statistics);
   }
+  state.breakdown.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
+  ++lab.timedRuns;
+  running_.reset();
 }
 
 // An image larger than the device's 2D images cannot go through an image2d_t
@@ -460,7 +454,7 @@ void ImageScene::update(AppState& state, double seconds) {
   try {
     collectResults(state, false);
   } catch (const std::exception& e) {
-    running_.clear();
+    running_.reset();
     lab.message = errorText(e);
     state.report(lab.message);
   }

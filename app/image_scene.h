@@ -7,7 +7,6 @@
 // pixels are read back without blocking and published when they arrive (the next
 // frame at most). Driven by AppState::image; the panels place the pictures (zoom,
 // pan, inspector) and LabRenderer draws them inside ImGui's draw lists.
-#include <deque>
 #include <memory>
 #include <optional>
 
@@ -60,9 +59,7 @@ class ImageScene final : public Scene {
   void showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image);
   // Publishes the kernel times and histogram of the last run once they arrived;
   // `wait`: waits for them (before the next run replaces them).
-  // The finished runs' results into the panels, oldest first; makeRoom: with
-  // kRunsInFlight on their way, the oldest is waited for (a new run is about to start).
-  void collectResults(AppState& state, bool makeRoom);
+  void collectResults(AppState& state, bool wait);
   Applied wantedFrom(AppState& state) const;
   void fitRotationToImage(AppState& state);
   void inspect(AppState& state);
@@ -92,16 +89,11 @@ class ImageScene final : public Scene {
   std::unique_ptr<SharedImage> originalImage_, resultImage_;
   LabRenderer renderer_;
   ImageLabState* lab_;  // where the pictures are published; cleared when the scene goes
-  // The runs on their way, oldest first: their kernel events, read when they have
-  // finished, and the histogrammer whose read-back carries their histogram. Up to
-  // kRunsInFlight at once, as many as the result picture's updates
-  // (SharedBufferRing): a frame waits only for the run started two frames before.
+  // The last run's kernel events, read when they have finished.
   struct RunEvents {
     ImageOpEvents rotate, transpose, histogram;
-    const ImageHistogrammer* histogrammer = nullptr;
   };
-  static constexpr size_t kRunsInFlight = SharedBufferRing::kUpdatesInFlight;
-  std::deque<RunEvents> running_;
+  std::optional<RunEvents> running_;
   // A pixel of the result asked for by the inspector, read without blocking.
   struct InspectRead {
     Event done;

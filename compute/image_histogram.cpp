@@ -273,7 +273,7 @@ ImageHistogrammer::ImageHistogrammer(ComputeContext& compute, const HistogramCon
 ImageHistogrammer::~ImageHistogrammer() {
   // Reads in flight write into this object's vectors (in order: the last one's end is all of them).
   try {
-    if (!reads_.empty()) reads_.back()->done.wait();
+    if (readsDone_) readsDone_.wait();
   } catch (const std::exception&) {
     // The failure was reported where the result was asked for, or never will be needed.
   }
@@ -369,18 +369,15 @@ void ImageHistogrammer::runStatistics(Queue& queue, cl_mem bins, int imageChanne
 ImageHistogramResult ImageHistogrammer::compute(Queue& queue, cl_mem in, const ImageLayout& layout,
                                                 ImageOpEvents* events) {
   enqueueCompute(queue, in, layout, events);
-  std::optional<ImageHistogramResult> newest;  // results enqueued before this one are superseded
-  while (std::optional<ImageHistogramResult> r = takeResult(true)) newest = std::move(r);
-  return *newest;
+  return *takeResult(true);
 }
 
 void ImageHistogrammer::enqueueCompute(Queue& queue, cl_mem in, const ImageLayout& layout, ImageOpEvents* events) {
   requireLayout(layout, "the input");
-  // The oldest read's host vectors are about to be dropped: its reads must be done first.
-  while (reads_.size() >= kReadsInFlight) {
-    reads_.front()->done.wait();
-    reads_.pop_front();
-  }
+  // The host vectors are the reads' destination: the previous reads must be done.
+  if (readsDone_) readsDone_.wait();
+  readsDone_ = Event();
+  resultPending_ = false;
   const size_t binCount = histogramBinCount(layout);
   const size_t channels = static_cast<size_t>(histogramChannelCount(layout.channels));
   if (bins_.bytes() < binCount * sizeof(cl_uint))
@@ -389,31 +386,27 @@ void ImageHistogrammer::enqueueCompute(Queue& queue, cl_mem in, const ImageLayou
     moments_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, 5 * kMomentsPerChannel * sizeof(cl_ulong));
   run(queue, in, layout, bins_.get(), events);
   runStatistics(queue, bins_.get(), layout.channels, moments_.get(), events);
-  auto read = std::make_unique<PendingRead>();
-  read->bins.resize(binCount);
-  read->moments.resize(channels * kMomentsPerChannel);
-  read->imageChannels = layout.channels;
-  // The next compute's kernels write bins_ and moments_ again: the in-order queue runs
-  // these reads first.
-  queue.readBuffer(bins_, 0, binCount * sizeof(cl_uint), read->bins.data(), false);
-  queue.readBuffer(moments_, 0, read->moments.size() * sizeof(cl_ulong), read->moments.data(), false, &read->done);
+  hostBins_.resize(binCount);
+  hostMoments_.resize(channels * kMomentsPerChannel);
+  readChannels_ = layout.channels;
+  queue.readBuffer(bins_, 0, binCount * sizeof(cl_uint), hostBins_.data(), false);
+  queue.readBuffer(moments_, 0, hostMoments_.size() * sizeof(cl_ulong), hostMoments_.data(), false, &readsDone_);
   queue.flush();
-  reads_.push_back(std::move(read));
+  resultPending_ = true;
 }
 
 std::optional<ImageHistogramResult> ImageHistogrammer::takeResult(bool wait) {
-  if (reads_.empty()) return std::nullopt;
-  PendingRead& read = *reads_.front();
-  if (wait) read.done.wait();
-  else if (!read.done.complete()) return std::nullopt;
+  if (!resultPending_) return std::nullopt;
+  if (wait) readsDone_.wait();
+  else if (!readsDone_.complete()) return std::nullopt;
+  readsDone_ = Event();
+  resultPending_ = false;
   ImageHistogramResult result;
-  result.histogram.imageChannels = read.imageChannels;
-  result.histogram.bins = std::move(read.bins);
-  result.statistics.imageChannels = read.imageChannels;
-  const size_t channels = read.moments.size() / kMomentsPerChannel;
-  for (size_t c = 0; c < channels; ++c)
-    result.statistics.channels.push_back(channelStatistics(&read.moments[c * kMomentsPerChannel]));
-  reads_.pop_front();
+  result.histogram.imageChannels = readChannels_;
+  result.histogram.bins = hostBins_;
+  result.statistics.imageChannels = readChannels_;
+  const size_t channels = hostMoments_.size() / kMomentsPerChannel;
+  for (size_t c = 0; c < channels; ++c) result.statistics.channels.push_back(channelStatistics(&hostMoments_[c * kMomentsPerChannel]));
   return result;
 }
 

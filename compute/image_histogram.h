@@ -8,7 +8,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <optional>
@@ -159,22 +158,18 @@ class ImageHistogrammer : public ImageOpRunner<HistogramConfig, ImageHistogramVa
   // bins and moments (blocking) and derives the statistics.
   ImageHistogramResult compute(Queue& queue, cl_mem in, const ImageLayout& layout, ImageOpEvents* events = nullptr);
   // compute without waiting: the kernels and non-blocking read-backs are enqueued
-  // and flushed; takeResult gives the results, oldest first, once their reads are
-  // done. Up to kReadsInFlight computes may be on their way; an enqueue beyond that
-  // waits for the oldest and drops its result (nobody took it).
+  // and flushed; takeResult gives the result once the reads are done. An enqueue
+  // while the previous reads are still running waits for them first.
   void enqueueCompute(Queue& queue, cl_mem in, const ImageLayout& layout, ImageOpEvents* events = nullptr);
-  // The oldest enqueued result: nullopt while its reads run (never blocks unless
-  // `wait`) or when none was enqueued; each result is given once.
+  // The enqueued result: nullopt while its reads run (never blocks unless `wait`)
+  // or when none was enqueued; each result is given once.
   std::optional<ImageHistogramResult> takeResult(bool wait = false);
-  // Whether takeResult would give a result now without waiting.
-  bool resultReady() const { return !reads_.empty() && reads_.front()->done.complete(); }
   // Work-groups (= partial histograms merged on the device) for an image.
   size_t groupCount(const ImageLayout& layout) const;
   // Rows of the merge kernel's (8, rows) work-group for `channels` on this device
   // (builds the kernels): its loop sums 4 x rows partial histograms per pass, the
   // rest one row at a time, so tests size images from this and groupCount.
   size_t mergeRows(int channels);
-  static constexpr size_t kReadsInFlight = 2;
   // Where the last compute/enqueueCompute merged the bins (histogramBinCount cl_uints).
   cl_mem binsBuffer() const { return bins_.get(); }
 
@@ -183,15 +178,12 @@ class ImageHistogrammer : public ImageOpRunner<HistogramConfig, ImageHistogramVa
   std::shared_ptr<Built> makeBuilt(int channels) override;
   const KernelBuild& mainKernel(const Built& built) const override;
   Buffer partials_, sums_, bins_, moments_;  // sums_: local_atomic_fused's device-wide sums
-  // The read-backs of enqueueCompute, oldest first: where the device writes them (a
-  // fixed address each), the image's channels for the statistics, and their last command.
-  struct PendingRead {
-    std::vector<cl_uint> bins;
-    std::vector<cl_ulong> moments;
-    int imageChannels = 0;
-    Event done;
-  };
-  std::deque<std::unique_ptr<PendingRead>> reads_;
+  // The read-backs of enqueueCompute, and their last command.
+  std::vector<cl_uint> hostBins_;
+  std::vector<cl_ulong> hostMoments_;
+  int readChannels_ = 0;  // the image's channels, for the statistics
+  Event readsDone_;
+  bool resultPending_ = false;
 };
 
 }  // namespace ks

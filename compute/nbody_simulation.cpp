@@ -10,7 +10,7 @@ NBodySimulation::NBodySimulation(ComputeContext& compute, InteropBackend& intero
     : compute_(compute), interop_(&interop) {
   kernel_ = std::make_unique<NBodyKernel>(compute, config);
   state_ = std::make_unique<NBodyDeviceState>(compute, system, config);
-  display_ = std::make_unique<SharedBufferRing>(interop, state_->padded() * 4 * sizeof(float));
+  display_ = std::make_unique<SharedBufferPair>(interop, state_->padded() * 4 * sizeof(float));
   refreshDisplay();
 }
 
@@ -22,7 +22,7 @@ void NBodySimulation::setConfig(const NBodyConfig& config) {
   if (config.fp64 != old.fp64 || nbodyPaddedCount(bodies(), config) != state_->padded()) {
     auto state = std::make_unique<NBodyDeviceState>(compute_, state_->download(compute_.queue()), config);
     auto display = state->padded() != state_->padded()
-                       ? std::make_unique<SharedBufferRing>(*interop_, state->padded() * 4 * sizeof(float))
+                       ? std::make_unique<SharedBufferPair>(*interop_, state->padded() * 4 * sizeof(float))
                        : std::move(display_);
     state_ = std::move(state);
     display_ = std::move(display);
@@ -34,7 +34,7 @@ void NBodySimulation::setConfig(const NBodyConfig& config) {
 void NBodySimulation::setSystem(const NBodySystem& system) {
   auto state = std::make_unique<NBodyDeviceState>(compute_, system, kernel_->config());
   auto display = state->padded() != state_->padded()
-                     ? std::make_unique<SharedBufferRing>(*interop_, state->padded() * 4 * sizeof(float))
+                     ? std::make_unique<SharedBufferPair>(*interop_, state->padded() * 4 * sizeof(float))
                      : std::move(display_);
   state_ = std::move(state);
   display_ = std::move(display);
@@ -43,7 +43,7 @@ void NBodySimulation::setSystem(const NBodySystem& system) {
 
 void NBodySimulation::rebindInterop(InteropBackend& interop) {
   display_.reset();  // its buffers belong to the old backend
-  display_ = std::make_unique<SharedBufferRing>(interop, state_->padded() * 4 * sizeof(float));
+  display_ = std::make_unique<SharedBufferPair>(interop, state_->padded() * 4 * sizeof(float));
   interop_ = &interop;
   refreshDisplay();
 }
@@ -69,30 +69,21 @@ void NBodySimulation::refreshDisplay() {
 NBodyStepTiming NBodySimulation::advance(int steps, const NBodyParams& params) {
   display_->refresh();
   if (steps <= 0) return {};  // an update must write every position: none without a step
-  // Waits only if the steps of two frames before are still running: then the
-  // device, not this frame's CPU work, is what limits the frame rate.
+  // Waits only if the previous frame's steps are still running: then the device,
+  // not this frame's CPU work, is what limits the frame rate.
   SharedBuffer& out = display_->beginUpdate(compute_.queue());
-  // The newest finished advance's time (older finished ones are superseded); groups
-  // finish in order (one in-order queue).
   NBodyStepTiming timing;
-  auto finished = [](const std::vector<Event>& group) {
-    return std::all_of(group.begin(), group.end(), [](const Event& e) { return e.complete(); });
-  };
-  while (!inFlight_.empty() && finished(inFlight_.front())) {
-    timing.kernelMs = 0.0;
-    for (const Event& e : inFlight_.front()) timing.kernelMs += e.elapsedMs();
-    timing.steps = static_cast<int>(inFlight_.front().size());
-    inFlight_.pop_front();
-  }
-  std::vector<Event>& events = inFlight_.emplace_back(static_cast<size_t>(steps));
+  for (const Event& e : inFlight_) timing.kernelMs += e.elapsedMs();  // all finished: beginUpdate saw them done
+  timing.steps = static_cast<int>(inFlight_.size());
+  inFlight_.assign(static_cast<size_t>(std::max(steps, 0)), Event());
   try {
     for (int s = 0; s < steps; ++s) {
       kernel_->enqueueStep(compute_.queue(), state_->positionsIn(), state_->positionsOut(), state_->velocities(),
-                           out.clMem(), state_->padded(), params, &events[static_cast<size_t>(s)]);
+                           out.clMem(), state_->padded(), params, &inFlight_[static_cast<size_t>(s)]);
       state_->swap();
     }
   } catch (...) {
-    inFlight_.pop_back();
+    inFlight_.clear();
     display_->abandonUpdate(compute_.queue());
     throw;
   }

@@ -3,7 +3,6 @@
 // GL vertex buffer it writes positions into through the interop layer. Every
 // change (variant, N, interop path) keeps the simulation's state, and a change
 // that fails leaves the running simulation as it was.
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -49,10 +48,8 @@ class NBodySimulation {
   InteropBackend* interop_;  // the backend the display buffer comes from
   std::unique_ptr<NBodyKernel> kernel_;
   std::unique_ptr<NBodyDeviceState> state_;
-  std::unique_ptr<SharedBufferRing> display_;
-  // The kernel events of the advances still on their way (one group each, oldest
-  // first; SharedBufferRing lets two be in flight); timed once all of a group finished.
-  std::deque<std::vector<Event>> inFlight_;
+  std::unique_ptr<SharedBufferPair> display_;
+  std::vector<Event> inFlight_;  // the last advance's kernel events
 };
 
 }  // namespace ks

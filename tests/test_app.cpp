@@ -258,12 +258,9 @@ TEST(App, ProfilerStatisticsAndKernelInfoReachTheStateDump) {
   ASSERT_EQ(r.exitCode, 0) << r.describe();
   const auto j = nlohmann::json::parse(test::readFile(dump));
   const auto& series = j.at("profiler").at("series");
-  // Statistics start with the second frame: 11 frames. A step's time arrives once its
-  // kernels have finished, at most SharedBufferRing::kUpdatesInFlight frames later, so
-  // the last two frames' steps may not be timed yet at exit.
+  // Statistics start with the second frame: 11 frames, 11 steps.
   EXPECT_EQ(series.at("frame").at("count"), 11) << series.dump(2);
-  EXPECT_GE(series.at("nbody step").at("count").get<int>(), 11 - 2) << series.dump(2);
-  EXPECT_LE(series.at("nbody step").at("count").get<int>(), 11) << series.dump(2);
+  EXPECT_EQ(series.at("nbody step").at("count"), 11) << series.dump(2);
   EXPECT_TRUE(series.at("nbody step").at("kernel").get<bool>());
   EXPECT_GT(series.at("nbody step").at("median_ms").get<double>(), 0.0);
   EXPECT_GE(series.at("nbody step").at("p95_ms").get<double>(), series.at("nbody step").at("median_ms").get<double>());

@@ -3,7 +3,7 @@
 // kernel (kernels/display.cl histogram_for_display) copies the bins into a shared
 // buffer and appends each channel's largest bin, so the plot (render/histogram_plot)
 // is drawn from GPU memory and never waits for a read-back. Double-buffered as the
-// pictures are (SharedBufferRing).
+// pictures are (SharedBufferPair).
 #include <memory>
 
 #include "compute/cl_objects.h"
@@ -33,16 +33,16 @@ class HistogramDisplay {
   GLuint texture() const;
   int channels() const {
     const int shown = buffers_.shownIndex();
-    return shown >= 0 ? channels_[static_cast<size_t>(shown)] : 0;
+    return shown >= 0 ? channels_[shown] : 0;
   }
   void drawnByGl() { buffers_.drawnByGl(); }
 
  private:
   std::shared_ptr<const ProgramBuild> build_;
   Kernel copy_;
-  SharedBufferRing buffers_;
-  std::array<GLuint, SharedBufferRing::kBuffers> textures_{};
-  std::array<int, SharedBufferRing::kBuffers> channels_{};  // per buffer: the channels it holds
+  SharedBufferPair buffers_;
+  std::array<GLuint, 2> textures_{};
+  int channels_[2] = {0, 0};  // per buffer: the channels it holds
 };
 
 }  // namespace ks

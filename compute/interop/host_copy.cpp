@@ -5,7 +5,7 @@
 // host memory mapped for good (persistent, coherent): the read lands where GL reads,
 // and nothing is copied again. Elsewhere the buffer is mapped for each read and
 // unmapped once it is done (the driver copies it then). GL never draws a buffer
-// while a read writes it: SharedBufferRing has it draw the other one meanwhile.
+// while a read writes it: SharedBufferPair has it draw the other one meanwhile.
 #include <CL/cl.h>
 
 #include <chrono>

@@ -1,7 +1,5 @@
 #include "compute/interop/interop.h"
 
-#include <algorithm>
-
 #include <chrono>
 #include <string>
 #include <utility>
@@ -119,31 +117,22 @@ int64_t maxSharedImagePixels() {
   return texels;
 }
 
-SharedBufferRing::SharedBufferRing(InteropBackend& backend, size_t bytes) : backend_(&backend), bytes_(bytes) {
+SharedBufferPair::SharedBufferPair(InteropBackend& backend, size_t bytes) : backend_(&backend), bytes_(bytes) {
   buffers_[0] = backend.createBuffer(bytes);
 }
 
-void SharedBufferRing::showOldestPending() {
-  shown_ = pending_.front();
-  pending_.pop_front();
-  shownAt_[static_cast<size_t>(shown_)] = ++shows_;
+void SharedBufferPair::showPending() {
+  shown_ = std::exchange(pending_, -1);
   const InteropTimings& t = buffers_[static_cast<size_t>(shown_)]->timings();
   timings_.copyMs = t.copyMs;
 }
 
-bool SharedBufferRing::inUse(int index) const {
-  return index == shown_ || index == writing_ || std::find(pending_.begin(), pending_.end(), index) != pending_.end();
-}
-
-SharedBuffer& SharedBufferRing::beginUpdate(Queue& queue) {
-  refresh();
-  if (pending_.size() >= static_cast<size_t>(kUpdatesInFlight)) {
-    buffers_[static_cast<size_t>(pending_.front())]->waitUntilReady();
-    showOldestPending();
+SharedBuffer& SharedBufferPair::beginUpdate(Queue& queue) {
+  if (pending_ >= 0) {
+    buffers_[static_cast<size_t>(pending_)]->waitUntilReady();
+    showPending();
   }
-  int target = -1;  // kBuffers leaves one free: the shown one and at most kUpdatesInFlight - 1 pending
-  for (int i = 0; i < kBuffers; ++i)
-    if (!inUse(i) && (target < 0 || shownAt_[static_cast<size_t>(i)] < shownAt_[static_cast<size_t>(target)])) target = i;
+  const int target = shown_ < 0 ? 0 : 1 - shown_;
   auto& buffer = buffers_[static_cast<size_t>(target)];
   if (!buffer) buffer = backend_->createBuffer(bytes_);
   buffer->acquireForCompute(queue);
@@ -152,37 +141,32 @@ SharedBuffer& SharedBufferRing::beginUpdate(Queue& queue) {
   return *buffer;
 }
 
-void SharedBufferRing::endUpdate(Queue& queue) {
+void SharedBufferPair::endUpdate(Queue& queue) {
   if (writing_ < 0) return;
   SharedBuffer& buffer = *buffers_[static_cast<size_t>(writing_)];
   buffer.releaseForDisplay(queue);
-  pending_.push_back(std::exchange(writing_, -1));
+  pending_ = std::exchange(writing_, -1);
   timings_.releaseMs = buffer.timings().releaseMs;
 }
 
-void SharedBufferRing::abandonUpdate(Queue& queue) {
+void SharedBufferPair::abandonUpdate(Queue& queue) {
   if (writing_ < 0) return;
   buffers_[static_cast<size_t>(std::exchange(writing_, -1))]->releaseForDisplay(queue);
 }
 
-bool SharedBufferRing::refresh() {
-  // Updates finish in the order they were enqueued (one in-order queue).
-  bool changed = false;
-  while (!pending_.empty() && buffers_[static_cast<size_t>(pending_.front())]->ready()) {
-    showOldestPending();
-    changed = true;
-  }
-  return changed;
+bool SharedBufferPair::refresh() {
+  if (pending_ < 0 || !buffers_[static_cast<size_t>(pending_)]->ready()) return false;
+  showPending();
+  return true;
 }
 
-void SharedBufferRing::finishUpdates() {
-  while (!pending_.empty()) {
-    buffers_[static_cast<size_t>(pending_.front())]->waitUntilReady();
-    showOldestPending();
-  }
+void SharedBufferPair::finishUpdates() {
+  if (pending_ < 0) return;
+  buffers_[static_cast<size_t>(pending_)]->waitUntilReady();
+  showPending();
 }
 
-void SharedBufferRing::drawnByGl() {
+void SharedBufferPair::drawnByGl() {
   if (SharedBuffer* buffer = shown()) buffer->drawnByGl();
 }
 

@@ -9,7 +9,6 @@
 #include <CL/cl.h>
 
 #include <array>
-#include <deque>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -98,23 +97,17 @@ class SharedBuffer {
   GLsync drawn_ = nullptr;    // GL commands that read the buffer
 };
 
-// SharedBuffers of one size, for data drawn every frame: kernels write one while
-// GL draws another, and up to kUpdatesInFlight updates may be on their way to the
-// screen at once. Each hand-over between OpenCL and GL has a latency of its own on
-// the GPU (about 0.4 ms on NVIDIA's driver 580, docs/BENCHMARKS.md): with only one
-// update in flight every frame would wait for it, whatever the kernels cost; with
-// two, a frame waits only for the update started two frames before. Buffers are
-// made when an update first needs them (data written once costs one buffer).
-class SharedBufferRing {
+// Two SharedBuffers of one size, for data drawn every frame: kernels write one
+// while GL draws the other, so in a steady frame neither API waits for the other.
+// The second buffer is made when a second update needs it (data written once
+// costs one buffer).
+class SharedBufferPair {
  public:
-  static constexpr int kUpdatesInFlight = 2;
-  static constexpr int kBuffers = kUpdatesInFlight + 1;  // and the one GL draws
-
-  SharedBufferRing(InteropBackend& backend, size_t bytes);
+  SharedBufferPair(InteropBackend& backend, size_t bytes);
   size_t bytes() const { return bytes_; }
-  // The buffer kernels write next, acquired for compute. With kUpdatesInFlight
-  // updates in flight, the oldest is first waited for and shown, so that no update
-  // is starved when kernels take longer than a frame (this wait paces the frames).
+  // The buffer kernels write next, acquired for compute. An update still in
+  // flight is first waited for and shown, so that no update is starved when
+  // kernels take longer than a frame (this wait paces the frames).
   SharedBuffer& beginUpdate(Queue& queue);
   // Releases it; it is shown once the device is done (refresh).
   void endUpdate(Queue& queue);
@@ -122,32 +115,25 @@ class SharedBufferRing {
   void abandonUpdate(Queue& queue);
   // Shows the newest finished update; never blocks. True when it changed.
   bool refresh();
-  // Waits for the updates in flight and shows the newest (first frames, screenshots, tests).
+  // Waits for the update in flight and shows it (first frames, screenshots, tests).
   void finishUpdates();
   // What GL draws: null before the first update finished.
   SharedBuffer* shown() const { return shown_ >= 0 ? buffers_[static_cast<size_t>(shown_)].get() : nullptr; }
   int shownIndex() const { return shown_; }
   int writingIndex() const { return writing_; }
-  size_t updatesInFlight() const { return pending_.size(); }
   // GL commands issued so far read the shown buffer (SharedBuffer::drawnByGl).
   void drawnByGl();
   // Of the last update: its hand-over times (copy and wait once it was shown).
   const InteropTimings& timings() const { return timings_; }
 
  private:
-  void showOldestPending();
-  bool inUse(int index) const;
-  InteropBackend* backend_;  // outlives the ring: scenes drop theirs before the backend goes
+  void showPending();
+  InteropBackend* backend_;  // outlives the pair: scenes drop theirs before the backend goes
   size_t bytes_;
-  std::array<std::unique_ptr<SharedBuffer>, kBuffers> buffers_;
-  int shown_ = -1;          // the buffer GL draws
-  std::deque<int> pending_;  // released to GL, not yet seen finished, oldest first
-  int writing_ = -1;        // between beginUpdate and endUpdate
-  // When each buffer was last shown (0: never): the next update writes the free buffer
-  // shown longest ago, whose draws GL has finished (the one just replaced on screen
-  // may still be drawn by the frame before).
-  std::array<unsigned long long, kBuffers> shownAt_{};
-  unsigned long long shows_ = 0;
+  std::array<std::unique_ptr<SharedBuffer>, 2> buffers_;
+  int shown_ = -1;    // the buffer GL draws
+  int pending_ = -1;  // released to GL, not yet seen finished
+  int writing_ = -1;  // between beginUpdate and endUpdate
   InteropTimings timings_;
 };
 
@@ -198,8 +184,8 @@ class SharedImage {
   int width_, height_;
   TextureView view_;
   std::vector<Level> levels_;
-  SharedBufferRing buffers_;
-  std::array<GLuint, SharedBufferRing::kBuffers> textures_{};  // one per buffer, made with it
+  SharedBufferPair buffers_;
+  std::array<GLuint, 2> textures_{};  // one per buffer, made with it
 };
 
 // The largest picture SharedImage can draw here: GL_MAX_TEXTURE_BUFFER_SIZE texels.
