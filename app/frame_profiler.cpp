@@ -80,7 +80,7 @@ void FrameProfiler::clear() {
 }
 
 void FrameProfiler::refreshShown(std::chrono::steady_clock::time_point now) {
-  bool due = !shownValid_ || now - shownAt_ >= kShownRefresh;
+  bool due = !shownValid_ || now - shownAt_ >= kShownRefresh || ++framesSinceShown_ >= kShownRefreshFrames;
   for (const auto& s : series_) due = due || (s.shown.count == 0 && !s.samples.empty());
   if (!due) return;
   refreshShownNow();
@@ -98,6 +98,7 @@ void FrameProfiler::refreshShownNow() {
   }
   shownFrameP95_ = summarize(totals).p95;
   shownValid_ = true;
+  framesSinceShown_ = 0;
 }
 
 FrameProfiler::StageFrame frameStages(const AppState& state, bool ran) {

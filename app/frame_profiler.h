@@ -78,12 +78,15 @@ class FrameProfiler {
   const std::deque<StageFrame>& stageHistory() const { return stages_; }
   void clear();
   // Refreshes every series' `shown` summary and shownFrameP95() when kShownRefresh has
-  // passed since the last refresh, or a series has samples but nothing shown yet.
+  // passed since the last refresh, or kShownRefreshFrames frames have been recorded
+  // (fast runs: a screenshot after 200 frames at 500 FPS shows their own figures),
+  // or a series has samples but nothing shown yet.
   void refreshShown(std::chrono::steady_clock::time_point now);
   void refreshShownNow();
   // The p95 of the frames' CPU totals as of the last refresh: the stacked charts' scale.
   double shownFrameP95() const { return shownFrameP95_; }
   static constexpr std::chrono::milliseconds kShownRefresh{250};
+  static constexpr size_t kShownRefreshFrames = 60;
 
   // What the scenes last ran, to record only new kernel runs (see recordFrame).
   unsigned long long seenNBodyTimings = 0, seenImageRuns = 0;
@@ -94,6 +97,7 @@ class FrameProfiler {
   std::deque<StageFrame> stages_;
   std::chrono::steady_clock::time_point shownAt_{};
   bool shownValid_ = false;
+  size_t framesSinceShown_ = 0;
   double shownFrameP95_ = 0.0;
 };
 

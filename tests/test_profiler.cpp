@@ -134,6 +134,23 @@ TEST(FrameProfiler, ShownSummariesRefreshAFewTimesASecond) {
   EXPECT_DOUBLE_EQ(p.find("frame")->shown.max, 6.0);
 }
 
+// At hundreds of frames a second the figures follow the frames too, not only the clock:
+// a fast headless run's screenshot shows its own figures, not those of its first frames.
+TEST(FrameProfiler, ShownSummariesAlsoRefreshEverySoManyFrames) {
+  FrameProfiler p;
+  const auto t0 = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
+  p.record("frame", 50.0);  // a slow first frame
+  p.refreshShown(t0);
+  for (size_t i = 1; i <= FrameProfiler::kShownRefreshFrames; ++i) {
+    p.record("frame", 2.0);
+    EXPECT_DOUBLE_EQ(p.find("frame")->shown.max, 50.0);
+    p.refreshShown(t0 + std::chrono::microseconds(i * 100));  // 60 frames in 6 ms
+    if (i < FrameProfiler::kShownRefreshFrames) EXPECT_EQ(p.find("frame")->shown.count, 1u) << i;
+  }
+  EXPECT_EQ(p.find("frame")->shown.count, FrameProfiler::kShownRefreshFrames + 1);
+  EXPECT_DOUBLE_EQ(p.find("frame")->shown.median, 2.0);
+}
+
 TEST(FrameProfiler, TheStackedChartsScaleIsTheP95OfTheFramesCpuTotals) {
   AppState state;
   state.scene = SceneKind::Julia;
