@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "compute/device_catalog.h"
 #include "lab/run_record.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
@@ -375,6 +376,34 @@ TEST_F(LayoutUi, TheSweepChoicesStayInsideThePanel) {
       // The right edge of everything drawn in the panel, against its content's edge.
       EXPECT_LE(sweep->DC.CursorMaxPos.x, sweep->WorkRect.Max.x + 0.5f) << placeOf(sweep);
     }
+}
+
+// Device info in the left column: each value gets room to wrap at whole words. With
+// names in a column as wide as the longest, a 220-pixel panel left the values a few
+// letters a line ("Portable Computi ng Langua ge"); a narrow panel puts each name above its value.
+TEST_F(LayoutUi, DeviceInfoValuesHaveRoomToWrapAtWords) {
+  DeviceDescriptor d;
+  d.platformName = "Portable Computing Language";
+  d.platformVersion = "OpenCL 3.0 PoCL 3.1+debian Linux, None+Asserts, RELOC, SPIR, LLVM 15.0.6";
+  d.name = "pthread-skylake-avx512-AMD EPYC 7B13 64-Core Processor";
+  d.vendor = "AuthenticAMD";
+  state_.devices = {d};
+  state_.activeDevice = 0;
+  state_.panels.deviceInfo = true;
+  for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    const ImGuiWindow* info = ImGui::FindWindowByName("Device info");
+    ASSERT_NE(info, nullptr);
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    const ImGuiTable* table = nullptr;
+    for (int i = 0; i < g.Tables.GetMapSize(); ++i)
+      if (const ImGuiTable* t = g.Tables.TryGetMapData(i); t && t->OuterWindow == info && t->LastFrameActive == g.FrameCount)
+        table = t;
+    ASSERT_NE(table, nullptr) << size.x << "x" << size.y;
+    const ImGuiTableColumn& values = table->Columns[table->ColumnsCount - 1];
+    EXPECT_GE(values.WidthGiven, 12.0f * ImGui::GetFontSize())
+        << size.x << "x" << size.y << ": " << table->ColumnsCount << " columns in a " << info->Size.x << "-pixel panel";
+  }
 }
 
 }  // namespace

@@ -39,9 +39,18 @@ const DeviceDescriptor* activeDevice(const AppState& state) {
   return state.activeDevice ? &state.devices[*state.activeDevice] : nullptr;
 }
 
+// A name and its value: side by side in a table of two columns, or in a table of one
+// (a narrow panel) the name above its value, so that values wrap at whole words.
 void infoRow(const char* label, const std::string& value) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
+  if (ImGui::TableGetColumnCount() == 1) {
+    ImGui::TextDisabled("%s", label);
+    ImGui::Indent();
+    ImGui::TextWrapped("%s", value.c_str());
+    ImGui::Unindent();
+    return;
+  }
   ImGui::TextUnformatted(label);
   ImGui::TableSetColumnIndex(1);
   ImGui::TextWrapped("%s", value.c_str());
@@ -207,11 +216,14 @@ void drawDeviceInfoPanel(AppState& state) {
     const DeviceDescriptor* d = activeDevice(state);
     if (!d) {
       ImGui::TextUnformatted("no device");
-    } else if (ImGui::BeginTable("info", 2, ImGuiTableFlags_RowBg)) {
+    } else if (const bool sideBySide = ImGui::GetContentRegionAvail().x >=
+                                       ImGui::CalcTextSize("External memory (fd)").x + 14.0f * ImGui::GetFontSize();
+               ImGui::BeginTable(sideBySide ? "info" : "info stacked", sideBySide ? 2 : 1, ImGuiTableFlags_RowBg)) {
       // Names as wide as the longest, values wrap in the rest: proportional columns
-      // squeezed long values to a letter per line in a narrow panel.
-      ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
-      ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+      // squeezed long values to a letter per line in a narrow panel, where each name
+      // goes above its value instead.
+      ImGui::TableSetupColumn("name", sideBySide ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch);
+      if (sideBySide) ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
       std::string sizes;
       for (size_t s : d->maxWorkItemSizes) sizes += (sizes.empty() ? "" : " x ") + std::to_string(s);
       infoRow("Platform", d->platformName + " (" + d->platformVersion + ")");
