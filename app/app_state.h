@@ -241,6 +241,9 @@ struct AppState {
   PanelVisibility panels;
   LayoutState layout;
   std::vector<std::pair<std::string, ScreenRect>> panelRects;  // the windows shown this frame, by title
+  // Where the 3D view (the N-body particles) draws: the largest part of the window the
+  // panels leave free, as fractions of the window (y down); the whole window until set.
+  ScreenRect sceneArea{0.0f, 0.0f, 1.0f, 1.0f};
   // builds that failed (label, device, error and compiler log), newest last
   struct BuildFailure {
     std::string label, device, error, log;

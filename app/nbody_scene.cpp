@@ -209,9 +209,15 @@ void NBodyScene::update(AppState& state, double seconds) {
 
 void NBodyScene::draw(AppState& state, int viewportW, int viewportH) {
   if (viewportW <= 0 || viewportH <= 0) return;
-  const float aspect = static_cast<float>(viewportW) / static_cast<float>(viewportH);
+  // Into the part of the window the panels leave free (state.sceneArea, y down).
+  const ScreenRect& area = state.sceneArea;
+  const int x0 = static_cast<int>(area.x0 * viewportW), x1 = static_cast<int>(area.x1 * viewportW);
+  const int y0 = static_cast<int>((1.0f - area.y1) * viewportH), y1 = static_cast<int>((1.0f - area.y0) * viewportH);
+  const int w = std::max(x1 - x0, 1), h = std::max(y1 - y0, 1);
+  glViewport(x0, y0, w, h);
   renderer_.draw(simulation_->displayBufferForDrawing(), simulation_->bodies(),
-                 camera_.projection(aspect) * camera_.view(), state.nbody.style);
+                 camera_.projection(static_cast<float>(w) / static_cast<float>(h)) * camera_.view(), state.nbody.style);
+  glViewport(0, 0, viewportW, viewportH);
   simulation_->drawnByGl();
 }
 

@@ -406,5 +406,24 @@ TEST_F(LayoutUi, DeviceInfoValuesHaveRoomToWrapAtWords) {
   }
 }
 
+// The particles are drawn into the part of the window the panels leave free, not under
+// the panels: the cloud's centre (the middle of that area) is in view at both sizes.
+TEST_F(LayoutUi, TheParticlesDrawWhereNoPanelCoversThem) {
+  state_.scene = SceneKind::NBody;
+  state_.runs.showRuns = state_.runs.showSweep = false;  // as the app starts: they open over the view
+  for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1280, 800), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    const ScreenRect a{state_.sceneArea.x0 * size.x, state_.sceneArea.y0 * size.y, state_.sceneArea.x1 * size.x,
+                       state_.sceneArea.y1 * size.y};
+    EXPECT_GE(a.width(), 0.3f * size.x) << size.x << "x" << size.y;
+    EXPECT_GE(a.height(), 0.4f * size.y) << size.x << "x" << size.y;
+    for (const ImGuiWindow* w : panels()) {
+      const ScreenRect p{w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y};
+      EXPECT_FALSE(a.overlaps(p)) << size.x << "x" << size.y << ": the view " << a.x0 << "," << a.y0 << " - " << a.x1
+                                  << "," << a.y1 << " is under " << placeOf(w);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ks

@@ -366,6 +366,20 @@ void recordPanelRects(AppState& state) {
 
 }  // namespace
 
+// The particles are drawn into the largest square-ish part of the window the panels
+// leave free (the whole window under the panels when too little is free), so that the
+// cloud is centred where it can be seen.
+static void placeSceneArea(AppState& state) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  if (display.x <= 0.0f || display.y <= 0.0f) return;
+  const float top = ImGui::GetFrameHeight(), bottom = display.y - kStatusBarHeight;
+  std::vector<ScreenRect> panels;
+  for (const auto& [name, rect] : state.panelRects) panels.push_back(rect);
+  const ScreenRect free =
+      largestFreeRect({0.0f, top, display.x, bottom}, panels, 1.0f, 1.0f, 160.0f).value_or(ScreenRect{0.0f, top, display.x, bottom});
+  state.sceneArea = {free.x0 / display.x, free.y0 / display.y, free.x1 / display.x, free.y1 / display.y};
+}
+
 void drawPanels(AppState& state) {
   beginLayoutFrame(state);
   drawMenuBar(state);
@@ -388,7 +402,8 @@ void drawPanels(AppState& state) {
   drawStatusBar(state);
   keepPanelsInside(state);
   recordPanelRects(state);
-  // Last: fitting the pictures looks at where this frame put the panels.
+  // Last: fitting the pictures and the 3D view look at where this frame put the panels.
+  placeSceneArea(state);
   drawImageView(state);
 }
 
