@@ -10,6 +10,16 @@
 
 namespace ks {
 
+const std::vector<ConfigParameter<HistogramConfig>>& histogramConfigParameters() {
+  static const std::vector<ConfigParameter<HistogramConfig>> parameters = {
+      {"work_group", &HistogramConfig::workGroup},
+      {"pixels_per_item", &HistogramConfig::pixelsPerItem},
+      {"copies", &HistogramConfig::copies},
+      {"groups_per_compute_unit", &HistogramConfig::groupsPerComputeUnit},
+  };
+  return parameters;
+}
+
 // ---- histogram ---------------------------------------------------------------------------------
 
 int histogramChannelCount(int imageChannels) { return imageChannels == 4 ? 5 : 1; }

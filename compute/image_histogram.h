@@ -15,6 +15,7 @@
 
 #include "compute/cl_objects.h"
 #include "compute/compute_context.h"
+#include "compute/config_parameters.h"
 #include "compute/device_catalog.h"
 #include "compute/image_layout.h"
 #include "compute/image_op_runner.h"
@@ -64,6 +65,8 @@ struct HistogramConfig {
   int countedChannels = kAllHistogramChannels;
   bool operator==(const HistogramConfig&) const = default;
 };
+// Its parameters by name (compute/config_parameters.h), in the order files list them.
+const std::vector<ConfigParameter<HistogramConfig>>& histogramConfigParameters();
 
 // The configuration that ran fastest for this pixel size (8192x8192, see
 // docs/BENCHMARKS.md): local_atomic wg=256, 2 groups per CU, 32 copies gray /

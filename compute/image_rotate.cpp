@@ -12,6 +12,16 @@
 
 namespace ks {
 
+const std::vector<ConfigParameter<RotateConfig>>& rotateConfigParameters() {
+  static const std::vector<ConfigParameter<RotateConfig>> parameters = {
+      {"work_group_x", &RotateConfig::workGroupX},
+      {"work_group_y", &RotateConfig::workGroupY},
+      {"pixels_per_item", &RotateConfig::pixelsPerItem},
+      {"rows_per_item", &RotateConfig::rowsPerItem},
+  };
+  return parameters;
+}
+
 namespace {
 
 bool deviceImageSupport(const DeviceDescriptor& device) {

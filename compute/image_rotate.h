@@ -13,6 +13,7 @@
 
 #include "compute/cl_objects.h"
 #include "compute/compute_context.h"
+#include "compute/config_parameters.h"
 #include "compute/device_catalog.h"
 #include "compute/image_layout.h"
 #include "compute/image_op_runner.h"
@@ -51,6 +52,8 @@ struct RotateConfig {
   int rowsPerItem = 1;  // image variants: a block of pixelsPerItem x rowsPerItem output pixels per work-item
   bool operator==(const RotateConfig&) const = default;
 };
+// Its parameters by name (compute/config_parameters.h), in the order files list them.
+const std::vector<ConfigParameter<RotateConfig>>& rotateConfigParameters();
 
 // What to rotate by. Positive angles turn the picture clockwise on screen (y
 // down), the seed's convention: dst = R(angle) (src - centre) + centre'.

@@ -6,6 +6,17 @@
 
 namespace ks {
 
+const std::vector<ConfigParameter<TransposeConfig>>& transposeConfigParameters() {
+  static const std::vector<ConfigParameter<TransposeConfig>> parameters = {
+      {"tile", &TransposeConfig::tile},
+      {"rows_per_item", &TransposeConfig::rowsPerItem},
+      {"work_group", &TransposeConfig::workGroup},
+      {"work_group_x", &TransposeConfig::workGroupX},
+      {"work_group_y", &TransposeConfig::workGroupY},
+  };
+  return parameters;
+}
+
 // ---- transpose -------------------------------------------------------------------------------
 
 const std::vector<ImageTransposeVariant>& imageTransposeVariants() {

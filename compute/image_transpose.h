@@ -11,6 +11,7 @@
 
 #include "compute/cl_objects.h"
 #include "compute/compute_context.h"
+#include "compute/config_parameters.h"
 #include "compute/device_catalog.h"
 #include "compute/image_layout.h"
 #include "compute/image_op_runner.h"
@@ -51,6 +52,8 @@ struct TransposeConfig {
   int workGroupY = 8;     // Naive
   bool operator==(const TransposeConfig&) const = default;
 };
+// Its parameters by name (compute/config_parameters.h), in the order files list them.
+const std::vector<ConfigParameter<TransposeConfig>>& transposeConfigParameters();
 // The configuration that ran fastest for this pixel size (8192x8192, see
 // docs/BENCHMARKS.md): gray block4x16_gray_columns T=128 wg=256, RGBA
 // block4x4_columns T=64 wg=64. A sweep's winner in tuning.json overrides it.

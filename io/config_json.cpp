@@ -3,57 +3,31 @@
 namespace ks {
 using nlohmann::json;
 
-json rotateConfigJson(const RotateConfig& c) {
-  return {{"variant", c.variant},
-          {"work_group_x", c.workGroupX},
-          {"work_group_y", c.workGroupY},
-          {"pixels_per_item", c.pixelsPerItem},
-          {"rows_per_item", c.rowsPerItem}};
+namespace {
+
+// The variant, then every parameter of the operation's list under its own name.
+template <class Config>
+json configJson(const Config& c, const std::vector<ConfigParameter<Config>>& parameters) {
+  json j = {{"variant", c.variant}};
+  for (const auto& p : parameters) j[p.name] = c.*p.member;
+  return j;
 }
 
-RotateConfig rotateConfigFromJson(const json& j) {
-  RotateConfig c;
-  c.variant = j.at("variant").get<std::string>();
-  c.workGroupX = j.at("work_group_x").get<int>();
-  c.workGroupY = j.at("work_group_y").get<int>();
-  c.pixelsPerItem = j.at("pixels_per_item").get<int>();
-  c.rowsPerItem = j.at("rows_per_item").get<int>();
+template <class Config>
+Config configFromJson(const json& j, const std::vector<ConfigParameter<Config>>& parameters) {
+  Config c;
+  c.variant = j.at("variant").template get<std::string>();
+  for (const auto& p : parameters) c.*p.member = j.at(p.name).template get<int>();
   return c;
 }
 
-json transposeConfigJson(const TransposeConfig& c) {
-  return {{"variant", c.variant},           {"tile", c.tile},
-          {"rows_per_item", c.rowsPerItem}, {"work_group", c.workGroup},
-          {"work_group_x", c.workGroupX},   {"work_group_y", c.workGroupY}};
-}
+}  // namespace
 
-TransposeConfig transposeConfigFromJson(const json& j) {
-  TransposeConfig c;
-  c.variant = j.at("variant").get<std::string>();
-  c.tile = j.at("tile").get<int>();
-  c.rowsPerItem = j.at("rows_per_item").get<int>();
-  c.workGroup = j.at("work_group").get<int>();
-  c.workGroupX = j.at("work_group_x").get<int>();
-  c.workGroupY = j.at("work_group_y").get<int>();
-  return c;
-}
-
-json histogramConfigJson(const HistogramConfig& c) {
-  return {{"variant", c.variant},
-          {"work_group", c.workGroup},
-          {"pixels_per_item", c.pixelsPerItem},
-          {"copies", c.copies},
-          {"groups_per_compute_unit", c.groupsPerComputeUnit}};
-}
-
-HistogramConfig histogramConfigFromJson(const json& j) {
-  HistogramConfig c;
-  c.variant = j.at("variant").get<std::string>();
-  c.workGroup = j.at("work_group").get<int>();
-  c.pixelsPerItem = j.at("pixels_per_item").get<int>();
-  c.copies = j.at("copies").get<int>();
-  c.groupsPerComputeUnit = j.at("groups_per_compute_unit").get<int>();
-  return c;
-}
+json rotateConfigJson(const RotateConfig& c) { return configJson(c, rotateConfigParameters()); }
+RotateConfig rotateConfigFromJson(const json& j) { return configFromJson(j, rotateConfigParameters()); }
+json transposeConfigJson(const TransposeConfig& c) { return configJson(c, transposeConfigParameters()); }
+TransposeConfig transposeConfigFromJson(const json& j) { return configFromJson(j, transposeConfigParameters()); }
+json histogramConfigJson(const HistogramConfig& c) { return configJson(c, histogramConfigParameters()); }
+HistogramConfig histogramConfigFromJson(const json& j) { return configFromJson(j, histogramConfigParameters()); }
 
 }  // namespace ks

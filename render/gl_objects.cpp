@@ -54,6 +54,15 @@ static GLuint compileShader(GLenum stage, const char* source, const std::string&
   return shader;
 }
 
+void lookUpUniforms(GLuint program, std::initializer_list<std::pair<const char*, GLint*>> uniforms,
+                    const std::string& label) {
+  for (const auto& [name, location] : uniforms) {
+    *location = glGetUniformLocation(program, name);
+    glCheck(("glGetUniformLocation (" + label + ")").c_str());
+    if (*location < 0) throw GlError("the " + label + " shader has no active uniform '" + name + "'");
+  }
+}
+
 ShaderProgram createShaderProgram(const char* vertexSource, const char* fragmentSource, const std::string& label) {
   const GLuint vs = compileShader(GL_VERTEX_SHADER, vertexSource, label + " (vertex)");
   GLuint fs = 0;

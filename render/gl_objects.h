@@ -2,7 +2,9 @@
 // RAII owners for the GL objects kernelscope uses; each constructor checks GL.
 #include <glad/gl.h>
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <utility>
 
 namespace ks {
@@ -45,6 +47,11 @@ Texture createTexture2D(int width, int height, GLenum internalFormat);
 VertexArray createVertexArray();
 // Compiles and links; throws GlError with the compiler's log on failure.
 ShaderProgram createShaderProgram(const char* vertexSource, const char* fragmentSource, const std::string& label);
+// Looks up each uniform of a linked program into its location; throws GlError naming
+// the program and the uniform when one is missing (a misspelt or unused name would
+// make every glUniform* call with it do nothing, silently).
+void lookUpUniforms(GLuint program, std::initializer_list<std::pair<const char*, GLint*>> uniforms,
+                    const std::string& label);
 
 // Offscreen colour + depth target: the headless renderer draws the whole UI here.
 class Framebuffer {

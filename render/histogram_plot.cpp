@@ -8,15 +8,10 @@ namespace ks {
 HistogramPlot::HistogramPlot()
     : program_(createShaderProgram(shaders::picture_vert, shaders::histogram_frag, "histogram")),
       vao_(createVertexArray()) {
-  const GLuint p = program_.get();
-  rect_ = glGetUniformLocation(p, "rect");
-  bins_ = glGetUniformLocation(p, "bins");
-  channel_ = glGetUniformLocation(p, "channel");
-  channels_ = glGetUniformLocation(p, "channels");
-  log_ = glGetUniformLocation(p, "logScale");
-  colour_ = glGetUniformLocation(p, "colour");
-  background_ = glGetUniformLocation(p, "background");
-  glCheck("HistogramPlot uniforms");
+  lookUpUniforms(program_.get(),
+                 {{"rect", &rect_}, {"bins", &bins_}, {"channel", &channel_}, {"channels", &channels_},
+                  {"logScale", &log_}, {"colour", &colour_}, {"background", &background_}},
+                 "histogram");
 }
 
 void HistogramPlot::draw(GLuint binsTexture, int channels, int channel, bool logScale,

@@ -10,12 +10,10 @@ namespace ks {
 ImageQuad::ImageQuad()
     : program_(createShaderProgram(shaders::picture_vert, shaders::picture_frag, "picture")),
       vao_(createVertexArray()) {
-  rectLocation_ = glGetUniformLocation(program_.get(), "rect");
-  pixelsLocation_ = glGetUniformLocation(program_.get(), "pixels");
-  sizeLocation_ = glGetUniformLocation(program_.get(), "size");
-  smoothLocation_ = glGetUniformLocation(program_.get(), "smoothMagnify");
-  levelsLocation_ = glGetUniformLocation(program_.get(), "levels");
-  glCheck("ImageQuad uniforms");
+  lookUpUniforms(program_.get(),
+                 {{"rect", &rectLocation_}, {"pixels", &pixelsLocation_}, {"size", &sizeLocation_},
+                  {"smoothMagnify", &smoothLocation_}, {"levels", &levelsLocation_}},
+                 "picture");
 }
 
 void drawBufferTextureQuad(const ShaderProgram& program, const VertexArray& vao, GLint rectLocation,

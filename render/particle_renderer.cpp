@@ -66,14 +66,12 @@ const char* const* ParticleRenderer::colorMapNames(int* count) {
 ParticleRenderer::ParticleRenderer()
     : program_(createShaderProgram(shaders::particles_vert, shaders::particles_frag, "particles")),
       vao_(createVertexArray()) {
-  const GLuint p = program_.get();
-  viewProjectionLocation_ = glGetUniformLocation(p, "viewProjection");
-  pointSizeLocation_ = glGetUniformLocation(p, "pointSize");
-  attenuationLocation_ = glGetUniformLocation(p, "attenuationDistance");
-  maxPointSizeLocation_ = glGetUniformLocation(p, "maxPointSize");
-  maxSpeedLocation_ = glGetUniformLocation(p, "maxSpeed");
-  colorMapLocation_ = glGetUniformLocation(p, "colorMap");
-  brightnessLocation_ = glGetUniformLocation(p, "brightness");
+  lookUpUniforms(program_.get(),
+                 {{"viewProjection", &viewProjectionLocation_}, {"pointSize", &pointSizeLocation_},
+                  {"attenuationDistance", &attenuationLocation_}, {"maxPointSize", &maxPointSizeLocation_},
+                  {"maxSpeed", &maxSpeedLocation_}, {"colorMap", &colorMapLocation_},
+                  {"brightness", &brightnessLocation_}},
+                 "particles");
   // Sizes past the implementation's limit are clamped by GL anyway, but the
   // shader needs the limit to keep its sub-pixel dimming consistent.
   GLfloat range[2] = {1.0f, 1.0f};

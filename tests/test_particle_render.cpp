@@ -410,6 +410,25 @@ TEST_F(ParticleRender, AdditiveBlendingMakesOverlapsBrighter) {
   EXPECT_NEAR(two.b, 2 * one.b, 2);
 }
 
+// A uniform the shader does not have (misspelt, or unused and so dropped by the
+// compiler) is an error that names it, not a location of -1 that makes every
+// glUniform* call with it do nothing.
+TEST_F(ParticleRender, AMissingUniformIsNamed) {
+  const ShaderProgram program = createShaderProgram(
+      "#version 330 core\nuniform vec2 offset;\nvoid main() { gl_Position = vec4(offset, 0.0, 1.0); }\n",
+      "#version 330 core\nout vec4 colour;\nvoid main() { colour = vec4(1.0); }\n", "test");
+  GLint offset = -1, missing = -1;
+  lookUpUniforms(program.get(), {{"offset", &offset}}, "test");
+  EXPECT_GE(offset, 0);
+  try {
+    lookUpUniforms(program.get(), {{"offset", &offset}, {"ofset", &missing}}, "test");
+    ADD_FAILURE() << "a uniform the program does not have was looked up";
+  } catch (const GlError& e) {
+    EXPECT_NE(std::string(e.what()).find("'ofset'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("test shader"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(ParticleRender, CountZeroDrawsNothing) {
   upload(buffer_.get(), {glm::vec4(0.0f), glm::vec4(1.0f, 1.0f, 0.0f, 0.0f)});
   clear();

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/config_json.h"
 #include "io/settings.h"
 #include "compute/kernel_files.h"
 #include "test_support.h"
@@ -80,6 +81,52 @@ TEST(Settings, RoundTrip) {
   ASSERT_EQ(saveSettings(s, file), "");
   EXPECT_EQ(loadSettings(file, &warning).windowWidth, 640);
   EXPECT_EQ(warning, "");
+}
+
+// The configurations' files keep the keys earlier versions wrote (settings.json and
+// tuning.json load as before), and every configuration of the variant tables comes
+// back from its JSON unchanged.
+TEST(ConfigJson, KeysAreThoseEarlierVersionsWroteAndEveryConfigurationRoundTrips) {
+  auto keys = [](const nlohmann::json& j) {
+    std::vector<std::string> k;
+    for (auto it = j.begin(); it != j.end(); ++it) k.push_back(it.key());
+    return k;
+  };
+  using Keys = std::vector<std::string>;
+  EXPECT_EQ(keys(rotateConfigJson(RotateConfig{})),
+            (Keys{"pixels_per_item", "rows_per_item", "variant", "work_group_x", "work_group_y"}));
+  EXPECT_EQ(keys(transposeConfigJson(TransposeConfig{})),
+            (Keys{"rows_per_item", "tile", "variant", "work_group", "work_group_x", "work_group_y"}));
+  EXPECT_EQ(keys(histogramConfigJson(HistogramConfig{})),
+            (Keys{"copies", "groups_per_compute_unit", "pixels_per_item", "variant", "work_group"}));
+  // What an earlier version wrote, read back.
+  const RotateConfig old = rotateConfigFromJson(nlohmann::json::parse(
+      R"({"variant": "nearest_local", "work_group_x": 16, "work_group_y": 4, "pixels_per_item": 2, "rows_per_item": 1})"));
+  EXPECT_EQ(old, (RotateConfig{"nearest_local", 16, 4, 2, 1}));
+
+  DeviceDescriptor device;  // no runtime handle: every configuration of the tables is listed
+  device.maxWorkGroupSize = 1024;
+  device.maxWorkItemSizes = {1024, 1024, 64};
+  device.localMemBytes = 48 * 1024;
+  device.deviceVersion = "OpenCL 3.0";
+  device.openclCVersion = "OpenCL C 3.0";
+  size_t checked = 0;
+  for (int channels : {1, 4}) {
+    for (const RotateConfig& c : allRotateConfigs(device, channels)) {
+      EXPECT_EQ(rotateConfigFromJson(rotateConfigJson(c)), c) << describeRotateConfig(c);
+      ++checked;
+    }
+    for (const TransposeConfig& c : allTransposeConfigs(device, channels)) {
+      EXPECT_EQ(transposeConfigFromJson(transposeConfigJson(c)), c) << describeTransposeConfig(c);
+      ++checked;
+    }
+    for (HistogramConfig c : allHistogramConfigs(device, channels)) {
+      c.countedChannels = kAllHistogramChannels;  // not kept: the lab derives it from the channels shown
+      EXPECT_EQ(histogramConfigFromJson(histogramConfigJson(c)), c) << describeHistogramConfig(c);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100u);
 }
 
 TEST(Settings, MissingFileGivesDefaultsWithoutWarning) {
