@@ -8,6 +8,7 @@
 
 #include "app/session.h"
 #include "compute/image_copy.h"
+#include "compute/sweep_plan.h"
 #include "compute/image_histogram.h"
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
@@ -32,25 +33,10 @@ double medianMs(Queue& queue, int iterations, const std::function<void(ImageOpEv
 }
 
 // 2D work-group shapes the benchmark tries (every one would take minutes of builds).
+// The naive kernels' work-group shapes worth timing: the transpose sweep's default shapes.
 bool benchShape(int x, int y) {
-  return (x == 32 && y == 8) || (x == 16 && y == 16) || (x == 64 && y == 4) || (x == 256 && y == 1) ||
-         (x == 128 && y == 2);
-}
-
-// A slice of the histogram table: every variant, the shapes that matter on GPUs.
-bool among(int v, std::initializer_list<int> list) { return std::find(list.begin(), list.end(), v) != list.end(); }
-
-bool benchHistogram(const HistogramConfig& c) {
-  if (c.variant == "subhist_uchar") return among(c.workGroup, {64, 256}) && among(c.pixelsPerItem, {64, 255});
-  if (c.variant == "subhist_flush") return among(c.workGroup, {128, 256}) && among(c.groupsPerComputeUnit, {2, 4, 8});
-  if (c.workGroup == 1024) return among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2});
-  return among(c.workGroup, {256, 512}) && among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
-}
-
-// R, G, B only: local_atomic (and fused) with up to 16 copies (48 KB), and 1024-item groups.
-bool benchRgbHistogram(const HistogramConfig& c) {
-  return (c.variant == "local_atomic" || c.variant == "local_atomic_fused") && among(c.workGroup, {256, 512, 1024}) &&
-         among(c.copies, {1, 8, 16}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
+  const auto& shapes = defaultNaiveTransposeShapes();
+  return std::find(shapes.begin(), shapes.end(), std::pair{x, y}) != shapes.end();
 }
 
 void row(const char* what, const std::string& config, size_t bytes, double ms, double copyGbps) {
@@ -98,7 +84,8 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
     double bestTranspose = 0.0;
     std::string bestTransposeName;
     for (const TransposeConfig& c : allTransposeConfigs(device, channels)) {
-      if (c.variant == "naive" && !benchShape(c.workGroupX, c.workGroupY)) continue;
+      if (findImageTransposeVariant(c.variant)->kind == TransposeKind::Naive && !benchShape(c.workGroupX, c.workGroupY))
+        continue;
       try {
         ImageTransposer t(compute, c);
         t.prepare(channels);
@@ -154,12 +141,10 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
     // RGBA counts R, G, B, A and luminance; CUB's RGBA anchor counts R, G, B: the
     // like-for-like rows count only those (the UI's "count only the channels shown"),
     // which leaves local memory for up to 16 histogram copies.
-    std::vector<HistogramConfig> histogramConfigs;
-    for (const HistogramConfig& c : allHistogramConfigs(device, channels))
-      if (benchHistogram(c)) histogramConfigs.push_back(c);
+    std::vector<HistogramConfig> histogramConfigs = benchmarkedHistogramConfigs(device, channels, kAllHistogramChannels);
     if (channels == 4)
-      for (const HistogramConfig& c : allHistogramConfigs(device, channels, kRgbHistogramChannels))
-        if (benchRgbHistogram(c)) histogramConfigs.push_back(c);
+      for (const HistogramConfig& c : benchmarkedHistogramConfigs(device, channels, kRgbHistogramChannels))
+        histogramConfigs.push_back(c);
     for (const HistogramConfig& config : histogramConfigs) {
       try {
         ImageHistogrammer hgram(compute, config);

@@ -34,10 +34,16 @@ std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& o, const De
     NBodyConfig c = baseConfig(o);
     c.variant = o.variants.empty() ? defaults.variant : o.variants.front();
     c.workGroup = o.workGroups.empty() ? defaults.workGroup : o.workGroups.front();
-    c.unroll = o.unrolls.empty() ? (c.variant == "naive" ? 1 : defaults.unroll) : o.unrolls.front();
-    c.bodiesPerItem = o.bodiesPerItem.empty() ? (c.variant == "blocked" ? defaults.bodiesPerItem : 1)
-                                              : o.bodiesPerItem.front();
-    c.split = o.splits.empty() ? (c.variant == "blocked" ? defaults.split : 1) : o.splits.front();
+    // What was not given: the default where the variant offers it, else the variant's first value.
+    const NBodyVariant* v = findNBodyVariant(c.variant);
+    auto orDefault = [&](const std::vector<int>& given, int fallback, std::vector<int> NBodyVariant::*offered) {
+      if (!given.empty()) return given.front();
+      if (!v || std::find((v->*offered).begin(), (v->*offered).end(), fallback) != (v->*offered).end()) return fallback;
+      return (v->*offered).front();
+    };
+    c.unroll = orDefault(o.unrolls, defaults.unroll, &NBodyVariant::unrolls);
+    c.bodiesPerItem = orDefault(o.bodiesPerItem, defaults.bodiesPerItem, &NBodyVariant::bodiesPerItem);
+    c.split = orDefault(o.splits, defaults.split, &NBodyVariant::splits);
     return {c};
   }
   const SweepPlan<NBodyConfig> plan = planNBodySweep(nbodySweepRangesFromOptions(o), baseConfig(o), device);

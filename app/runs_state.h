@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/sweep_plan.h"
 #include "lab/run_record.h"
 #include "lab/tuning_cache.h"
 
@@ -32,9 +33,10 @@ enum class SweepTarget { NBody, Transpose, Interop };
 // A sweep from the UI: ranges as check boxes over the variant tables' values.
 struct SweepUiState {
   SweepTarget target = SweepTarget::NBody;
-  std::vector<std::string> nbodyVariants{"tiled", "blocked"};
-  std::vector<int> workGroups{64, 128, 256}, unrolls{1, 4, 8}, bodiesPerItem{1, 2}, splits{1};
-  std::vector<std::string> transposeVariants{"naive", "tiled", "tiled_padded", "block4x4", "block4x4_columns"};
+  std::vector<std::string> nbodyVariants = quickNBodySweep().variants;
+  std::vector<int> workGroups = quickNBodySweep().workGroups, unrolls = quickNBodySweep().unrolls,
+                   bodiesPerItem = quickNBodySweep().bodiesPerItem, splits = quickNBodySweep().splits;
+  std::vector<std::string> transposeVariants = quickTransposeSweep().variants;
   std::vector<int> tiles, rowsPerItem, tileWorkGroups;  // empty: every value of the table
   int bodies = 16384;
   int imageSize = 2048;

@@ -94,6 +94,12 @@ std::string imageHistogramConfigProblem(const HistogramConfig& config, const Dev
 // fewer channels allows more histogram copies.
 std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels,
                                                  int countedChannels = kAllHistogramChannels);
+// The slice of those that `kernelscope --bench image` times: every variant, with the
+// work-group sizes, copies and groups per compute unit that matter on GPUs. Counting
+// R, G, B only (kRgbHistogramChannels, CUB's RGBA anchor): local_atomic (and fused)
+// with up to 16 copies, which that leaves room for in local memory.
+std::vector<HistogramConfig> benchmarkedHistogramConfigs(const DeviceDescriptor& device, int channels,
+                                                         int countedChannels);
 
 // Merged bins: channel-major, 256 per channel, in histogramChannelName order.
 struct ImageHistogram {

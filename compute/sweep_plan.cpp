@@ -53,6 +53,12 @@ SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& r, const NBodyConf
   return plan;
 }
 
+NBodySweepRanges quickNBodySweep() { return {{"tiled", "blocked"}, {64, 128, 256}, {1, 4, 8}, {1, 2}, {1}}; }
+
+TransposeSweepRanges quickTransposeSweep() {
+  return {{"naive", "tiled", "tiled_padded", "block4x4", "block4x4_columns"}, {}, {}, {}, {}};
+}
+
 const std::vector<std::pair<int, int>>& defaultNaiveTransposeShapes() {
   static const std::vector<std::pair<int, int>> shapes = {{32, 8}, {16, 16}, {64, 4}, {128, 2}, {256, 1}};
   return shapes;

@@ -29,6 +29,9 @@ struct NBodySweepRanges {
   std::vector<std::string> variants;
   std::vector<int> workGroups, unrolls, bodiesPerItem, splits;
 };
+// What the Sweep panel starts with: a first N-body sweep that takes seconds on a GPU
+// (the variants with local memory, three work-groups, a few unrolls and blockings).
+NBodySweepRanges quickNBodySweep();
 // `base` supplies what is not swept (precision, rsqrt, fast math, ftz, extra options).
 SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& ranges, const NBodyConfig& base,
                                       const DeviceDescriptor& device);
@@ -45,6 +48,9 @@ struct TransposeSweepRanges {
   std::vector<std::pair<int, int>> naiveShapes;
 };
 const std::vector<std::pair<int, int>>& defaultNaiveTransposeShapes();
+// What the Sweep panel starts with: one variant of each kind (naive, tiled with and
+// without padding, 4x4 blocks by rows and by columns), every value of each.
+TransposeSweepRanges quickTransposeSweep();
 SweepPlan<TransposeConfig> planTransposeSweep(const TransposeSweepRanges& ranges, const DeviceDescriptor& device,
                                               int channels);
 
