@@ -113,7 +113,8 @@ std::string joinTransposeVariant(std::vector<std::string>& args) {
     std::error_code ec;
     const bool looksLikeFile = next.find_first_of("./") != std::string::npos || fs::exists(next, ec);
     if (!next.empty() && next[0] != '-' && !looksLikeFile)
-      return "--transpose: " + variantCheck("transpose", names)(next) + " (nor is it an image file)";
+      return "--transpose: unknown transpose variant '" + next + "' (and no file of that name); the variants: " +
+             joinValues(names);
   }
   return {};
 }
@@ -187,7 +188,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                  "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM). Of several "
                  "(kernelscope *.jpg) the first opens and the lab says how many were ignored; one that cannot be "
                  "opened is reported there and the built-in test image is shown. With an image batch option "
-                 "(below) every file is processed");
+                 "(below) every file is processed, and a directory stands for the image files in it");
   app.add_option("--spin", options.spin,
                  "Image lab: turn the picture by this many degrees per second, so that every frame runs the "
                  "kernels again (the Profiler and the summary show what a change costs)")
@@ -287,11 +288,13 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       "(exit 1 when any failed). In PATTERN, %s stands for each file's name without extension: "
       "kernelscope --angle 30 --save-result 'out/%s.png' --histogram-out 'out/%s.csv' photos/*.jpg");
   batchGroup->add_option("--angle", batch.angle, "Rotate by this many degrees, clockwise (default 0)")
+      ->type_name("DEG")
       ->check(checkFiniteNumber);
   const std::vector<std::string> rotateNames = variantNames(imageRotateVariants());
   batchGroup->add_option("--rotate", batch.rotateVariant,
                          "Rotation variant: " + joinValues(rotateNames) + " (default: the lab's for the device and "
                          "image)")
+      ->type_name("VARIANT")
       ->check(variantCheck("rotate", rotateNames));
   batchGroup->add_flag("--expand", batch.expand, "Expand the canvas to hold the whole rotated picture (default: crop "
                                                  "to the input's size)");
@@ -300,6 +303,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       batchGroup->add_option("--background", background,
                              "Colour where the rotated picture leaves the canvas, R,G,B or R,G,B,A, 0 to 255 (gray "
                              "images: its luminance; default: the lab's dark gray)")
+          ->type_name("R,G,B[,A]")
           ->check(checkColour);
   batchGroup->add_flag("--transparent", batch.transparent, "Leave (0,0,0,0) where the picture leaves the canvas")
       ->excludes(backgroundOption);
@@ -312,6 +316,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   const std::vector<std::string> histogramNames = variantNames(imageHistogramVariants());
   batchGroup->add_option("--histogram", batch.histogramVariant,
                          "Histogram variant: " + joinValues(histogramNames) + " (default: the lab's for the device)")
+      ->type_name("VARIANT")
       ->check(variantCheck("histogram", histogramNames));
   std::string histogramOf;
   batchGroup->add_option("--histogram-of", histogramOf,
@@ -320,8 +325,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   batchGroup->add_option("--save-result", batch.saveResult, "Save each result as PNG to PATTERN (.png)")
       ->type_name("PATTERN");
   batchGroup->add_option("--histogram-out", batch.histogramOut,
-                         "Write each histogram to PATTERN: .csv (a row per bin 0..255, then count, sum, min, max, "
-                         "mean, stddev, median and percentiles; a column per channel) or .json (the same per channel)")
+                         "Write each histogram to PATTERN: .csv (a row per bin 0..255, then count, sum, sum_squares, "
+                         "min, max, mean, stddev, median and percentiles; a column per channel) or .json (the same per channel)")
       ->type_name("PATTERN");
   std::vector<std::string> presets;
   for (NBodyPreset p : kNBodyPresets) presets.emplace_back(nbodyPresetName(p));
@@ -383,7 +388,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       if (app.count(name) > 0)
         return usageError(std::string(name) + ": not with the image batch (" + batch.given.front() +
                           "), which processes image files without the viewer or a benchmark");
-    if (const std::string problem = imageBatchUsageProblem(options); !problem.empty()) return usageError(problem);
+    std::string problem;
+    options.images = expandImageDirectories(options.images, &problem);
+    if (!problem.empty()) return usageError("images: " + problem);
+    if (problem = imageBatchUsageProblem(options); !problem.empty()) return usageError(problem);
   }
   if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
   // --record ends the run when the recording is done, unless --frames says otherwise

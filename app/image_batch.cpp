@@ -354,6 +354,41 @@ fs::path imageBatchOutputPath(const std::string& pattern, const fs::path& input)
   return out;
 }
 
+std::vector<fs::path> expandImageDirectories(const std::vector<fs::path>& files, std::string* problem) {
+  // The extensions of what io/image_file.h decodes.
+  static const char* const kImageExtensions[] = {".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif",
+                                                 ".psd", ".hdr", ".pic", ".pgm", ".ppm", ".pnm"};
+  std::vector<fs::path> expanded;
+  for (const fs::path& file : files) {
+    std::error_code ec;
+    if (!fs::is_directory(file, ec)) {
+      expanded.push_back(file);  // a file, or nothing: loading it says which
+      continue;
+    }
+    std::vector<fs::path> images;
+    for (fs::directory_iterator it(file, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      const bool image = std::any_of(std::begin(kImageExtensions), std::end(kImageExtensions),
+                                     [&](const char* ext) { return endsWithIgnoringCase(name, ext); });
+      std::error_code typeError;
+      if (image && !name.starts_with(".") && it->is_regular_file(typeError)) images.push_back(it->path());
+    }
+    if (ec) {
+      *problem = quoted(file) + ": cannot list the directory: " + ec.message();
+      return {};
+    }
+    if (images.empty()) {
+      std::string list;
+      for (const char* ext : kImageExtensions) list += std::string(list.empty() ? "" : " ") + ext;
+      *problem = quoted(file) + " is a directory without image files (" + list + ")";
+      return {};
+    }
+    std::sort(images.begin(), images.end());
+    expanded.insert(expanded.end(), images.begin(), images.end());
+  }
+  return expanded;
+}
+
 std::string imageBatchUsageProblem(const AppOptions& options) {
   const ImageBatchOptions& b = options.imageBatch;
   const std::string first = b.given.empty() ? "--angle" : b.given.front();
@@ -395,7 +430,10 @@ std::string imageBatchUsageProblem(const AppOptions& options) {
       if (!added) {
         const auto& [otherOption, otherFile] = at->second;
         if (samePathKey(otherFile) == samePathKey(file))
-          return option + ": " + quoted(file) + " is given twice; its outputs would overwrite each other";
+          return option + ": " +
+                 (otherFile == file ? quoted(file) + " is given twice"
+                                    : quoted(otherFile) + " and " + quoted(file) + " are the same file") +
+                 "; its outputs would overwrite each other";
         return option + ": " + quoted(otherFile) + " and " + quoted(file) + " would both write " + quoted(path) +
                (otherOption == option ? " (%s is the name without directory and extension)"
                                       : " (" + otherOption + " writes it too)");

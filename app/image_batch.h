@@ -7,6 +7,7 @@
 // the result. One line per file; a file that fails is said and the batch goes on.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "app/cli.h"
 #include "compute/device_catalog.h"
@@ -16,6 +17,12 @@ namespace ks {
 // Where `pattern` (--save-result, --histogram-out) puts the output for `input`:
 // every "%s" replaced by the input's file name without its extension.
 std::filesystem::path imageBatchOutputPath(const std::string& pattern, const std::filesystem::path& input);
+
+// The files to process: each directory among `files` replaced by the image files
+// directly in it (by extension: those loadImageFile reads), in name order. Sets
+// *problem (as "what: why") for a directory that cannot be read or holds none.
+std::vector<std::filesystem::path> expandImageDirectories(const std::vector<std::filesystem::path>& files,
+                                                          std::string* problem);
 
 // Why the batch cannot run as asked, before anything starts, as "--option: why";
 // empty when it can: files given, no option of another run (viewer, benchmark),

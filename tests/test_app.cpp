@@ -630,6 +630,9 @@ std::vector<std::string> writeBatchInputs(const TempDir& dir) {
     writeRandomPng(dir / "photos" / in.name, in.width, in.height, in.channels, seed++);
     files.push_back("photos/" + in.name);
   }
+  // What a folder of photos also holds: a batch given the folder skips them.
+  test::writeFile(dir / "photos/README.txt", "holiday photos\n");
+  fs::create_directories(dir / "photos/originals.png");
   return files;
 }
 
@@ -637,15 +640,17 @@ std::vector<std::string> writeBatchInputs(const TempDir& dir) {
 // reference of the variant the batch names (exact variants exactly, the image
 // sampler's bilinear within one level), and each histogram file against the
 // reference histogram of what it counted.
+// `givenAsFolder`: the command names the folder instead of the files.
 void expectBatchMatchesReference(const std::vector<std::string>& args, const RotateParams& params, bool transpose,
                                  bool histogramOfResult, const std::string& histogramExtension,
-                                 const RunOptions& extra = {}) {
+                                 bool givenAsFolder = false, const RunOptions& extra = {}) {
   TempDir dir("ks-app-batch");
   const std::vector<std::string> files = writeBatchInputs(dir);
   std::vector<std::string> command = args;
   for (const char* a : {"--save-result", "out/%s.png", "--histogram-out"}) command.push_back(a);
   command.push_back("out/%s" + histogramExtension);
-  command.insert(command.end(), files.begin(), files.end());
+  if (givenAsFolder) command.push_back("photos");
+  else command.insert(command.end(), files.begin(), files.end());
   RunOptions options = extra;
   options.workDir = dir.path();
   const RunResult r = runApp(dir, command, options);
@@ -681,7 +686,7 @@ TEST(App, ImageBatchMatchesTheReferenceWithTheLabsDefaults) {
   noEgl.setEnv = {"__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent/egl_vendor.json",
                   "__EGL_VENDOR_LIBRARY_DIRS=/nonexistent"};
   expectBatchMatchesReference({"--headless", "--angle", "30", "--background", "200,100,50"}, params, false, true,
-                              ".json", noEgl);
+                              ".json", false, noEgl);
   // The same environment stops the viewer: the batch really ran without EGL.
   TempDir dir("ks-app-batch-noegl");
   const RunResult viewer = runApp(dir, {"--headless", "--frames", "1"}, noEgl);
@@ -702,8 +707,8 @@ TEST(App, ImageBatchExpandedTransposedMatchesTheReferenceExactly) {
                               params, true, false, ".csv");
 }
 
-// The same with the forward (seed) and nearest variants, a named transpose variant
-// written with a space: both exact.
+// The nearest variant (exact) and a named transpose variant written with a space,
+// on the folder rather than its files.
 TEST(App, ImageBatchExactVariantsMatchTheReference) {
   KS_NEED("opencl", openClMissing());
   RotateParams params;
@@ -711,7 +716,7 @@ TEST(App, ImageBatchExactVariantsMatchTheReference) {
   params.background = {1, 2, 3, 4};
   expectBatchMatchesReference({"--angle", "200", "--rotate", "nearest", "--background", "1,2,3,4", "--transpose",
                                "naive"},
-                              params, true, true, ".json");
+                              params, true, true, ".json", true);
 }
 
 // A file that cannot be opened is said, with the lab's words, and the batch goes on;
@@ -776,6 +781,8 @@ TEST(App, ImageBatchRefusesOutputsThatWouldOverwriteEachOther) {
   fs::create_directories(dir / "out");
   fs::create_directories(dir / "a");
   fs::create_directories(dir / "b");
+  fs::create_directories(dir / "no-images");
+  test::writeFile(dir / "no-images/notes.txt", "not a picture\n");
   writeRandomPng(dir / "x.png", 4, 4, 3, 1);
   writeRandomPng(dir / "y.png", 4, 4, 3, 2);
   writeRandomPng(dir / "a/same.png", 4, 4, 3, 3);
@@ -793,6 +800,8 @@ TEST(App, ImageBatchRefusesOutputsThatWouldOverwriteEachOther) {
       {{"--histogram-out", "out/%s.txt", "x.png"}, "--histogram-out", "must end in .csv or .json"},
       {{"--save-result", "nowhere/%s.png", "x.png"}, "--save-result", "directory 'nowhere' does not exist"},
       {{"--angle", "30"}, "--angle", "none is given"},
+      {{"--angle", "30", "no-images"}, "images: ", "'no-images' is a directory without image files (.png"},
+      {{"--save-result", "out/%s.png", "x.png", "./x.png"}, "--save-result", "are the same file"},
       {{"--angle", "30", "--screenshot", "shot.png", "x.png"}, "--screenshot", "not with the image batch"},
       {{"--angle", "30", "--bench", "image", "x.png"}, "--bench", "not with the image batch"},
       {{"--background", "1,2,3", "--transparent", "x.png"}, "--", "excludes"},
