@@ -98,11 +98,13 @@ std::function<std::string(const std::string&)> variantCheck(const std::string& w
 // (the flag takes no value but `--transpose=VARIANT`), so a following word that
 // names a variant is joined to it here. A following word that is neither a variant
 // nor a file, and does not look like a file name, is a mistyped variant: said here,
-// rather than later as a missing image. Returns the arguments, or the message.
+// rather than later as a missing image. Joins in place; returns the message, or
+// empty.
 std::string joinTransposeVariant(std::vector<std::string>& args) {
   namespace fs = std::filesystem;
   const std::vector<std::string> names = variantNames(imageTransposeVariants());
   for (size_t i = 1; i + 1 < args.size(); ++i) {
+    if (args[i] == "--") break;  // file names from here on
     if (args[i] != "--transpose") continue;
     const std::string& next = args[i + 1];
     if (std::find(names.begin(), names.end(), next) != names.end()) {
