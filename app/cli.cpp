@@ -5,12 +5,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iostream>
 
+#include "app/image_batch.h"
+#include "compute/image_histogram.h"
+#include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
 #include "compute/nbody_model.h"
 #include "compute/nbody_variants.h"
@@ -40,10 +47,86 @@ std::function<std::string(const std::string&)> sizeValidator(int lo, int hi) {
   };
 }
 
+// The value of a bare `--transpose` (CLI11 gives a string flag without a value "true").
+constexpr const char* kTransposeFlagAlone = "true";
+
+// A CLI11 check for --angle: a finite number (strtod takes "nan" and "inf").
+std::string checkFiniteNumber(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(value)) return "'" + text + "' is not a finite number";
+  return {};
+}
+
+// "R,G,B" or "R,G,B,A", each 0 to 255 (A: 255 when left out); false when not of that form.
+bool parseColour(const std::string& text, std::array<uint8_t, 4>& rgba) {
+  std::vector<std::string> parts{""};
+  for (char c : text) {
+    if (c == ',') parts.emplace_back();
+    else parts.back().push_back(c);
+  }
+  if (parts.size() < 3 || parts.size() > 4) return false;
+  std::array<uint8_t, 4> values{0, 0, 0, 255};
+  for (size_t i = 0; i < parts.size(); ++i) {
+    char* end = nullptr;
+    const long v = std::strtol(parts[i].c_str(), &end, 10);
+    if (parts[i].empty() || *end != '\0' || v < 0 || v > 255) return false;
+    values[i] = static_cast<uint8_t>(v);
+  }
+  rgba = values;
+  return true;
+}
+
+std::string checkColour(const std::string& text) {
+  std::array<uint8_t, 4> rgba{};
+  return parseColour(text, rgba) ? std::string() : "'" + text + "' is not R,G,B or R,G,B,A with values 0 to 255";
+}
+
+// A CLI11 check for a variant name: the table's names, listed when the name is not
+// one of them ("unknown rotate variant 'x'", as the tables' checks say it).
+std::function<std::string(const std::string&)> variantCheck(const std::string& what,
+                                                           std::vector<std::string> names,
+                                                           const char* alsoAccepted = nullptr) {
+  return [what, names = std::move(names), alsoAccepted](const std::string& text) -> std::string {
+    if (std::find(names.begin(), names.end(), text) != names.end()) return {};
+    if (alsoAccepted && text == alsoAccepted) return {};
+    return "unknown " + what + " variant '" + text + "'; the variants: " + joinValues(names);
+  };
+}
+
+// `--transpose VARIANT` with a space: CLI11 would take VARIANT for an image file
+// (the flag takes no value but `--transpose=VARIANT`), so a following word that
+// names a variant is joined to it here. A following word that is neither a variant
+// nor a file, and does not look like a file name, is a mistyped variant: said here,
+// rather than later as a missing image. Joins in place; returns the message, or
+// empty.
+std::string joinTransposeVariant(std::vector<std::string>& args) {
+  namespace fs = std::filesystem;
+  const std::vector<std::string> names = variantNames(imageTransposeVariants());
+  for (size_t i = 1; i + 1 < args.size(); ++i) {
+    if (args[i] == "--") break;  // file names from here on
+    if (args[i] != "--transpose") continue;
+    const std::string& next = args[i + 1];
+    if (std::find(names.begin(), names.end(), next) != names.end()) {
+      args[i] += "=" + next;
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      continue;
+    }
+    std::error_code ec;
+    const bool looksLikeFile = next.find_first_of("./") != std::string::npos || fs::exists(next, ec);
+    if (!next.empty() && next[0] != '-' && !looksLikeFile)
+      return "--transpose: unknown transpose variant '" + next + "' (and no file of that name); the variants: " +
+             joinValues(names);
+  }
+  return {};
+}
+
+}  // namespace
+
 // A CLI11 check for a file the run will write at the end (--screenshot, --csv,
 // --state-dump, --dump-program): refused up front, so a typo does not cost the
 // whole run. Whether the file can really be created is only known on writing.
-std::string checkOutputFile(const std::string& text) {
+std::string outputFileProblem(const std::string& text) {
   namespace fs = std::filesystem;
   const fs::path file = text;
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
@@ -57,8 +140,6 @@ std::string checkOutputFile(const std::string& text) {
     return "cannot write " + quoted + ": " + std::strerror(errno);
   return {};
 }
-
-}  // namespace
 
 bool NBodyOptions::given(const std::string& option) const {
   return std::find(explicitOptions.begin(), explicitOptions.end(), option) != explicitOptions.end();
@@ -80,7 +161,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--frames", options.frames, "Stop after this many frames (headless default: 300)")
       ->check(CLI::Range(1, 100000000));
   app.add_option("--screenshot", options.screenshot, "Save the last frame, UI included, as a PNG file")
-      ->check(checkOutputFile);
+      ->check(outputFileProblem);
   app.add_option("--platform", options.platform, "OpenCL platform: index or name substring");
   app.add_option("--device", options.device,
                  "OpenCL device: index (within --platform if given, else as --list-devices numbers them) or name "
@@ -108,14 +189,15 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("images", options.images,
                  "Image file to open in the image lab (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM). Of several "
                  "(kernelscope *.jpg) the first opens and the lab says how many were ignored; one that cannot be "
-                 "opened is reported there and the built-in test image is shown");
+                 "opened is reported there and the built-in test image is shown. With an image batch option "
+                 "(below) every file is processed, and a directory stands for the image files in it");
   app.add_option("--spin", options.spin,
                  "Image lab: turn the picture by this many degrees per second, so that every frame runs the "
                  "kernels again (the Profiler and the summary show what a change costs)")
       ->check(CLI::Range(-3600.0f, 3600.0f));
   app.add_option("--state-dump", options.stateDump,
                  "At exit, write what the app showed (scene, image, log) as JSON to this file")
-      ->check(checkOutputFile);
+      ->check(outputFileProblem);
   app.add_option("--bench", options.bench,
                  "Run a benchmark instead of the viewer: nbody, image, interop or transpose (a sweep of the transpose "
                  "variants on an --image-size image, default 8192x8192)")
@@ -149,20 +231,20 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_flag("--fast-math", nb.fastMath, "Build with -cl-fast-relaxed-math");
   group->add_flag("--ftz", nb.denormsAreZero, "Build with -cl-denorms-are-zero (flush denormals)");
   group->add_flag("--precise-rsqrt", nb.preciseRsqrt, "rsqrt() instead of native_rsqrt() in fp32");
-  group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel (and every kernel of --bench image)");
+  group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel (and every kernel of --bench image and of the image batch)");
   group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
   group->add_option("--dump-program", nb.dumpProgram,
                     "Write the built N-body program's device binary (PTX on NVIDIA) to this file (benchmark)")
-      ->check(checkOutputFile);
+      ->check(outputFileProblem);
   group->add_flag("--sweep", nb.sweep,
                   "Benchmark every combination of the given lists (all values when omitted; refused combinations "
                   "listed with the reason); --csv/--json write the runs");
   auto* runs = app.add_option_group("Runs", "Recording and sweep output (the app's Runs panel reads the JSON)");
   runs->add_option("--csv", nb.csv,
                    "Write the runs of --sweep, --bench nbody/transpose or --record as CSV to this file")
-      ->check(checkOutputFile);
+      ->check(outputFileProblem);
   runs->add_option("--json", nb.json, "Write the same runs as JSON (full metadata; the Runs panel imports it)")
-      ->check(checkOutputFile);
+      ->check(outputFileProblem);
   runs->add_option("--record", options.record,
                    "Viewer: record this many frames after --warmup frames as a run, then exit and write "
                    "--csv/--json")
@@ -198,6 +280,56 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   trGroup->add_option("--channels", tr.channels, "Image channels to sweep: 1 (gray), 4 (RGBA) (list, default 4)")
       ->delimiter(',')
       ->check(CLI::IsMember({1, 4}));
+  ImageBatchOptions& batch = options.imageBatch;
+  auto* batchGroup = app.add_option_group(
+      "Image batch",
+      "Any of these with image files runs the image lab's pipeline on each file, on the OpenCL device and "
+      "without a window (no display or GL needed): load, rotate, transpose if asked, histogram; then save. "
+      "What is not given is what the lab runs: its default kernels for the device and image, its background, the "
+      "histogram of the result. One line per file; a file that fails is reported and the next one processed "
+      "(exit 1 when any failed). In PATTERN, %s stands for each file's name without extension: "
+      "kernelscope --angle 30 --save-result 'out/%s.png' --histogram-out 'out/%s.csv' photos/*.jpg");
+  batchGroup->add_option("--angle", batch.angle, "Rotate by this many degrees, clockwise (default 0)")
+      ->type_name("DEG")
+      ->check(checkFiniteNumber);
+  const std::vector<std::string> rotateNames = variantNames(imageRotateVariants());
+  batchGroup->add_option("--rotate", batch.rotateVariant,
+                         "Rotation variant: " + joinValues(rotateNames) + " (default: the lab's for the device and "
+                         "image)")
+      ->type_name("VARIANT")
+      ->check(variantCheck("rotate", rotateNames));
+  batchGroup->add_flag("--expand", batch.expand, "Expand the canvas to hold the whole rotated picture (default: crop "
+                                                 "to the input's size)");
+  std::string background;
+  auto* backgroundOption =
+      batchGroup->add_option("--background", background,
+                             "Colour where the rotated picture leaves the canvas, R,G,B or R,G,B,A, 0 to 255 (gray "
+                             "images: its luminance; default: the lab's dark gray)")
+          ->type_name("R,G,B[,A]")
+          ->check(checkColour);
+  batchGroup->add_flag("--transparent", batch.transparent, "Leave (0,0,0,0) where the picture leaves the canvas")
+      ->excludes(backgroundOption);
+  const std::vector<std::string> transposeNames = variantNames(imageTransposeVariants());
+  std::string transpose;
+  batchGroup->add_flag("--transpose", transpose,
+                       "Transpose the rotated picture; --transpose VARIANT or --transpose=VARIANT picks the kernel: " +
+                           joinValues(transposeNames) + " (default: the lab's)")
+      ->check(variantCheck("transpose", transposeNames, kTransposeFlagAlone));
+  const std::vector<std::string> histogramNames = variantNames(imageHistogramVariants());
+  batchGroup->add_option("--histogram", batch.histogramVariant,
+                         "Histogram variant: " + joinValues(histogramNames) + " (default: the lab's for the device)")
+      ->type_name("VARIANT")
+      ->check(variantCheck("histogram", histogramNames));
+  std::string histogramOf;
+  batchGroup->add_option("--histogram-of", histogramOf,
+                         "Count the histogram of the result (default, as the lab) or of the original")
+      ->check(CLI::IsMember({"result", "original"}));
+  batchGroup->add_option("--save-result", batch.saveResult, "Save each result as PNG to PATTERN (.png)")
+      ->type_name("PATTERN");
+  batchGroup->add_option("--histogram-out", batch.histogramOut,
+                         "Write each histogram to PATTERN: .csv (a row per bin 0..255, then count, sum, sum_squares, "
+                         "min, max, mean, stddev, median and percentiles; a column per channel) or .json (the same per channel)")
+      ->type_name("PATTERN");
   std::vector<std::string> presets;
   for (NBodyPreset p : kNBodyPresets) presets.emplace_back(nbodyPresetName(p));
   group->add_option("--preset", nb.preset, "Start preset: " + joinValues(presets))->check(CLI::IsMember(presets));
@@ -211,8 +343,17 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.footer(
       "Exit codes: 0 ok, 1 other failure, 2 bad usage, 3 no OpenCL platform, 4 no usable OpenCL device,\n"
       "5 OpenGL/EGL context creation failed, 6 kernels directory missing, 7 a kernel failed to build.");
+  // CLI11 reads the arguments after the program's name; `--transpose VARIANT` is joined first.
+  std::vector<std::string> args(argv, argv + argc);
+  auto usageError = [](const std::string& message) {
+    std::fprintf(stderr, "%s\nRun with --help for more information.\n", message.c_str());
+    return static_cast<int>(kExitUsage);
+  };
+  if (const std::string problem = joinTransposeVariant(args); !problem.empty()) return usageError(problem);
+  std::vector<const char*> joined;
+  for (const auto& a : args) joined.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(joined.size()), joined.data());
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
@@ -230,6 +371,29 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     int w = 0, h = 0;
     parseSize(shape, w, h);
     tr.naiveShapes.emplace_back(w, h);
+  }
+  for (const char* name : {"--angle", "--rotate", "--expand", "--background", "--transparent", "--transpose",
+                           "--histogram", "--histogram-of", "--save-result", "--histogram-out"})
+    if (app.count(name) > 0) batch.given.push_back(name);
+  if (batch.requested()) {
+    if (!background.empty()) {
+      std::array<uint8_t, 4> rgba{};
+      parseColour(background, rgba);
+      batch.background = rgba;
+    }
+    batch.transpose = app.count("--transpose") > 0;
+    batch.transposeVariant = transpose == kTransposeFlagAlone ? std::string() : transpose;
+    if (!histogramOf.empty()) batch.histogramOfResult = histogramOf == "result";
+    // Options of the other runs would be ignored without a word: refused instead.
+    for (const char* name : {"--frames", "--screenshot", "--state-dump", "--spin", "--scene", "--record", "--bench",
+                             "--sweep", "--verify", "--list-devices"})
+      if (app.count(name) > 0)
+        return usageError(std::string(name) + ": not with the image batch (" + batch.given.front() +
+                          "), which processes image files without the viewer or a benchmark");
+    std::string problem;
+    options.images = expandImageDirectories(options.images, &problem);
+    if (!problem.empty()) return usageError("images: " + problem);
+    if (problem = imageBatchUsageProblem(options); !problem.empty()) return usageError(problem);
   }
   if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
   // --record ends the run when the recording is done, unless --frames says otherwise

@@ -1,5 +1,7 @@
 #pragma once
 // Command-line options, parsed with CLI11.
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <utility>
@@ -39,6 +41,24 @@ struct TransposeOptions {
   std::vector<int> channels{4};
 };
 
+// The image batch (app/image_batch.h): image files through the image lab's
+// pipeline without a window. A choice left unset is the lab's default.
+struct ImageBatchOptions {
+  double angle = 0.0;             // --angle, degrees clockwise on screen
+  std::string rotateVariant;      // --rotate; empty: the lab's default for the device and image
+  bool expand = false;            // --expand: the canvas grows to hold the whole rotated picture
+  std::optional<std::array<uint8_t, 4>> background;  // --background R,G,B[,A]; unset: the lab's
+  bool transparent = false;       // --transparent: (0,0,0,0) outside the picture
+  bool transpose = false;         // --transpose[=VARIANT]
+  std::string transposeVariant;   // empty: the lab's default
+  std::string histogramVariant;   // --histogram; empty: the lab's default
+  std::optional<bool> histogramOfResult;      // --histogram-of result|original; unset: the lab's
+  std::optional<std::string> saveResult;      // --save-result pattern (%s: the input's name)
+  std::optional<std::string> histogramOut;    // --histogram-out pattern, .csv or .json
+  std::vector<std::string> given;  // the batch options on the command line: any starts the batch
+  bool requested() const { return !given.empty(); }
+};
+
 struct AppOptions {
   bool headless = false;
   int frames = 0;  // 0: run until the window closes (headless defaults to 300)
@@ -57,13 +77,15 @@ struct AppOptions {
   bool vsync = true;
   std::optional<InteropPath> interop;
   std::string scene;  // nbody (default), julia or image (the default when an image is given)
-  // Positional: the first opens in the image lab; the rest are ignored, and the lab says how many.
+  // Positional: the first opens in the image lab; the rest are ignored, and the lab says
+  // how many. The image batch processes every one.
   std::vector<std::filesystem::path> images;
   std::optional<std::filesystem::path> stateDump;  // --state-dump: JSON of what the app showed, at exit
   std::optional<float> spin;  // --spin: the image lab's picture turns at this many degrees per second
   std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
   NBodyOptions nbody;
   TransposeOptions transpose;
+  ImageBatchOptions imageBatch;
   int record = 0;          // --record N: record N frames of the viewer (after --warmup) as a run
   int warmup = 10;         // frames skipped before a recording starts
   int iterations = 100;    // benchmark iterations
@@ -73,5 +95,9 @@ struct AppOptions {
 // Parses argv; returns an exit code when the program should stop now (--help,
 // --version, bad usage), with CLI11's message already printed.
 std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options);
+
+// Why a file the run will write cannot be written there (missing or unwritable
+// directory, a directory by that name), or empty; checked before the run starts.
+std::string outputFileProblem(const std::string& file);
 
 }  // namespace ks

@@ -17,6 +17,7 @@
 #include "app/bench_transpose.h"
 #include "app/cli.h"
 #include "app/fps_counter.h"
+#include "app/image_batch.h"
 #include "app/image_lab_settings.h"
 #include "app/render_surface.h"
 #include "app/run_recorder.h"
@@ -68,6 +69,9 @@ const Mode kModes[] = {
        std::printf("%s", ks::describeDeviceList(catalog.devices).c_str());
        return static_cast<int>(ks::kExitOk);
      }},
+    // Image files through the image lab's kernels, compute only: no window, no GL.
+    {[](const ks::AppOptions& o) { return o.imageBatch.requested(); },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runImageBatch(std::move(c), o); }},
     {[](const ks::AppOptions& o) { return o.bench == "nbody"; },
      [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runNBodyBenchmark(std::move(c), o, ks::Settings{}); }},
     {[](const ks::AppOptions& o) { return o.nbody.verify; },

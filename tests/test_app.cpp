@@ -17,10 +17,12 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -32,7 +34,11 @@
 #include "io/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/device_selection.h"
+#include "compute/image_histogram.h"
+#include "compute/image_reference.h"
+#include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/parameter_values.h"
 #include "test_devices.h"
 #include "test_require.h"
 #include "test_support.h"
@@ -349,7 +355,9 @@ TEST(App, HelpListsOptions) {
   const RunResult r = runApp(dir, {"--help"});
   EXPECT_EQ(r.exitCode, 0) << r.describe();
   for (const char* option : {"--headless", "--frames", "--screenshot", "--device", "--platform", "--list-devices",
-                             "--kernels-dir", "--config-dir", "--size"})
+                             "--kernels-dir", "--config-dir", "--size", "--angle", "--rotate", "--expand",
+                             "--background", "--transparent", "--transpose", "--histogram", "--histogram-of",
+                             "--save-result", "--histogram-out"})
     EXPECT_TRUE(contains(r.out, option)) << option << " missing from --help\n" << r.describe();
   EXPECT_TRUE(contains(r.out, "Exit codes")) << r.describe();
 }
@@ -419,6 +427,13 @@ TEST(App, BadOptionValuesExit2NamingOptionAndValue) {
       {{"--iterations", "0"}, "--iterations", "0"},
       {{"--spin", "fast"}, "--spin", "fast"},
       {{"--spin", "1e9"}, "--spin", "1e9"},
+      {{"--angle", "nan"}, "--angle", "nan"},
+      {{"--angle", "inf"}, "--angle", "inf"},
+      {{"--angle", "thirty"}, "--angle", "thirty"},
+      {{"--background", "300,0,0"}, "--background", "300,0,0"},
+      {{"--background", "1,2"}, "--background", "1,2"},
+      {{"--background", "1,2,3,4,5"}, "--background", "1,2,3,4,5"},
+      {{"--histogram-of", "middle"}, "--histogram-of", "middle"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"--headless"};
@@ -432,6 +447,377 @@ TEST(App, BadOptionValuesExit2NamingOptionAndValue) {
     EXPECT_EQ(r.out, "") << what << ": nothing ran\n" << r.describe();
   }
   EXPECT_FALSE(fs::exists(dir / "config")) << "a refused run writes no settings";
+}
+
+// ---- image batch: files through the image lab's kernels, without a window ----------------
+
+// A PNG of pseudo-random pixels: 1 (gray), 3 (RGB) or 4 (RGBA) channels.
+fs::path writeRandomPng(const fs::path& file, int width, int height, int channels, uint32_t seed) {
+  std::vector<unsigned char> pixels(static_cast<size_t>(width) * height * channels);
+  uint32_t x = seed * 2654435761u + 1;
+  for (auto& p : pixels) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    p = static_cast<unsigned char>(x >> 24);
+  }
+  EXPECT_TRUE(stbi_write_png(file.c_str(), width, height, channels, pixels.data(), width * channels)) << file;
+  return file;
+}
+
+// A PNG's pixels as the image lab holds them: gray stays gray, the rest becomes RGBA.
+std::optional<HostImage> readLabPixels(const fs::path& file, std::string& why) {
+  int w = 0, h = 0, fileChannels = 0;
+  if (!stbi_info(file.c_str(), &w, &h, &fileChannels)) {
+    why = "stb_image cannot read " + file.string() + ": " + stbi_failure_reason();
+    return std::nullopt;
+  }
+  const int channels = fileChannels == 1 ? 1 : 4;
+  unsigned char* data = stbi_load(file.c_str(), &w, &h, &fileChannels, channels);
+  if (!data) {
+    why = "stb_image cannot load " + file.string() + ": " + stbi_failure_reason();
+    return std::nullopt;
+  }
+  HostImage image(ImageLayout{w, h, channels});
+  std::copy_n(data, image.data.size(), image.data.begin());
+  stbi_image_free(data);
+  return image;
+}
+
+// Empty when the images have the same layout and every byte is within `tolerance`; else where they differ.
+std::string imageDifference(const HostImage& got, const HostImage& want, int tolerance) {
+  if (!(got.layout == want.layout))
+    return "layout " + describeImageLayout(got.layout) + ", expected " + describeImageLayout(want.layout);
+  size_t bad = 0, first = 0;
+  int worst = 0;
+  for (size_t i = 0; i < got.data.size(); ++i) {
+    const int d = std::abs(int(got.data[i]) - int(want.data[i]));
+    if (d > tolerance && bad++ == 0) first = i;
+    worst = std::max(worst, d);
+  }
+  if (bad == 0) return {};
+  const size_t pixel = first / static_cast<size_t>(got.layout.channels);
+  return std::to_string(bad) + " of " + std::to_string(got.data.size()) + " bytes differ by more than " +
+         std::to_string(tolerance) + " (worst " + std::to_string(worst) + "), the first at pixel (" +
+         std::to_string(pixel % got.layout.width) + ", " + std::to_string(pixel / got.layout.width) + ")";
+}
+
+// The batch's line for `file` names the rotation that ran: "<file> (...): rotate 30 deg
+// [expanded ]<variant> wg=...". Empty when there is no such line.
+std::string rotateVariantInLine(const std::string& out, const std::string& file) {
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(file + " (", 0) != 0) continue;
+    const size_t deg = line.find(" deg ");
+    if (deg == std::string::npos) return {};
+    std::istringstream words(line.substr(deg + 5));
+    std::string word;
+    words >> word;
+    if (word == "expanded") words >> word;
+    return word;
+  }
+  return {};
+}
+
+// Bins per channel and statistics by name, per channel, as --histogram-out wrote them.
+struct HistogramFile {
+  std::vector<std::string> channels;
+  std::vector<std::vector<uint64_t>> bins;                    // [channel][bin]
+  std::vector<std::map<std::string, double>> statistics;     // [channel] name -> value
+};
+
+std::vector<std::string> splitCsvLine(const std::string& line) {
+  std::vector<std::string> fields;
+  std::istringstream in(line);
+  for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+  return fields;
+}
+
+std::optional<HistogramFile> readHistogramFile(const fs::path& file, std::string& why) {
+  if (!fs::exists(file)) {
+    why = "no histogram file " + file.string();
+    return std::nullopt;
+  }
+  const std::string text = test::readFile(file);
+  HistogramFile h;
+  if (file.extension() == ".json") {
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (!doc.is_object() || !doc["channels"].is_array()) {
+      why = file.string() + " is not the JSON expected:\n" + text.substr(0, 400);
+      return std::nullopt;
+    }
+    for (const auto& c : doc["channels"]) {
+      h.channels.push_back(c.value("name", ""));
+      h.bins.push_back(c.value("bins", std::vector<uint64_t>{}));
+      std::map<std::string, double> stats;
+      for (const char* name : {"count", "sum", "sum_squares", "min", "max", "mean", "stddev", "median"})
+        stats[name] = c.value(name, -1.0);
+      h.statistics.push_back(stats);
+    }
+    return h;
+  }
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);
+  const std::vector<std::string> header = splitCsvLine(line);
+  if (header.size() < 2 || header[0] != "bin") {
+    why = file.string() + " has no 'bin,<channels>' header:\n" + text.substr(0, 400);
+    return std::nullopt;
+  }
+  h.channels.assign(header.begin() + 1, header.end());
+  h.bins.assign(h.channels.size(), {});
+  h.statistics.assign(h.channels.size(), {});
+  while (std::getline(lines, line)) {
+    const std::vector<std::string> fields = splitCsvLine(line);
+    if (fields.size() != header.size()) {
+      why = file.string() + ": a row of " + std::to_string(fields.size()) + " fields: " + line;
+      return std::nullopt;
+    }
+    const bool isBin = !fields[0].empty() && std::isdigit(static_cast<unsigned char>(fields[0][0]));
+    for (size_t c = 0; c + 1 < fields.size(); ++c) {
+      if (isBin) h.bins[c].push_back(std::stoull(fields[c + 1]));
+      else h.statistics[c][fields[0]] = std::stod(fields[c + 1]);
+    }
+  }
+  return h;
+}
+
+// The histogram file against the CPU reference of the image it counted: the same
+// bins, totals equal to the pixel count, the same statistics.
+void expectHistogramMatches(const fs::path& file, const HostImage& counted) {
+  std::string why;
+  const auto h = readHistogramFile(file, why);
+  ASSERT_TRUE(h) << why;
+  const ImageHistogram want = histogramReference(counted);
+  const ImageStatistics wantStats = statisticsReference(counted);
+  ASSERT_EQ(h->channels.size(), static_cast<size_t>(want.channelCount())) << file;
+  for (int c = 0; c < want.channelCount(); ++c) {
+    SCOPED_TRACE(file.string() + " channel " + h->channels[c]);
+    EXPECT_EQ(h->channels[c], histogramChannelName(counted.layout.channels, c));
+    ASSERT_EQ(h->bins[c].size(), static_cast<size_t>(kHistogramBins));
+    uint64_t total = 0;
+    for (int b = 0; b < kHistogramBins; ++b) {
+      total += h->bins[c][b];
+      EXPECT_EQ(h->bins[c][b], want.channel(c)[b]) << "bin " << b;
+    }
+    EXPECT_EQ(total, counted.layout.pixels());
+    const ChannelStatistics& s = wantStats.channels[c];
+    auto stat = [&](const char* name) { return h->statistics[c].count(name) ? h->statistics[c].at(name) : -1.0; };
+    EXPECT_EQ(stat("count"), double(s.count));
+    EXPECT_EQ(stat("sum"), double(s.sum));
+    EXPECT_EQ(stat("min"), double(s.min));
+    EXPECT_EQ(stat("max"), double(s.max));
+    EXPECT_EQ(stat("median"), double(s.median));
+    EXPECT_NEAR(stat("mean"), s.mean, 1e-4);
+    EXPECT_NEAR(stat("stddev"), s.stddev, 1e-4);
+  }
+}
+
+// Awkward sizes in one folder: odd sides, a single pixel, gray, and two files of one
+// size with different pixels one after the other (the second must not be rotated
+// from the image variants' copy of the first: its buffer may reuse the first's handle).
+struct BatchInput {
+  std::string name;
+  int width, height, channels;
+};
+const std::vector<BatchInput> kBatchInputs = {
+    {"wide.png", 61, 37, 3}, {"twin.png", 61, 37, 3}, {"dot.png", 1, 1, 4}, {"gray.png", 17, 13, 1}};
+
+std::vector<std::string> writeBatchInputs(const TempDir& dir) {
+  fs::create_directories(dir / "photos");
+  fs::create_directories(dir / "out");
+  std::vector<std::string> files;
+  uint32_t seed = 1;
+  for (const BatchInput& in : kBatchInputs) {
+    writeRandomPng(dir / "photos" / in.name, in.width, in.height, in.channels, seed++);
+    files.push_back("photos/" + in.name);
+  }
+  // What a folder of photos also holds: a batch given the folder skips them.
+  test::writeFile(dir / "photos/README.txt", "holiday photos\n");
+  fs::create_directories(dir / "photos/originals.png");
+  return files;
+}
+
+// A batch over kBatchInputs with `args`, then each saved result against the CPU
+// reference of the variant the batch names (exact variants exactly, the image
+// sampler's bilinear within one level), and each histogram file against the
+// reference histogram of what it counted.
+// `givenAsFolder`: the command names the folder instead of the files.
+void expectBatchMatchesReference(const std::vector<std::string>& args, const RotateParams& params, bool transpose,
+                                 bool histogramOfResult, const std::string& histogramExtension,
+                                 bool givenAsFolder = false, const RunOptions& extra = {}) {
+  TempDir dir("ks-app-batch");
+  const std::vector<std::string> files = writeBatchInputs(dir);
+  std::vector<std::string> command = args;
+  for (const char* a : {"--save-result", "out/%s.png", "--histogram-out"}) command.push_back(a);
+  command.push_back("out/%s" + histogramExtension);
+  if (givenAsFolder) command.push_back("photos");
+  else command.insert(command.end(), files.begin(), files.end());
+  RunOptions options = extra;
+  options.workDir = dir.path();
+  const RunResult r = runApp(dir, command, options);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "4 of 4 files processed")) << r.describe();
+  for (size_t i = 0; i < files.size(); ++i) {
+    SCOPED_TRACE(files[i]);
+    const std::string stem = fs::path(files[i]).stem().string();
+    const std::string variantName = rotateVariantInLine(r.out, files[i]);
+    const ImageRotateVariant* variant = findImageRotateVariant(variantName);
+    ASSERT_TRUE(variant) << "no line naming the rotation of " << files[i] << "\n" << r.describe();
+    std::string why;
+    const auto input = readLabPixels(dir / files[i], why);
+    ASSERT_TRUE(input) << why;
+    const auto result = readLabPixels(dir / "out" / (stem + ".png"), why);
+    ASSERT_TRUE(result) << why << "\n" << r.describe();
+    HostImage want = rotateReference(*input, params, variant->sampling);
+    if (transpose) want = transposeReference(want);
+    // The issue's bound: one level for the sampler's bilinear filtering (float on PoCL).
+    EXPECT_EQ(imageDifference(*result, want, variant->exact ? 0 : 1), "") << variantName;
+    expectHistogramMatches(dir / "out" / (stem + histogramExtension), histogramOfResult ? *result : *input);
+  }
+}
+
+// The issue's command: the lab's default kernels, 30 degrees, cropped; JSON
+// histograms of the results. EGL is made unusable: the batch needs no GL.
+TEST(App, ImageBatchMatchesTheReferenceWithTheLabsDefaults) {
+  KS_NEED("opencl", openClMissing());
+  RotateParams params;
+  params.degrees = 30.0;
+  params.background = {200, 100, 50, 255};
+  RunOptions noEgl;
+  noEgl.setEnv = {"__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent/egl_vendor.json",
+                  "__EGL_VENDOR_LIBRARY_DIRS=/nonexistent"};
+  expectBatchMatchesReference({"--headless", "--angle", "30", "--background", "200,100,50"}, params, false, true,
+                              ".json", false, noEgl);
+  // The same environment stops the viewer: the batch really ran without EGL.
+  TempDir dir("ks-app-batch-noegl");
+  const RunResult viewer = runApp(dir, {"--headless", "--frames", "1"}, noEgl);
+  EXPECT_EQ(viewer.exitCode, 5) << viewer.describe();
+}
+
+// The bit-exact buffer kernel, an awkward angle on an expanded transparent canvas,
+// then a transpose (the default's, given by a bare --transpose before the files);
+// CSV histograms of the originals.
+TEST(App, ImageBatchExpandedTransposedMatchesTheReferenceExactly) {
+  KS_NEED("opencl", openClMissing());
+  RotateParams params;
+  params.degrees = -123.4;
+  params.canvas = RotateCanvas::Expand;
+  params.transparent = true;
+  expectBatchMatchesReference({"--angle", "-123.4", "--rotate", "bilinear", "--expand", "--transparent",
+                               "--histogram-of", "original", "--transpose"},
+                              params, true, false, ".csv");
+}
+
+// The nearest variant (exact) and a named transpose variant written with a space,
+// on the folder rather than its files.
+TEST(App, ImageBatchExactVariantsMatchTheReference) {
+  KS_NEED("opencl", openClMissing());
+  RotateParams params;
+  params.degrees = 200.0;
+  params.background = {1, 2, 3, 4};
+  expectBatchMatchesReference({"--angle", "200", "--rotate", "nearest", "--background", "1,2,3,4", "--transpose",
+                               "naive"},
+                              params, true, true, ".json", true);
+}
+
+// A file that cannot be opened is said, with the lab's words, and the batch goes on;
+// the exit code says that one failed.
+TEST(App, ImageBatchReportsABadFileAndGoesOnWithTheNext) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-batch-bad");
+  fs::create_directories(dir / "out");
+  writeRandomPng(dir / "first.png", 9, 7, 3, 1);
+  test::writeFile(dir / "empty.png", "");
+  test::writeFile(dir / "notes.png", "this is text, not a picture\n");
+  writeRandomPng(dir / "last.png", 8, 5, 1, 2);
+  RunOptions options;
+  options.workDir = dir.path();
+  const RunResult r = runApp(dir,
+                             {"--angle", "45", "--save-result", "out/%s.png", "first.png", "empty.png", "missing.png",
+                              "notes.png", "last.png"},
+                             options);
+  EXPECT_EQ(r.exitCode, 1) << r.describe();
+  EXPECT_TRUE(contains(r.err, "cannot open: 'empty.png' is empty (0 bytes)")) << r.describe();
+  EXPECT_TRUE(contains(r.err, "cannot open: 'missing.png' does not exist")) << r.describe();
+  EXPECT_TRUE(contains(r.err, "cannot open: 'notes.png'")) << r.describe();
+  EXPECT_TRUE(fs::exists(dir / "out/first.png")) << r.describe();
+  EXPECT_TRUE(fs::exists(dir / "out/last.png")) << "the batch stopped at the bad file\n" << r.describe();
+  EXPECT_FALSE(fs::exists(dir / "out/empty.png")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "2 of 5 files processed")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "; failed: empty.png, missing.png, notes.png\n")) << r.describe();
+}
+
+// Unknown variant names are refused before anything runs, with the table's names.
+TEST(App, ImageBatchRefusesUnknownVariantsListingTheValidOnes) {
+  TempDir dir("ks-app-batch-variant");
+  writeRandomPng(dir / "a.png", 4, 4, 3, 1);
+  struct Case {
+    std::vector<std::string> args;
+    std::string option;
+    std::vector<std::string> names;
+  };
+  const std::vector<Case> cases = {
+      {{"--rotate", "bilinearr"}, "--rotate", variantNames(imageRotateVariants())},
+      {{"--transpose=tiledd"}, "--transpose", variantNames(imageTransposeVariants())},
+      {{"--transpose", "tiledd"}, "--transpose", variantNames(imageTransposeVariants())},
+      {{"--histogram", "fastest"}, "--histogram", variantNames(imageHistogramVariants())},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.push_back((dir / "a.png").string());
+    const RunResult r = runApp(dir, args);
+    const std::string what = c.args.front() + (c.args.size() > 1 ? " " + c.args[1] : "");
+    EXPECT_EQ(r.exitCode, 2) << what << "\n" << r.describe();
+    EXPECT_EQ(r.err.rfind(c.option + ": ", 0), 0u) << what << "\n" << r.describe();
+    EXPECT_TRUE(contains(r.err, "unknown")) << what << "\n" << r.describe();
+    for (const std::string& name : c.names) EXPECT_TRUE(contains(r.err, name)) << what << ": " << name << " not listed\n" << r.describe();
+    EXPECT_EQ(r.out, "") << what << ": nothing ran\n" << r.describe();
+  }
+}
+
+// Output patterns that would lose results, and options of other runs, are refused
+// before anything runs (exit 2, the option first).
+TEST(App, ImageBatchRefusesOutputsThatWouldOverwriteEachOther) {
+  TempDir dir("ks-app-batch-usage");
+  fs::create_directories(dir / "out");
+  fs::create_directories(dir / "a");
+  fs::create_directories(dir / "b");
+  fs::create_directories(dir / "no-images");
+  test::writeFile(dir / "no-images/notes.txt", "not a picture\n");
+  writeRandomPng(dir / "x.png", 4, 4, 3, 1);
+  writeRandomPng(dir / "y.png", 4, 4, 3, 2);
+  writeRandomPng(dir / "a/same.png", 4, 4, 3, 3);
+  writeRandomPng(dir / "b/same.png", 4, 4, 3, 4);
+  struct Case {
+    std::vector<std::string> args;
+    std::string option, message;
+  };
+  const std::vector<Case> cases = {
+      {{"--save-result", "out/result.png", "x.png", "y.png"}, "--save-result", "has no %s, but 2 image files"},
+      {{"--histogram-out", "out/h.csv", "x.png", "y.png"}, "--histogram-out", "has no %s, but 2 image files"},
+      {{"--save-result", "out/%s.png", "a/same.png", "b/same.png"}, "--save-result", "would both write 'out/same.png'"},
+      {{"--save-result", "%s.png", "x.png"}, "--save-result", "is the input file 'x.png': it would be overwritten"},
+      {{"--save-result", "out/%s.jpg", "x.png"}, "--save-result", "must end in .png"},
+      {{"--histogram-out", "out/%s.txt", "x.png"}, "--histogram-out", "must end in .csv or .json"},
+      {{"--save-result", "nowhere/%s.png", "x.png"}, "--save-result", "directory 'nowhere' does not exist"},
+      {{"--angle", "30"}, "--angle", "none is given"},
+      {{"--angle", "30", "no-images"}, "images: ", "'no-images' is a directory without image files (.png"},
+      {{"--save-result", "out/%s.png", "x.png", "./x.png"}, "--save-result", "are the same file"},
+      {{"--angle", "30", "--screenshot", "shot.png", "x.png"}, "--screenshot", "not with the image batch"},
+      {{"--angle", "30", "--bench", "image", "x.png"}, "--bench", "not with the image batch"},
+      {{"--background", "1,2,3", "--transparent", "x.png"}, "--", "excludes"},
+  };
+  RunOptions options;
+  options.workDir = dir.path();
+  for (const Case& c : cases) {
+    std::string what;
+    for (const auto& a : c.args) what += a + " ";
+    const RunResult r = runApp(dir, c.args, options);
+    EXPECT_EQ(r.exitCode, 2) << what << "\n" << r.describe();
+    EXPECT_EQ(r.err.rfind(c.option, 0), 0u) << what << ": the message must start with the option\n" << r.describe();
+    EXPECT_TRUE(contains(r.err, c.message)) << what << "\n" << r.describe();
+    EXPECT_EQ(r.out, "") << what << ": nothing ran\n" << r.describe();
+  }
+  EXPECT_TRUE(fs::is_empty(dir / "out")) << "a refused batch writes nothing";
 }
 
 // ---- image files on the command line ----------------------------------------------
