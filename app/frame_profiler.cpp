@@ -79,6 +79,10 @@ void FrameProfiler::clear() {
   shownFrameP95_ = 0.0;
 }
 
+void FrameProfiler::forgetKernels() {
+  series_.erase(std::remove_if(series_.begin(), series_.end(), [](const Series& s) { return s.kernel; }), series_.end());
+}
+
 void FrameProfiler::refreshShown(std::chrono::steady_clock::time_point now) {
   bool due = !shownValid_ || now - shownAt_ >= kShownRefresh || ++framesSinceShown_ >= kShownRefreshFrames;
   for (const auto& s : series_) due = due || (s.shown.count == 0 && !s.samples.empty());
@@ -121,6 +125,11 @@ FrameProfiler::StageFrame frameStages(const AppState& state, bool ran) {
 void recordFrame(AppState& state) {
   FrameProfiler& p = state.profiler;
   const FrameBreakdown& b = state.breakdown;
+  // Another scene: the last one's kernel rows (an "nbody step" in the image lab) go.
+  if (p.seenScene != static_cast<int>(state.scene)) {
+    p.forgetKernels();
+    p.seenScene = static_cast<int>(state.scene);
+  }
   // Did new kernel times arrive this frame?
   bool ran = false;
   switch (state.scene) {

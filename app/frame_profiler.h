@@ -88,8 +88,13 @@ class FrameProfiler {
   static constexpr std::chrono::milliseconds kShownRefresh{250};
   static constexpr size_t kShownRefreshFrames = 60;
 
-  // What the scenes last ran, to record only new kernel runs (see recordFrame).
+  // Drops the kernels' series (their rows); the frame stages stay.
+  void forgetKernels();
+
+  // What the scenes last ran, to record only new kernel runs (see recordFrame), and
+  // the scene whose kernels the series hold (another scene's rows go when it changes).
   unsigned long long seenNBodyTimings = 0, seenImageRuns = 0;
+  int seenScene = -1;
 
  private:
   size_t window_;

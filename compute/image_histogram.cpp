@@ -38,11 +38,11 @@ size_t histogramBinCount(const ImageLayout& layout) {
 const std::vector<ImageHistogramVariant>& imageHistogramVariants() {
   static const std::vector<ImageHistogramVariant> table = {
       {"subhist_uchar", "histogram_subhist",
-       "the seed's design: a uchar sub-histogram per work-item in local memory, summed per group; at most 255 pixels "
-       "per work-item so the uchar bins never wrap",
+       "the design of AMD's OpenCL University Kit histogram256: a uchar sub-histogram per work-item in local "
+       "memory, summed per group; at most 255 pixels per work-item so the uchar bins never wrap",
        {32, 64, 128, 256}, {16, 32, 64, 128, 255}, {}, {}},
       {"subhist_flush", "histogram_subhist_flush",
-       "the seed's uchar sub-histograms without atomics or their limits: each item's counters one bank per lane "
+       "histogram256's uchar sub-histograms without atomics or their limits: each item's counters one bank per lane "
        "(no conflicts), summed into the group's histogram every <= 255 pixels; a fixed grid loops over the image",
        {32, 64, 128, 256}, {}, {}, {1, 2, 4, 8, 16}},
       {"local_atomic", "histogram_local_atomic",

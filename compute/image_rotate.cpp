@@ -36,8 +36,8 @@ bool deviceImageSupport(const DeviceDescriptor& device) {
 const std::vector<ImageRotateVariant>& imageRotateVariants() {
   static const std::vector<ImageRotateVariant> table = {
       {"forward", "rotate_forward_scatter",
-       "the seed's forward mapping: each source pixel written to its rotated spot, holes keep the background "
-       "(the seed's float arithmetic, bit for bit; collisions resolved like the CPU loop: the last source pixel "
+       "the forward mapping of AMD's OpenCL University Kit image_rotate: each source pixel written to its rotated "
+       "spot, holes keep the background (its float arithmetic, bit for bit; collisions resolved like the CPU loop: the last source pixel "
        "wins, by atomic_max)",
        RotateSampling::Forward, false, false, {1}},
       {"nearest", "rotate_nearest", "inverse mapping: each output pixel fetches the source pixel under its centre",

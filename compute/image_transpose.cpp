@@ -30,13 +30,13 @@ const std::vector<ImageTransposeVariant>& imageTransposeVariants() {
        "tiled with each tile row padded by one element (Apple's sample): no bank conflicts", TransposeKind::Tiled, true,
        BlockOrder::Rows, {8, 16, 32}, {1, 2, 4, 8}, {}},
       {"tiled_diagonal", "transpose_tiled_diagonal",
-       "tiled + padded, work-groups take blocks in diagonal order (seed 000: avoids partition camping)",
+       "tiled + padded, work-groups take blocks in diagonal order (as in NVIDIA's 'Optimizing Matrix Transpose in CUDA': avoids partition camping)",
        TransposeKind::Tiled, true, BlockOrder::Diagonal, {8, 16, 32}, {1, 2, 4, 8}, {}},
       {"block4x4", "transpose_4x4",
        "4x4 pixels per work-item: rows of 4 pixels as one uchar4 / uint4, 4x4 blocks transposed in registers with "
-       "shuffle2, a swizzled T x T tile in local memory (seeds 000, 002)",
+       "shuffle2, a swizzled T x T tile in local memory (the 4x4-pixel transpose of the tutorial series 'OpenCL step by step', part 10)",
        TransposeKind::Block4x4, false, BlockOrder::Rows, {32, 64, 128}, {}, {64, 128, 256}},
-      {"block4x4_diagonal", "transpose_4x4_diagonal", "block4x4 with diagonal block order (seed 000)",
+      {"block4x4_diagonal", "transpose_4x4_diagonal", "block4x4 with diagonal block order (NVIDIA's transpose paper)",
        TransposeKind::Block4x4, false, BlockOrder::Diagonal, {32, 64, 128}, {}, {64, 128, 256}},
       {"block4x4_columns", "transpose_4x4_columns",
        "block4x4 with the blocks taken column by column: the groups in flight write whole output rows while "

@@ -8,9 +8,10 @@ namespace ks {
 const std::vector<NBodyVariant>& nbodyVariants() {
   static const std::vector<NBodyVariant> table = {
       {"naive", "nbody_naive",
-       "every work-item reads all bodies from global memory (the seed's nbody_sim_notile, fixed)", false, {1}, {1},
+       "every work-item reads all bodies from global memory (AMD's OpenCL University Kit nbody_sim_notile, "
+       "its mistakes corrected)", false, {1}, {1},
        {1}},
-      {"tiled", "nbody_tiled", "the seed's nbody_sim: tiles of bodies in local memory, unrolled UNROLL times", true,
+      {"tiled", "nbody_tiled", "AMD's OpenCL University Kit nbody_sim: tiles of bodies in local memory, unrolled UNROLL times", true,
        {1, 2, 4, 8, 16, 32}, {1}, {1}},
       {"blocked", "nbody_tiled",
        "tiled + register blocking (each work-item integrates B bodies, each local read feeds B interactions) and "

@@ -8,6 +8,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -423,6 +424,20 @@ TEST_F(LayoutUi, TheParticlesDrawWhereNoPanelCoversThem) {
                                   << "," << a.y1 << " is under " << placeOf(w);
     }
   }
+}
+
+// The help window lists the image lab's own controls too (Fit, 1:1, the views), and Tab.
+TEST_F(LayoutUi, TheHelpListsTheImageLabsControls) {
+  for (const char* control : {"Fit, 1:1", "original / result", "Tab", "wheel"}) {
+    const auto& rows = helpRows();
+    EXPECT_TRUE(std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return std::string(r[0]) == control; }))
+        << control << " is not in the help";
+  }
+  state_.showHelp = true;
+  frames(2);
+  const ImGuiWindow* help = ImGui::FindWindowByName("Keyboard and mouse");
+  ASSERT_NE(help, nullptr);
+  EXPECT_TRUE(help->WasActive);
 }
 
 }  // namespace

@@ -89,6 +89,27 @@ TEST(FramePhases, WaitsOnTheGpuAreTakenOutOfThePhaseTheyHappenIn) {
   EXPECT_EQ(phases.ms(FrameStage::Wait), 0.0);
 }
 
+// Switching scene drops the last scene's kernel rows (the image lab showed a stale
+// "nbody step"); the frame's own stages stay.
+TEST(FrameProfiler, AnotherSceneDropsTheLastScenesKernelRows) {
+  AppState state;
+  state.scene = SceneKind::NBody;
+  state.stats.frameMs = 5.0;
+  state.nbody.kernelMs = 4.0;
+  state.nbody.timedSteps = 1;
+  recordFrame(state);
+  ASSERT_TRUE(state.profiler.find("nbody step"));
+  state.scene = SceneKind::Image;
+  state.image.rotateMs = 1.0;
+  state.image.histogramMs = 0.5;
+  state.image.timedRuns = 1;
+  recordFrame(state);
+  EXPECT_FALSE(state.profiler.find("nbody step"));
+  EXPECT_TRUE(state.profiler.find("rotate"));
+  ASSERT_TRUE(state.profiler.find("frame"));
+  EXPECT_EQ(state.profiler.find("frame")->samples.size(), 2u);
+}
+
 TEST(FrameProfiler, WindowLengthAppliesToEverySeries) {
   AppState state;
   state.scene = SceneKind::Julia;

@@ -4,11 +4,13 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "app/app_state.h"
 #include "ui/layout.h"
@@ -407,6 +409,28 @@ void drawPanels(AppState& state) {
   drawImageView(state);
 }
 
+const std::vector<std::array<const char*, 2>>& helpRows() {
+  static const std::vector<std::array<const char*, 2>> rows = {
+      {"left drag", "orbit (N-body) / pan (image lab)"},
+      {"right drag", "pan"},
+      {"wheel", "zoom (about the cursor in the image lab)"},
+      {"Fit, 1:1", "image lab (View and save): the picture fitted to the free area, or one image pixel per screen pixel"},
+      {"original / result", "image lab (View and save): either picture, or both side by side"},
+      {"hover", "image lab: the pixel under the cursor, its position and values"},
+      {"Space", "pause / run (N-body)"},
+      {"N", "single step when paused (N-body)"},
+      {"R", "reset the bodies"},
+      {"C", "reset the camera"},
+      {"F / F11", "fullscreen"},
+      {"V", "vsync on / off"},
+      {"1 / 2 / 3", "N-body / image lab / Julia"},
+      {"Tab", "hide / show the panels (the picture stays)"},
+      {"H / F1", "this help"},
+      {"Esc", "quit"},
+  };
+  return rows;
+}
+
 void drawHelpWindow(AppState& state) {
   if (!state.showHelp) return;
   // In the middle of the window the first time; kept inside it after that like every panel.
@@ -415,27 +439,12 @@ void drawHelpWindow(AppState& state) {
   ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
   if (ImGui::Begin("Keyboard and mouse", &state.showHelp)) {
     // One row per control; the image lab and the N-body lab share the mouse.
-    const char* rows[][2] = {
-        {"left drag", "orbit (N-body) / pan (image lab)"},
-        {"right drag", "pan"},
-        {"wheel", "zoom (about the cursor in the image lab)"},
-        {"Space", "pause / run (N-body)"},
-        {"N", "single step when paused (N-body)"},
-        {"R", "reset the bodies"},
-        {"C", "reset the camera"},
-        {"F / F11", "fullscreen"},
-        {"V", "vsync on / off"},
-        {"1 / 2 / 3", "N-body / image lab / Julia"},
-        {"Tab", "hide / show the panels (the picture stays)"},
-        {"H / F1", "this help"},
-        {"Esc", "quit"},
-    };
     if (ImGui::BeginTable("keys", 2)) {
       // Keys as wide as the widest, what they do in the rest, wrapped: two equal
       // columns cut the longer descriptions.
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
-      for (const auto& r : rows) {
+      for (const auto& r : helpRows()) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(r[0]);

@@ -1,4 +1,6 @@
 #pragma once
+#include <array>
+#include <vector>
 // The UI: small functions that read and write AppState, nothing else.
 #include <vector>
 
@@ -28,6 +30,8 @@ void drawNBodyPanel(AppState& state);
 void drawImagePanel(AppState& state);
 void drawHistogramPanel(AppState& state);  // the image lab's histogram and statistics, under the picture
 void drawImageView(AppState& state);  // the image lab's pictures, behind the panels
+// The help window's rows: a control, what it does (both lab's controls and the keys).
+const std::vector<std::array<const char*, 2>>& helpRows();
 void drawHelpWindow(AppState& state);
 
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
