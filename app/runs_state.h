@@ -38,12 +38,13 @@ struct SweepUiState {
                    bodiesPerItem = quickNBodySweep().bodiesPerItem, splits = quickNBodySweep().splits;
   std::vector<std::string> transposeVariants = quickTransposeSweep().variants;
   std::vector<int> tiles, rowsPerItem, tileWorkGroups;  // empty: every value of the table
-  int bodies = 16384;
+  int bodies = 0;  // 0: as many as the N-body scene runs (a winner is tuned for the N it was measured at)
   int imageSize = 2048;
   int channels = 4;
   int repetitions = 20;  // timed launches (interop: recorded frames) per configuration; the median is kept
   int warmupFrames = 30; // interop: frames after a switch before recording
   bool startRequested = false, cancelRequested = false, applyBestRequested = false;
+  std::string message;  // the outcome of the last Apply best (the Runs panel has its own)
   // readings
   bool active = false;
   bool building = false;  // the next configuration's program is compiling on a worker thread

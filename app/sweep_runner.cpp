@@ -43,15 +43,16 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
     ui.refused = ui.total - interopQueue_.size();
   } else if (target_ == SweepTarget::NBody) {
     NBodyConfig base = state.nbody.runningConfig;  // precision and build flags as they run now
+    bodies_ = sweptBodies(state);
     const SweepPlan<NBodyConfig> plan =
         planNBodySweep({ui.nbodyVariants, ui.workGroups, ui.unrolls, ui.bodiesPerItem, ui.splits}, base, device);
     for (const auto& [c, why] : plan.refused) {
-      ui.results.push_back(refusedNBodyRun(device, c, why, static_cast<size_t>(ui.bodies)));
+      ui.results.push_back(refusedNBodyRun(device, c, why, bodies_));
       nbodyResults_.push_back(c);
     }
     nbodyQueue_ = plan.valid;
-    system_ = makeNBodyPreset(state.nbody.preset, static_cast<size_t>(ui.bodies), 1);
-    params_ = nbodyPresetDefaults(state.nbody.preset, static_cast<size_t>(ui.bodies)).params;
+    system_ = makeNBodyPreset(state.nbody.preset, bodies_, 1);
+    params_ = nbodyPresetDefaults(state.nbody.preset, bodies_).params;
     ui.total = plan.total();
     ui.refused = plan.refused.size();
   } else {
@@ -97,19 +98,24 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
     if (r.ok()) state.runs.runs.push_back(r);
 }
 
+size_t sweptBodies(const AppState& state) {
+  if (state.runs.sweep.bodies > 0) return static_cast<size_t>(state.runs.sweep.bodies);
+  return state.nbody.runningBodies > 0 ? state.nbody.runningBodies : static_cast<size_t>(std::max(state.nbody.bodies, 1));
+}
+
 void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
   SweepUiState& ui = state.runs.sweep;
   RunsState& runs = state.runs;
   const int best = bestRunIndex(ui.results);
   if (best < 0) {
-    runs.message = "no sweep result to apply";
+    ui.message = "no sweep result to apply";
     return;
   }
   const RunRecord& winner = ui.results[static_cast<size_t>(best)];
   if (target_ == SweepTarget::Interop) {
     // The interop path is the user's choice of the moment, not a tuned default: apply, do not cache.
     state.requestedInterop = interopResults_[static_cast<size_t>(best)];
-    runs.message = "applied " + winner.name;
+    ui.message = "applied " + winner.name;
     return;
   }
   TuningEntry& entry = runs.tuning.devices[tuningKey(compute.device())];
@@ -118,7 +124,7 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     state.nbody.config = c;
     state.nbody.configFromUser = true;
     if (state.scene != SceneKind::NBody) state.requestedScene = SceneKind::NBody;
-    entry.nbody = TunedNBody{c, static_cast<size_t>(ui.bodies), winner.m.rate, winner.meta.time};
+    entry.nbody = TunedNBody{c, bodies_, winner.m.rate, winner.meta.time};
   } else {
     const TransposeConfig& c = transposeResults_[static_cast<size_t>(best)];
     state.image.transpose = true;
@@ -128,13 +134,20 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
     entry.transpose[layout_.channels] = TunedTranspose{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
   }
-  runs.message = "applied " + winner.name;
+  ui.message = "applied " + winner.name;
+  // Measured at another N than the scene runs: said, so that nobody reads the winner as
+  // the best for the scene's N (the tuning cache keeps it for the N it was measured at).
+  const size_t sceneBodies =
+      state.nbody.runningBodies > 0 ? state.nbody.runningBodies : static_cast<size_t>(std::max(state.nbody.bodies, 1));
+  if (target_ == SweepTarget::NBody && sceneBodies != bodies_)
+    ui.message += " (measured at " + std::to_string(bodies_) + " bodies; the scene runs " + std::to_string(sceneBodies) +
+                  ")";
   if (!runs.tuningFile.empty()) {
     if (const std::string error = saveTuningCache(runs.tuning, runs.tuningFile); !error.empty()) {
-      runs.message += "; " + error;
+      ui.message += "; " + error;
       state.report(error);
     } else {
-      runs.message += "; saved as this device's default in " + runs.tuningFile.string();
+      ui.message += "; saved as this device's default in " + runs.tuningFile.string();
     }
   }
 }
@@ -150,9 +163,9 @@ void SweepRunner::step(AppState& state, Session& session) {
   if (ui.applyBestRequested) {
     ui.applyBestRequested = false;
     if (active_)
-      state.runs.message = "the sweep is still running";
+      ui.message = "the sweep is still running";
     else if (compute_ != &compute)
-      state.runs.message = "the device changed since the sweep: run it again";
+      ui.message = "the device changed since the sweep: run it again";
     else
       applyBest(state, compute);
   }

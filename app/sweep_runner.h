@@ -21,6 +21,9 @@ namespace ks {
 
 class Session;
 
+// The bodies an N-body sweep runs: the Sweep panel's number, or (0) the scene's.
+size_t sweptBodies(const AppState& state);
+
 class SweepRunner {
  public:
   void step(AppState& state, Session& session);
@@ -51,6 +54,7 @@ class SweepRunner {
   std::chrono::steady_clock::time_point recordStart_;
   std::optional<NBodySystem> system_;
   NBodyParams params_;
+  size_t bodies_ = 0;  // what the N-body sweep runs at
   ImageLayout layout_;
   Buffer in_, out_;
   std::chrono::steady_clock::time_point start_;

@@ -102,6 +102,45 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
   EXPECT_EQ(preferredNBodyConfig(saved, session_->compute().device(), 1000), state_.nbody.config);
 }
 
+// With no number of its own the sweep runs at the scene's N (it defaulted to 16384
+// while the scene ran 4096, and Apply best stored a winner measured at another N);
+// Apply best's message is the Sweep panel's, not the Runs panel's; a sweep at
+// another N says so when applied.
+TEST_F(SweepRunnerTest, TheSweepRunsAtTheScenesBodiesUnlessToldOtherwise) {
+  SweepUiState& ui = state_.runs.sweep;
+  frame();  // the scene starts and runs its 256 bodies
+  ASSERT_EQ(state_.nbody.runningBodies, 256u);
+  ui.target = SweepTarget::NBody;
+  ui.nbodyVariants = {"tiled"};
+  ui.workGroups = {32};
+  ui.unrolls = {1};
+  ui.bodiesPerItem = {};
+  ui.splits = {};
+  ui.repetitions = 2;
+  EXPECT_EQ(ui.bodies, 0) << "the panel starts at the scene's N";
+  ui.startRequested = true;
+  frame();
+  framesUntilSweepEnds();
+  ASSERT_EQ(ui.results.size(), 1u) << ui.status;
+  EXPECT_EQ(ui.results[0].meta.parameter("bodies"), "256");
+  state_.runs.message = "the Runs panel's own message";
+  ui.applyBestRequested = true;
+  frame();
+  EXPECT_NE(ui.message.find("applied "), std::string::npos) << ui.message;
+  EXPECT_EQ(ui.message.find("measured at"), std::string::npos) << ui.message;
+  EXPECT_EQ(state_.runs.message, "the Runs panel's own message");
+
+  ui.bodies = 300;  // another N, typed in the panel
+  ui.startRequested = true;
+  frame();
+  framesUntilSweepEnds();
+  ASSERT_FALSE(ui.results.empty()) << ui.status;
+  EXPECT_EQ(ui.results[0].meta.parameter("bodies"), "300");
+  ui.applyBestRequested = true;
+  frame();
+  EXPECT_NE(ui.message.find("measured at 300 bodies; the scene runs 256"), std::string::npos) << ui.message;
+}
+
 TEST_F(SweepRunnerTest, CancelStopsTheSweep) {
   SweepUiState& ui = state_.runs.sweep;
   ui.nbodyVariants = {"tiled"};

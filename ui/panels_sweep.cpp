@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "app/sweep_runner.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "compute/parameter_values.h"
@@ -101,8 +102,14 @@ void drawSweepPanel(AppState& state) {
     intChoices("bodies/item", ui.bodiesPerItem, valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem), true);
     intChoices("split", ui.splits, valuesOverVariants(nbodyVariants(), &NBodyVariant::splits), true);
     ImGui::SetNextItemWidth(150);
-    ImGui::InputInt("bodies", &ui.bodies, 1024, 16384);
-    ui.bodies = std::clamp(ui.bodies, 1, 1 << 24);
+    // The scene's N until the user types another: a winner is tuned for the N it ran at.
+    int bodies = static_cast<int>(sweptBodies(state));
+    if (ImGui::InputInt("bodies", &bodies, 1024, 16384)) ui.bodies = std::clamp(bodies, 1, 1 << 24);
+    if (ui.bodies > 0) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("the scene's")) ui.bodies = 0;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("sweep at as many bodies as the N-body scene runs");
+    }
     ImGui::TextDisabled("precision and build flags: as the N-body scene runs now");
   } else {
     const auto& table = imageTransposeVariants();
@@ -143,7 +150,7 @@ void drawSweepPanel(AppState& state) {
   ImGui::ProgressBar(ui.total ? static_cast<float>(ui.done) / static_cast<float>(ui.total) : 0.0f, ImVec2(-1, 0),
                      overlay);
   if (!ui.status.empty()) ImGui::TextWrapped("%s", ui.status.c_str());
-  if (!runs.message.empty()) ImGui::TextWrapped("%s", runs.message.c_str());
+  if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
   // What is left of the panel, and never less than a header and four rows: a table
   // that scrolls needs a height, and with none left it had none (the panel scrolls instead).
   const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
