@@ -72,6 +72,10 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
 // File helpers: return an error message, empty on success.
 std::string writeRunsCsv(const std::vector<RunRecord>& runs, const std::filesystem::path& file);
 std::string writeRunsJson(const std::vector<RunRecord>& runs, const std::filesystem::path& file);
+// The Runs panel's Export: `base` + ".csv" or ".json" (a relative name is relative to
+// the folder kernelscope was started in), and what to tell the user: the whole path
+// written, or why nothing was.
+std::string exportRuns(const std::vector<RunRecord>& runs, const std::string& base, bool json);
 std::optional<std::vector<RunRecord>> readRunsJson(const std::filesystem::path& file, std::string* error);
 
 }  // namespace ks

@@ -91,15 +91,13 @@ void drawFileControls(AppState& state) {
   ImGui::InputText("##export", runs.exportPath, sizeof runs.exportPath);
   ImGui::SameLine();
   const std::string base = runs.exportPath;
-  if (ImGui::Button("Export CSV")) {
-    const std::string error = writeRunsCsv(runs.runs, base + ".csv");
-    runs.message = error.empty() ? "wrote " + base + ".csv" : error;
-  }
+  if (ImGui::Button("Export CSV")) runs.message = exportRuns(runs.runs, base, false);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("writes %s.csv (a relative name: in the folder kernelscope was started in)", base.c_str());
   ImGui::SameLine();
-  if (ImGui::Button("Export JSON")) {
-    const std::string error = writeRunsJson(runs.runs, base + ".json");
-    runs.message = error.empty() ? "wrote " + base + ".json" : error;
-  }
+  if (ImGui::Button("Export JSON")) runs.message = exportRuns(runs.runs, base, true);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("writes %s.json (a relative name: in the folder kernelscope was started in)", base.c_str());
   ImGui::SetNextItemWidth(-220);
   ImGui::InputTextWithHint("##import", "runs JSON file from this or another machine", runs.importPath,
                            sizeof runs.importPath);
