@@ -440,5 +440,43 @@ TEST_F(LayoutUi, TheHelpListsTheImageLabsControls) {
   EXPECT_TRUE(help->WasActive);
 }
 
+// The Runs table's words: a run's configuration on one line under its name (the name
+// alone hid it), and a speed-up between runs of different sizes marked as such.
+TEST(RunsTableWords, ConfigurationAndRunsOfDifferentSizes) {
+  RunRecord a, b, c;
+  a.meta.parameters = {{"variant", "blocked"}, {"work_group", "256"}, {"bodies", "4096"}, {"iterations", "20"},
+                       {"extra_options", "-cl-nv-maxrregcount=64"}};
+  b.meta.parameters = {{"variant", "tiled"}, {"bodies", "16384"}};
+  c.meta.parameters = {{"variant", "naive"}, {"bodies", "4096"}};
+  EXPECT_EQ(configurationText(a), "variant=blocked work_group=256 bodies=4096");
+  a.name = "blocked wg=256 unroll=8";  // what the name shows is not repeated
+  EXPECT_EQ(configurationText(a), "bodies=4096");
+  EXPECT_EQ(sizeDifference(b, a), "bodies 16384 against the baseline's 4096");
+  EXPECT_EQ(sizeDifference(c, a), "");
+  RunRecord image1, image2;
+  image1.meta.parameters = {{"image", "RGBA 8192x8192"}};
+  image2.meta.parameters = {{"image", "gray 8192x8192"}};
+  EXPECT_NE(sizeDifference(image1, image2).find("image RGBA 8192x8192"), std::string::npos);
+}
+
+// The Runs table's name column keeps room for the names at 1024x700 (stretched, the
+// fixed columns squeezed it to nothing; the table scrolls sideways instead).
+TEST_F(LayoutUi, TheRunsTableKeepsRoomForTheNames) {
+  state_.runs.showSweep = false;
+  for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    const ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+    ASSERT_NE(runs, nullptr);
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    const ImGuiTable* table = nullptr;
+    for (int i = 0; i < g.Tables.GetMapSize(); ++i)
+      if (const ImGuiTable* t = g.Tables.TryGetMapData(i);
+          t && t->OuterWindow == runs && t->LastFrameActive == g.FrameCount && t->ColumnsCount == 8)
+        table = t;
+    ASSERT_NE(table, nullptr) << size.x << "x" << size.y;
+    EXPECT_GE(table->Columns[1].WidthGiven, 12.0f * ImGui::GetFontSize()) << size.x << "x" << size.y;
+  }
+}
+
 }  // namespace
 }  // namespace ks

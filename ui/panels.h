@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <string>
 #include <vector>
 // The UI: small functions that read and write AppState, nothing else.
 #include <vector>
@@ -33,6 +34,12 @@ void drawImageView(AppState& state);  // the image lab's pictures, behind the pa
 // The help window's rows: a control, what it does (both lab's controls and the keys).
 const std::vector<std::array<const char*, 2>>& helpRows();
 void drawHelpWindow(AppState& state);
+
+struct RunRecord;
+// The Runs panel's words for a run: its parameters on one line, and what makes a
+// speed-up against the baseline not like for like (empty when nothing does).
+std::string configurationText(const RunRecord& r);
+std::string sizeDifference(const RunRecord& r, const RunRecord& base);
 
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
 // `pressed`: GLFW key codes pressed since the last frame (RenderSurface::takePressedKeys).

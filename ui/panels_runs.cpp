@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <numeric>
 #include <string>
@@ -33,6 +34,41 @@ double speedUp(const RunRecord& r, const RunRecord& base, int metric) {
   if (v <= 0 || b <= 0) return 0.0;
   return metric == 1 ? b / v : v / b;
 }
+
+}  // namespace
+
+// "bodies=4096 preset=disk": the parameters of a run that its name does not show (a
+// value found in the name as a word is shown there already), on one line; the long
+// ones (build options) are left to the tooltip.
+std::string configurationText(const RunRecord& r) {
+  auto inName = [&](const std::string& v) {
+    for (size_t at = r.name.find(v); at != std::string::npos; at = r.name.find(v, at + 1)) {
+      const bool startsWord = at == 0 || !std::isalnum(static_cast<unsigned char>(r.name[at - 1]));
+      const bool endsWord = at + v.size() == r.name.size() || !std::isalnum(static_cast<unsigned char>(r.name[at + v.size()]));
+      if (startsWord && endsWord) return true;
+    }
+    return false;
+  };
+  std::string text;
+  for (const auto& [k, v] : r.meta.parameters) {
+    if (v.empty() || v.size() > 24 || k == "iterations" || k == "extra_options" || inName(v)) continue;
+    text += (text.empty() ? "" : " ") + k + "=" + v;
+  }
+  return text;
+}
+
+// Empty when two runs are of the same size; else what differs ("1024 bodies against the
+// baseline's 4096"), for a speed-up that is not like for like.
+std::string sizeDifference(const RunRecord& r, const RunRecord& base) {
+  for (const char* key : {"bodies", "image"}) {
+    const std::string a = r.meta.parameter(key), b = base.meta.parameter(key);
+    if (!a.empty() && !b.empty() && a != b)
+      return std::string(key) + " " + a + " against the baseline's " + b;
+  }
+  return "";
+}
+
+namespace {
 
 enum Column { kName, kDevice, kFps, kKernelMedian, kKernelP95, kRate, kSpeedUp, kColumnCount };
 
@@ -142,21 +178,26 @@ void drawRunsPanel(AppState& state) {
   const RunRecord* base = runs.runs.empty() ? nullptr : &runs.runs[static_cast<size_t>(runs.baseline)];
   ImGui::SetNextItemWidth(160);
   ImGui::Combo("compare by", &runs.chartMetric, "rate (GFLOP/s, GB/s)\0kernel median (ms)\0FPS\0");
+  // Scrolls sideways in a narrow panel: the name column keeps its width (stretched, it
+  // was squeezed to nothing by the fixed columns at 1024 pixels wide).
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY;
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
   std::vector<int> rows(runs.runs.size());
   std::iota(rows.begin(), rows.end(), 0);
   const float tableHeight = std::max(120.0f, ImGui::GetContentRegionAvail().y - 190.0f);
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
-    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("base", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_WidthFixed, 0, kColumnCount);
-    ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_WidthStretch, 0, kName);
+    ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_WidthFixed,
+                            std::max(18.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - 44.0f * ImGui::GetFontSize()),
+                            kName);
     ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthFixed, 0, kDevice);
     ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed, 0, kFps);
     ImGui::TableSetupColumn("kernel ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelMedian);
     ImGui::TableSetupColumn("p95 ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelP95);
-    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed, 0, kRate);
-    ImGui::TableSetupColumn("speed-up", ImGuiTableColumnFlags_WidthFixed, 0, kSpeedUp);
+    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
+    ImGui::TableSetupColumn("speed-up", ImGuiTableColumnFlags_WidthFixed,
+                            std::max(ImGui::CalcTextSize("speed-up").x, ImGui::CalcTextSize("999.99x *").x), kSpeedUp);
     ImGui::TableHeadersRow();
     sortRows(rows, runs.runs, ImGui::TableGetSortSpecs(), base, runs.chartMetric);
     for (int i : rows) {
@@ -167,6 +208,12 @@ void drawRunsPanel(AppState& state) {
       ImGui::RadioButton("##base", &runs.baseline, i);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.name.c_str());
+      // The configuration under the name, wrapped: the name alone hid it (recordings are named by number).
+      if (const std::string config = configurationText(r); !config.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", config.c_str());
+        ImGui::PopTextWrapPos();
+      }
       if (ImGui::IsItemHovered()) {
         std::string tip = r.meta.device + " (" + r.meta.platform + "), driver " + r.meta.driver + "\n" +
                           r.meta.time + " on " + r.meta.host + ", kernelscope " + r.meta.version;
@@ -177,7 +224,9 @@ void drawRunsPanel(AppState& state) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.meta.device.c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%.1f", r.m.fps);
+      if (r.m.fps > 0) ImGui::Text("%.1f", r.m.fps);
+      else ImGui::TextDisabled("-");  // a kernel benchmark or sweep row: no frames
+      if (r.m.fps <= 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("measured without frames (kernel events only)");
       ImGui::TableNextColumn();
       ImGui::Text("%.4f", r.m.kernelMs.median);
       ImGui::TableNextColumn();
@@ -185,8 +234,18 @@ void drawRunsPanel(AppState& state) {
       ImGui::TableNextColumn();
       ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
       ImGui::TableNextColumn();
-      if (const double x = base ? speedUp(r, *base, runs.chartMetric) : 0.0; x > 0) ImGui::Text("%.2fx", x);
-      else ImGui::TextDisabled("-");
+      if (const double x = base ? speedUp(r, *base, runs.chartMetric) : 0.0; x > 0) {
+        // Runs of different sizes (bodies, image) are not like for like: marked, and said why.
+        const std::string apart = base ? sizeDifference(r, *base) : "";
+        if (apart.empty()) {
+          ImGui::Text("%.2fx", x);
+        } else {
+          ImGui::TextColored(ImVec4(0.95f, 0.65f, 0.25f, 1.0f), "%.2fx *", x);
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("not like for like: %s", apart.c_str());
+        }
+      } else {
+        ImGui::TextDisabled("-");
+      }
       ImGui::PopID();
     }
     ImGui::EndTable();
