@@ -161,6 +161,7 @@ struct ImageLabState {
   // pictures are fitted again when the layout changes (a resize, Tab, Reset layout).
   std::optional<float> fittedZoom;
   std::vector<ScreenRect> shownPictures;  // where the last frame drew them, in pixels (state dump)
+  std::vector<std::string> shownLabels;   // side by side: the words drawn on them ("original", "result")
   // inspector: the panel asks for a pixel, the scene answers next frame
   bool inspectResult = true;
   int inspectX = -1, inspectY = -1;

@@ -478,5 +478,17 @@ TEST_F(LayoutUi, TheRunsTableKeepsRoomForTheNames) {
   }
 }
 
+// Side by side, each picture says which it is (item 17: nothing told them apart).
+TEST_F(LayoutUi, SideBySidePicturesAreLabelled) {
+  openPicture(state_);
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  state_.image.view = ImageLabState::View::SideBySide;
+  frames(3);
+  EXPECT_EQ(state_.image.shownLabels, (std::vector<std::string>{"original", "result"}));
+  state_.image.view = ImageLabState::View::Result;
+  frames(1);
+  EXPECT_TRUE(state_.image.shownLabels.empty());
+}
+
 }  // namespace
 }  // namespace ks

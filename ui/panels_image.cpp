@@ -607,6 +607,7 @@ void drawImageView(AppState& state) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   lab.inspectX = lab.inspectY = -1;
   lab.shownPictures.clear();
+  lab.shownLabels.clear();
   for (const Shown& s : shown) {
     if (!(s.result ? lab.hasResult : lab.hasOriginal)) continue;
     const ImVec2 p0 = imageOrigin(lab, s.centre, s.width, s.height);
@@ -618,6 +619,16 @@ void drawImageView(AppState& state) {
     draw->AddRect(p0, p1, IM_COL32(90, 90, 100, 255));
     draw->PopClipRect();
     lab.shownPictures.push_back({std::max(p0.x, s.clipLeft), p0.y, std::min(p1.x, s.clipRight), p1.y});
+    if (sideBySide) {  // which is which, on a dark patch at the visible picture's top left
+      const char* label = s.result ? "result" : "original";
+      const ImVec2 at(std::max(p0.x, s.clipLeft) + 6.0f,
+                      std::max(p0.y, io.DisplaySize.y * area.y0 + ImGui::GetFrameHeight()) + 6.0f);
+      const ImVec2 size = ImGui::CalcTextSize(label);
+      draw->AddRectFilled(ImVec2(at.x - 4.0f, at.y - 2.0f), ImVec2(at.x + size.x + 4.0f, at.y + size.y + 2.0f),
+                          IM_COL32(20, 22, 28, 220), 3.0f);
+      draw->AddText(at, IM_COL32(230, 230, 235, 255), label);
+      lab.shownLabels.push_back(label);
+    }
     const ImVec2 m = io.MousePos;
     if (!io.WantCaptureMouse && m.x >= std::max(p0.x, s.clipLeft) && m.x < std::min(p1.x, s.clipRight) &&
         m.y >= p0.y && m.y < p1.y) {
