@@ -223,4 +223,12 @@ void keepPanelsInside(AppState& state) {
   }
 }
 
+std::optional<ScreenRect> freeWindowArea(const AppState& state, float pictureW, float pictureH, float minSide) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  std::vector<ScreenRect> panels;
+  for (const auto& [name, rect] : state.panelRects) panels.push_back(rect);
+  return largestFreeRect({0.0f, ImGui::GetFrameHeight(), display.x, display.y - kStatusBarHeight}, panels, pictureW,
+                         pictureH, minSide);
+}
+
 }  // namespace ks

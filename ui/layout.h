@@ -14,6 +14,10 @@ struct AppState;
 
 // The area between the menu bar (`top` pixels high) and the status bar.
 constexpr float kStatusBarHeight = 24.0f;
+// The largest part of the window between the menu and status bars that no panel drawn
+// this frame covers (state.panelRects) and in which a picture of pictureW x pictureH
+// shows largest; none when every such part is narrower or lower than minSide.
+std::optional<ScreenRect> freeWindowArea(const AppState& state, float pictureW, float pictureH, float minSide);
 
 // The place of the panel titled `title` in the layout by the edges, for a display
 // of width x height, the state's scene and the panels it has open; none for a

@@ -373,12 +373,9 @@ void recordPanelRects(AppState& state) {
 // cloud is centred where it can be seen.
 static void placeSceneArea(AppState& state) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  if (display.x <= 0.0f || display.y <= 0.0f) return;
+  if (state.scene != SceneKind::NBody || display.x <= 0.0f || display.y <= 0.0f) return;  // only the particles use it
   const float top = ImGui::GetFrameHeight(), bottom = display.y - kStatusBarHeight;
-  std::vector<ScreenRect> panels;
-  for (const auto& [name, rect] : state.panelRects) panels.push_back(rect);
-  const ScreenRect free =
-      largestFreeRect({0.0f, top, display.x, bottom}, panels, 1.0f, 1.0f, 160.0f).value_or(ScreenRect{0.0f, top, display.x, bottom});
+  const ScreenRect free = freeWindowArea(state, 1.0f, 1.0f, 160.0f).value_or(ScreenRect{0.0f, top, display.x, bottom});
   state.sceneArea = {free.x0 / display.x, free.y0 / display.y, free.x1 / display.x, free.y1 / display.y};
 }
 

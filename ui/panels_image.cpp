@@ -535,11 +535,8 @@ void drawImageView(AppState& state) {
   if (lab.fitRequested && ImGui::GetFrameCount() > 1) {
     const float pictureW = std::max(w, float(lab.width)), pictureH = std::max(h, float(lab.height));
     const float top = ImGui::GetFrameHeight(), bottom = io.DisplaySize.y - kStatusBarHeight;
-    std::vector<ScreenRect> panels;
-    for (const auto& [name, rect] : state.panelRects) panels.push_back(rect);
     // Too little room anywhere: the middle column, under whatever panels are there.
-    const ScreenRect free = largestFreeRect({0.0f, top, io.DisplaySize.x, bottom}, panels,
-                                            sideBySide ? 2.0f * pictureW : pictureW, pictureH, 120.0f)
+    const ScreenRect free = freeWindowArea(state, sideBySide ? 2.0f * pictureW : pictureW, pictureH, 120.0f)
                                 .value_or(ScreenRect{io.DisplaySize.x * 0.25f, top, io.DisplaySize.x * 0.73f, bottom});
     lab.viewArea = ScreenRect{free.x0 / io.DisplaySize.x, free.y0 / io.DisplaySize.y, free.x1 / io.DisplaySize.x,
                               free.y1 / io.DisplaySize.y};
