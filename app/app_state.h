@@ -213,6 +213,9 @@ struct AppState {
   char extensionFilter[64] = "";
   // graphics
   std::string surfaceDescription, glRenderer, glVersion;
+  std::string resourcesDir;  // resources/ (icon, File > Examples); empty when not found
+  std::string uiFont;        // the UI's font and size, or why ImGui's built-in one
+  std::string windowIcon;    // the icon files the window shows; empty: none
   // interop: the active path, why each path is or is not available, and a
   // request from the UI to switch (handled between frames)
   InteropPath interopPath = InteropPath::Host;

@@ -26,6 +26,8 @@
 #include "app/state_dump.h"
 #include "app/sweep_runner.h"
 #include "compute/cl_error.h"
+#include "compute/kernel_files.h"
+#include "io/resources.h"
 #include "io/settings.h"
 #include "lab/tuning_cache.h"
 #include "render/gl_check.h"
@@ -110,7 +112,18 @@ void initialState(ks::AppState& state, const ks::Settings& settings, const ks::A
     state.runs.recording.startRequested = true;
   }
   state.image.recent = settings.recentImages;
+  if (auto resources = ks::findResourcesDir(ks::executableDir())) state.resourcesDir = resources->string();
   for (const auto& note : ks::restoreImageLab(settings.imageLab, state.image)) state.report(note);
+}
+
+// The UI's font and the window's icon, each said in the log when it could not be had.
+void dressWindow(ks::RenderSurface& surface, const ks::ImGuiLayer& imgui, ks::AppState& state) {
+  state.uiFont = imgui.fontMessage();
+  if (imgui.usesBuiltInFont()) state.report(imgui.fontMessage());
+  if (surface.headless() || state.resourcesDir.empty()) return;
+  const auto icons = ks::iconFiles(state.resourcesDir);
+  if (std::string why = surface.setIcon(icons); !why.empty()) return state.report(why);
+  for (const auto& file : icons) state.windowIcon += (state.windowIcon.empty() ? "" : ", ") + file.filename().string();
 }
 
 // What a window run keeps for the next one (headless runs leave the user's files alone).
@@ -163,6 +176,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   state.glVersion = reinterpret_cast<const char*>(glGetString(GL_VERSION));
   // Headless runs leave the user's layout alone: no ini file, no settings written.
   ks::ImGuiLayer imgui(*surface, headless ? std::filesystem::path() : configDir / "imgui.ini");
+  dressWindow(*surface, imgui, state);
   ks::keepLayoutInIni(state);  // which panels follow the window's edges, beside their places
   // Files dropped on the window open in the image lab (the first of several).
   surface->setDropHandler([&state](std::vector<std::string> paths) {

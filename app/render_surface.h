@@ -1,6 +1,7 @@
 #pragma once
 // Where frames go: a GLFW window, or an offscreen framebuffer in a headless EGL
 // context. The frame loop is the same for both.
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -41,6 +42,12 @@ class RenderSurface {
   virtual GLFWwindow* window() const { return nullptr; }
   // GLFW key codes pressed since the last call, in order (none without a window).
   virtual std::vector<int> takePressedKeys() { return {}; }
+  // The window's icon from PNG files (sizes the window system picks from); what
+  // went wrong, or "" (also without a window, which has no icon).
+  virtual std::string setIcon(const std::vector<std::filesystem::path>& pngFiles) {
+    (void)pngFiles;
+    return "";
+  }
   bool headless() const { return window() == nullptr; }
   // "X11 window (GLX)" / "EGL device platform, device 0 (EGL 1.5)"
   const std::string& description() const { return description_; }

@@ -15,6 +15,7 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
   j["device"] = state.activeDevice ? state.devices[*state.activeDevice].displayName() : "";
   j["interop"] = interopPathName(state.interopPath);
   j["frames"] = state.stats.frames;
+  j["ui"] = {{"font", state.uiFont}, {"window_icon", state.windowIcon}, {"resources_dir", state.resourcesDir}};
   if (state.image.width > 0) {
     // Screen rectangles [x0, y0, x1, y1] in pixels: where the last frame drew the pictures.
     json pictures = json::array();

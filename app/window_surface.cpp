@@ -5,10 +5,25 @@
 #include "app/render_surface.h"
 
 #include <utility>
+#include "io/image_file.h"
 #include "render/gl_check.h"
 
 namespace ks {
 namespace {
+
+// An icon is a few kilobytes; anything bigger is not one.
+const ImageLimits kIconLimits{256, 256u * 256u * 4u};
+
+// GLFW takes icons as 8-bit RGBA; a gray picture becomes opaque gray.
+HostImage toRgba(HostImage image) {
+  if (image.channels == 4) return image;
+  std::vector<uint8_t> rgba;
+  rgba.reserve(image.pixels.size() * 4);
+  for (uint8_t v : image.pixels) rgba.insert(rgba.end(), {v, v, v, 255});
+  image.pixels = std::move(rgba);
+  image.channels = 4;
+  return image;
+}
 
 std::string g_lastGlfwError;
 void rememberGlfwError(int code, const char* text) {
@@ -77,6 +92,19 @@ class WindowSurface final : public RenderSurface {
   }
   void present() override { glfwSwapBuffers(window_); }
   void setVsync(bool on) override { glfwSwapInterval(on ? 1 : 0); }
+  std::string setIcon(const std::vector<std::filesystem::path>& pngFiles) override {
+    std::vector<HostImage> pictures;
+    try {
+      for (const auto& file : pngFiles) pictures.push_back(toRgba(loadImageFile(file, kIconLimits)));
+    } catch (const ImageFileError& e) {
+      return std::string("window icon: ") + e.what();
+    }
+    std::vector<GLFWimage> images;
+    for (auto& p : pictures) images.push_back(GLFWimage{p.width, p.height, p.pixels.data()});
+    g_lastGlfwError.clear();
+    glfwSetWindowIcon(window_, static_cast<int>(images.size()), images.data());
+    return g_lastGlfwError.empty() ? "" : "window icon: " + g_lastGlfwError;
+  }
   void toggleFullscreen() override {
     if (glfwGetWindowMonitor(window_)) {
       glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], GLFW_DONT_CARE);

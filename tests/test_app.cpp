@@ -179,8 +179,15 @@ TEST(App, WindowUnderXvfb) {
   RunOptions opts;
   opts.display = true;
   opts.prefix = xvfbRunPrefix("1280x1024x24");
-  const RunResult r = runApp(dir, {"--frames", "30", "--size", "800x600", "--screenshot", shot.string()}, opts);
+  const fs::path dump = dir / "state.json";
+  const RunResult r = runApp(
+      dir, {"--frames", "30", "--size", "800x600", "--screenshot", shot.string(), "--state-dump", dump.string()}, opts);
   ASSERT_EQ(r.exitCode, 0) << r.describe();
+  // resources/ and fonts-dejavu-core: the window has its icon, the UI DejaVu Sans.
+  const auto ui = nlohmann::json::parse(test::readFile(dump)).at("ui");
+  EXPECT_NE(ui.at("font").get<std::string>().find("DejaVuSans.ttf"), std::string::npos) << ui.dump();
+  EXPECT_EQ(ui.at("window_icon"), "icon-32.png, icon-64.png") << ui.dump();
+  EXPECT_TRUE(fs::is_directory(fs::path(ui.at("resources_dir").get<std::string>()) / "examples")) << ui.dump();
   EXPECT_TRUE(contains(r.out, "kernelscope summary")) << r.describe();
   EXPECT_TRUE(contains(r.out, "frames:    30 in")) << r.describe();
   EXPECT_TRUE(contains(r.out, "rendering: window")) << r.describe();

@@ -14,6 +14,8 @@
 
 #include "app/app_state.h"
 #include "compute/device_catalog.h"
+#include "compute/kernel_files.h"
+#include "io/resources.h"
 #include "lab/run_record.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
@@ -21,6 +23,7 @@
 
 namespace ks {
 namespace {
+namespace fs = std::filesystem;
 
 // An ImGui context of its own, set up as ui/imgui_layer.cpp sets it up (style
 // included), and an AppState; frame() feeds the mouse and the keys pressed, then
@@ -438,6 +441,64 @@ TEST_F(LayoutUi, TheHelpListsTheImageLabsControls) {
   const ImGuiWindow* help = ImGui::FindWindowByName("Keyboard and mouse");
   ASSERT_NE(help, nullptr);
   EXPECT_TRUE(help->WasActive);
+}
+
+// H shows the help while Tab hides the panels (before, it stayed hidden with them).
+TEST_F(LayoutUi, TheHelpShowsWhilePanelsAreHidden) {
+  frame(ImVec2(-1, -1), false, GLFW_KEY_TAB);
+  frame(ImVec2(-1, -1), false, GLFW_KEY_H);
+  frames(2);
+  const ImGuiWindow* help = ImGui::FindWindowByName("Keyboard and mouse");
+  ASSERT_NE(help, nullptr);
+  EXPECT_TRUE(help->WasActive);
+  EXPECT_TRUE(state_.layout.panelsHidden);
+  EXPECT_EQ(panels().size(), 1u) << "the help alone";
+}
+
+// File > Examples opens resources/examples' pictures in the image lab; each item's
+// tooltip says what it shows.
+TEST_F(LayoutUi, FileExamplesOpensATeachingPicture) {
+  const auto resources = findResourcesDir(executableDir());
+  ASSERT_TRUE(resources) << "resources/ not found";
+  state_.resourcesDir = resources->string();
+  frames(2);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeight();
+  click(ImVec2(style.WindowPadding.x + 10.0f, ImGui::GetFrameHeight() * 0.5f));  // File
+  const ImGuiWindow* file = ImGui::FindWindowByName("##Menu_00");
+  ASSERT_TRUE(file && file->Active) << "the File menu did not open";
+  // "Open image..." first, "Examples" second.
+  const ImVec2 examples(file->Pos.x + 30.0f, file->DC.CursorStartPos.y + line + style.ItemSpacing.y + line * 0.5f);
+  for (int i = 0; i < 4; ++i) frame(examples);
+  const ImGuiWindow* list = ImGui::FindWindowByName("##Menu_01");
+  ASSERT_TRUE(list && list->Active) << "Examples did not open its list";
+  const ImVec2 first(list->Pos.x + 30.0f, list->DC.CursorStartPos.y + line * 0.5f);
+  for (int i = 0; i < 3; ++i) frame(first);
+  bool tooltip = false;
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    tooltip |= w->WasActive && (w->Flags & ImGuiWindowFlags_Tooltip);
+  EXPECT_TRUE(tooltip) << "no tooltip on the example";
+  click(first);
+  ASSERT_EQ(state_.image.openRequests.size(), 1u);
+  const fs::path opened = state_.image.openRequests.front();
+  EXPECT_EQ(opened, *resources / "examples" / exampleImages().front().file);
+  EXPECT_TRUE(fs::exists(opened)) << opened;
+  EXPECT_TRUE(state_.requestedScene == SceneKind::Image);
+}
+
+// Without resources/ the menu is there, disabled, and its tooltip says why.
+TEST_F(LayoutUi, FileExamplesIsDisabledWithoutResources) {
+  state_.resourcesDir.clear();
+  frames(2);
+  click(ImVec2(ImGui::GetStyle().WindowPadding.x + 10.0f, ImGui::GetFrameHeight() * 0.5f));
+  const ImGuiWindow* file = ImGui::FindWindowByName("##Menu_00");
+  ASSERT_TRUE(file && file->Active);
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 examples(file->Pos.x + 30.0f,
+                        file->DC.CursorStartPos.y + line + ImGui::GetStyle().ItemSpacing.y + line * 0.5f);
+  for (int i = 0; i < 3; ++i) frame(examples);
+  EXPECT_EQ(ImGui::FindWindowByName("##Menu_01") ? ImGui::FindWindowByName("##Menu_01")->Active : false, false);
+  EXPECT_TRUE(state_.image.openRequests.empty());
 }
 
 // The Runs table's words: a run's configuration on one line under its name (the name

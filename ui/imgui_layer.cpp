@@ -4,7 +4,10 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <GLFW/glfw3.h>
+
 #include "app/render_surface.h"
+#include "ui/fonts.h"
 #include "ui/style.h"
 
 namespace ks {
@@ -18,6 +21,12 @@ ImGuiLayer::ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniF
   // Keyboard navigation needs a key map, which only the GLFW backend provides.
   if (surface.window()) io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   applyAppStyle();
+  // HiDPI: the monitor's content scale sizes the text and every spacing of the style.
+  float scaleX = 1.0f, scaleY = 1.0f;
+  if (surface.window()) glfwGetWindowContentScale(surface.window(), &scaleX, &scaleY);
+  const UiFonts fonts = loadUiFonts(uiScaleFor(scaleX, scaleY));
+  fontMessage_ = fonts.message;
+  builtInFont_ = fonts.text == nullptr;
   if (surface.window()) ImGui_ImplGlfw_InitForOpenGL(surface.window(), true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }

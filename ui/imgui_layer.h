@@ -16,10 +16,15 @@ class ImGuiLayer {
   ImGuiLayer& operator=(const ImGuiLayer&) = delete;
   void newFrame(double deltaSeconds);
   void render();
+  // Which font the UI uses and at what size, or why ImGui's own: for the log.
+  const std::string& fontMessage() const { return fontMessage_; }
+  bool usesBuiltInFont() const { return builtInFont_; }
 
  private:
   RenderSurface& surface_;
-  std::string iniFile_;  // ImGui keeps the pointer: the string must outlive the context
+  std::string iniFile_;
+  std::string fontMessage_;
+  bool builtInFont_ = false;  // ImGui keeps the pointer: the string must outlive the context
 };
 
 }  // namespace ks

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "io/resources.h"
+#include "ui/fonts.h"
 #include "ui/layout.h"
 
 namespace ks {
@@ -79,11 +81,36 @@ void sameLineIfFits(float width) {
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
 }
 
+void tooltipText(const char* text) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 float checkboxWidth(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
 void sameLineIfCheckboxFits(const char* label) { sameLineIfFits(checkboxWidth(label)); }
+
+// File > Examples: resources/examples' pictures, each with what it shows.
+void drawExamplesMenu(AppState& state) {
+  const bool found = !state.resourcesDir.empty();
+  if (ImGui::BeginMenu("Examples", found)) {
+    for (const auto& example : exampleImages()) {
+      if (ImGui::MenuItem(example.title)) {
+        state.image.openRequests = {(std::filesystem::path(state.resourcesDir) / "examples" / example.file).string()};
+        state.requestedScene = SceneKind::Image;
+      }
+      if (ImGui::IsItemHovered()) tooltipText(example.shows);
+    }
+    ImGui::EndMenu();
+  }
+  if (!found && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    tooltipText("kernelscope's resources folder was not found (set KERNELSCOPE_RESOURCES_DIR to it)");
+}
 
 void drawMenuBar(AppState& state) {
   if (!ImGui::BeginMainMenuBar()) return;
@@ -93,6 +120,7 @@ void drawMenuBar(AppState& state) {
       state.panels.imageLab = true;
       state.image.focusOpenPath = true;
     }
+    drawExamplesMenu(state);
     for (const auto& file : state.image.recent)
       if (ImGui::MenuItem(file.c_str())) {
         state.image.openRequests.push_back(file);
@@ -333,7 +361,10 @@ void drawBuildLogPanel(AppState& state) {
       ImGui::PushID(&*it);
       if (ImGui::CollapsingHeader((it->label + " on " + it->device).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", it->error.c_str());
+        // The compiler marks columns with '^' under the line: they line up in a fixed-width font.
+        if (ImFont* mono = monoFont()) ImGui::PushFont(mono);
         ImGui::TextUnformatted(it->log.empty() ? "(the compiler printed no log)" : it->log.c_str());
+        if (monoFont()) ImGui::PopFont();
       }
       ImGui::PopID();
     }
@@ -390,7 +421,6 @@ void drawPanels(AppState& state) {
     drawImagePanel(state);
     drawHistogramPanel(state);
     drawInteropPanel(state);
-    drawHelpWindow(state);
     drawBuildLogPanel(state);
     drawProfilerPanel(state);
     drawLogPanel(state);
@@ -398,6 +428,7 @@ void drawPanels(AppState& state) {
     drawSweepPanel(state);
     if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
   }
+  drawHelpWindow(state);  // asked for with H: shown even while Tab hides the panels
   drawStatusBar(state);
   keepPanelsInside(state);
   recordPanelRects(state);

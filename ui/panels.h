@@ -18,6 +18,8 @@ void fitNextItemBesideLabel(const char* label);
 // Keeps the next item, `width` pixels wide, on the line of the last item when it
 // fits beside it, else lets it start a line of its own (narrow panels clipped it).
 void sameLineIfFits(float width);
+// A tooltip that wraps at about 35 characters' width instead of running off the window.
+void tooltipText(const char* text);
 float checkboxWidth(const char* label);  // a checkbox's or a radio button's, with its label
 void sameLineIfCheckboxFits(const char* label);
 
