@@ -19,6 +19,7 @@
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
 #include "compute/interop/interop_path.h"
+#include "compute/nbody_invariants.h"
 #include "compute/nbody_model.h"
 #include "compute/nbody_variants.h"
 #include "render/particle_renderer.h"
@@ -60,6 +61,23 @@ struct ActiveKernel {
   KernelInfo info;
 };
 
+// Energy and momenta of the N-body system, measured on the device every
+// `everySteps` steps while it runs; drift is from the first measurement after the
+// system, its parameters or the kernel configuration last changed.
+struct NBodyConservationState {
+  bool on = true;
+  int everySteps = 50;
+  // readings
+  std::string baseline;  // what the drift is measured from: "step 120: blocked wg=256 ... fp32"
+  unsigned long long baselineStep = 0, lastStep = 0;
+  bool hasDrift = false;  // a measurement after the baseline arrived
+  NBodyDrift drift;
+  std::vector<float> energyDrift;  // relative energy drift per measurement, oldest first (the plot)
+  bool sumsInDouble = false;
+  double kernelMs = 0.0;    // the newest measurement's kernel time
+  std::string unavailable;  // why nothing is measured (its kernel did not build)
+};
+
 // The N-body scene's settings and readings. `config`/`bodies`/`preset`/`seed`
 // are what the user asks for; the scene applies them between frames and, when a
 // request fails, puts the running values back and says why in `message`.
@@ -90,6 +108,7 @@ struct NBodyState {
   unsigned long long timedSteps = 0;  // how many times a step timing arrived (never goes down)
   std::string message;
   std::string verification;
+  NBodyConservationState conservation;
   bool cameraResetRequested = true;
 };
 

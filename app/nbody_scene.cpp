@@ -75,6 +75,9 @@ void NBodyScene::reloadKernels(AppState& state) {
   // The same configuration again: the build goes through the program cache with
   // the file's new text; setConfig keeps the running kernel when it throws.
   simulation_->setConfig(simulation_->config());
+  meter_.reset();  // nbody_invariants.cl may have changed too
+  meterFailed_ = false;
+  restartConservation();
   publishRunning(state);
 }
 
@@ -94,6 +97,7 @@ void NBodyScene::resetSystem(AppState& state) {
   try {
     const NBodySystem system = makeNBodyPreset(nb.preset, bodies, static_cast<uint64_t>(nb.seed));
     simulation_->setSystem(system);
+    restartConservation();
     const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, bodies);
     nb.params = defaults.params;
     cameraDistance_ = defaults.cameraDistance;
@@ -116,6 +120,7 @@ void NBodyScene::applyRequests(AppState& state) {
   if (!(nb.config == simulation_->config())) {
     try {
       simulation_->setConfig(nb.config);
+      restartConservation();
       nb.message = "running " + describeNBodyConfig(nb.config);
     } catch (const std::exception& e) {
       nb.message = describeNBodyConfig(nb.config) + ": " + errorText(e) + "\nstill running " +
@@ -148,6 +153,7 @@ void NBodyScene::applyRequests(AppState& state) {
     try {
       const NBodySystem system = loadNBodySystem(nb.statePath);
       simulation_->setSystem(system);
+      restartConservation();
       nb.bodies = static_cast<int>(system.size());
       nb.steps = 0;
       nb.message = "loaded " + std::to_string(system.size()) + " bodies from " + nb.statePath;
@@ -169,9 +175,86 @@ void NBodyScene::applyRequests(AppState& state) {
   publishRunning(state);
 }
 
+void NBodyScene::collectConservation(AppState& state) {
+  NBodyConservationState& c = state.nbody.conservation;
+  if (!meter_) return;
+  std::optional<NBodyInvariants> measured;
+  try {
+    measured = meter_->poll();
+  } catch (const std::exception& e) {
+    c.unavailable = std::string("energy and momenta are not measured: ") + e.what();
+    meter_.reset();
+    meterFailed_ = true;
+    state.report(c.unavailable);
+    return;
+  }
+  // A measurement of a system or configuration changed since is of no use.
+  if (!measured || pendingGeneration_ != conservationGeneration_) return;
+  c.kernelMs = meter_->lastKernelMs();
+  c.lastStep = pendingStep_;
+  if (baselineGeneration_ != conservationGeneration_) {
+    baseline_ = measured;
+    baselineGeneration_ = conservationGeneration_;
+    c.baselineStep = pendingStep_;
+    c.baseline = "step " + std::to_string(pendingStep_) + ": " + describeNBodyConfig(simulation_->config());
+    c.hasDrift = false;
+    c.energyDrift.clear();
+    return;
+  }
+  c.drift = nbodyDrift(*measured, *baseline_);
+  c.hasDrift = true;
+  c.energyDrift.push_back(static_cast<float>(c.drift.energy));
+  constexpr size_t kKept = 600;
+  if (c.energyDrift.size() > kKept) c.energyDrift.erase(c.energyDrift.begin());
+}
+
+void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
+  NBodyState& nb = state.nbody;
+  NBodyConservationState& c = nb.conservation;
+  if (!c.on) return;
+  const bool fp64 = simulation_->config().fp64;
+  if (!meter_ || meterFp64_ != fp64) {
+    if (meterFailed_ && meterFp64_ == fp64) return;  // said once; a kernel reload tries again
+    meterFp64_ = fp64;
+    meterFailed_ = false;
+    try {
+      meter_ = std::make_unique<NBodyInvariantsMeter>(compute_, fp64);
+      c.sumsInDouble = meter_->sumsInDouble();
+      c.unavailable.clear();
+    } catch (const std::exception& e) {
+      meter_.reset();
+      meterFailed_ = true;
+      c.unavailable = "energy and momenta are not measured: " + errorText(e);
+      state.report(c.unavailable);
+      return;
+    }
+  }
+  if (!(nb.params == baselineParams_)) {  // dt, G, softening or damping changed: another system to conserve
+    baselineParams_ = nb.params;
+    restartConservation();
+  }
+  if (meter_->busy()) return;
+  const bool wantBaseline = baselineGeneration_ != conservationGeneration_;
+  if (!wantBaseline && (!afterSteps || nb.steps - lastMeasuredStep_ < static_cast<unsigned>(std::max(c.everySteps, 1))))
+    return;
+  try {
+    simulation_->measureInvariants(*meter_, nb.params);
+  } catch (const std::exception& e) {
+    c.unavailable = std::string("energy and momenta are not measured: ") + e.what();
+    meter_.reset();
+    meterFailed_ = true;
+    state.report(c.unavailable);
+    return;
+  }
+  pendingGeneration_ = conservationGeneration_;
+  pendingStep_ = lastMeasuredStep_ = nb.steps;
+}
+
 void NBodyScene::update(AppState& state, double seconds) {
   NBodyState& nb = state.nbody;
   applyRequests(state);  // publishes what runs, kernel info included
+  collectConservation(state);
+  measureConservation(state, false);  // a baseline first, before the steps change the state
   if (nb.cameraResetRequested) {
     camera_.reset(cameraDistance_);
     nb.cameraResetRequested = false;
@@ -187,6 +270,7 @@ void NBodyScene::update(AppState& state, double seconds) {
   try {
     const NBodyStepTiming t = simulation_->advance(steps, nb.params);
     nb.steps += static_cast<unsigned long long>(steps);
+    measureConservation(state, true);
     nb.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
     // Kernel times arrive a frame late (the steps run while GL draws): the last
     // frame's steps, none on the first frame.

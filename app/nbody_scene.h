@@ -29,11 +29,21 @@ class NBodyScene final : public Scene {
   void applyRequests(AppState& state);
   void resetSystem(AppState& state);
   void publishRunning(AppState& state) const;
+  // Energy and momenta: a new baseline after any change, a measurement every so many steps.
+  void restartConservation() { ++conservationGeneration_; }
+  void measureConservation(AppState& state, bool afterSteps);
+  void collectConservation(AppState& state);
   ComputeContext& compute_;
   std::unique_ptr<NBodySimulation> simulation_;
   ParticleRenderer renderer_;
   OrbitCamera camera_;
   double cameraDistance_ = 10.0;
+  std::unique_ptr<NBodyInvariantsMeter> meter_;
+  bool meterFp64_ = false, meterFailed_ = false;
+  std::optional<NBodyInvariants> baseline_;
+  NBodyParams baselineParams_;
+  unsigned conservationGeneration_ = 1, baselineGeneration_ = 0, pendingGeneration_ = 0;
+  unsigned long long pendingStep_ = 0, lastMeasuredStep_ = 0;
 };
 
 }  // namespace ks

@@ -42,11 +42,20 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
   // The windows' screen rectangles, as the pictures'.
   j["panels"] = json::object();
   for (const auto& [name, r] : state.panelRects) j["panels"][name] = {r.x0, r.y0, r.x1, r.y1};
-  if (state.nbody.runningBodies > 0)
+  if (state.nbody.runningBodies > 0) {
+    const NBodyConservationState& c = state.nbody.conservation;
     j["nbody"] = {{"bodies", state.nbody.runningBodies},
                   {"config", describeNBodyConfig(state.nbody.runningConfig)},
                   {"steps", state.nbody.steps}};
-  else
+    j["nbody"]["conservation"] = {{"baseline_step", c.baselineStep},
+                                  {"last_step", c.lastStep},
+                                  {"measurements", c.energyDrift.size()},
+                                  {"energy_drift", c.hasDrift ? json(c.drift.energy) : json(nullptr)},
+                                  {"momentum_drift", c.hasDrift ? json(c.drift.momentum) : json(nullptr)},
+                                  {"angular_momentum_drift", c.hasDrift ? json(c.drift.angularMomentum) : json(nullptr)},
+                                  {"sums_in_double", c.sumsInDouble},
+                                  {"unavailable", c.unavailable}};
+  } else
     j["nbody"] = nullptr;
   // The profiling panel's figures: per stage / kernel statistics, ceilings, kernel info.
   j["profiler"] = {{"window", state.profiler.window()}, {"series", json::object()}};

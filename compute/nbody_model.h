@@ -27,6 +27,7 @@ struct NBodyParams {
   double softening2 = 0.01;  // eps^2 > 0
   double gravity = 1.0;      // G
   double damping = 1.0;      // 1: none
+  bool operator==(const NBodyParams&) const = default;
 };
 
 enum class NBodyPreset { RandomCube, SphereShell, DiskGalaxy, CollidingGalaxies };

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "compute/interop/interop.h"
+#include "compute/compute_context.h"
 #include "compute/nbody_gpu.h"
+#include "compute/nbody_invariants.h"
 
 namespace ks {
 
@@ -30,6 +32,10 @@ class NBodySimulation {
   // Enqueues `steps` steps, writing the display buffer GL does not draw now;
   // returns the timing of the previous call's steps (see NBodyStepTiming).
   NBodyStepTiming advance(int steps, const NBodyParams& params);
+  // Enqueues a measurement of energy and momenta after the steps enqueued so far.
+  void measureInvariants(NBodyInvariantsMeter& meter, const NBodyParams& params) {
+    meter.enqueue(compute_.queue(), state_->positionsIn(), state_->velocities(), state_->bodies(), params);
+  }
   // Waits for the steps in flight (save, verify, tests).
   NBodySystem download() const;
 

@@ -48,6 +48,48 @@ TEST_F(SessionTest, StartsOnADeviceWithTheNBodyScene) {
   EXPECT_GT(state_.nbody.interactionsPerSecond, 0.0);
 }
 
+// Energy and momenta are measured while it runs (issue 23): a baseline first, then
+// every `everySteps` steps, never waited for; a reset starts a new baseline.
+TEST_F(SessionTest, EnergyDriftIsMeasuredWhileItRunsAndRestartsOnReset) {
+  NBodyConservationState& c = state_.nbody.conservation;
+  c.everySteps = 3;
+  auto runUntilDrift = [&] {
+    for (int i = 0; i < 40 && !c.hasDrift; ++i) {
+      frame();
+      session_->compute().queue().finish();  // the measurement arrives a frame later
+    }
+  };
+  runUntilDrift();
+  ASSERT_TRUE(c.hasDrift) << c.unavailable;
+  EXPECT_TRUE(c.unavailable.empty()) << c.unavailable;
+  EXPECT_EQ(c.baselineStep, 0u) << "the baseline is the state before the first step";
+  EXPECT_GE(c.lastStep, 3u);
+  EXPECT_FALSE(c.baseline.empty());
+  // A stable preset over a few steps: far below the percent level, and not exactly nothing.
+  EXPECT_LT(std::abs(c.drift.energy), 1e-3);
+  EXPECT_GT(std::abs(c.drift.energy), 0.0);
+  EXPECT_LT(c.drift.momentum, 1e-3);
+  EXPECT_FALSE(c.energyDrift.empty());
+
+  const unsigned long long before = state_.nbody.steps;
+  state_.nbody.resetRequested = true;
+  frame();
+  session_->compute().queue().finish();
+  frame();
+  EXPECT_LT(state_.nbody.steps, before);
+  EXPECT_FALSE(c.hasDrift) << "the reset system is measured from a new baseline";
+  EXPECT_LE(c.baselineStep, 1u);
+  runUntilDrift();
+  EXPECT_TRUE(c.hasDrift);
+
+  // Another time step is another integrator: a new baseline too.
+  state_.nbody.params.dt *= 0.5;
+  frame();
+  session_->compute().queue().finish();
+  frame();
+  EXPECT_FALSE(c.hasDrift);
+}
+
 TEST_F(SessionTest, SwitchingDeviceKeepsTheBodies) {
   if (state_.devices.size() < 2) GTEST_SKIP() << "only one OpenCL device listed";
   frame();

@@ -2,6 +2,8 @@
 // cannot run are shown disabled with the reason), simulation, drawing, checks.
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iterator>
 #include <string>
@@ -163,6 +165,55 @@ void drawingSection(AppState& state) {
   ImGui::Checkbox("vsync (V)", &state.vsync);
 }
 
+// One line under the speed: how well the running kernel keeps energy.
+void conservationLine(const NBodyState& nb) {
+  const NBodyConservationState& c = nb.conservation;
+  if (!c.on) return;
+  if (!c.unavailable.empty()) return ImGui::TextDisabled("energy drift: not measured (see Accuracy)");
+  if (!c.hasDrift) return ImGui::TextDisabled("energy drift: measuring...");
+  ImGui::Text("energy drift %+.2e over %llu steps", c.drift.energy, c.lastStep - c.baselineStep);
+  if (ImGui::IsItemHovered())
+    tooltipText("(E - E0) / |E0|: total energy (kinetic + softened potential) now against the first measurement "
+                "since the system, its parameters or the kernel last changed. Open Accuracy for the plot and momenta.");
+}
+
+void accuracySection(AppState& state) {
+  NBodyConservationState& c = state.nbody.conservation;
+  ImGui::Checkbox("measure every", &c.on);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  if (ImGui::InputInt("steps", &c.everySteps, 10, 100)) c.everySteps = std::clamp(c.everySteps, 1, 100000);
+  if (!c.unavailable.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", c.unavailable.c_str());
+    return;
+  }
+  if (!c.on) return;
+  hintText("computed on the device from every pair of bodies (as costly as a step: keep the interval large for big N), "
+           "summed in %s; the last took %.2f ms",
+           c.sumsInDouble ? "double precision" : "single precision with Kahan's compensation (no fp64 here)",
+           c.kernelMs);
+  hintText("from %s", c.baseline.empty() ? "the first measurement" : c.baseline.c_str());
+  if (!c.hasDrift) return;
+  ImGui::Text("energy           %+.3e", c.drift.energy);
+  ImGui::Text("momentum         %.3e", c.drift.momentum);
+  ImGui::Text("angular momentum %.3e", c.drift.angularMomentum);
+  if (ImGui::IsItemHovered())
+    tooltipText("Momentum and angular momentum: the length of their change against the largest their sums could be "
+                "(sum of |m v| and of |p x m v|, bounded from the kinetic energy), since their totals can be zero.");
+  if (!c.energyDrift.empty()) {
+    const auto [lo, hi] = std::minmax_element(c.energyDrift.begin(), c.energyDrift.end());
+    const float span = std::max(std::max(std::abs(*lo), std::abs(*hi)), 1e-12f);
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, "energy drift, %zu measurements (scale +-%.1e)", c.energyDrift.size(),
+                  static_cast<double>(span));
+    ImGui::PlotLines("##energy drift", c.energyDrift.data(), static_cast<int>(c.energyDrift.size()), 0, overlay, -span,
+                     span, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 5.0f));
+  }
+  if (state.nbody.params.damping != 1.0)
+    hintText("damping %.5f takes energy out on purpose: the drift measures it as well as the integrator",
+             state.nbody.params.damping);
+}
+
 }  // namespace
 
 void drawNBodyPanel(AppState& state) {
@@ -182,9 +233,11 @@ void drawNBodyPanel(AppState& state) {
            "while GL draws the previous positions, and the GPU shares its time between the two: the time includes "
            "GL's share (--bench nbody times the kernel alone)",
            flops);
+  conservationLine(nb);
   if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernelSection(state);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(state);
   if (ImGui::CollapsingHeader("Drawing")) drawingSection(state);
+  if (ImGui::CollapsingHeader("Accuracy (energy, momentum)")) accuracySection(state);
   if (ImGui::CollapsingHeader("Check, save, load")) {
     if (ImGui::Button("Verify against CPU reference")) nb.verifyRequested = true;
     if (!nb.verification.empty()) ImGui::TextWrapped("%s", nb.verification.c_str());
