@@ -68,7 +68,8 @@ const ImVec4 kWarning(0.95f, 0.65f, 0.25f, 1.0f);
 
 // What one launch will cost at the N the sweep runs, from the scene's own steps
 // (a sweep launch is one step): above ~100 ms the window pauses for each launch,
-// so say so and offer the N that keeps it smooth.
+// so say so and offer the N that keeps it smooth. Always two lines, so that the
+// buttons below stay put while the estimate moves across the limit.
 void launchEstimate(AppState& state) {
   const NBodyState& nb = state.nbody;
   if (nb.kernelMs <= 0.0 || nb.runningBodies == 0 || state.scene != SceneKind::NBody) return;
@@ -76,16 +77,16 @@ void launchEstimate(AppState& state) {
   const double ms = predictedNBodyStepMs(nb.runningBodies, nb.kernelMs, bodies);
   if (ms <= kSmoothLaunchMs) {
     ImGui::TextDisabled("one launch: about %.1f ms at %zu bodies here", ms, bodies);
+    ImGui::TextDisabled("under %.0f ms: the window keeps drawing during the sweep", kSmoothLaunchMs);
     return;
   }
+  ImGui::TextColored(kWarning, "one launch: about %.0f ms at %zu bodies: the window pauses for each", ms, bodies);
   const size_t smooth = bodiesWithinStepMs(nb.runningBodies, nb.kernelMs, kSmoothLaunchMs, bodies);
-  ImGui::PushStyleColor(ImGuiCol_Text, kWarning);
-  ImGui::TextWrapped("one launch: about %.0f ms at %zu bodies here; the window pauses that long for each. "
-                     "%zu bodies or fewer keep it under %.0f ms.", ms, bodies, smooth, kSmoothLaunchMs);
-  ImGui::PopStyleColor();
   char use[48];
   std::snprintf(use, sizeof use, "use %zu bodies", smooth);
   if (ImGui::SmallButton(use)) state.runs.sweep.bodies = static_cast<int>(smooth);
+  ImGui::SameLine();
+  ImGui::TextDisabled("(under %.0f ms a launch)", kSmoothLaunchMs);
 }
 
 std::string formatSeconds(double s) {
