@@ -86,6 +86,9 @@ struct NBodyState {
   bool configFromUser = false;  // false: the tuned configuration for the device
   NBodyParams params;
   int bodies = 16384;
+  // At start, lower `bodies` to what the device steps at 10 FPS or more (no --n
+  // given, not a GPU): measured once, before the scene's first frame.
+  bool fitBodiesToDevice = false;
   NBodyPreset preset = NBodyPreset::DiskGalaxy;
   int seed = 1;
   bool paused = false;

@@ -6,6 +6,8 @@
 #include "app/app_state.h"
 #include "lab/tuning_cache.h"
 #include "compute/kernel_files.h"
+#include "compute/nbody_benchmark.h"
+#include "compute/nbody_step_budget.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {
@@ -31,6 +33,26 @@ std::string errorText(const std::exception& e) {
   return e.what();
 }
 
+// At most this many bodies in the probe step (about 40 ms on two CPU cores): fewer
+// fit in the caches and run faster per pair, predicting too many bodies.
+constexpr size_t kProbeBodies = 2048;
+
+// Lowers nb.bodies to what the device steps within kStartStepBudgetMs, measured
+// with a short run of `config` at up to kProbeBodies; says why in the log.
+void fitBodiesToDevice(ComputeContext& compute, NBodyState& nb, const NBodyConfig& config, AppState& state) {
+  const size_t wanted = static_cast<size_t>(nb.bodies);
+  const size_t probeBodies = std::min(wanted, kProbeBodies);
+  std::string problem;
+  const double ms = probeNBodyStepMs(compute, makeNBodyPreset(nb.preset, probeBodies, static_cast<uint64_t>(nb.seed)),
+                                     config, nbodyPresetDefaults(nb.preset, probeBodies).params, &problem);
+  if (!problem.empty()) return;  // the scene's own start says what is wrong
+  const StartBodies choice = chooseStartBodies(wanted, probeBodies, ms);
+  if (choice.why.empty()) return;
+  nb.bodies = static_cast<int>(choice.bodies);
+  nb.message = choice.why;
+  state.report("N-body on " + compute.device().displayName() + ": " + choice.why);
+}
+
 }  // namespace
 
 NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
@@ -38,6 +60,13 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
     : compute_(compute) {
   NBodyState& nb = state.nbody;
   nb.bodies = std::max(nb.bodies, 1);
+  if (!start && nb.fitBodiesToDevice) {
+    nb.fitBodiesToDevice = false;
+    const NBodyConfig config = nb.configFromUser ? nb.config
+                                                 : preferredNBodyConfig(state.runs.tuning, compute.device(),
+                                                                        static_cast<size_t>(nb.bodies));
+    fitBodiesToDevice(compute, nb, config, state);
+  }
   const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, static_cast<size_t>(nb.bodies));
   NBodySystem system;
   if (start) {

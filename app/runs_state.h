@@ -48,6 +48,7 @@ struct SweepUiState {
   // readings
   bool active = false;
   bool building = false;  // the next configuration's program is compiling on a worker thread
+  double launchMs = 0.0;  // the longest launch of the configuration being measured (device time)
   size_t done = 0, total = 0, refused = 0;
   double elapsedSeconds = 0.0, etaSeconds = 0.0;
   std::string status;

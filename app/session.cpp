@@ -99,6 +99,8 @@ static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor&
   // is a few thousand bodies, a GPU takes tens of thousands.
   nb.bodies = o.given("--n") ? static_cast<int>(std::min<size_t>(o.bodies, 1u << 30))
                              : (device.kind == DeviceKind::Gpu ? 32768 : 4096);
+  // A CPU's speed varies too much for one number: the scene measures it and lowers N if need be.
+  nb.fitBodiesToDevice = !o.given("--n") && device.kind != DeviceKind::Gpu;
   if (auto preset = parseNBodyPreset(o.preset)) nb.preset = *preset;
   nb.seed = static_cast<int>(o.seed);
   if (o.kernelOptionsGiven()) {

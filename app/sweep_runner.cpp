@@ -5,9 +5,7 @@
 #include "app/run_recorder.h"
 #include "app/session.h"
 #include "lab/sweep_runs.h"
-#include "compute/nbody_benchmark.h"
 #include "compute/sweep_plan.h"
-#include "compute/transpose_benchmark.h"
 
 namespace ks {
 
@@ -89,6 +87,10 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   active_ = false;
   ui.active = ui.building = false;
   ui.status = status;
+  // Nothing waited for: launches in flight finish on the device (OpenCL keeps
+  // what they use) while frames go on.
+  nbodyTrial_.reset();
+  transposeTrial_.reset();
   system_.reset();
   if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
   in_ = Buffer();
@@ -195,46 +197,69 @@ void SweepRunner::step(AppState& state, Session& session) {
   }
   const DeviceDescriptor& device = compute.device();
   const size_t queued = target_ == SweepTarget::NBody ? nbodyQueue_.size() : transposeQueue_.size();
+  auto updateClock = [&] {
+    ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    ui.etaSeconds =
+        next_ > 0 ? ui.elapsedSeconds / static_cast<double>(next_) * static_cast<double>(queued - next_) : 0.0;
+  };
+  if ((nbodyTrial_ || transposeTrial_) && !pollTrial(state, device)) {
+    updateClock();
+    return;
+  }
   if (next_ < queued) {
     // The build runs on a worker thread while frames go on (a compile takes from
     // tens of milliseconds on a GPU driver to most of a second on PoCL); the
-    // configuration is measured in the first frame that finds it built, and the
-    // next one starts building then, while this one is measured.
+    // configuration's launches start in the first frame that finds it built, and
+    // the next one starts building then, while this one is measured.
     const auto [file, options] = programOf(next_);
     if (!compute.kernelFileReady(file, options)) {
       compute.prefetchKernelFile(file, options);
       ui.building = true;
       ui.status = "building configuration " + std::to_string(next_ + 1) + " of " + std::to_string(queued) +
                   " on a worker thread";
-      ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      updateClock();
       return;
     }
     ui.building = false;
-    ui.status = "running";
+    ui.launchMs = 0.0;
+    ui.status = "measuring configuration " + std::to_string(next_ + 1) + " of " + std::to_string(queued);
     if (next_ + 1 < queued) {
       const auto [nextFile, nextOptions] = programOf(next_ + 1);
       compute.prefetchKernelFile(nextFile, nextOptions);
     }
-    if (target_ == SweepTarget::NBody) {
-      const NBodyConfig& c = nbodyQueue_[next_];
-      ui.results.push_back(nbodyRun(device, measureNBody(compute, *system_, c, params_, ui.repetitions),
-                                    system_->size(), ui.repetitions));
-      nbodyResults_.push_back(c);
-    } else {
-      const TransposeConfig& c = transposeQueue_[next_];
-      ui.results.push_back(transposeRun(
-          device, measureTranspose(compute, in_.get(), out_.get(), layout_, c, ui.repetitions), ui.repetitions));
-      transposeResults_.push_back(c);
-    }
-    ++next_;
-    ++ui.done;
+    if (target_ == SweepTarget::NBody)
+      nbodyTrial_ = std::make_unique<NBodyTrial>(compute, *system_, nbodyQueue_[next_], params_, ui.repetitions,
+                                                 kSweepBatchMs);
+    else
+      transposeTrial_ = std::make_unique<TransposeTrial>(compute, in_.get(), out_.get(), layout_, transposeQueue_[next_],
+                                                         ui.repetitions, kSweepBatchMs);
   }
-  ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  ui.etaSeconds = next_ > 0 ? ui.elapsedSeconds / static_cast<double>(next_) * static_cast<double>(queued - next_) : 0.0;
+  updateClock();
   if (next_ >= queued) {
     const int best = bestRunIndex(ui.results);
     finish(state, best < 0 ? "done: nothing ran" : "done; best: " + ui.results[static_cast<size_t>(best)].name);
   }
+}
+
+bool SweepRunner::pollTrial(AppState& state, const DeviceDescriptor& device) {
+  SweepUiState& ui = state.runs.sweep;
+  const bool ready = nbodyTrial_ ? nbodyTrial_->poll() : transposeTrial_->poll();
+  if (!ready) {
+    ui.launchMs = nbodyTrial_ ? nbodyTrial_->longestStepMs() : transposeTrial_->longestRunMs();
+    return false;
+  }
+  if (nbodyTrial_) {
+    ui.results.push_back(nbodyRun(device, nbodyTrial_->result(), system_->size(), ui.repetitions));
+    nbodyResults_.push_back(nbodyQueue_[next_]);
+    nbodyTrial_.reset();
+  } else {
+    ui.results.push_back(transposeRun(device, transposeTrial_->result(), ui.repetitions));
+    transposeResults_.push_back(transposeQueue_[next_]);
+    transposeTrial_.reset();
+  }
+  ++next_;
+  ++ui.done;
+  return true;
 }
 
 void SweepRunner::stepInterop(AppState& state, const ComputeContext& compute) {

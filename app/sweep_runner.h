@@ -1,10 +1,15 @@
 #pragma once
-// The UI's sweeps, run from the frame loop one configuration per frame (build,
-// warm-up, K timed launches, median kept) so the window keeps drawing and the
-// Cancel button works. Acts on state.runs.sweep's requests: start builds the
-// plan with compute/sweep_plan (refused combinations listed, never run), cancel
-// stops, apply-best puts the winner into the scene and the tuning cache.
+// The UI's sweeps, run from the frame loop without ever waiting for the device:
+// each configuration's program is built on a worker thread, then its warm-up and
+// K timed launches are enqueued a batch at a time (about kSweepBatchMs of device
+// work, one launch on a slow CPU device) and polled, median kept. A frame waits
+// for at most one batch (the scene's own work queues behind it), so the window
+// keeps drawing and Cancel acts at once. Acts on state.runs.sweep's requests:
+// start builds the plan with compute/sweep_plan (refused combinations listed,
+// never run), cancel stops queueing (launches in flight finish on their own),
+// apply-best puts the winner into the scene and the tuning cache.
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,7 +20,9 @@
 #include "compute/image_layout.h"
 #include "compute/image_transpose.h"
 #include "compute/interop/interop_path.h"
+#include "compute/nbody_benchmark.h"
 #include "compute/nbody_model.h"
+#include "compute/transpose_benchmark.h"
 
 namespace ks {
 
@@ -24,6 +31,11 @@ class Session;
 // The bodies an N-body sweep runs: the Sweep panel's number, or (0) the scene's.
 size_t sweptBodies(const AppState& state);
 
+// Device work enqueued at once by a sweep: what a frame may wait for.
+constexpr double kSweepBatchMs = 40.0;
+// A launch longer than this pauses the window noticeably (the panel warns).
+constexpr double kSmoothLaunchMs = 100.0;
+
 class SweepRunner {
  public:
   void step(AppState& state, Session& session);
@@ -31,6 +43,8 @@ class SweepRunner {
  private:
   void start(AppState& state, ComputeContext& compute);
   void finish(AppState& state, const std::string& status);
+  // The trial in flight polled; its result recorded once ready. True when it is.
+  bool pollTrial(AppState& state, const DeviceDescriptor& device);
   void applyBest(AppState& state, const ComputeContext& compute);
   // Interop sweep: one frame of the switch / warm-up / record cycle.
   void stepInterop(AppState& state, const ComputeContext& compute);
@@ -42,7 +56,9 @@ class SweepRunner {
   SweepTarget target_ = SweepTarget::NBody;
   std::vector<NBodyConfig> nbodyQueue_;
   std::vector<TransposeConfig> transposeQueue_;
-  size_t next_ = 0;
+  size_t next_ = 0;  // the configuration measured now (a trial in flight) or next
+  std::unique_ptr<NBodyTrial> nbodyTrial_;
+  std::unique_ptr<TransposeTrial> transposeTrial_;
   // What the results (state.runs.sweep.results) were measured with, index for index.
   std::vector<NBodyConfig> nbodyResults_;
   std::vector<TransposeConfig> transposeResults_;

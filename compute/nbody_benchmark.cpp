@@ -5,6 +5,8 @@
 #include "compute/cl_error.h"
 #include "compute/kernel_files.h"
 #include "compute/nbody_gpu.h"
+#include "compute/paced_launches.h"
+#include "compute/sample_stats.h"
 
 namespace ks {
 double nbodyFlopsPerInteraction(const NBodyConfig& c) { return c.fp64 ? 30.0 : 20.0; }
@@ -49,6 +51,79 @@ NBodyMeasurement measureNBody(ComputeContext& compute, const NBodySystem& system
     r.problem = e.what();
   }
   return r;
+}
+
+double probeNBodyStepMs(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
+                        const NBodyParams& params, std::string* problem) {
+  const NBodyMeasurement m = measureNBody(compute, system, config, params, 3);
+  if (problem) *problem = m.problem;
+  return m.problem.empty() ? summarize(m.stepMs).median : 0.0;
+}
+
+struct NBodyTrial::Running {
+  Running(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config, const NBodyParams& params,
+          int iterations, double batchBudgetMs)
+      : kernel(compute, config),
+        state(compute, system, config),
+        display(compute.context(), CL_MEM_WRITE_ONLY, state.padded() * 4 * sizeof(float)),
+        params(params),
+        launches(
+            compute.queue(),
+            [this, &compute](Event* event) {
+              kernel.enqueueStep(compute.queue(), state.positionsIn(), state.positionsOut(), state.velocities(),
+                                 display.get(), state.padded(), this->params, event);
+              state.swap();
+            },
+            std::max(2, iterations / 10), iterations, batchBudgetMs) {}
+  NBodyKernel kernel;
+  NBodyDeviceState state;
+  Buffer display;
+  NBodyParams params;
+  PacedLaunches launches;
+};
+
+NBodyTrial::NBodyTrial(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
+                       const NBodyParams& params, int iterations, double batchBudgetMs) {
+  result_.config = config;
+  iterations = std::max(iterations, 1);
+  try {
+    result_.sourceHash = hashSource(readKernelSource(compute.kernelsDir(), kNBodyKernelFile));
+    running_ = std::make_unique<Running>(compute, system, config, params, iterations, batchBudgetMs);
+    result_.info = running_->kernel.info();
+    result_.buildLog = running_->kernel.build().log;
+    result_.binary = programBinary(running_->kernel.build().program.get());
+    running_->launches.poll();  // the first launch starts now
+  } catch (const ProgramBuildError& e) {
+    result_.problem = std::string(e.what()) + "\n" + e.build().log;
+    result_.buildFailed = true;
+    running_.reset();
+  } catch (const std::exception& e) {
+    result_.problem = e.what();
+    running_.reset();
+  }
+}
+
+NBodyTrial::~NBodyTrial() = default;
+
+double NBodyTrial::longestStepMs() const { return running_ ? running_->launches.longestLaunchMs() : 0.0; }
+
+bool NBodyTrial::poll() {
+  if (!running_) return true;
+  try {
+    if (!running_->launches.poll()) return false;
+    result_.stepMs = running_->launches.timedMs();
+    // Batches leave gaps between steps: the steps' own times, summed, not first start to last end.
+    double sum = 0.0;
+    for (double ms : result_.stepMs) sum += ms;
+    const double iterations = static_cast<double>(result_.stepMs.size());
+    result_.msPerStep = sum / iterations;
+    const double n = static_cast<double>(running_->state.bodies());
+    result_.interactionsPerSecond = sum > 0 ? n * n * iterations / (sum * 1e-3) : 0.0;
+  } catch (const std::exception& e) {
+    result_.problem = e.what();
+  }
+  running_.reset();
+  return true;
 }
 
 }  // namespace ks

@@ -4,13 +4,18 @@
 // cancel, apply best (scene + tuning cache), recordings of N frames.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "app/app_state.h"
 #include "app/render_surface.h"
 #include "app/run_recorder.h"
 #include "app/session.h"
 #include "app/sweep_runner.h"
+#include "compute/nbody_benchmark.h"
+#include "compute/nbody_step_budget.h"
 #include "lab/sweep_runs.h"
 #include "session_fixture.h"
 #include "test_support.h"
@@ -165,6 +170,131 @@ TEST_F(SweepRunnerTest, CancelStopsTheSweep) {
   // The second configuration's build was started while the first was measured;
   // the session's frames go on regardless, and ending the test waits for it.
   frame();
+}
+
+// A sweep the size that froze the window on PoCL (issue 22, item 5: 7-10 s per
+// frame, Cancel ~14 s): launches of tens of milliseconds, enough of them that one
+// configuration takes well over a second. N comes from a measured step, so the
+// launches are that long on whatever device runs the test.
+class SlowSweepTest : public SweepRunnerTest {
+ protected:
+  // A frame may wait for one batch of launches (kSweepBatchMs) and the scene's
+  // own step: far below a whole configuration, generous for a noisy 2-core machine.
+  static constexpr double kFrameBoundMs = 400.0;
+  static constexpr double kLaunchMs = 30.0;
+
+  void startSlowSweep(const std::vector<int>& workGroups) {
+    NBodyConfig config = state_.nbody.runningConfig;  // precision and flags as the sweep runs them
+    config.variant = "tiled";
+    config.workGroup = workGroups.front();
+    config.unroll = 1;
+    // One step's time, measured at N bodies.
+    auto stepMs = [&](size_t bodies) {
+      return probeNBodyStepMs(session_->compute(), makeNBodyPreset(state_.nbody.preset, bodies, 1), config,
+                              nbodyPresetDefaults(state_.nbody.preset, bodies).params);
+    };
+    const size_t probeBodies = 1024;
+    const double probeMs = stepMs(probeBodies);
+    ASSERT_GT(probeMs, 0.0);
+    SweepUiState& ui = state_.runs.sweep;
+    ui.target = SweepTarget::NBody;
+    ui.nbodyVariants = {"tiled"};
+    ui.workGroups = workGroups;
+    ui.unrolls = {1};
+    ui.bodiesPerItem = {};
+    ui.splits = {};
+    const size_t bodies = bodiesWithinStepMs(probeBodies, probeMs, kLaunchMs, 16384);
+    ui.bodies = static_cast<int>(bodies);
+    // One configuration: about 2 s of launches, whatever the device's speed.
+    const double launchMs = stepMs(bodies);
+    ASSERT_GT(launchMs, 0.0);
+    ui.repetitions = static_cast<int>(std::clamp(2000.0 / launchMs, 20.0, 2000.0));
+    ui.startRequested = true;
+  }
+  // Milliseconds since `t`.
+  static double msSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  }
+};
+
+TEST_F(SlowSweepTest, NoFrameWaitsForAWholeConfiguration) {
+  frame();  // the scene runs
+  startSlowSweep({64, 128});
+  SweepUiState& ui = state_.runs.sweep;
+  double longestMs = 0.0;
+  int frames = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while ((frames == 0 || ui.active) && std::chrono::steady_clock::now() < deadline) {
+    const auto t = std::chrono::steady_clock::now();
+    frame();
+    longestMs = std::max(longestMs, msSince(t));
+    ++frames;
+  }
+  ASSERT_FALSE(ui.active) << ui.status;
+  ASSERT_EQ(ui.results.size(), 2u);
+  for (const RunRecord& r : ui.results) {
+    ASSERT_TRUE(r.ok()) << r.status;
+    EXPECT_EQ(r.m.kernelMs.count, static_cast<size_t>(ui.repetitions)) << "every timed launch is kept";
+    // The test means something only where a configuration's launches, end to end,
+    // take far longer than a frame may.
+    EXPECT_GT(r.m.kernelMs.median * ui.repetitions, 2.0 * kFrameBoundMs)
+        << ui.repetitions << " launches of " << r.m.kernelMs.median << " ms at " << ui.bodies << " bodies";
+  }
+  EXPECT_LT(longestMs, kFrameBoundMs) << "the longest of " << frames << " frames";
+}
+
+// The user clicks Cancel while a configuration's launches run: the press and the
+// release reach the panel at the start of the frames after them (ImGui acts on
+// the release), and the sweep stops in the frame after that; the launches in
+// flight finish on the device while frames go on, and a new sweep runs.
+TEST_F(SlowSweepTest, CancelStopsWithinAFewFramesOfTheClick) {
+  frame();
+  startSlowSweep({64, 128, 256});
+  SweepUiState& ui = state_.runs.sweep;
+  frame();  // starts the sweep and the first build
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while ((ui.active && ui.building) && std::chrono::steady_clock::now() < deadline) frame();
+  ASSERT_TRUE(ui.active) << ui.status;
+
+  std::atomic<bool> clicked{false};
+  std::chrono::steady_clock::time_point clickedAt;
+  std::thread user([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the first configuration's launches
+    clickedAt = std::chrono::steady_clock::now();
+    clicked = true;
+  });
+  bool pressed = false;
+  int framesAfterClick = 0;
+  while (ui.active && std::chrono::steady_clock::now() < deadline) {
+    if (clicked) {
+      if (pressed) ui.cancelRequested = true;  // the release: the Cancel button fires
+      pressed = true;
+      ++framesAfterClick;
+    }
+    frame();
+  }
+  user.join();
+  const double latencyMs = msSince(clickedAt);
+  EXPECT_FALSE(ui.active);
+  EXPECT_LE(framesAfterClick, 3);
+  EXPECT_LT(latencyMs, 2.5 * kFrameBoundMs) << "from the click to the sweep stopped";
+  EXPECT_NE(ui.status.find("cancelled after"), std::string::npos) << ui.status;
+  EXPECT_EQ(ui.results.size(), ui.done) << "a configuration cut short is not a result";
+
+  // Frames go on while what was in flight finishes, and the next sweep runs.
+  for (int i = 0; i < 3; ++i) {
+    const auto t = std::chrono::steady_clock::now();
+    frame();
+    EXPECT_LT(msSince(t), kFrameBoundMs);
+  }
+  ui.bodies = 256;
+  ui.workGroups = {64};
+  ui.repetitions = 3;
+  ui.startRequested = true;
+  frame();
+  framesUntilSweepEnds();
+  ASSERT_EQ(ui.results.size(), 1u) << ui.status;
+  EXPECT_TRUE(ui.results[0].ok()) << ui.results[0].status;
 }
 
 TEST_F(SweepRunnerTest, TransposeSweepRefusesWhatTheDeviceCannotRun) {

@@ -13,6 +13,7 @@
 #include "app/sweep_runner.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "compute/nbody_step_budget.h"
 #include "compute/parameter_values.h"
 #include "lab/sweep_runs.h"
 
@@ -63,6 +64,31 @@ void nameChoices(const char* label, std::vector<std::string>& chosen, const std:
   choices(label, names, on, [&](size_t i, bool checked) { toggle(chosen, names[i], checked); }, false);
 }
 
+const ImVec4 kWarning(0.95f, 0.65f, 0.25f, 1.0f);
+
+// What one launch will cost at the N the sweep runs, from the scene's own steps
+// (a sweep launch is one step): above ~100 ms the window pauses for each launch,
+// so say so and offer the N that keeps it smooth. Always two lines, so that the
+// buttons below stay put while the estimate moves across the limit.
+void launchEstimate(AppState& state) {
+  const NBodyState& nb = state.nbody;
+  if (nb.kernelMs <= 0.0 || nb.runningBodies == 0 || state.scene != SceneKind::NBody) return;
+  const size_t bodies = sweptBodies(state);
+  const double ms = predictedNBodyStepMs(nb.runningBodies, nb.kernelMs, bodies);
+  if (ms <= kSmoothLaunchMs) {
+    ImGui::TextDisabled("one launch: about %.1f ms at %zu bodies here", ms, bodies);
+    ImGui::TextDisabled("under %.0f ms: the window keeps drawing during the sweep", kSmoothLaunchMs);
+    return;
+  }
+  ImGui::TextColored(kWarning, "one launch: about %.0f ms at %zu bodies: the window pauses for each", ms, bodies);
+  const size_t smooth = bodiesWithinStepMs(nb.runningBodies, nb.kernelMs, kSmoothLaunchMs, bodies);
+  char use[48];
+  std::snprintf(use, sizeof use, "use %zu bodies", smooth);
+  if (ImGui::SmallButton(use)) state.runs.sweep.bodies = static_cast<int>(smooth);
+  ImGui::SameLine();
+  ImGui::TextDisabled("(under %.0f ms a launch)", kSmoothLaunchMs);
+}
+
 std::string formatSeconds(double s) {
   char text[32];
   if (s >= 60) std::snprintf(text, sizeof text, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
@@ -110,6 +136,7 @@ void drawSweepPanel(AppState& state) {
       if (ImGui::SmallButton("the scene's")) ui.bodies = 0;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("sweep at as many bodies as the N-body scene runs");
     }
+    launchEstimate(state);
     ImGui::TextDisabled("precision and build flags: as the N-body scene runs now");
   } else {
     const auto& table = imageTransposeVariants();
@@ -150,6 +177,11 @@ void drawSweepPanel(AppState& state) {
   ImGui::ProgressBar(ui.total ? static_cast<float>(ui.done) / static_cast<float>(ui.total) : 0.0f, ImVec2(-1, 0),
                      overlay);
   if (!ui.status.empty()) ImGui::TextWrapped("%s", ui.status.c_str());
+  if (ui.active && ui.launchMs > kSmoothLaunchMs)
+    ImGui::TextColored(kWarning, "a launch takes %.0f ms here: the window pauses for each", ui.launchMs);
+  else if (ui.active && ui.launchMs > 0.0)
+    ImGui::TextDisabled("launches of %.1f ms, queued about %.0f ms at a time so that the window keeps drawing",
+                        ui.launchMs, kSweepBatchMs);
   if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
   // What is left of the panel, and never less than a header and four rows: a table
   // that scrolls needs a height, and with none left it had none (the panel scrolls instead).
