@@ -111,6 +111,10 @@ std::vector<uint32_t> replayLocalAtomics(size_t group, size_t items, int iterati
   return bins;
 }
 
+// The input buffer's float4 number `index`: small whole numbers (sums stay exact)
+// that differ from float4 to float4, so a kernel reading the wrong ones sums wrong.
+float inputValue(size_t index) { return static_cast<float>((static_cast<uint32_t>(index) * 2654435761u) >> 29); }
+
 template <typename T>
 std::vector<T> readAll(Queue& queue, const Buffer& buffer, size_t count) {
   std::vector<T> values(count);
@@ -205,9 +209,10 @@ void CeilingMeasurement::makeBuffers() {
   if (plan_.bufferBytes < (size_t{1} << 20)) throw std::runtime_error("the device's largest allocation is too small");
   input_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, plan_.bufferBytes);
   output_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, plan_.bufferBytes);
-  // Ones: the read kernel's sums are then counts the host knows.
-  const std::vector<float> ones(plan_.bufferBytes / sizeof(float), 1.0f);
-  compute_.queue().writeBuffer(input_, 0, plan_.bufferBytes, ones.data());
+  // Known values (all four floats of a float4 alike): the host can redo the read kernel's sums.
+  std::vector<float> values(plan_.bufferBytes / sizeof(float));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = inputValue(i / 4);
+  compute_.queue().writeBuffer(input_, 0, plan_.bufferBytes, values.data());
 }
 
 CeilingFigure CeilingMeasurement::measureCopy() {
@@ -222,10 +227,10 @@ CeilingFigure CeilingMeasurement::measureCopy() {
   queue.finish();
   std::vector<double> ms;
   for (const ImageOpEvents& e : events) ms.push_back(e.elapsedMs());
-  // The copy must have copied: the output's last float is one of the input's ones.
-  float last = 0.0f;
+  // The copy must have copied: the output's last float is the input's.
+  float last = -1.0f;
   queue.readBuffer(output_, bytes - sizeof(float), sizeof(float), &last);
-  if (last != 1.0f) throw std::runtime_error("the copy kernel's output is not its input");
+  if (last != inputValue(bytes / 16 - 1)) throw std::runtime_error("the copy kernel's output is not its input");
   CeilingFigure f;
   f.value = perSecond(2.0 * static_cast<double>(bytes), summarize(ms).min);
   f.method = format("copy.cl: %zu MiB read and written (both counted), 16 bytes per work-item, groups of %zu, %s",
@@ -257,11 +262,13 @@ CeilingFigure CeilingMeasurement::measureRead() {
   std::vector<double> ms;
   for (const Event& e : events) ms.push_back(e.elapsedMs());
   const std::vector<float> got = readAll<float>(queue, sums, items);
-  // The buffer holds ones: each sum is 4 per float4 read.
-  const float expected = 4.0f * static_cast<float>(perItem);
-  for (size_t i = 0; i < items; ++i)
+  // Each work-item's sum, redone (whole numbers: exact in any order).
+  for (size_t i = 0; i < items; ++i) {
+    double expected = 0.0;
+    for (size_t k = 0; k < perItem; ++k) expected += 4.0 * inputValue(gpu ? i + k * items : i * perItem + k);
     if (got[i] != expected)
       throw std::runtime_error(format("the read kernel's sum for work-item %zu is %g, expected %g", i, got[i], expected));
+  }
   const double bytes = static_cast<double>(items) * perItem * 16.0;
   CeilingFigure f;
   f.value = perSecond(bytes, summarize(ms).min);

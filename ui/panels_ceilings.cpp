@@ -55,7 +55,9 @@ void drawMeasuredCeilings(AppState& state) {
       const std::string how = f.measured() ? "How: " + f.method : (f.error.empty() ? std::string() : f.error);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
+      ImGui::PushTextWrapPos(0.0f);  // a narrow panel wraps the longer names
       ImGui::TextUnformatted(name.label);
+      ImGui::PopTextWrapPos();
       tooltip(how);
       if (sideBySide) ImGui::TableSetColumnIndex(1);
       else ImGui::Indent();
