@@ -22,6 +22,7 @@
 #include "compute/nbody_invariants.h"
 #include "compute/nbody_model.h"
 #include "compute/nbody_variants.h"
+#include "lab/ceilings_cache.h"
 #include "render/particle_renderer.h"
 
 namespace ks {
@@ -247,7 +248,9 @@ struct AppState {
   FrameBreakdown breakdown;
   FramePhases phases;  // the main loop's CPU phases of this frame
   FrameProfiler profiler;                  // rolling statistics per stage and kernel
-  DeviceCeilings ceilings;                 // copy bandwidth and peak FP32 of the active device
+  DeviceCeilings ceilings;                 // measured ceilings and vendor peak FP32 of the active device
+  CeilingsCache ceilingsCache;             // measured ceilings per device (app/ceilings_runner.h)
+  std::filesystem::path ceilingsFile;      // <configDir>/ceilings.json; empty: kept in memory only
   std::vector<ActiveKernel> activeKernels;  // what the scene runs now (filled by the scene)
   struct ProgramCacheCounts {
     size_t hits = 0, misses = 0, diskHits = 0, diskMisses = 0;

@@ -1,5 +1,7 @@
 #include "app/bench_nbody.h"
 
+#include "app/bench_ceilings.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -154,6 +156,7 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
     else
       std::printf("best: none of the %zu combinations ran\n", runs.size());
   }
+  if (o.csv || o.json) stampCeilings(runs, ceilingsForRuns(setup.compute, options));
   return writeRunFiles(runs, o.csv, o.json);
 }
 

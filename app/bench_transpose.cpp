@@ -4,6 +4,7 @@
 #include <random>
 #include <vector>
 
+#include "app/bench_ceilings.h"
 #include "app/session.h"
 #include "lab/sweep_runs.h"
 #include "compute/sweep_plan.h"
@@ -60,6 +61,7 @@ int runTransposeSweep(DeviceCatalog catalog, const AppOptions& options, const Se
                 runs[best].meta.parameter("image").c_str(), runs[best].m.rate, runs[best].m.kernelMs.median);
   else
     std::printf("best: none of the %zu combinations ran\n", runs.size());
+  if (options.nbody.csv || options.nbody.json) stampCeilings(runs, ceilingsForRuns(compute, options));
   return writeRunFiles(runs, options.nbody.csv, options.nbody.json);
 }
 

@@ -199,9 +199,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                  "At exit, write what the app showed (scene, image, log) as JSON to this file")
       ->check(outputFileProblem);
   app.add_option("--bench", options.bench,
-                 "Run a benchmark instead of the viewer: nbody, image, interop or transpose (a sweep of the transpose "
-                 "variants on an --image-size image, default 8192x8192)")
-      ->check(CLI::IsMember({"nbody", "image", "interop", "transpose"}));
+                 "Run a benchmark instead of the viewer: nbody, image, interop, transpose (a sweep of the transpose "
+                 "variants on an --image-size image, default 8192x8192) or ceilings (the device's measured memory, "
+                 "arithmetic, local memory and atomic rates)")
+      ->check(CLI::IsMember({"nbody", "image", "interop", "transpose", "ceilings"}));
   std::string imageSize;
   app.add_option("--image-size", imageSize, "Image size for --bench image, WIDTHxHEIGHT (default 8192x8192)")
       ->check(sizeValidator(1, 65536));

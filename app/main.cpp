@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/app_state.h"
+#include "app/bench_ceilings.h"
 #include "app/bench_image.h"
 #include "app/bench_interop.h"
 #include "app/bench_nbody.h"
@@ -82,6 +83,8 @@ const Mode kModes[] = {
      [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runImageBenchmark(std::move(c), o, ks::Settings{}); }},
     {[](const ks::AppOptions& o) { return o.bench == "transpose"; },
      [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runTransposeSweep(std::move(c), o, ks::Settings{}); }},
+    {[](const ks::AppOptions& o) { return o.bench == "ceilings"; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runCeilingsBenchmark(std::move(c), o, ks::Settings{}); }},
     {[](const ks::AppOptions& o) { return o.bench == "interop"; },
      [](ks::DeviceCatalog c, const ks::AppOptions& o) {  // GL at the --size asked for
        std::unique_ptr<ks::RenderSurface> surface;
@@ -105,6 +108,14 @@ void initialState(ks::AppState& state, const ks::Settings& settings, const ks::A
   if (!tuningWarning.empty()) {
     std::fprintf(stderr, "kernelscope: warning: %s\n", tuningWarning.c_str());
     state.report(tuningWarning);
+  }
+  // Measured ceilings per device, likewise.
+  std::string ceilingsWarning;
+  state.ceilingsCache = ks::loadCeilingsCache(configDir / "ceilings.json", &ceilingsWarning);
+  state.ceilingsFile = configDir / "ceilings.json";
+  if (!ceilingsWarning.empty()) {
+    std::fprintf(stderr, "kernelscope: warning: %s\n", ceilingsWarning.c_str());
+    state.report(ceilingsWarning);
   }
   if (options.record > 0) {  // --record: start recording at once (warm-up first)
     state.runs.recording.frames = options.record;

@@ -123,6 +123,7 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   const SceneSample sample = sampleScene(state);
   RunRecord r;
   r.meta = runMetadataFor(compute.device());
+  r.meta.ceilings = ceilingValues(state.ceilings.measured);
   r.meta.scene = sample.sceneName;
   r.meta.interop = interopPathName(state.interopPath);
   r.meta.parameters = sceneParameters(state);

@@ -179,15 +179,15 @@ void Session::activate(size_t index, AppState& state, std::optional<NBodySystem>
   auto scene = makeScene(state.scene, *compute, *interop, state, std::move(carry));
   // Only now, with everything built, replace the running ones (scene first: it
   // holds objects of the old interop backend and context).
+  ceilings_.stop();
   scene_ = std::move(scene);
   interop_ = std::move(interop);
   compute_ = std::move(compute);
   state.activeDevice = index;
   state.interopPaths = std::move(statuses);
   state.interopPath = path;
-  // The ceilings the profiling panel compares against; a failure only costs the fractions.
-  state.ceilings = measureDeviceCeilings(*compute_);
-  if (!state.ceilings.copy.error.empty()) state.report("copy bandwidth not measured: " + state.ceilings.copy.error);
+  // The ceilings the profiling panel compares against: cached, or measured from now on.
+  ceilings_.start(*compute_, state);
 }
 
 void Session::switchInterop(InteropPath path, AppState& state) {
@@ -300,6 +300,7 @@ void Session::update(AppState& state, double seconds) {
   const ProgramCache& programs = compute_->programs();
   state.programCache = {programs.hits(), programs.misses(), programs.diskHits(), programs.diskMisses(),
                         programs.diskCache() ? programs.diskCache()->dir().string() : std::string()};
+  ceilings_.step(*compute_, state);
   try {
     scene_->update(state, seconds);
   } catch (const std::exception& e) {

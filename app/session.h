@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "app/app_state.h"
+#include "app/ceilings_runner.h"
 #include "app/cli.h"
 #include "app/scene.h"
 #include "compute/compute_context.h"
@@ -97,6 +98,7 @@ class Session {
   std::unique_ptr<ComputeContext> compute_;
   std::unique_ptr<InteropBackend> interop_;
   std::unique_ptr<Scene> scene_;
+  CeilingsRunner ceilings_;  // measures on compute_: goes before it
 };
 
 }  // namespace ks

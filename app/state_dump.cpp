@@ -64,8 +64,17 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
     j["profiler"]["series"][series.name] = {{"kernel", series.kernel}, {"count", s.count}, {"median_ms", s.median},
                                             {"mean_ms", s.mean}, {"p95_ms", s.p95}, {"max_ms", s.max}};
   }
-  j["ceilings"] = {{"copy_gbps", state.ceilings.copy.gbps},
-                   {"peak_fp32_gflops", state.ceilings.peak ? json(state.ceilings.peak->gflops) : json(nullptr)}};
+  // Each measured ceiling by its key (null when there is none), how it was measured or why not.
+  json ceilings = {{"peak_fp32_gflops", state.ceilings.peak ? json(state.ceilings.peak->gflops) : json(nullptr)},
+                   {"measured", state.ceilings.measured.time},
+                   {"measuring", state.ceilings.measuring}};
+  for (size_t i = 0; i < kCeilingCount; ++i) {
+    const CeilingFigure& f = state.ceilings.measured.figures[i];
+    const char* key = ceilingName(ceilingAt(i)).key;
+    ceilings[key] = f.measured() ? json(f.value) : json(nullptr);
+    ceilings["how"][key] = f.measured() ? f.method : f.error;
+  }
+  j["ceilings"] = ceilings;
   j["kernels"] = json::array();
   for (const auto& k : state.activeKernels)
     j["kernels"].push_back({{"role", k.role},

@@ -95,7 +95,8 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
   in_ = Buffer();
   out_ = Buffer();
-  // The runs that ran join the comparison table.
+  // Every result carries the device's ceilings; the runs that ran join the comparison table.
+  for (RunRecord& r : ui.results) r.meta.ceilings = ceilingValues(state.ceilings.measured);
   for (const RunRecord& r : ui.results)
     if (r.ok()) state.runs.runs.push_back(r);
 }

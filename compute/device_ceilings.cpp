@@ -1,14 +1,7 @@
 #include "compute/device_ceilings.h"
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <vector>
 
-#include "compute/compute_context.h"
-#include "compute/image_copy.h"
-#include "compute/image_layout.h"
-#include "compute/sample_stats.h"
 
 namespace ks {
 namespace {
@@ -71,46 +64,6 @@ std::optional<PeakFp32> peakFp32(const DeviceDescriptor& device, std::string* wh
     return peak;
   }
   return unknown("no entry for " + device.vendor + " " + device.name + " in the peak table");
-}
-
-CopyBandwidth measureCopyBandwidth(ComputeContext& compute) {
-  CopyBandwidth result;
-  const DeviceDescriptor& device = compute.device();
-  const size_t wanted = device.kind == DeviceKind::Gpu ? (size_t{256} << 20) : (size_t{16} << 20);
-  result.bufferBytes = std::min<size_t>(wanted, static_cast<size_t>(device.maxAllocBytes / 4)) & ~size_t{15};
-  if (result.bufferBytes == 0) {
-    result.error = "the device's largest allocation is too small to measure";
-    return result;
-  }
-  try {
-    const int workGroup = static_cast<int>(std::min<size_t>(256, std::max<size_t>(device.maxWorkGroupSize, 1)));
-    ImageCopier copier(compute, workGroup);
-    Buffer in(compute.context(), CL_MEM_READ_WRITE, result.bufferBytes);
-    Buffer out(compute.context(), CL_MEM_READ_WRITE, result.bufferBytes);
-    // Untouched buffers may not be backed by memory yet: the first copy is a warm-up.
-    copier.run(compute.queue(), in.get(), out.get(), result.bufferBytes);
-    compute.queue().finish();
-    std::vector<double> ms;
-    const auto start = std::chrono::steady_clock::now();
-    while (ms.size() < 7 && (ms.size() < 3 || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200))) {
-      ImageOpEvents events;
-      copier.run(compute.queue(), in.get(), out.get(), result.bufferBytes, &events);
-      ms.push_back(events.elapsedMs());
-    }
-    result.runs = static_cast<int>(ms.size());
-    result.medianMs = summarize(ms).median;
-    result.gbps = imageGigabytesPerSecond(2 * result.bufferBytes, result.medianMs);
-  } catch (const std::exception& e) {
-    result.error = std::string("copy kernel failed: ") + e.what();
-  }
-  return result;
-}
-
-DeviceCeilings measureDeviceCeilings(ComputeContext& compute) {
-  DeviceCeilings ceilings;
-  ceilings.copy = measureCopyBandwidth(compute);
-  ceilings.peak = peakFp32(compute.device(), &ceilings.peakUnknownWhy);
-  return ceilings;
 }
 
 }  // namespace ks

@@ -1,11 +1,13 @@
 #pragma once
-// What the profiling panel compares kernels against: the active device's memory
-// bandwidth, measured with a plain copy kernel (kernels/copy.cl), and its peak
-// FP32 rate from a small per-vendor table. Where the table does not know the
-// device, the peak stays unknown: a guess would make every fraction meaningless.
+// What the profiling panel compares kernels against: the active device's ceilings,
+// measured (compute/ceiling_benchmarks.h), and its peak FP32 rate from a small
+// per-vendor table, now a cross-check of the measured multiply-add rate. Where the
+// table does not know the device, the peak stays unknown: a guess would make
+// every fraction meaningless.
 #include <optional>
 #include <string>
 
+#include "compute/ceilings.h"
 #include "compute/device_catalog.h"
 
 namespace ks {
@@ -20,25 +22,18 @@ struct PeakFp32 {
 // nullopt with `why` set when the table has no entry for this device.
 std::optional<PeakFp32> peakFp32(const DeviceDescriptor& device, std::string* why = nullptr);
 
-struct CopyBandwidth {
-  double gbps = 0.0;       // bytes read + written per second / 1e9; 0 when not measured
-  size_t bufferBytes = 0;  // size of the copied buffer
-  int runs = 0;
-  double medianMs = 0.0;
-  std::string error;       // why there is no figure
-};
-
-// Copies one buffer into another a few times (the median counts) on `compute`'s
-// queue: up to 256 MiB on GPUs, 16 MiB on CPUs (kept well under half a second),
-// never more than a quarter of the device's largest allocation.
-CopyBandwidth measureCopyBandwidth(ComputeContext& compute);
-
+// The profiler's references for the active device: the measured ceilings
+// (compute/ceiling_benchmarks.h; loaded from the cache or measured a step per
+// frame) and, as a cross-check, the vendor table's peak FP32.
 struct DeviceCeilings {
-  CopyBandwidth copy;
+  MeasuredCeilings measured;
   std::optional<PeakFp32> peak;
   std::string peakUnknownWhy;
+  // Readings for the Device info panel.
+  bool measuring = false;
+  std::string progress;      // "FP32 multiply-add rate (3 of 8)" while measuring
+  std::string source;        // "measured 2026-...", "from the cache (measured ...)"
+  bool measureRequested = false;  // the panel's "Measure again"
 };
-
-DeviceCeilings measureDeviceCeilings(ComputeContext& compute);
 
 }  // namespace ks

@@ -81,7 +81,7 @@ double toNumber(const std::string& text) {
 }
 
 struct Column {
-  const char* name;
+  std::string name;
   std::function<std::string(const RunRecord&)> get;
   std::function<void(RunRecord&, const std::string&)> set;
 };
@@ -93,6 +93,9 @@ struct Column {
     col, [](const RunRecord& r) { return number(r.field); },              \
         [](RunRecord& r, const std::string& v) { r.field = static_cast<decltype(r.field)>(toNumber(v)); } \
   }
+
+// "ceiling_copy_gbps": the ceilings' CSV columns, after the fixed ones.
+std::string ceilingColumnName(size_t index) { return std::string("ceiling_") + ceilingName(ceilingAt(index)).key; }
 
 const std::vector<Column>& columns() {
   static const std::vector<Column> table = {
@@ -125,7 +128,15 @@ const std::vector<Column>& columns() {
       KS_NUMBER("rate", m.rate),
       KS_TEXT("rate_unit", m.rateUnit),
   };
-  return table;
+  static const std::vector<Column> withCeilings = [] {
+    std::vector<Column> all = table;
+    for (size_t i = 0; i < kCeilingCount; ++i)
+      all.push_back({ceilingColumnName(i),
+                     [i](const RunRecord& r) { return r.meta.ceilings[i] > 0.0 ? number(r.meta.ceilings[i]) : ""; },
+                     [i](RunRecord& r, const std::string& v) { r.meta.ceilings[i] = toNumber(v); }});
+    return all;
+  }();
+  return withCeilings;
 }
 #undef KS_TEXT
 #undef KS_NUMBER
@@ -255,6 +266,14 @@ std::optional<std::vector<RunRecord>> runsFromCsv(const std::string& text, std::
 namespace {
 
 // In stage order: an array, since a JSON object's keys have none.
+// By key; null for a ceiling the run's device had none of.
+json ceilingsJson(const CeilingValues& values) {
+  json j = json::object();
+  for (size_t i = 0; i < kCeilingCount; ++i)
+    j[ceilingName(ceilingAt(i)).key] = values[i] > 0.0 ? json(values[i]) : json(nullptr);
+  return j;
+}
+
 json stagesJson(const std::vector<std::pair<std::string, double>>& stages) {
   json list = json::array();
   for (const auto& [stage, ms] : stages) list.push_back({{"stage", stage}, {"ms", ms}});
@@ -281,6 +300,7 @@ std::string runsToJson(const std::vector<RunRecord>& runs) {
                       {"source_hash", r.meta.sourceHash},
                       {"time", r.meta.time},
                       {"host", r.meta.host},
+                      {"ceilings", ceilingsJson(r.meta.ceilings)},
                       {"parameters", params}}},
                     {"measurements",
                      {{"frames", r.m.frames},
@@ -331,6 +351,10 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
       r.meta.sourceHash = m.at("source_hash").get<std::string>();
       r.meta.time = m.at("time").get<std::string>();
       r.meta.host = m.at("host").get<std::string>();
+      if (const auto ceilings = m.find("ceilings"); ceilings != m.end())  // files before them lack them
+        for (size_t i = 0; i < kCeilingCount; ++i)
+          if (const auto v = ceilings->find(ceilingName(ceilingAt(i)).key); v != ceilings->end() && !v->is_null())
+            r.meta.ceilings[i] = v->get<double>();
       for (const json& p : m.at("parameters"))
         r.meta.parameters.emplace_back(p.at("name").get<std::string>(), p.at("value").get<std::string>());
       const json& x = j.at("measurements");

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "compute/ceilings.h"
 #include "compute/sample_stats.h"
 
 namespace ks {
@@ -23,6 +24,9 @@ struct RunMetadata {
   std::string sourceHash;                            // FNV-1a of the kernel source that ran, hex
   std::string time;                                  // ISO 8601 UTC, when the run ended
   std::string host;
+  // The device's measured ceilings when the run was made (0: none), by Ceiling;
+  // "ceiling_<key>" columns in CSV, metadata.ceilings.<key> in JSON (compute/ceilings.h).
+  CeilingValues ceilings{};
   // Every parameter of the configuration, in a stable order ("variant" -> "blocked").
   std::vector<std::pair<std::string, std::string>> parameters;
   std::string parameter(const std::string& key) const;  // "" when absent

@@ -37,6 +37,11 @@ kernel_mutants=(
   # histogram.cl
   'histogram.cl|s/#define LUMA(r, g, b) ((77u \* (r) + 150u \* (g)/#define LUMA(r, g, b) ((77u * (r) + 151u * (g)/|test_image_kernels|ImageKernels.*Histogram*|luminance weight of green off by one'
   'histogram.cl|s/for (; g < count; g += rows) s0 += partials/for (; g + 1 < count; g += rows) s0 += partials/|test_image_kernels|ImageKernels.*Histogram*|merge tail loop skips the last partial histogram'
+  # ceilings.cl (issue 23): each benchmark checks its kernel's output against the CPU
+  'ceilings.cl|s/a7 = mad(a7, one, step);/a7 = a7;/|test_ceilings|CeilingsOnTheDevice.Every*|one of the eight multiply-add chains does no work'
+  'ceilings.cl|s/atomic_inc(\&bins\[x >> 24\]);/if (i \& 1) atomic_inc(\&bins[x >> 24]);/|test_ceilings|CeilingsOnTheDevice.Every*|local atomics: every other increment skipped'
+  'ceilings.cl|s/words\[lid + ((uint)i \& 3u) \* items\] = sum;/words[lid] = sum;/|test_ceilings|CeilingsOnTheDevice.Every*|local bandwidth: every write to the same word'
+  'ceilings.cl|s/odd += in\[first + (k + 1) \* loopStep\];/odd += in[first + k * loopStep];/|test_ceilings|CeilingsOnTheDevice.Every*|read: each pair of float4s is the same one read twice'
   # transpose.cl
   'transpose.cl|s/const bool full = inAligned \&\& outAligned \&\&/const bool full = inAligned \&\&/|test_image_kernels|ImageKernels.*Transpose*|4x4-block transpose: whole-tile test ignores the output alignment'
   'transpose.cl|s/if (ox < height \&\& oy < width) out\[oy \* height + ox\]/if (ox < height \&\& oy < width - 1) out[oy * height + ox]/|test_image_kernels|ImageKernels.*Transpose*|tiled transpose drops the last output row'

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <regex>
 #include <map>
 #include <set>
 #include <sstream>
@@ -1339,6 +1340,9 @@ TEST(App, NBodySweepWritesACompleteCsvAndJson) {
   EXPECT_EQ(ran, (std::set<std::string>{"naive/32/1", "naive/64/1", "tiled/32/1", "tiled/32/4", "tiled/64/1",
                                         "tiled/64/4"}));
   EXPECT_EQ(refused, 2) << "naive has no unroll 4";
+  // Every row, refused ones too, carries the device's ceilings, now cached in the config dir.
+  for (const RunRecord& run : *runs) EXPECT_GT(run.meta.ceilings[static_cast<size_t>(Ceiling::Fp32Mad)], 0.0) << run.name;
+  EXPECT_TRUE(fs::exists(dir / "config" / "ceilings.json"));
   EXPECT_TRUE(contains(r.out, "best: ")) << r.describe();
   const auto fromJson = readRunsJson(json, &error);
   ASSERT_TRUE(fromJson) << error;
@@ -1395,9 +1399,31 @@ TEST(App, RecordWritesRunsThatImportBack) {
   EXPECT_EQ(run.meta.parameter("bodies"), "128");
   EXPECT_FALSE(run.meta.interop.empty());
   EXPECT_FALSE(run.meta.version.empty());
+  // The device's measured ceilings (a headless run measures them before its first frame).
+  EXPECT_GT(run.meta.ceilings[static_cast<size_t>(Ceiling::Copy)], 0.0);
+  EXPECT_GT(run.meta.ceilings[static_cast<size_t>(Ceiling::Fp32Mad)], 0.0);
   const auto fromCsv = runsFromCsv(test::readFile(csv), &error);
   ASSERT_TRUE(fromCsv) << error;
   EXPECT_EQ(fromCsv->size(), 1u);
+  EXPECT_EQ(fromCsv->front().meta.ceilings, run.meta.ceilings);
+}
+
+// `--bench ceilings`: every figure with its unit and how it was measured.
+TEST(App, BenchCeilingsPrintsEveryFigureWithItsMethod) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-ceilings");
+  const RunResult r = runApp(dir, {"--bench", "ceilings"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  int methods = 0;
+  for (size_t at = 0; (at = r.out.find("    method: ", at)) != std::string::npos; ++at) ++methods;
+  for (size_t i = 0; i < kCeilingCount; ++i) {
+    const CeilingName& name = ceilingName(ceilingAt(i));
+    const std::regex line(std::string("\\n") + std::regex_replace(name.label, std::regex(R"([()])"), R"(\$&)") +
+                          R"( +([0-9.]+ )" + name.unit + R"(|- \(not available: no fp64))");
+    EXPECT_TRUE(std::regex_search(r.out, line)) << name.label << "\n" << r.describe();
+  }
+  EXPECT_GE(methods, static_cast<int>(kCeilingCount) - 1) << r.describe();
+  EXPECT_TRUE(contains(r.out, "vendor table peak FP32 (cross-check)")) << r.describe();
 }
 
 TEST(App, CorruptTuningCacheWarnsIsRewrittenAndTheAppStarts) {

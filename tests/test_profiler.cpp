@@ -216,33 +216,14 @@ TEST(PeakFp32, TableKnowsSomeGpusAndSaysUnknownOtherwise) {
   EXPECT_NE(why.find("no entry"), std::string::npos) << why;
 }
 
-TEST(CopyBandwidth, MeasuredOnARealDevice) {
-  KS_NEED("opencl", test::openClMissing());
-  const DeviceCatalog catalog = enumerateDevices();
-  const DeviceChoice choice = selectDevice(catalog.devices, {});
-  ASSERT_TRUE(choice.index) << choice.reason;
-  ComputeContext compute(catalog.devices[*choice.index], KERNELSCOPE_SOURCE_KERNELS_DIR);
-  const CopyBandwidth copy = measureCopyBandwidth(compute);
-  ASSERT_TRUE(copy.error.empty()) << copy.error;
-  EXPECT_GT(copy.gbps, 0.0);
-  EXPECT_GE(copy.runs, 3);
-  EXPECT_GT(copy.bufferBytes, 0u);
-  EXPECT_LE(copy.bufferBytes, compute.device().maxAllocBytes / 4);
-  EXPECT_NEAR(copy.gbps, 2.0 * copy.bufferBytes / (copy.medianMs * 1e6), 1e-9 * copy.gbps);
-  // For the record (the figures differ per machine, nothing to assert):
-  std::string why;
-  const auto peak = peakFp32(compute.device(), &why);
-  std::printf("%s: copy %.1f GB/s over %zu MiB (median of %d); peak FP32 %s\n", compute.device().name.c_str(),
-              copy.gbps, copy.bufferBytes >> 20, copy.runs,
-              peak ? (std::to_string(peak->gflops) + " GFLOP/s = " + peak->formula).c_str() : ("unknown: " + why).c_str());
-}
-
 TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
   test::SessionParts parts = test::sessionParts(320, 240);
   KS_NEED(parts.capability, parts.missing);
   AppState state;
   Session session(std::move(parts.catalog), test::smallSessionOptions(256), Settings{}, *parts.surface, state);
-  EXPECT_GT(state.ceilings.copy.gbps, 0.0) << state.ceilings.copy.error;
+  // A window run measures the ceilings a step per frame: not yet, but under way.
+  EXPECT_TRUE(state.ceilings.measuring);
+  EXPECT_TRUE(state.ceilings.measured.empty());
   for (SceneKind kind : {SceneKind::NBody, SceneKind::Image, SceneKind::Julia}) {
     state.requestedScene = kind;
     session.applyRequests(state);

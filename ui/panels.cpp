@@ -276,6 +276,7 @@ void drawDeviceInfoPanel(AppState& state) {
       infoRow("GL renderer", state.glRenderer);
       infoRow("GL version", state.glVersion);
       ImGui::EndTable();
+      drawMeasuredCeilings(state);
       ImGui::Separator();
       ImGui::SetNextItemWidth(-1);
       ImGui::InputTextWithHint("##extfilter", "search extensions", state.extensionFilter, sizeof state.extensionFilter);

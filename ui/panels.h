@@ -51,6 +51,8 @@ void drawProfilerPanel(AppState& state);  // panels_profiler.cpp
 void drawLogPanel(AppState& state);
 void drawRunsPanel(AppState& state);   // panels_runs.cpp
 void drawSweepPanel(AppState& state);  // panels_sweep.cpp
+// The Device info panel's measured ceilings and "Measure again" (panels_ceilings.cpp).
+void drawMeasuredCeilings(AppState& state);
 
 // All of the above, in order, plus ImGui's demo window when asked for.
 void drawPanels(AppState& state);

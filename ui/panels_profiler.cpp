@@ -125,15 +125,18 @@ void fractionText(double value, double ceiling) {
 
 void derivedRates(const AppState& state) {
   const DeviceCeilings& c = state.ceilings;
-  if (c.copy.gbps > 0.0)
-    ImGui::Text("memory: %.1f GB/s measured (copy of %.0f MiB, median of %d)", c.copy.gbps,
-                c.copy.bufferBytes / 1048576.0, c.copy.runs);
-  else
-    ImGui::TextDisabled("memory bandwidth unknown: %s", c.copy.error.empty() ? "not measured" : c.copy.error.c_str());
+  const double copyGbps = c.measured.value(Ceiling::Copy);
+  const double fp32Mad = c.measured.value(Ceiling::Fp32Mad), fp64Mad = c.measured.value(Ceiling::Fp64Mad);
+  const char* pending = c.measuring ? "being measured (Device info)" : "not measured (Device info)";
+  if (copyGbps > 0.0) ImGui::Text("memory: %.1f GB/s measured (copy)", copyGbps);
+  else ImGui::TextDisabled("memory bandwidth %s", pending);
+  if (fp32Mad > 0.0) ImGui::Text("FP32 multiply-add: %.0f GFLOP/s measured", fp32Mad);
+  else ImGui::TextDisabled("FP32 multiply-add rate %s", pending);
+  // The vendor table only cross-checks the measured rate.
   if (c.peak)
-    ImGui::Text("peak FP32: %.0f GFLOP/s = %s", c.peak->gflops, c.peak->formula.c_str());
+    ImGui::TextDisabled("vendor peak FP32: %.0f GFLOP/s = %s", c.peak->gflops, c.peak->formula.c_str());
   else
-    ImGui::TextDisabled("peak FP32 unknown: %s", c.peakUnknownWhy.c_str());
+    ImGui::TextDisabled("vendor peak FP32 unknown: %s", c.peakUnknownWhy.c_str());
 
   const FrameProfiler& p = state.profiler;
   if (const auto* step = p.find("nbody step"); step && !step->samples.empty() && state.scene == SceneKind::NBody) {
@@ -143,11 +146,7 @@ void derivedRates(const AppState& state) {
     const double gflops = ms > 0.0 ? n * n * (fp64 ? 30.0 : 20.0) / (ms * 1e-3) * 1e-9 : 0.0;
     ImGui::Text("n-body: %.1f GFLOP/s (median step, %s, %.0f flops/interaction)", gflops, fp64 ? "fp64" : "fp32",
                 fp64 ? 30.0 : 20.0);
-    if (!fp64 && c.peak) fractionText(gflops, c.peak->gflops);
-    if (fp64) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("(peak FP64 unknown)");
-    }
+    fractionText(gflops, fp64 ? fp64Mad : fp32Mad);
   }
   if (state.scene == SceneKind::Image && state.image.width > 0) {
     const ImageLabState& lab = state.image;
@@ -166,7 +165,7 @@ void derivedRates(const AppState& state) {
       if (!s || s->samples.empty() || (std::string(k.name) == "transpose" && !lab.transpose)) continue;
       const double gbps = imageGigabytesPerSecond(k.bytes, s->shown.median);
       ImGui::Text("%s: %.1f GB/s (median, %.1f MB read + written)", k.name, gbps, k.bytes / 1e6);
-      fractionText(gbps, c.copy.gbps);
+      fractionText(gbps, copyGbps);
     }
   }
 }

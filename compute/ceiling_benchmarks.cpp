@@ -1,0 +1,416 @@
+#include "compute/ceiling_benchmarks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include "compute/compute_context.h"
+#include "compute/device_catalog.h"
+#include "compute/image_copy.h"
+#include "compute/image_layout.h"
+#include "compute/program_cache.h"
+#include "compute/sample_stats.h"
+
+namespace ks {
+namespace {
+
+size_t powerOfTwoAtMost(size_t n) {
+  size_t p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+std::string format(const char* pattern, auto... values) {
+  char text[320];
+  std::snprintf(text, sizeof text, pattern, values...);
+  return text;
+}
+
+// Grows the amount of work (iterations) from `start` until one launch takes about
+// plan.targetMs, then times plan.runs launches of that amount. `launch(amount, event)`
+// enqueues one launch. Returns the amount and the fastest launch's time: a
+// ceiling is the best the device does; other programs on the machine only ever
+// make a launch slower.
+struct Timing {
+  int amount = 0;
+  double bestMs = 0.0;
+};
+constexpr int kMaxIterations = 1 << 22;  // keeps the multiply-add chains exact (kernels/ceilings.cl)
+
+Timing timeScaled(Queue& queue, const CeilingPlan& plan, int start,
+                  const std::function<void(int amount, Event* event)>& launch) {
+  int amount = start;
+  for (int attempt = 0; attempt < 6; ++attempt) {
+    Event event;
+    launch(amount, &event);
+    queue.finish();
+    const double ms = std::max(event.elapsedMs(), 1e-3);
+    const double scale = plan.targetMs / ms;
+    const int scaled = static_cast<int>(std::clamp(amount * scale, 1.0, static_cast<double>(kMaxIterations)));
+    // Close enough, or as far as it may grow: that amount is timed.
+    if (scale < 1.5 || amount >= kMaxIterations) {
+      amount = scaled;
+      break;
+    }
+    // A short launch is mostly overhead: grow at most 64-fold and time it again.
+    amount = std::min(scaled, amount * 64);
+  }
+  Timing t;
+  t.amount = std::max(amount, 1);
+  std::vector<Event> events(static_cast<size_t>(plan.runs));
+  for (Event& e : events) launch(t.amount, &e);
+  queue.finish();
+  std::vector<double> ms;
+  for (const Event& e : events) ms.push_back(e.elapsedMs());
+  t.bestMs = summarize(ms).min;
+  return t;
+}
+
+double perSecond(double count, double ms) { return ms > 0.0 ? count / (ms * 1e-3) * 1e-9 : 0.0; }
+
+// What kernels/ceilings.cl's multiply-add chains sum to after `iterations`: lane
+// c of chain j (W lanes each) ends at j * W + c + iterations * step, exactly;
+// summed in the kernel's order (8 chains, then float8 halves, then pairs).
+template <typename T, int W>
+T expectedMadSum(int iterations, T step) {
+  T s[W];
+  for (int c = 0; c < W; ++c) {
+    auto a = [&](int chain) { return static_cast<T>(chain * W + c) + static_cast<T>(iterations) * step; };
+    s[c] = ((a(0) + a(1)) + (a(2) + a(3))) + ((a(4) + a(5)) + (a(6) + a(7)));
+  }
+  if constexpr (W == 8)
+    for (int c = 0; c < 4; ++c) s[c] += s[c + 4];
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+// kernels/ceilings.cl's local_bandwidth for one work-group, replayed.
+std::vector<uint32_t> replayLocalBandwidth(size_t items, int iterations) {
+  std::vector<uint32_t> words(4 * items), sums(items, 0);
+  for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<uint32_t>(i);
+  const size_t mask = 4 * items - 1;
+  for (int it = 0; it < iterations; ++it) {
+    for (size_t lid = 0; lid < items; ++lid)
+      for (uint32_t k = 0; k < 32; ++k) sums[lid] += words[(lid + (static_cast<uint32_t>(it) * 32 + k) * 33u) & mask];
+    for (size_t lid = 0; lid < items; ++lid) words[lid + (static_cast<size_t>(it) & 3) * items] = sums[lid];
+  }
+  return sums;
+}
+
+// kernels/ceilings.cl's local_atomics bins for work-group `group`, replayed.
+std::vector<uint32_t> replayLocalAtomics(size_t group, size_t items, int iterations, uint32_t seed) {
+  std::vector<uint32_t> bins(256, 0);
+  for (size_t lid = 0; lid < items; ++lid) {
+    uint32_t x = seed ^ (static_cast<uint32_t>(group * items + lid) * 0x9E3779B9u);
+    for (int i = 0; i < iterations; ++i) {
+      x = x * 1664525u + 1013904223u;
+      ++bins[x >> 24];
+    }
+  }
+  return bins;
+}
+
+// The input buffer's float4 number `index`: small whole numbers (sums stay exact)
+// that differ from float4 to float4, so a kernel reading the wrong ones sums wrong.
+float inputValue(size_t index) { return static_cast<float>((static_cast<uint32_t>(index) * 2654435761u) >> 29); }
+
+template <typename T>
+std::vector<T> readAll(Queue& queue, const Buffer& buffer, size_t count) {
+  std::vector<T> values(count);
+  queue.readBuffer(buffer, 0, count * sizeof(T), values.data());
+  return values;
+}
+
+std::string runsText(const CeilingPlan& plan) { return "fastest of " + std::to_string(plan.runs) + " launches"; }
+
+}  // namespace
+
+CeilingPlan ceilingPlanFor(const DeviceDescriptor& device) {
+  CeilingPlan plan;
+  const bool gpu = device.kind == DeviceKind::Gpu;
+  plan.workGroup = powerOfTwoAtMost(std::clamp<size_t>(device.maxWorkGroupSize, 1, 256));
+  const size_t units = std::max<cl_uint>(device.computeUnits, 1);
+  // GPUs: enough groups to fill every compute unit several times over; CPUs
+  // (PoCL): a few per core, each group a loop over its work-items.
+  plan.groups = units * (gpu ? 16 : 4);
+  // Buffers well beyond any cache, within a quarter of the largest allocation.
+  const size_t wanted = gpu ? (size_t{256} << 20) : (size_t{32} << 20);
+  plan.bufferBytes = std::min<size_t>(wanted, static_cast<size_t>(device.maxAllocBytes / 4)) & ~size_t{4095};
+  plan.targetMs = gpu ? 2.0 : 8.0;
+  plan.runs = gpu ? 7 : 5;
+  return plan;
+}
+
+CeilingMeasurement::CeilingMeasurement(ComputeContext& compute)
+    : compute_(compute), plan_(ceilingPlanFor(compute.device())) {
+  if (compute.device().hasExtension("cl_khr_fp64")) buildOptions_ = "-DHAVE_FP64";
+  compute_.prefetchKernelFile(kCeilingsKernelFile, buildOptions_);
+  compute_.prefetchKernelFile(kCopyKernelFile);
+}
+
+CeilingMeasurement::~CeilingMeasurement() = default;
+
+bool CeilingMeasurement::kernelsReady() const {
+  return compute_.kernelFileReady(kCeilingsKernelFile, buildOptions_) && compute_.kernelFileReady(kCopyKernelFile);
+}
+
+std::string CeilingMeasurement::progress() const {
+  if (done()) return "done";
+  if (!program_ && !kernelsReady()) return "compiling the kernels";
+  return std::string(ceilingName(ceilingAt(next_)).label) + " (" + std::to_string(next_ + 1) + " of " +
+         std::to_string(kCeilingCount) + ")";
+}
+
+bool CeilingMeasurement::step(bool wait) {
+  if (done()) return true;
+  if (!program_) {
+    if (!wait && !kernelsReady()) return false;
+    program_ = compute_.buildKernelFile(kCeilingsKernelFile, buildOptions_);
+  }
+  const Ceiling c = ceilingAt(next_);
+  try {
+    result_[c] = measure(c);
+  } catch (const std::exception& e) {
+    result_[c] = CeilingFigure{};
+    result_[c].error = e.what();
+  }
+  if (++next_ == kCeilingCount) {
+    result_.time = ceilingTimeNow();
+    input_ = Buffer();
+    output_ = Buffer();
+    copier_.reset();
+  }
+  return done();
+}
+
+CeilingFigure CeilingMeasurement::measure(Ceiling c) {
+  if (c != Ceiling::Copy && !program_->ok()) {
+    CeilingFigure f;
+    f.error = "kernels/ceilings.cl did not build: " + program_->error;
+    return f;
+  }
+  switch (c) {
+    case Ceiling::Copy: return measureCopy();
+    case Ceiling::Read: return measureRead();
+    case Ceiling::Fp32Mad: return measureMad(false);
+    case Ceiling::Fp64Mad: return measureMad(true);
+    case Ceiling::Rsqrt: return measureRsqrt(false);
+    case Ceiling::NativeRsqrt: return measureRsqrt(true);
+    case Ceiling::LocalBandwidth: return measureLocalBandwidth();
+    case Ceiling::LocalAtomics: return measureLocalAtomics();
+    case Ceiling::Count: break;
+  }
+  return {};
+}
+
+void CeilingMeasurement::makeBuffers() {
+  if (input_.get()) return;
+  if (plan_.bufferBytes < (size_t{1} << 20)) throw std::runtime_error("the device's largest allocation is too small");
+  input_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, plan_.bufferBytes);
+  output_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, plan_.bufferBytes);
+  // Known values (all four floats of a float4 alike): the host can redo the read kernel's sums.
+  std::vector<float> values(plan_.bufferBytes / sizeof(float));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = inputValue(i / 4);
+  compute_.queue().writeBuffer(input_, 0, plan_.bufferBytes, values.data());
+}
+
+CeilingFigure CeilingMeasurement::measureCopy() {
+  makeBuffers();
+  if (!copier_) copier_ = std::make_unique<ImageCopier>(compute_, static_cast<int>(plan_.workGroup));
+  Queue& queue = compute_.queue();
+  const size_t bytes = plan_.bufferBytes;
+  // Untouched output may not be backed by memory yet: the first copy is a warm-up.
+  copier_->run(queue, input_.get(), output_.get(), bytes);
+  std::vector<ImageOpEvents> events(static_cast<size_t>(plan_.runs));
+  for (ImageOpEvents& e : events) copier_->run(queue, input_.get(), output_.get(), bytes, &e);
+  queue.finish();
+  std::vector<double> ms;
+  for (const ImageOpEvents& e : events) ms.push_back(e.elapsedMs());
+  // The copy must have copied: the output's last float is the input's.
+  float last = -1.0f;
+  queue.readBuffer(output_, bytes - sizeof(float), sizeof(float), &last);
+  if (last != inputValue(bytes / 16 - 1)) throw std::runtime_error("the copy kernel's output is not its input");
+  CeilingFigure f;
+  f.value = perSecond(2.0 * static_cast<double>(bytes), summarize(ms).min);
+  f.method = format("copy.cl: %zu MiB read and written (both counted), 16 bytes per work-item, groups of %zu, %s",
+                    bytes >> 20, plan_.workGroup, runsText(plan_).c_str());
+  return f;
+}
+
+CeilingFigure CeilingMeasurement::measureRead() {
+  makeBuffers();
+  Kernel kernel(program_->program.get(), "read_sum");
+  Queue& queue = compute_.queue();
+  const size_t count = plan_.bufferBytes / 16;  // float4s
+  // Each work-item reads at least 64 float4s: its one written sum is then under 1/256 of its traffic.
+  const size_t items = std::min(plan_.groups * plan_.workGroup * 4, std::max<size_t>(count / 64, plan_.workGroup)) /
+                       plan_.workGroup * plan_.workGroup;
+  const cl_uint perItem = static_cast<cl_uint>(count / items) & ~cl_uint{1};  // the kernel reads pairs
+  // GPUs: neighbours read neighbours (coalesced); CPUs: each work-item its own block (a stream per core).
+  const bool gpu = compute_.device().kind == DeviceKind::Gpu;
+  Buffer sums(compute_.context(), CL_MEM_WRITE_ONLY, items * sizeof(float));
+  kernel.setArg(0, input_);
+  kernel.setArg(1, sums);
+  kernel.setArg(2, perItem);
+  kernel.setArg(3, static_cast<cl_uint>(gpu ? 1 : perItem));
+  kernel.setArg(4, static_cast<cl_uint>(gpu ? items : 1));
+  queue.enqueueKernel(kernel, {items}, {plan_.workGroup});  // warm-up
+  std::vector<Event> events(static_cast<size_t>(plan_.runs));
+  for (Event& e : events) queue.enqueueKernel(kernel, {items}, {plan_.workGroup}, &e);
+  queue.finish();
+  std::vector<double> ms;
+  for (const Event& e : events) ms.push_back(e.elapsedMs());
+  const std::vector<float> got = readAll<float>(queue, sums, items);
+  // Each work-item's sum, redone (whole numbers: exact in any order).
+  for (size_t i = 0; i < items; ++i) {
+    double expected = 0.0;
+    for (size_t k = 0; k < perItem; ++k) expected += 4.0 * inputValue(gpu ? i + k * items : i * perItem + k);
+    if (got[i] != expected)
+      throw std::runtime_error(format("the read kernel's sum for work-item %zu is %g, expected %g", i, got[i], expected));
+  }
+  const double bytes = static_cast<double>(items) * perItem * 16.0;
+  CeilingFigure f;
+  f.value = perSecond(bytes, summarize(ms).min);
+  f.method = format("%.0f MiB summed as float4 by %zu work-items in groups of %zu, %u float4s each (%s), %s",
+                    bytes / 1048576.0, items, plan_.workGroup, perItem,
+                    gpu ? "neighbours read neighbours" : "each its own block", runsText(plan_).c_str());
+  return f;
+}
+
+CeilingFigure CeilingMeasurement::measureMad(bool fp64) {
+  CeilingFigure f;
+  if (fp64 && buildOptions_.empty()) {
+    f.error = "not available: no fp64 (the device lacks cl_khr_fp64)";
+    return f;
+  }
+  Kernel kernel(program_->program.get(), fp64 ? "mad_rate_f64" : "mad_rate_f32");
+  Queue& queue = compute_.queue();
+  const size_t items = plan_.groups * plan_.workGroup;
+  const size_t valueBytes = fp64 ? sizeof(double) : sizeof(float);
+  Buffer out(compute_.context(), CL_MEM_WRITE_ONLY, items * valueBytes);
+  kernel.setArg(0, out);
+  const double step = 1.0 / 1024.0;
+  if (fp64) kernel.setArg(2, 1.0), kernel.setArg(3, step);
+  else kernel.setArg(2, 1.0f), kernel.setArg(3, static_cast<float>(step));
+  const Timing t = timeScaled(queue, plan_, 16, [&](int iterations, Event* event) {
+    kernel.setArg(1, static_cast<cl_int>(iterations));
+    queue.enqueueKernel(kernel, {items}, {plan_.workGroup}, event);
+  });
+  // Every work-item must have done every iteration (a kernel that skipped the work fails here).
+  const double expected = fp64 ? expectedMadSum<double, 4>(t.amount, step)
+                               : static_cast<double>(expectedMadSum<float, 8>(t.amount, static_cast<float>(step)));
+  if (fp64) {
+    const auto all = readAll<double>(queue, out, items);
+    if (const auto wrong = std::find_if(all.begin(), all.end(), [&](double v) { return v != expected; }); wrong != all.end())
+      throw std::runtime_error(format("the multiply-add kernel's result is %.17g, expected %.17g", *wrong, expected));
+  } else {
+    const auto all = readAll<float>(queue, out, items);
+    if (const auto wrong = std::find_if(all.begin(), all.end(), [&](float v) { return static_cast<double>(v) != expected; });
+        wrong != all.end())
+      throw std::runtime_error(format("the multiply-add kernel's result is %.9g, expected %.9g", *wrong, expected));
+  }
+  const int lanes = fp64 ? 32 : 64;
+  const double flops = 2.0 * lanes * static_cast<double>(t.amount) * static_cast<double>(items);
+  f.value = perSecond(flops, t.bestMs);
+  f.method = format("8 independent %s multiply-add chains (%d lanes, 2 flops each) x %d iterations per work-item, "
+                    "%zu work-groups of %zu, %s",
+                    fp64 ? "double4" : "float8", lanes, t.amount, plan_.groups, plan_.workGroup, runsText(plan_).c_str());
+  return f;
+}
+
+CeilingFigure CeilingMeasurement::measureRsqrt(bool native) {
+  Kernel kernel(program_->program.get(), native ? "native_rsqrt_rate" : "rsqrt_rate");
+  Queue& queue = compute_.queue();
+  const size_t items = plan_.groups * plan_.workGroup;
+  Buffer out(compute_.context(), CL_MEM_WRITE_ONLY, items * sizeof(float));
+  kernel.setArg(0, out);
+  kernel.setArg(2, 5.0f);
+  const Timing t = timeScaled(queue, plan_, 16, [&](int iterations, Event* event) {
+    kernel.setArg(1, static_cast<cl_int>(iterations));
+    queue.enqueueKernel(kernel, {items}, {plan_.workGroup}, event);
+  });
+  // x <- 1/sqrt(x) converges to 1 from any start: 16 lanes sum to 16 (from 5..8.75 untouched, ~110).
+  for (float v : readAll<float>(queue, out, items))
+    if (!(std::fabs(v - 16.0f) < 0.05f))
+      throw std::runtime_error(format("the inverse square root kernel's result is %g, expected 16", v));
+  CeilingFigure f;
+  f.value = perSecond(16.0 * t.amount * static_cast<double>(items), t.bestMs);
+  f.method = format("%s: 4 independent float4 chains x <- %s(x) (16 lanes) x %d iterations per work-item, "
+                    "%zu work-groups of %zu, %s",
+                    native ? "native_rsqrt" : "rsqrt", native ? "native_rsqrt" : "rsqrt", t.amount, plan_.groups,
+                    plan_.workGroup, runsText(plan_).c_str());
+  return f;
+}
+
+CeilingFigure CeilingMeasurement::measureLocalBandwidth() {
+  Kernel kernel(program_->program.get(), "local_bandwidth");
+  Queue& queue = compute_.queue();
+  const size_t wg = std::min(plan_.workGroup, powerOfTwoAtMost(kernel.workGroupSize(compute_.device().id)));
+  const size_t items = plan_.groups * wg;
+  Buffer out(compute_.context(), CL_MEM_WRITE_ONLY, items * sizeof(cl_uint));
+  kernel.setArg(0, out);
+  clCheck(clSetKernelArg(kernel.get(), 2, 4 * wg * sizeof(cl_uint), nullptr), "clSetKernelArg");
+  // A short launch first, replayed on the CPU: the kernel must do what it claims.
+  const int checkIterations = 3;
+  kernel.setArg(1, static_cast<cl_int>(checkIterations));
+  queue.enqueueKernel(kernel, {items}, {wg});
+  const auto got = readAll<cl_uint>(queue, out, items);
+  const auto expected = replayLocalBandwidth(wg, checkIterations);
+  for (size_t i = 0; i < items; ++i)
+    if (got[i] != expected[i % wg])
+      throw std::runtime_error(format("the local memory kernel's sum for work-item %zu is %u, expected %u", i, got[i],
+                                      expected[i % wg]));
+  const Timing t = timeScaled(queue, plan_, 8, [&](int iterations, Event* event) {
+    kernel.setArg(1, static_cast<cl_int>(iterations));
+    queue.enqueueKernel(kernel, {items}, {wg}, event);
+  });
+  CeilingFigure f;
+  f.value = perSecond(33.0 * 4.0 * t.amount * static_cast<double>(items), t.bestMs);
+  f.method = format("32 reads and 1 write of 4-byte words per iteration (2 barriers) x %d iterations per work-item, "
+                    "%zu work-groups of %zu, %s",
+                    t.amount, plan_.groups, wg, runsText(plan_).c_str());
+  return f;
+}
+
+CeilingFigure CeilingMeasurement::measureLocalAtomics() {
+  Kernel kernel(program_->program.get(), "local_atomics");
+  Queue& queue = compute_.queue();
+  const size_t wg = std::min(plan_.workGroup, powerOfTwoAtMost(kernel.workGroupSize(compute_.device().id)));
+  const size_t items = plan_.groups * wg;
+  const uint32_t seed = 12345u;
+  Buffer out(compute_.context(), CL_MEM_WRITE_ONLY, plan_.groups * 256 * sizeof(cl_uint));
+  kernel.setArg(0, out);
+  kernel.setArg(2, static_cast<cl_uint>(seed));
+  const Timing t = timeScaled(queue, plan_, 16, [&](int iterations, Event* event) {
+    kernel.setArg(1, static_cast<cl_int>(iterations));
+    queue.enqueueKernel(kernel, {items}, {wg}, event);
+  });
+  // Every group's bins must hold every increment; the last group's, bin by bin, the CPU's replay.
+  const auto bins = readAll<cl_uint>(queue, out, plan_.groups * 256);
+  for (size_t g = 0; g < plan_.groups; ++g) {
+    uint64_t total = 0;
+    for (size_t b = 0; b < 256; ++b) total += bins[g * 256 + b];
+    if (total != static_cast<uint64_t>(wg) * static_cast<uint64_t>(t.amount))
+      throw std::runtime_error(format("work-group %zu's bins hold %llu increments, expected %llu", g,
+                                      static_cast<unsigned long long>(total),
+                                      static_cast<unsigned long long>(wg) * static_cast<unsigned long long>(t.amount)));
+  }
+  const size_t last = plan_.groups - 1;
+  if (!std::equal(bins.begin() + static_cast<std::ptrdiff_t>(last * 256), bins.end(),
+                  replayLocalAtomics(last, wg, t.amount, seed).begin()))
+    throw std::runtime_error("the local atomics kernel's bins differ from the CPU's replay");
+  CeilingFigure f;
+  f.value = perSecond(static_cast<double>(t.amount) * static_cast<double>(items), t.bestMs);
+  f.method = format("atomic_inc on 256 local bins drawn at random (uniform) x %d per work-item, %zu work-groups of %zu, %s",
+                    t.amount, plan_.groups, wg, runsText(plan_).c_str());
+  return f;
+}
+
+MeasuredCeilings measureCeilings(ComputeContext& compute) {
+  CeilingMeasurement measurement(compute);
+  measurement.runToEnd();
+  return measurement.result();
+}
+
+}  // namespace ks

@@ -1,0 +1,80 @@
+#pragma once
+// Measures a device's ceilings (compute/ceilings.h) with the micro-kernels of
+// kernels/ceilings.cl and the copy of kernels/copy.cl, one micro-benchmark per
+// step(), so the viewer can run one per frame and stay responsive (each step is
+// a few short launches: on a CPU device about a tenth of a second, on a GPU a
+// few tens of milliseconds). Sizes come from the device; the iterations of each
+// kernel are scaled until one launch takes a set time, then the fastest of a
+// few timed launches counts. Every kernel's output is checked against what the CPU
+// computes: a wrong result gives an error, not a figure.
+#include <memory>
+#include <string>
+
+#include "compute/ceilings.h"
+#include "compute/cl_objects.h"
+
+namespace ks {
+
+class ComputeContext;
+struct DeviceDescriptor;
+class ImageCopier;
+struct ProgramBuild;
+
+// How big and how long, from the device.
+struct CeilingPlan {
+  size_t workGroup = 256;     // work-items per group (a power of two)
+  size_t groups = 0;          // work-groups per launch of the compute kernels
+  size_t bufferBytes = 0;     // each of the two global buffers (copy, read)
+  double targetMs = 0.0;      // one timed launch should take about this long
+  int runs = 5;               // timed launches; the fastest counts
+};
+CeilingPlan ceilingPlanFor(const DeviceDescriptor& device);
+
+constexpr const char* kCeilingsKernelFile = "ceilings.cl";
+
+class CeilingMeasurement {
+ public:
+  // Starts compiling the kernels on a worker thread (nothing blocks here).
+  explicit CeilingMeasurement(ComputeContext& compute);
+  ~CeilingMeasurement();
+  CeilingMeasurement(const CeilingMeasurement&) = delete;
+  CeilingMeasurement& operator=(const CeilingMeasurement&) = delete;
+
+  // Runs the next micro-benchmark; while the kernels still compile it runs
+  // nothing and returns at once (`wait`: block until they are built instead).
+  // Returns done().
+  bool step(bool wait = false);
+  bool done() const { return next_ >= kCeilingCount; }
+  void runToEnd() {
+    while (!step(true)) {
+    }
+  }
+  // "FP32 multiply-add rate (3 of 8)", or "compiling the kernels".
+  std::string progress() const;
+  const MeasuredCeilings& result() const { return result_; }
+  const CeilingPlan& plan() const { return plan_; }
+
+ private:
+  ComputeContext& compute_;
+  CeilingPlan plan_;
+  std::string buildOptions_;
+  std::shared_ptr<const ProgramBuild> program_;
+  std::unique_ptr<ImageCopier> copier_;
+  Buffer input_, output_;  // the global buffers, made by the copy step
+  size_t next_ = 0;
+  MeasuredCeilings result_;
+  bool kernelsReady() const;
+  CeilingFigure measure(Ceiling c);
+  CeilingFigure measureCopy();
+  CeilingFigure measureRead();
+  CeilingFigure measureMad(bool fp64);
+  CeilingFigure measureRsqrt(bool native);
+  CeilingFigure measureLocalBandwidth();
+  CeilingFigure measureLocalAtomics();
+  void makeBuffers();
+};
+
+// Convenience for headless runs and tests: every ceiling, blocking.
+MeasuredCeilings measureCeilings(ComputeContext& compute);
+
+}  // namespace ks
