@@ -590,7 +590,10 @@ void drawHistogramPanel(AppState& state) {
   if (stacked) {
     const float width = std::max(summaryWidth, percentilesWidth) + style.ScrollbarSize + 2.0f;
     ImGui::BeginChild("statistics", ImVec2(width, room.y));
+    // Closer columns: the bars get what they give up.
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(2.0f, style.CellPadding.y));
     drawn = statisticsTables(lab.statistics, true);
+    ImGui::PopStyleVar();
     ImGui::EndChild();
   } else {
     drawn = statisticsTables(lab.statistics, false);
