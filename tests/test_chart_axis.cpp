@@ -114,6 +114,8 @@ TEST(ChartAxis, LabelsUseTheDigitsTheStepNeeds) {
   EXPECT_EQ(tickLabel(2e6, 1e6), "2M");
   EXPECT_EQ(tickLabel(1e4, 1e4), "10k");
   EXPECT_EQ(tickLabel(-0.0, 1.0), "0");
+  EXPECT_EQ(tickLabel(1500.0, 500.0, false), "1500") << "before a unit: in full";
+  EXPECT_EQ(tickLabel(2e6, 1e6, false), "2000000");
 }
 
 TEST(ChartAxis, TicksArePlacedAlongTheSide) {

@@ -100,14 +100,14 @@ const ImGuiWindow* panel(const char* title) {
 }
 
 // Ticks in order, as far apart as their values are (linear axes), on the plot's side.
-void expectLinearTicks(const std::vector<ChartTick>& ticks, float from, float to, double top) {
+void expectLinearTicks(const std::vector<ChartTick>& ticks, float from, float to, double top, bool abbreviated = true) {
   ASSERT_GE(ticks.size(), 2u);
   EXPECT_EQ(ticks.front().value, 0.0);
   const double step = ticks[1].value - ticks[0].value;
   for (size_t i = 0; i < ticks.size(); ++i) {
     EXPECT_NEAR(ticks[i].value, step * double(i), step * 1e-9) << "not one step apart";
     EXPECT_NEAR(ticks[i].pixel, from + (to - from) * float(ticks[i].value / top), 0.5f) << ticks[i].label;
-    EXPECT_EQ(ticks[i].label, tickLabel(ticks[i].value, step));
+    EXPECT_EQ(ticks[i].label, tickLabel(ticks[i].value, step, abbreviated));
   }
   const double m = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
   EXPECT_TRUE(std::abs(m - 1) < 1e-6 || std::abs(m - 2) < 1e-6 || std::abs(m - 5) < 1e-6) << "step " << step;
@@ -187,7 +187,9 @@ void expectCountTicks(const ChartAxes& chart, double largest, bool logScale) {
   EXPECT_FLOAT_EQ(chart.y.front().pixel, chart.plot.y1) << "0 at the bottom";
   for (const ChartTick& t : chart.y) {
     EXPECT_LE(t.value, largest) << "a count above the bars' full height";
-    if (logScale && t.value > 0) EXPECT_DOUBLE_EQ(std::pow(10.0, std::round(std::log10(t.value))), t.value);
+    if (logScale && t.value > 0) {
+      EXPECT_DOUBLE_EQ(std::pow(10.0, std::round(std::log10(t.value))), t.value);
+    }
     const float f = float(logScale ? std::log1p(t.value) / std::log1p(largest) : t.value / largest);
     EXPECT_NEAR(t.pixel, chart.plot.y1 - chart.plot.height() * f, 0.5f) << t.label;
   }
@@ -320,12 +322,14 @@ TEST_F(ChartsUi, UntickingAChannelWhileScrolledMovesNothing) {
 // one at or above the slowest frame, labelled in ms. Before: an ImGui line plot with
 // no scale at all.
 TEST_F(ChartsUi, TheFrameTimesHaveAMillisecondAxis) {
+  // Frames of about 16 ms, and of about a second (a slow CPU device): "1000", not "1k", ms.
+  for (const double scale : {1.0, 60.0})
   for (const ImVec2 size : kSizes) {
-    SCOPED_TRACE(sizeText(size));
+    SCOPED_TRACE(sizeText(size) + " x" + std::to_string(scale));
     state_.profiler.clear();
     double slowest = 0.0;
     for (int i = 0; i < 120; ++i) {
-      const double ms = 14.0 + 9.0 * std::sin(i * 0.3) + (i == 60 ? 20.0 : 0.0);
+      const double ms = scale * (14.0 + 9.0 * std::sin(i * 0.3) + (i == 60 ? 20.0 : 0.0));
       slowest = std::max(slowest, ms);
       state_.profiler.record("frame", ms);
     }
@@ -338,7 +342,7 @@ TEST_F(ChartsUi, TheFrameTimesHaveAMillisecondAxis) {
     const ScreenRect& plot = chart->plot;
     EXPECT_GE(plot.width(), 0.75f * profiler->InnerRect.GetWidth());
     EXPECT_GE(plot.height(), 3.0f * ImGui::GetTextLineHeight());
-    expectLinearTicks(chart->y, plot.y1, plot.y0, chart->y.back().value);
+    expectLinearTicks(chart->y, plot.y1, plot.y0, chart->y.back().value, false);
     EXPECT_GE(chart->y.back().value, slowest);
     EXPECT_LT(chart->y[chart->y.size() - 2].value, slowest);
     EXPECT_GE(chart->y.size(), 3u) << "a scale needs more than its ends";

@@ -55,13 +55,13 @@ double scaleFraction(double value, double hi, bool logScale) {
   return std::clamp(f, 0.0, 1.0);
 }
 
-std::string tickLabel(double value, double step) {
+std::string tickLabel(double value, double step, bool abbreviate) {
   if (!std::isfinite(value)) return "";
   // Thousands and millions as k and M where the step is coarse enough to lose nothing visible.
   double scale = 1.0;
   const char* suffix = "";
-  if (std::abs(value) >= 1e6 && step >= 1e5) scale = 1e6, suffix = "M";
-  else if (std::abs(value) >= 1e3 && step >= 1e2) scale = 1e3, suffix = "k";
+  if (abbreviate && std::abs(value) >= 1e6 && step >= 1e5) scale = 1e6, suffix = "M";
+  else if (abbreviate && std::abs(value) >= 1e3 && step >= 1e2) scale = 1e3, suffix = "k";
   const double scaledStep = step > 0.0 && std::isfinite(step) ? step / scale : 1.0;
   const int decimals = std::clamp(static_cast<int>(-std::floor(std::log10(scaledStep) + 1e-9)), 0, 6);
   char text[48];
@@ -75,13 +75,14 @@ std::string tickLabel(double value, double step) {
   return s + suffix;
 }
 
-std::vector<ChartTick> placeTicks(const std::vector<double>& values, double hi, bool logScale, float from, float to) {
+std::vector<ChartTick> placeTicks(const std::vector<double>& values, double hi, bool logScale, float from, float to,
+                                  bool abbreviate) {
   std::vector<ChartTick> ticks;
   // The labels' precision: the spacing of the ticks (powers of ten on a log scale: their own).
   const double step = values.size() > 1 ? values[1] - values[0] : std::abs(hi);
   for (const double v : values) {
     const float f = static_cast<float>(scaleFraction(v, hi, logScale));
-    ticks.push_back({v, from + (to - from) * f, tickLabel(v, logScale ? std::max(v, 1.0) : step)});
+    ticks.push_back({v, from + (to - from) * f, tickLabel(v, logScale ? std::max(v, 1.0) : step, abbreviate)});
   }
   return ticks;
 }

@@ -30,8 +30,9 @@ std::vector<double> logTicks(double hi, int targetTicks);
 // Where `value` lies between 0 and `hi` on the scale the charts draw: value / hi,
 // or log(1 + value) / log(1 + hi) (as the histogram shader's bars). 0 for hi <= 0.
 double scaleFraction(double value, double hi, bool logScale);
-// A tick's words: as few digits as `step` needs ("0.5", "20", "1.5k", "2M").
-std::string tickLabel(double value, double step);
+// A tick's words: as few digits as `step` needs ("0.5", "20", "1.5k", "2M"); thousands
+// and millions written out in full where `abbreviate` is false (a unit follows: "1500 ms").
+std::string tickLabel(double value, double step, bool abbreviate = true);
 
 struct ChartTick {
   double value = 0.0;
@@ -54,7 +55,8 @@ struct ChartAxes {
 
 // Ticks placed along a plot's side: fraction 0..1 of each value (from the left,
 // or from the bottom for a y axis) mapped onto [from, to] in pixels.
-std::vector<ChartTick> placeTicks(const std::vector<double>& values, double hi, bool logScale, float from, float to);
+std::vector<ChartTick> placeTicks(const std::vector<double>& values, double hi, bool logScale, float from, float to,
+                                  bool abbreviate = true);
 
 // Draws the y axis left of `plot` (a line, ticks, gridlines across the plot,
 // labels right-aligned) and its unit, when given, above the labels.

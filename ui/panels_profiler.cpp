@@ -59,7 +59,8 @@ void frameGraph(const FrameProfiler& profiler) {
   ImGui::TextDisabled("frame time: median %.2f ms, p95 %.2f ms, max %.2f ms", sum.median, sum.p95, sum.max);
   double slowest = 0.0;
   for (const auto v : samples) slowest = std::max(slowest, static_cast<double>(v));
-  const float height = 90.0f, labelHeight = ImGui::GetTextLineHeight();
+  // 90 pixels, or what the panel shows of it (the strip is short at 1024x700).
+  const float height = std::clamp(ImGui::GetContentRegionAvail().y, 60.0f, 90.0f), labelHeight = ImGui::GetTextLineHeight();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(ImGui::GetContentRegionAvail().x, 120.0f);
   ChartAxes axes;
@@ -69,7 +70,7 @@ void frameGraph(const FrameProfiler& profiler) {
       niceTicksCovering(std::max(slowest, 1e-3), std::max(1, static_cast<int>((height - labelHeight) / 22.0f)));
   const double top = values.back();
   const float top0 = origin.y + labelHeight * 0.5f;  // room for the top label's upper half
-  axes.y = placeTicks(values, top, false, origin.y + height, top0);
+  axes.y = placeTicks(values, top, false, origin.y + height, top0, false);  // "1500" ms, not "1.5k"
   axes.plot = {origin.x + widestLabel(axes.y) + 10.0f, top0, origin.x + width, origin.y + height};
   ImGui::InvisibleButton("##frametime", ImVec2(width, height));
   ImDrawList* draw = ImGui::GetWindowDrawList();

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <optional>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,7 +130,7 @@ void sortRows(std::vector<int>& rows, const std::vector<RunRecord>& runs, const 
   });
 }
 
-// The words and unit of the metric compared: the axis's unit, and which way is better.
+// The unit of the metric compared (the value axis's).
 std::string metricUnit(const RunRecord* base, int metric) {
   switch (metric) {
     case 1: return "ms";
@@ -199,8 +199,8 @@ void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, co
   axes.plot = {origin.x + namesWidth, origin.y, origin.x + width - valuesWidth,
                origin.y + rowHeight * static_cast<float>(rows.size())};
   axes.xUnit = unit;
-  // A tick about every 80 pixels, the axis ending on one at or past the largest value.
-  const std::vector<double> values = niceTicksCovering(largest, std::max(1, static_cast<int>(axes.plot.width() / 80.0f)));
+  // A tick about every 60 pixels, the axis ending on one at or past the largest value.
+  const std::vector<double> values = niceTicksCovering(largest, std::max(1, static_cast<int>(axes.plot.width() / 60.0f)));
   const double top = values.back() > 0.0 ? values.back() : 1.0;
   axes.x = placeTicks(values, top, false, axes.plot.x0, axes.plot.x1);
   auto xOf = [&](double v) { return axes.plot.x0 + axes.plot.width() * static_cast<float>(v / top); };
