@@ -14,6 +14,7 @@
 #include "app/app_state.h"
 #include "io/image_file.h"
 #include "app/image_lab_settings.h"
+#include "ui/chart_axis.h"
 #include "ui/panels.h"
 #include "io/png_writer.h"
 #include "app/render_surface.h"
@@ -598,14 +599,14 @@ TEST(RunsPanelUi, TheComparisonChartSpansThePanel) {
     ImGuiWindow* panel = ImGui::FindWindowByName("Runs");
     ASSERT_NE(panel, nullptr);
     panelWidth = panel->Size.x;
-    // The chart's bars: what the panel drew in the plot colour.
-    const ImU32 bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+    // The chart's bars, as the chart reports it drew them: the longest one's extent.
+    const ChartAxes* chart = drawnChart("runs");
+    ASSERT_NE(chart, nullptr) << "no comparison chart drawn";
     float x0 = 1e9f, x1 = -1e9f;
-    for (const ImDrawVert& v : panel->DrawList->VtxBuffer)
-      if (v.col == bar) {
-        x0 = std::min(x0, v.pos.x);
-        x1 = std::max(x1, v.pos.x);
-      }
+    for (const ChartBar& b : chart->bars) {
+      x0 = std::min(x0, b.rect.x0);
+      x1 = std::max(x1, b.rect.x1);
+    }
     chartWidth = x1 - x0;
   }
   ImGui::DestroyContext();

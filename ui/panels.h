@@ -42,6 +42,10 @@ struct RunRecord;
 // speed-up against the baseline not like for like (empty when nothing does).
 std::string configurationText(const RunRecord& r);
 std::string sizeDifference(const RunRecord& r, const RunRecord& base);
+// The names of runs as the comparison chart labels its bars: the words every name
+// has ("fp32 native_rsqrt @host") left out, which tell the bars of a sweep apart
+// where cutting the whole names to the chart's margin left them all alike.
+std::vector<std::string> distinguishingNames(const std::vector<std::string>& names);
 
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
 // `pressed`: GLFW key codes pressed since the last frame (RenderSurface::takePressedKeys).

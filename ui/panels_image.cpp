@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "app/lab_renderer.h"
 #include "app/image_angle.h"
 #include "io/image_paths.h"
+#include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 
@@ -285,9 +287,11 @@ const char* shortChannelName(int imageChannels, int channel) {
   return std::string_view(name) == "luminance" ? "lum" : name;
 }
 
-void statisticsTables(const ImageStatistics& stats) {
+// `stacked`: the percentiles under the summary (in a narrow panel), else beside it.
+// The two tables' widths as drawn.
+std::pair<float, float> statisticsTables(const ImageStatistics& stats, bool stacked) {
   const int channels = static_cast<int>(stats.channels.size());
-  if (channels == 0) return;
+  if (channels == 0) return {0.0f, 0.0f};
   using Value = std::function<double(const ChannelStatistics&)>;
   struct Row {
     std::string name;
@@ -332,8 +336,10 @@ void statisticsTables(const ImageStatistics& stats) {
                         "a scan of the bins for the median and percentiles (nearest rank). '-': not counted.");
   };
   table("stats", summary);
-  ImGui::SameLine();
+  const float summaryWidth = ImGui::GetItemRectSize().x;
+  if (!stacked) ImGui::SameLine();
   table("percentiles", percentiles);
+  return {summaryWidth, ImGui::GetItemRectSize().x};
 }
 
 void histogramSection(AppState& state) {
@@ -378,6 +384,91 @@ void histogramSection(AppState& state) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The kernel skips the hidden channels: fewer atomics per pixel. Their bins and statistics "
                         "stay empty.");
+  }
+}
+
+// Each channel shown: a row of bars, drawn by a shader from the bins the kernels
+// wrote (LabRenderer), with a count axis on its left (log(1 + count) when log scale
+// is on, as the shader draws), and one level axis (0..255) under the last row; the
+// count under the cursor comes from the read-back, never the log of it.
+void histogramBars(ImageLabState& lab) {
+  const ImageHistogram& h = lab.histogram;
+  static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
+                                   {1, 1, 0.6f, 1}};
+  std::vector<int> shown;
+  for (int c = 0; c < h.channelCount(); ++c)
+    if (lab.showChannel[std::min(c, 4)]) shown.push_back(c);
+  const float lineHeight = ImGui::GetTextLineHeight(), gap = 4.0f;
+  const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+  const float width = std::max(avail.x, 160.0f);
+  const float levelAxisHeight = lineHeight + 7.0f;
+  // As tall as the panel, and never less than every channel of the image needs: the
+  // same whichever are ticked, so that unticking one while the panel is scrolled
+  // moves nothing else (item 10).
+  const int channels = std::max(h.channelCount(), 1);
+  const float minRow = lineHeight + 6.0f;
+  const float rowsHeight = std::max(avail.y - levelAxisHeight, float(channels) * minRow + gap * float(channels - 1));
+  ImGui::InvisibleButton("##bars", ImVec2(width, rowsHeight + levelAxisHeight));
+  if (shown.empty()) {
+    ImGui::GetWindowDrawList()->AddText(origin, ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                                        "no channel shown (Image lab > Histogram)");
+    return;
+  }
+  const bool hovered = ImGui::IsItemHovered();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const float rowHeight = (rowsHeight - gap * float(shown.size() - 1)) / float(shown.size());
+  // Each row's count axis runs from 0 to the channel's largest bin (the shader's full height).
+  std::vector<double> largest;
+  for (int c : shown) largest.push_back(double(*std::max_element(h.channel(c), h.channel(c) + kHistogramBins)));
+  auto countTicks = [&](double top) {
+    // About a label's height apart; at least 0 and one more (the labels that would overlap are left out).
+    const int target = std::max(2, static_cast<int>(rowHeight / (1.6f * lineHeight)));
+    const std::vector<double> values = lab.logScale ? logTicks(top, target + 1) : niceTicks(0.0, top, target);
+    return placeTicks(values, top, lab.logScale, 0.0f, 1.0f);  // fractions of the row, from its bottom
+  };
+  float margin = ImGui::CalcTextSize("level").x;
+  for (double top : largest) margin = std::max(margin, widestLabel(countTicks(top)));
+  margin += 10.0f;
+  const float plotX0 = origin.x + margin, plotX1 = origin.x + width;
+  // Level L is bin L: the tick at the middle of its bar.
+  const float plotWidth = plotX1 - plotX0, half = plotWidth / (2.0f * kHistogramBins);
+  const std::vector<ChartTick> levels =
+      placeTicks(niceTicks(0.0, kHistogramBins - 1, std::max(1, static_cast<int>(plotWidth / 40.0f))), kHistogramBins,
+                 false, plotX0 + half, plotX0 + half + plotWidth);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (size_t i = 0; i < shown.size(); ++i) {
+    const int c = shown[i];
+    const char* name = histogramChannelName(h.imageChannels, c);
+    ChartAxes axes;
+    axes.plot = {plotX0, origin.y + float(i) * (rowHeight + gap), plotX1, origin.y + float(i) * (rowHeight + gap) + rowHeight};
+    axes.x = levels;
+    axes.xUnit = "level";
+    axes.yUnit = lab.logScale ? "pixels (log scale)" : "pixels";
+    axes.y = countTicks(largest[i]);
+    for (ChartTick& t : axes.y) t.pixel = axes.plot.y1 - t.pixel * axes.plot.height();
+    const ImVec2 p0(axes.plot.x0, axes.plot.y0), p1(axes.plot.x1, axes.plot.y1);
+    const ImVec4 colour = colours[h.imageChannels == 1 ? 3 : c];
+    if (lab.renderer) lab.renderer->addHistogram(draw, c, lab.logScale, colour, p0, p1);
+    drawYAxis(draw, axes.plot, axes.y, nullptr);
+    for (const ChartTick& t : levels)  // the level gridlines, over the bars
+      draw->AddLine(ImVec2(t.pixel, axes.plot.y0), ImVec2(t.pixel, axes.plot.y1), IM_COL32(255, 255, 255, 30));
+    if (i + 1 == shown.size()) drawXAxis(draw, axes.plot, levels, "level", false);
+    // The channel's name in its corner, over the bars, on a dark patch: bars of its
+    // colour up to the top (an even spread) hid it.
+    const std::string label = lab.logScale ? std::string(name) + " (log)" : std::string(name);
+    const ImVec2 text(p0.x + 4.0f, p0.y + 2.0f), textSize = ImGui::CalcTextSize(label.c_str());
+    draw->AddRectFilled(ImVec2(text.x - 2.0f, text.y - 1.0f), ImVec2(text.x + textSize.x + 2.0f, text.y + textSize.y),
+                        IM_COL32(0, 0, 0, 170), 2.0f);
+    draw->AddText(text, ImGui::GetColorU32(colour), label.c_str());
+    if (hovered && mouse.y >= axes.plot.y0 && mouse.y < axes.plot.y1 + gap && mouse.x >= plotX0) {
+      const int bin = std::clamp(static_cast<int>((mouse.x - plotX0) / plotWidth * kHistogramBins), 0, kHistogramBins - 1);
+      axes.hover = std::string(name) + " level " + std::to_string(bin) + ": " + std::to_string(h.channel(c)[bin]) +
+                   " pixels";
+      ImGui::SetTooltip("%s", axes.hover.c_str());
+      const float x = plotX0 + (float(bin) + 0.5f) * plotWidth / kHistogramBins;  // the level hovered
+      draw->AddLine(ImVec2(x, axes.plot.y0), ImVec2(x, axes.plot.y1), IM_COL32(255, 255, 255, 120));
+    }
+    keepDrawnChart(std::string("histogram ") + name, std::move(axes));
   }
 }
 
@@ -484,43 +575,33 @@ void drawHistogramPanel(AppState& state) {
     ImGui::End();
     return;
   }
-  statisticsTables(lab.statistics);
-  ImGui::SameLine();
-  // Each channel shown: a row of bars, as high as the strip allows, drawn by a shader
-  // from the bins the kernels wrote (LabRenderer); the counts under the cursor come
-  // from the read-back.
-  static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
-                                   {1, 1, 0.6f, 1}};
-  std::vector<int> shown;
-  for (int c = 0; c < h.channelCount(); ++c)
-    if (lab.showChannel[std::min(c, 4)]) shown.push_back(c);
-  ImGui::BeginGroup();
-  const float spacing = ImGui::GetStyle().ItemSpacing.y;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float rowHeight =
-      shown.empty() ? 0.0f : std::max((avail.y - spacing * float(shown.size() - 1)) / float(shown.size()), 16.0f);
-  if (shown.empty()) ImGui::TextDisabled("no channel shown (Image lab > Histogram)");
-  for (int c : shown) {
-    const char* name = histogramChannelName(h.imageChannels, c);
-    const ImVec2 size(std::max(avail.x, 64.0f), rowHeight);
-    const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + size.x, p0.y + size.y);
-    ImGui::InvisibleButton(name, size);
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec4 colour = colours[h.imageChannels == 1 ? 3 : c];
-    if (lab.renderer) lab.renderer->addHistogram(draw, c, lab.logScale, colour, p0, p1);
-    // The channel's name in its corner, over the bars, on a dark patch: bars of its
-    // colour up to the top (an even spread) hid it.
-    const ImVec2 text(p0.x + 4.0f, p0.y + 2.0f), textSize = ImGui::CalcTextSize(name);
-    draw->AddRectFilled(ImVec2(text.x - 2.0f, text.y - 1.0f), ImVec2(text.x + textSize.x + 2.0f, text.y + textSize.y),
-                        IM_COL32(0, 0, 0, 170), 2.0f);
-    draw->AddText(text, ImGui::GetColorU32(colour), name);
-    if (ImGui::IsItemHovered()) {
-      const int bin = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p0.x) / size.x * kHistogramBins), 0,
-                                 kHistogramBins - 1);
-      ImGui::SetTooltip("%s %d: %u pixels", name, bin, h.channel(c)[bin]);
-    }
+  // The statistics beside each other while the bars keep room to read (a pixel per
+  // level and the count axis); in a narrower panel (1024 wide) the percentiles go
+  // under the summary, in a column that scrolls, and the bars take the rest.
+  // The tables' widths are those drawn last frame, kept in the panel's storage.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID summaryId = ImGui::GetID("stats width"), percentilesId = ImGui::GetID("percentiles width");
+  const float summaryWidth = storage->GetFloat(summaryId, 0.0f), percentilesWidth = storage->GetFloat(percentilesId, 0.0f);
+  const float minBarsWidth = float(kHistogramBins) + 5.0f * ImGui::GetFontSize();
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const bool stacked = room.x - summaryWidth - percentilesWidth - 2.0f * style.ItemSpacing.x < minBarsWidth;
+  std::pair<float, float> drawn;
+  if (stacked) {
+    const float width = std::max(summaryWidth, percentilesWidth) + style.ScrollbarSize + 2.0f;
+    ImGui::BeginChild("statistics", ImVec2(width, room.y));
+    // Closer columns: the bars get what they give up.
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(2.0f, style.CellPadding.y));
+    drawn = statisticsTables(lab.statistics, true);
+    ImGui::PopStyleVar();
+    ImGui::EndChild();
+  } else {
+    drawn = statisticsTables(lab.statistics, false);
   }
-  ImGui::EndGroup();
+  storage->SetFloat(summaryId, drawn.first);
+  storage->SetFloat(percentilesId, drawn.second);
+  ImGui::SameLine();
+  histogramBars(lab);
   ImGui::End();
 }
 

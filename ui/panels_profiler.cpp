@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "compute/image_layout.h"
@@ -48,16 +49,58 @@ void statsTable(const char* id, const FrameProfiler& profiler, bool kernels) {
   ImGui::EndTable();
 }
 
+// The frame times (oldest left) as a line over a ms axis: gridlines at 1-2-5 steps
+// labelled in ms, the axis ending on a tick at or above the slowest frame.
 void frameGraph(const FrameProfiler& profiler) {
   const FrameProfiler::Series* frame = profiler.find("frame");
   if (!frame || frame->samples.empty()) return;
-  const std::vector<float> values(frame->samples.samples().begin(), frame->samples.samples().end());
+  const auto& samples = frame->samples.samples();
   const SampleSummary& sum = frame->shown;
-  char overlay[96];
-  std::snprintf(overlay, sizeof overlay, "frame time: median %.2f ms, p95 %.2f ms", sum.median, sum.p95);
-  ImGui::PlotLines("##frametime", values.data(), static_cast<int>(values.size()), 0, overlay, 0.0f,
-                   static_cast<float>(std::max(sum.max, 1e-3) * 1.1),
-                   ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
+  ImGui::TextDisabled("frame time: median %.2f ms, p95 %.2f ms, max %.2f ms", sum.median, sum.p95, sum.max);
+  double slowest = 0.0;
+  for (const auto v : samples) slowest = std::max(slowest, static_cast<double>(v));
+  // 90 pixels, or what the panel shows of it (the strip is short at 1024x700).
+  const float height = std::clamp(ImGui::GetContentRegionAvail().y, 60.0f, 90.0f), labelHeight = ImGui::GetTextLineHeight();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(ImGui::GetContentRegionAvail().x, 120.0f);
+  ChartAxes axes;
+  axes.yUnit = "ms";
+  // A tick about every 22 pixels of height, labelled beside the plot.
+  const std::vector<double> values =
+      niceTicksCovering(std::max(slowest, 1e-3), std::max(1, static_cast<int>((height - labelHeight) / 22.0f)));
+  const double top = values.back();
+  const float top0 = origin.y + labelHeight * 0.5f;  // room for the top label's upper half
+  axes.y = placeTicks(values, top, false, origin.y + height, top0, false);  // "1500" ms, not "1.5k"
+  axes.plot = {origin.x + widestLabel(axes.y) + 10.0f, top0, origin.x + width, origin.y + height};
+  ImGui::InvisibleButton("##frametime", ImVec2(width, height));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(ImVec2(axes.plot.x0, axes.plot.y0), ImVec2(axes.plot.x1, axes.plot.y1), IM_COL32(20, 22, 28, 255));
+  drawYAxis(draw, axes.plot, axes.y, nullptr);
+  // The unit in the plot's top left corner: beside the labels it would widen the margin.
+  draw->AddText(ImVec2(axes.plot.x0 + 4.0f, axes.plot.y0 + 1.0f), ImGui::GetColorU32(ImGuiCol_TextDisabled), "ms");
+  // One point per sample at the window's spacing, the newest at the right edge.
+  const size_t window = std::max(profiler.window(), samples.size());
+  const float dx = axes.plot.width() / static_cast<float>(std::max<size_t>(window - 1, 1));
+  std::vector<ImVec2> points;
+  float x = axes.plot.x1 - dx * static_cast<float>(samples.size() - 1);
+  for (const auto v : samples) {
+    const float f = static_cast<float>(scaleFraction(v, top, false));
+    points.push_back(ImVec2(x, axes.plot.y1 - axes.plot.height() * f));
+    x += dx;
+  }
+  draw->AddPolyline(points.data(), static_cast<int>(points.size()), IM_COL32(86, 180, 233, 255), 0, 1.5f);
+  if (ImGui::IsItemHovered()) {
+    const float mx = ImGui::GetIO().MousePos.x;
+    const float first = axes.plot.x1 - dx * static_cast<float>(samples.size() - 1);
+    if (mx >= first - dx * 0.5f) {
+      const size_t i = std::min(samples.size() - 1, static_cast<size_t>(std::max(0.0f, (mx - first) / dx + 0.5f)));
+      char tip[64];
+      std::snprintf(tip, sizeof tip, "%.2f ms (%zu frames ago)", static_cast<double>(samples[i]), samples.size() - 1 - i);
+      axes.hover = tip;
+      ImGui::SetTooltip("%s", tip);
+    }
+  }
+  keepDrawnChart("frame time", std::move(axes));
 }
 
 // One stacked bar per frame (oldest left) of the stages first..last-1, scaled to

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/app_state.h"
+#include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 
@@ -68,6 +71,34 @@ std::string sizeDifference(const RunRecord& r, const RunRecord& base) {
   return "";
 }
 
+std::vector<std::string> distinguishingNames(const std::vector<std::string>& names) {
+  auto words = [](const std::string& name) {
+    std::vector<std::string> w;
+    for (size_t at = 0; at < name.size();) {
+      const size_t end = std::min(name.find(' ', at), name.size());
+      if (end > at) w.push_back(name.substr(at, end - at));
+      at = end + 1;
+    }
+    return w;
+  };
+  std::vector<std::string> shared;  // in every name
+  if (names.size() > 1) {
+    shared = words(names.front());
+    for (const std::string& n : names) {
+      const std::vector<std::string> w = words(n);
+      std::erase_if(shared, [&](const std::string& s) { return std::find(w.begin(), w.end(), s) == w.end(); });
+    }
+  }
+  std::vector<std::string> shown;
+  for (const std::string& n : names) {
+    std::string rest;
+    for (const std::string& w : words(n))
+      if (std::find(shared.begin(), shared.end(), w) == shared.end()) rest += (rest.empty() ? "" : " ") + w;
+    shown.push_back(rest.empty() ? n : rest);
+  }
+  return shown;
+}
+
 namespace {
 
 enum Column { kName, kDevice, kFps, kKernelMedian, kKernelP95, kRate, kSpeedUp, kColumnCount };
@@ -97,6 +128,129 @@ void sortRows(std::vector<int>& rows, const std::vector<RunRecord>& runs, const 
     const RunRecord& y = runs[static_cast<size_t>(b)];
     return ascending ? less(x, y) : less(y, x);
   });
+}
+
+// The unit of the metric compared (the value axis's).
+std::string metricUnit(const RunRecord* base, int metric) {
+  switch (metric) {
+    case 1: return "ms";
+    case 2: return "FPS";
+    default: return base ? base->m.rateUnit : "";
+  }
+}
+
+// Besides its rows, the chart has a caption line above and the axis's labels under them.
+float chartExtraHeight() { return ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight() + 12.0f; }
+
+// `text` cut to `width` pixels with "..." (a run's name beside its bar).
+std::string fitText(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  std::string cut = text;
+  while (!cut.empty() && ImGui::CalcTextSize((cut + "...").c_str()).x > width) cut.pop_back();
+  return cut + "...";
+}
+
+// A horizontal bar per run, in the table's order, named on the left, its value at the
+// bar's end; a value axis underneath (ticks with values, the unit), and the baseline
+// run's value as a line across the bars: what is right of it is better for a rate or
+// FPS, worse for a kernel time.
+void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, const RunRecord* base, float rowHeight) {
+  if (rows.empty() || !base) return;
+  const int metric = runs.chartMetric;
+  const std::string unit = metricUnit(base, metric);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s is better; the line: the baseline, %s", metric == 1 ? "shorter" : "longer", base->name.c_str());
+  ImGui::PopStyleColor();
+  // A run's value on this axis; none where it has none or is in another unit (GFLOP/s beside GB/s).
+  auto valueOf = [&](const RunRecord& r) -> std::optional<double> {
+    if (metric == 0 && r.m.rateUnit != base->m.rateUnit) return std::nullopt;
+    const double v = metricValue(r, metric);
+    return v > 0.0 && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+  };
+  auto valueText = [&](const RunRecord& r) {
+    char text[64];
+    if (const auto v = valueOf(r))
+      std::snprintf(text, sizeof text, metric == 1 ? "%.4g %s" : "%.1f %s", *v, unit.c_str());
+    else if (metric == 0 && r.m.rateUnit != base->m.rateUnit)
+      std::snprintf(text, sizeof text, "in %s", r.m.rateUnit.c_str());
+    else
+      std::snprintf(text, sizeof text, "-");
+    return std::string(text);
+  };
+  std::vector<std::string> names;
+  for (int i : rows) names.push_back(runs.runs[static_cast<size_t>(i)].name);
+  names = distinguishingNames(names);
+  double largest = 0.0;
+  float namesWidth = 0.0f, valuesWidth = 0.0f;
+  for (size_t n = 0; n < rows.size(); ++n) {
+    const RunRecord& r = runs.runs[static_cast<size_t>(rows[n])];
+    largest = std::max(largest, valueOf(r).value_or(0.0));
+    namesWidth = std::max(namesWidth, ImGui::CalcTextSize(names[n].c_str()).x);
+    valuesWidth = std::max(valuesWidth, ImGui::CalcTextSize(valueText(r).c_str()).x);
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(ImGui::GetContentRegionAvail().x, 200.0f);
+  const float frameHeight = rowHeight * static_cast<float>(rows.size()) + ImGui::GetTextLineHeight() + 12.0f;
+  // Names get up to a third of the width (cut with "..." beyond), the values what they need.
+  namesWidth = std::min(namesWidth, width / 3.0f) + 8.0f;
+  namesWidth = std::max(namesWidth, ImGui::CalcTextSize(unit.c_str()).x + 8.0f);  // the unit goes under the names
+  valuesWidth += 8.0f;
+  ChartAxes axes;
+  axes.plot = {origin.x + namesWidth, origin.y, origin.x + width - valuesWidth,
+               origin.y + rowHeight * static_cast<float>(rows.size())};
+  axes.xUnit = unit;
+  // A tick about every 60 pixels, the axis ending on one at or past the largest value.
+  const std::vector<double> values = niceTicksCovering(largest, std::max(1, static_cast<int>(axes.plot.width() / 60.0f)));
+  const double top = values.back() > 0.0 ? values.back() : 1.0;
+  axes.x = placeTicks(values, top, false, axes.plot.x0, axes.plot.x1);
+  auto xOf = [&](double v) { return axes.plot.x0 + axes.plot.width() * static_cast<float>(v / top); };
+
+  ImGui::InvisibleButton("##comparison", ImVec2(width, frameHeight));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(ImVec2(axes.plot.x0, axes.plot.y0), ImVec2(axes.plot.x1, axes.plot.y1), IM_COL32(20, 22, 28, 255));
+  drawXAxis(draw, axes.plot, axes.x, unit.c_str(), true);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  struct ValueLabel {
+    ImVec2 at;
+    std::string text;
+    bool measured;
+  };
+  std::vector<ValueLabel> valueLabels;
+  for (size_t n = 0; n < rows.size(); ++n) {
+    const int i = rows[n];
+    const RunRecord& r = runs.runs[static_cast<size_t>(i)];
+    const float y0 = axes.plot.y0 + rowHeight * static_cast<float>(n), y1 = y0 + rowHeight;
+    const std::string name = fitText(names[n], namesWidth - 8.0f);
+    const float textY = y0 + (rowHeight - ImGui::GetTextLineHeight()) * 0.5f;
+    draw->AddText(ImVec2(origin.x, textY), text, name.c_str());
+    const auto v = valueOf(r);
+    const ScreenRect bar{axes.plot.x0, y0 + 1.0f, v ? xOf(*v) : axes.plot.x0, y1 - 1.0f};
+    const bool isBase = i == runs.baseline;
+    if (v) draw->AddRectFilled(ImVec2(bar.x0, bar.y0), ImVec2(bar.x1, bar.y1),
+                               isBase ? IM_COL32(230, 159, 0, 255) : IM_COL32(86, 150, 220, 255));
+    valueLabels.push_back({ImVec2(bar.x1 + 4.0f, textY), valueText(r), v.has_value()});
+    axes.bars.push_back({name, bar});
+    if (hovered && ImGui::GetIO().MousePos.y >= y0 && ImGui::GetIO().MousePos.y < y1) {
+      axes.hover = r.name + ": " + valueText(r);
+      if (const double x = speedUp(r, *base, metric); x > 0 && !isBase) {
+        char times[32];
+        std::snprintf(times, sizeof times, ", %.2fx the baseline's", x);
+        axes.hover += times;
+      }
+      if (const std::string apart = sizeDifference(r, *base); !apart.empty()) axes.hover += "\nnot like for like: " + apart;
+      ImGui::SetTooltip("%s", axes.hover.c_str());
+    }
+  }
+  if (const auto b = valueOf(*base)) {
+    axes.baseline = xOf(*b);
+    draw->AddLine(ImVec2(*axes.baseline, axes.plot.y0), ImVec2(*axes.baseline, axes.plot.y1),
+                  IM_COL32(255, 200, 80, 255), 2.0f);
+  }
+  // The values last, over the baseline's line.
+  for (const ValueLabel& l : valueLabels)
+    draw->AddText(l.at, ImGui::GetColorU32(ImGuiCol_Text, l.measured ? 1.0f : 0.5f), l.text.c_str());
+  keepDrawnChart("runs", std::move(axes));
 }
 
 void drawRecordControls(AppState& state) {
@@ -184,7 +338,15 @@ void drawRunsPanel(AppState& state) {
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
   std::vector<int> rows(runs.runs.size());
   std::iota(rows.begin(), rows.end(), 0);
-  const float tableHeight = std::max(120.0f, ImGui::GetContentRegionAvail().y - 190.0f);
+  // The chart takes up to about half of what it and the table share, its rows no
+  // thinner than a line of text; the table the rest (at least a few rows).
+  const float fileControlsHeight = 3.0f * ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing();
+  const float shared = ImGui::GetContentRegionAvail().y - fileControlsHeight;
+  const float runCount = static_cast<float>(std::max<size_t>(runs.runs.size(), 1));
+  const float chartRowHeight = std::clamp((0.55f * shared - chartExtraHeight()) / runCount,
+                                          ImGui::GetTextLineHeight() + 2.0f, ImGui::GetTextLineHeight() + 6.0f);
+  const float chartHeight = runs.runs.empty() ? 0.0f : chartExtraHeight() + runCount * chartRowHeight;
+  const float tableHeight = std::max(120.0f, shared - chartHeight);
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("base", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_WidthFixed, 0, kColumnCount);
@@ -250,16 +412,7 @@ void drawRunsPanel(AppState& state) {
     }
     ImGui::EndTable();
   }
-  // Bar chart of the chosen metric, in the table's order.
-  std::vector<float> values;
-  for (int i : rows) values.push_back(static_cast<float>(metricValue(runs.runs[static_cast<size_t>(i)], runs.chartMetric)));
-  if (!values.empty()) {
-    const float top = *std::max_element(values.begin(), values.end());
-    ImGui::PlotHistogram("##chart", values.data(), static_cast<int>(values.size()), 0,
-                         runs.chartMetric == 1 ? "kernel median ms (lower is better)" : nullptr, 0.0f, top * 1.1f,
-                         // The panel's width: ImGui 1.86's plots take -1 as a width of -1, not as "fill".
-                         ImVec2(std::max(ImGui::GetContentRegionAvail().x, 64.0f), 80));
-  }
+  drawComparisonChart(runs, rows, base, chartRowHeight);
   drawFileControls(state);
   ImGui::End();
 }

@@ -1,0 +1,359 @@
+// The panels' charts (issue 22): the Runs comparison as bars with a value axis and
+// the baseline, the image lab's histogram with level and count axes (and the count
+// under the cursor on a log scale), the Profiler's frame times on a ms axis; the
+// histogram's bars wide enough to read at 1024x700, and the image lab's channel
+// check boxes that stay under the cursor when one is unticked (item 10). Frames are
+// built with the app's drawing (drawPanels) in an ImGui context without a window;
+// what is checked is what the charts report they drew (ui/chart_axis.h drawnChart)
+// and the places ImGui holds.
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+#include "lab/run_record.h"
+#include "ui/chart_axis.h"
+#include "ui/layout.h"
+#include "ui/panels.h"
+#include "ui/style.h"
+
+namespace ks {
+namespace {
+
+// An ImGui context set up as ui/imgui_layer.cpp sets it up, and an AppState.
+class ChartsUi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1600.0f, 1000.0f);
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    applyAppStyle();
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  void frame(ImVec2 mouse = ImVec2(-1, -1), bool leftDown = false, float wheel = 0.0f) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = mouse;
+    io.MouseDown[0] = leftDown;
+    io.MouseWheel = wheel;
+    ImGui::NewFrame();
+    drawPanels(state_);
+    ImGui::Render();
+  }
+  void frames(int n, ImVec2 mouse = ImVec2(-1, -1)) {
+    for (int i = 0; i < n; ++i) frame(mouse);
+  }
+  // Five frames: a table sized to its columns measures them a frame after a change of
+  // its padding, and the histogram's layout follows the tables' widths a frame later.
+  void resize(ImVec2 size) {
+    ImGui::GetIO().DisplaySize = size;
+    frames(5);
+  }
+  static std::string sizeText(ImVec2 size) {
+    return std::to_string(static_cast<int>(size.x)) + "x" + std::to_string(static_cast<int>(size.y));
+  }
+  AppState state_;
+};
+
+const ImVec2 kSizes[] = {ImVec2(1600, 1000), ImVec2(1024, 700)};
+
+// A 640x480 RGBA picture in the image lab with a histogram: level L of channel c
+// counted (L + 1) * (c + 1) * 10 times, so each level's count is its own.
+void openPicture(AppState& state) {
+  state.scene = SceneKind::Image;
+  ImageLabState& lab = state.image;
+  lab.width = lab.resultWidth = 640;
+  lab.height = lab.resultHeight = 480;
+  lab.channels = lab.resultChannels = 4;
+  lab.hasOriginal = lab.hasResult = true;
+  lab.histogram.imageChannels = 4;
+  lab.histogram.bins.resize(256 * 5);
+  for (int c = 0; c < 5; ++c)
+    for (int level = 0; level < 256; ++level)
+      lab.histogram.bins[static_cast<size_t>(c * 256 + level)] = static_cast<uint32_t>((level + 1) * (c + 1) * 10);
+  lab.statistics.imageChannels = 4;
+  lab.statistics.channels.resize(5);
+  for (ChannelStatistics& s : lab.statistics.channels) {
+    s.count = 307200;
+    s.min = 0;
+    s.max = 255;
+    s.mean = 127.53;
+    s.stddev = 73.9;
+    s.median = 128;
+  }
+}
+
+// The window of a panel drawn in the last frame.
+const ImGuiWindow* panel(const char* title) {
+  const ImGuiWindow* w = ImGui::FindWindowByName(title);
+  return w && w->WasActive ? w : nullptr;
+}
+
+// Ticks in order, as far apart as their values are (linear axes), on the plot's side.
+void expectLinearTicks(const std::vector<ChartTick>& ticks, float from, float to, double top, bool abbreviated = true) {
+  ASSERT_GE(ticks.size(), 2u);
+  EXPECT_EQ(ticks.front().value, 0.0);
+  const double step = ticks[1].value - ticks[0].value;
+  for (size_t i = 0; i < ticks.size(); ++i) {
+    EXPECT_NEAR(ticks[i].value, step * double(i), step * 1e-9) << "not one step apart";
+    EXPECT_NEAR(ticks[i].pixel, from + (to - from) * float(ticks[i].value / top), 0.5f) << ticks[i].label;
+    EXPECT_EQ(ticks[i].label, tickLabel(ticks[i].value, step, abbreviated));
+  }
+  const double m = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+  EXPECT_TRUE(std::abs(m - 1) < 1e-6 || std::abs(m - 2) < 1e-6 || std::abs(m - 5) < 1e-6) << "step " << step;
+}
+
+// Item 1 and the charts: the Runs comparison is a bar per run, labelled with what
+// tells the runs apart, on a value axis with its unit that ends on a tick past the
+// largest value, and the baseline's value as a line. Before: a 1-2 px strip, then an
+// unlabelled ImGui histogram with no axis.
+TEST_F(ChartsUi, TheRunsComparisonIsABarChartWithAnAxisAndTheBaseline) {
+  state_.runs.showRuns = true;
+  const double rates[] = {120.0, 180.0, 310.0};
+  const char* names[] = {"tiled wg=64 fp32 @lab", "tiled wg=128 fp32 @lab", "naive wg=64 fp32 @lab"};
+  for (int i = 0; i < 3; ++i) {
+    RunRecord r;
+    r.name = names[i];
+    r.m.rate = rates[i];
+    r.m.rateUnit = "GB/s";
+    r.m.kernelMs.median = 1.0 + i;
+    state_.runs.runs.push_back(r);
+  }
+  state_.runs.baseline = 1;
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    const ImGuiWindow* runs = panel("Runs");
+    ASSERT_NE(runs, nullptr);
+    const ChartAxes* chart = drawnChart("runs");
+    ASSERT_NE(chart, nullptr) << "no comparison chart drawn";
+    const ScreenRect& plot = chart->plot;
+    EXPECT_GE(plot.width(), 0.4f * runs->InnerRect.GetWidth()) << "the bars' room";
+    EXPECT_LE(plot.x1, runs->InnerRect.Max.x) << "past the panel's right edge";
+    EXPECT_EQ(chart->xUnit, "GB/s");
+    expectLinearTicks(chart->x, plot.x0, plot.x1, chart->x.back().value);
+    EXPECT_GE(chart->x.back().value, 310.0);
+    EXPECT_LT(chart->x[chart->x.size() - 2].value, 310.0) << "the axis goes a tick too far";
+    const double top = chart->x.back().value;
+    ASSERT_EQ(chart->bars.size(), 3u);
+    for (const ChartBar& bar : chart->bars) {
+      // Each bar names its run by what differs ("tiled wg=64"), and is as long as its value.
+      const auto run = std::find_if(state_.runs.runs.begin(), state_.runs.runs.end(),
+                                    [&](const RunRecord& r) { return r.name.rfind(bar.label + " ", 0) == 0; });
+      ASSERT_NE(run, state_.runs.runs.end()) << "'" << bar.label << "' names no run";
+      EXPECT_EQ(bar.label.find("@lab"), std::string::npos) << "the words every run has are left out";
+      EXPECT_NEAR(bar.rect.x1 - bar.rect.x0, plot.width() * float(run->m.rate / top), 0.5f) << bar.label;
+      EXPECT_GE(bar.rect.height(), ImGui::GetTextLineHeight()) << "a bar thinner than its label";
+    }
+    ASSERT_TRUE(chart->baseline);
+    EXPECT_NEAR(*chart->baseline, plot.x0 + plot.width() * float(rates[1] / top), 0.5f);
+  }
+  // Kernel time: its own unit; FPS of runs measured without frames: no bar at all.
+  state_.runs.chartMetric = 1;
+  frames(2);
+  ASSERT_NE(drawnChart("runs"), nullptr);
+  EXPECT_EQ(drawnChart("runs")->xUnit, "ms");
+  EXPECT_GE(drawnChart("runs")->x.back().value, 3.0);
+  state_.runs.chartMetric = 2;
+  frames(2);
+  ASSERT_NE(drawnChart("runs"), nullptr);
+  for (const ChartBar& bar : drawnChart("runs")->bars) EXPECT_EQ(bar.rect.width(), 0.0f) << bar.label;
+}
+
+TEST(RunsChartWords, BarsAreNamedByTheWordsThatDiffer) {
+  EXPECT_EQ(distinguishingNames({"tiled wg=64 unroll=4 fp32 @vm", "tiled wg=128 unroll=4 fp32 @vm", "naive wg=64 fp32 @vm"}),
+            (std::vector<std::string>{"tiled wg=64 unroll=4", "tiled wg=128 unroll=4", "naive wg=64"}));
+  EXPECT_EQ(distinguishingNames({"run 1", "run 1"}), (std::vector<std::string>{"run 1", "run 1"}))
+      << "names that are all alike stay whole";
+  EXPECT_EQ(distinguishingNames({"blocked wg=256"}), (std::vector<std::string>{"blocked wg=256"}));
+  EXPECT_TRUE(distinguishingNames({}).empty());
+}
+
+// The y tick values of a histogram row for its largest bin, as the panel should place
+// them: linear from 0, or 0 and powers of ten on the log scale.
+void expectCountTicks(const ChartAxes& chart, double largest, bool logScale) {
+  ASSERT_GE(chart.y.size(), 2u) << "0 and at least one count";
+  EXPECT_EQ(chart.y.front().value, 0.0);
+  EXPECT_FLOAT_EQ(chart.y.front().pixel, chart.plot.y1) << "0 at the bottom";
+  for (const ChartTick& t : chart.y) {
+    EXPECT_LE(t.value, largest) << "a count above the bars' full height";
+    if (logScale && t.value > 0) {
+      EXPECT_DOUBLE_EQ(std::pow(10.0, std::round(std::log10(t.value))), t.value);
+    }
+    const float f = float(logScale ? std::log1p(t.value) / std::log1p(largest) : t.value / largest);
+    EXPECT_NEAR(t.pixel, chart.plot.y1 - chart.plot.height() * f, 0.5f) << t.label;
+  }
+  if (!logScale) expectLinearTicks(chart.y, chart.plot.y1, chart.plot.y1 - chart.plot.height(), largest);
+}
+
+// The histogram's rows have a level axis (0..255, a tick at the middle of its level's
+// bar) and a count axis (log when log scale is on); the bars are at least a pixel a
+// level wide at 1024x700 as at 1600x1000 (they were about 130 pixels there, beside
+// the statistics); the statistics stay inside the panel.
+TEST_F(ChartsUi, HistogramRowsHaveLevelAndCountAxesAndRoomAt1024) {
+  openPicture(state_);
+  const ImageHistogram& h = state_.image.histogram;
+  for (const bool logScale : {false, true})
+    for (const ImVec2 size : kSizes) {
+      SCOPED_TRACE(sizeText(size) + (logScale ? " log" : " linear"));
+      state_.image.logScale = logScale;
+      resize(size);
+      const ImGuiWindow* strip = panel("Histogram");
+      ASSERT_NE(strip, nullptr);
+      int rows = 0;
+      for (int c = 0; c < h.channelCount(); ++c) {
+        const std::string name = histogramChannelName(h.imageChannels, c);
+        const ChartAxes* chart = drawnChart("histogram " + name);
+        if (!state_.image.showChannel[c]) {
+          EXPECT_EQ(chart, nullptr) << name << " is not ticked but drawn";
+          continue;
+        }
+        ASSERT_NE(chart, nullptr) << name;
+        ++rows;
+        const ScreenRect& plot = chart->plot;
+        EXPECT_GE(plot.width(), float(kHistogramBins)) << name << ": narrower than a pixel a level";
+        EXPECT_LE(plot.x1, strip->InnerRect.Max.x + 0.5f);
+        EXPECT_GE(plot.height(), ImGui::GetTextLineHeight());
+        EXPECT_EQ(chart->xUnit, "level");
+        const float levelWidth = plot.width() / kHistogramBins;
+        expectLinearTicks(chart->x, plot.x0 + 0.5f * levelWidth, plot.x0 + 0.5f * levelWidth + plot.width(),
+                          kHistogramBins);
+        EXPECT_LE(chart->x.back().value, 255.0);
+        EXPECT_GT(chart->x.back().value + (chart->x[1].value - chart->x[0].value), 255.0) << "ticks stop short";
+        const double largest = *std::max_element(h.channel(c), h.channel(c) + kHistogramBins);
+        expectCountTicks(*chart, largest, logScale);
+      }
+      EXPECT_EQ(rows, 4) << "R, G, B and luminance are ticked";
+      for (const char* id : {"stats", "percentiles"}) {
+        const ImGuiTable* table = nullptr;
+        for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+          if (w->WasActive && !table) table = ImGui::TableFindByID(w->GetID(id));
+        ASSERT_NE(table, nullptr) << id;
+        EXPECT_LE(table->OuterRect.Max.x, strip->InnerRect.Max.x) << id << " runs past the panel";
+      }
+    }
+}
+
+// Hovering a level shows its count from the read-back, on a log scale too (item 9:
+// it showed the log of it), and the chart says which level.
+TEST_F(ChartsUi, HoveringTheHistogramShowsTheCountOfTheLevel) {
+  openPicture(state_);
+  state_.image.logScale = true;
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    for (const int level : {0, 100, 255}) {
+      const ChartAxes* chart = drawnChart("histogram G");
+      ASSERT_NE(chart, nullptr);
+      const ScreenRect plot = chart->plot;
+      // ImGui puts the cursor on whole pixels: the first inside the level's bar.
+      const float left = plot.x0 + float(level) * plot.width() / kHistogramBins;
+      const ImVec2 at(std::ceil(left), std::floor((plot.y0 + plot.y1) * 0.5f));
+      ASSERT_LT(at.x, left + plot.width() / kHistogramBins) << "no whole pixel in level " << level;
+      frames(2, at);
+      chart = drawnChart("histogram G");
+      ASSERT_NE(chart, nullptr);
+      const uint32_t count = state_.image.histogram.channel(1)[level];
+      EXPECT_EQ(chart->hover, "G level " + std::to_string(level) + ": " + std::to_string(count) + " pixels");
+      EXPECT_TRUE(drawnChart("histogram R")->hover.empty()) << "another row answers for the cursor";
+    }
+  }
+}
+
+// Item 10: unticking a channel while the panels are scrolled leaves what is under the
+// cursor where it was: the check box just clicked in the scrolled image lab, and the
+// histogram's rows (as tall together whichever channels are ticked) in a strip the
+// user made short enough to scroll.
+TEST_F(ChartsUi, UntickingAChannelWhileScrolledMovesNothing) {
+  openPicture(state_);
+  resize(ImVec2(1024, 700));
+  ImGuiWindow* lab = ImGui::FindWindowByName("Image lab");
+  ASSERT_NE(lab, nullptr);
+  ASSERT_GT(lab->ScrollMax.y, 0.0f) << "the image lab does not scroll at 1024x700";
+  lab->Scroll.y = lab->ScrollMax.y;  // scrolled to the foot, where a shorter panel moves everything
+  // The user makes the histogram strip short and scrolls it down too.
+  ImGui::SetWindowSize("Histogram", ImVec2(600.0f, 90.0f));
+  frames(3);
+  ImGuiWindow* strip = ImGui::FindWindowByName("Histogram");
+  ASSERT_GT(strip->ScrollMax.y, 0.0f) << "the short strip does not scroll";
+  strip->Scroll.y = strip->ScrollMax.y;
+  frames(2);
+  // The check boxes of R and B, found by hovering down the panel's left side.
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  auto find = [&](const char* name) {
+    const ImGuiID id = ImHashStr(name, 0, lab->ID);
+    for (float y = lab->InnerRect.Min.y + 2.0f; y < lab->InnerRect.Max.y; y += 3.0f)
+      for (float x = lab->InnerRect.Min.x + 8.0f; x < lab->InnerRect.Max.x; x += 12.0f) {
+        frame(ImVec2(x, y));
+        if (g.HoveredId == id) return ImVec2(x, y);
+      }
+    return ImVec2(-1, -1);
+  };
+  const ImVec2 r = find("R");
+  ASSERT_GE(r.x, 0.0f) << "the R check box is not in view";
+  const float labScroll = lab->Scroll.y, stripScroll = strip->Scroll.y, stripContent = strip->ContentSize.y;
+  frame(r);
+  frame(r, true);
+  frame(r);
+  frames(3, r);
+  ASSERT_FALSE(state_.image.showChannel[0]) << "the click did not untick R";
+  EXPECT_EQ(g.HoveredId, ImHashStr("R", 0, lab->ID)) << "the check box moved from under the cursor";
+  EXPECT_EQ(lab->Scroll.y, labScroll);
+  EXPECT_EQ(strip->ContentSize.y, stripContent) << "the histogram's rows changed height";
+  EXPECT_EQ(strip->Scroll.y, stripScroll) << "the strip scrolled";
+  // Ticked again: back as it was.
+  frame(r, true);
+  frames(3, r);
+  EXPECT_TRUE(state_.image.showChannel[0]);
+  EXPECT_EQ(strip->ContentSize.y, stripContent);
+}
+
+// The Profiler's frame times on a ms axis: ticks from 0 a 1-2-5 step apart, the top
+// one at or above the slowest frame, labelled in ms. Before: an ImGui line plot with
+// no scale at all.
+TEST_F(ChartsUi, TheFrameTimesHaveAMillisecondAxis) {
+  // Frames of about 16 ms, and of about a second (a slow CPU device): "1000", not "1k", ms.
+  for (const double scale : {1.0, 60.0})
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size) + " x" + std::to_string(scale));
+    state_.profiler.clear();
+    double slowest = 0.0;
+    for (int i = 0; i < 120; ++i) {
+      const double ms = scale * (14.0 + 9.0 * std::sin(i * 0.3) + (i == 60 ? 20.0 : 0.0));
+      slowest = std::max(slowest, ms);
+      state_.profiler.record("frame", ms);
+    }
+    resize(size);
+    const ImGuiWindow* profiler = panel("Profiler");
+    ASSERT_NE(profiler, nullptr);
+    const ChartAxes* chart = drawnChart("frame time");
+    ASSERT_NE(chart, nullptr) << "no frame-time chart";
+    EXPECT_EQ(chart->yUnit, "ms");
+    const ScreenRect& plot = chart->plot;
+    EXPECT_GE(plot.width(), 0.75f * profiler->InnerRect.GetWidth());
+    EXPECT_GE(plot.height(), 3.0f * ImGui::GetTextLineHeight());
+    expectLinearTicks(chart->y, plot.y1, plot.y0, chart->y.back().value, false);
+    EXPECT_GE(chart->y.back().value, slowest);
+    EXPECT_LT(chart->y[chart->y.size() - 2].value, slowest);
+    EXPECT_GE(chart->y.size(), 3u) << "a scale needs more than its ends";
+    // Hovering the newest frame names its time.
+    frames(2, ImVec2(plot.x1 - 1.0f, (plot.y0 + plot.y1) * 0.5f));
+    ASSERT_NE(drawnChart("frame time"), nullptr);
+    char newest[32];
+    std::snprintf(newest, sizeof newest, "%.2f ms", state_.profiler.find("frame")->samples.samples().back());
+    EXPECT_EQ(drawnChart("frame time")->hover.rfind(newest, 0), 0u) << drawnChart("frame time")->hover;
+  }
+}
+
+}  // namespace
+}  // namespace ks
