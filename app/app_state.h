@@ -20,6 +20,7 @@
 #include "compute/image_transpose.h"
 #include "compute/interop/interop_path.h"
 #include "compute/nbody_invariants.h"
+#include "compute/work_model.h"
 #include "compute/nbody_model.h"
 #include "compute/nbody_variants.h"
 #include "lab/ceilings_cache.h"
@@ -60,6 +61,8 @@ struct ActiveKernel {
   double buildMs = 0.0;
   bool fromDisk = false;  // loaded from the binary cache
   KernelInfo info;
+  std::string timedAs;  // its series in the Profiler ("nbody step", "rotate"); empty: not timed
+  KernelWork work;      // what one launch does (compute/work_model.h): the roofline's input
 };
 
 // Energy and momenta of the N-body system, measured on the device every

@@ -615,15 +615,21 @@ void ImageScene::publish(AppState& state) {
   lab.runningTranspose = describe(transposer_, describeTransposeConfig, transposing);
   lab.runningHistogram = describe(histogrammer_, describeHistogramConfig, true);
   state.activeKernels.clear();
-  auto add = [&](const char* role, const std::string& config, auto& runner) {
+  // The work of each launch, for the Profiler's roofline: sizes as the pipeline ran them.
+  const ImageLayout rotated = transposing ? transposedLayout(resultLayout_) : resultLayout_;
+  auto add = [&](const char* role, const std::string& config, auto& runner, auto workOf) {
     if (!runner || !runner->isBuilt(channels)) return;
     const ProgramBuild& build = runner->build(channels);
-    state.activeKernels.push_back(
-        {role, config, build.label, build.options, build.buildMs, build.fromDisk, runner->info(channels)});
+    state.activeKernels.push_back({role, config, build.label, build.options, build.buildMs, build.fromDisk,
+                                   runner->info(channels), role, workOf(runner->config())});
   };
-  add("rotate", lab.runningRotate, rotator_);
-  if (transposing) add("transpose", lab.runningTranspose, transposer_);
-  add("histogram", lab.runningHistogram, histogrammer_);
+  add("rotate", lab.runningRotate, rotator_, [&](const RotateConfig&) { return rotateWork(originalLayout_, rotated); });
+  if (transposing)
+    add("transpose", lab.runningTranspose, transposer_,
+        [&](const TransposeConfig& c) { return transposeWork(rotated, c); });
+  add("histogram", lab.runningHistogram, histogrammer_, [&](const HistogramConfig& c) {
+    return histogramWork(applied_ && applied_->histogramOfResult ? resultLayout_ : originalLayout_, c);
+  });
 }
 
 void ImageScene::draw(AppState&, int, int) {

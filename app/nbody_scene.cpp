@@ -117,7 +117,8 @@ void NBodyScene::publishRunning(AppState& state) const {
   nb.kernelInfo = simulation_->kernel().info();
   const NBodyKernel& k = simulation_->kernel();
   state.activeKernels = {{"n-body step", describeNBodyConfig(k.config()), kNBodyKernelFile, k.build().options,
-                          k.build().buildMs, k.build().fromDisk, k.info()}};
+                          k.build().buildMs, k.build().fromDisk, k.info(), "nbody step",
+                          nbodyStepWork(simulation_->bodies(), k.config())}};
 }
 
 void NBodyScene::resetSystem(AppState& state) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/kernel_bounds.h"
 #include "app/session.h"
 #include "lab/sweep_runs.h"
 
@@ -35,6 +36,12 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
               state.breakdown.renderMs);
   std::printf("  frame breakdown (medians over the last %zu frames, ms): %s\n", state.profiler.window(),
               describeStageMedians(state.profiler).c_str());
+  // Each kernel against the ceilings measured on this device (the Profiler's roofline).
+  for (const TimedKernelBound& k : timedKernelBounds(state)) {
+    const std::string bound = k.bound.label();
+    std::printf("  bound:     %s, median %.3f ms: %s\n", k.name.c_str(), k.ms,
+                bound.empty() ? "no measured ceiling for its work" : bound.c_str());
+  }
   if (options.screenshot) std::printf("  screenshot: %s\n", std::filesystem::absolute(*options.screenshot).c_str());
 }
 

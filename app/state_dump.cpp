@@ -5,6 +5,7 @@
 
 #include "app/app_state.h"
 #include "app/image_lab_settings.h"
+#include "app/kernel_bounds.h"
 
 namespace ks {
 
@@ -15,6 +16,13 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
   j["device"] = state.activeDevice ? state.devices[*state.activeDevice].displayName() : "";
   j["interop"] = interopPathName(state.interopPath);
   j["frames"] = state.stats.frames;
+  j["kernel_bounds"] = json::array();
+  for (const TimedKernelBound& k : timedKernelBounds(state)) {
+    json uses = json::array();
+    for (const ResourceUse& u : k.bound.uses)
+      uses.push_back({{"resource", u.label}, {"achieved", u.achieved}, {"ceiling", u.limit}, {"fraction", u.fraction()}});
+    j["kernel_bounds"].push_back({{"kernel", k.name}, {"median_ms", k.ms}, {"bound", k.bound.label()}, {"uses", uses}});
+  }
   j["ui"] = {{"font", state.uiFont}, {"window_icon", state.windowIcon}, {"resources_dir", state.resourcesDir}};
   if (state.image.width > 0) {
     // Screen rectangles [x0, y0, x1, y1] in pixels: where the last frame drew the pictures.

@@ -36,6 +36,8 @@ void drawImageView(AppState& state);  // the image lab's pictures, behind the pa
 // The help window's rows: a control, what it does (both lab's controls and the keys).
 const std::vector<std::array<const char*, 2>>& helpRows();
 void drawHelpWindow(AppState& state);
+// The Profiler's roofline: the running kernels against the measured ceilings.
+void drawRoofline(const AppState& state);
 
 struct RunRecord;
 // The Runs panel's words for a run: its parameters on one line, and what makes a

@@ -159,17 +159,10 @@ void frameBreakdown(const FrameProfiler& profiler) {
   stackedBreakdown(profiler, kCpuStageCount, static_cast<size_t>(FrameStage::Count), tallest, 40.0f);
 }
 
-void fractionText(double value, double ceiling) {
-  if (ceiling > 0.0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("= %.1f%% of the ceiling", 100.0 * value / ceiling);
-  }
-}
-
 void derivedRates(const AppState& state) {
   const DeviceCeilings& c = state.ceilings;
   const double copyGbps = c.measured.value(Ceiling::Copy);
-  const double fp32Mad = c.measured.value(Ceiling::Fp32Mad), fp64Mad = c.measured.value(Ceiling::Fp64Mad);
+  const double fp32Mad = c.measured.value(Ceiling::Fp32Mad);
   const char* pending = c.measuring ? "being measured (Device info)" : "not measured (Device info)";
   if (copyGbps > 0.0) ImGui::Text("memory: %.1f GB/s measured (copy)", copyGbps);
   else ImGui::TextDisabled("memory bandwidth %s", pending);
@@ -181,36 +174,11 @@ void derivedRates(const AppState& state) {
   else
     ImGui::TextDisabled("vendor peak FP32 unknown: %s", c.peakUnknownWhy.c_str());
 
-  const FrameProfiler& p = state.profiler;
-  if (const auto* step = p.find("nbody step"); step && !step->samples.empty() && state.scene == SceneKind::NBody) {
-    const double ms = step->shown.median;
-    const double n = static_cast<double>(state.nbody.runningBodies);
-    const bool fp64 = state.nbody.runningConfig.fp64;
-    const double gflops = ms > 0.0 ? n * n * (fp64 ? 30.0 : 20.0) / (ms * 1e-3) * 1e-9 : 0.0;
-    ImGui::Text("n-body: %.1f GFLOP/s (median step, %s, %.0f flops/interaction)", gflops, fp64 ? "fp64" : "fp32",
-                fp64 ? 30.0 : 20.0);
-    fractionText(gflops, fp64 ? fp64Mad : fp32Mad);
-  }
-  if (state.scene == SceneKind::Image && state.image.width > 0) {
-    const ImageLabState& lab = state.image;
-    const ImageLayout original{lab.width, lab.height, lab.channels};
-    const ImageLayout result{lab.resultWidth, lab.resultHeight, lab.resultChannels};
-    const ImageLayout rotated = lab.transpose ? ImageLayout{lab.resultHeight, lab.resultWidth, lab.resultChannels}
-                                              : result;
-    const struct {
-      const char* name;
-      size_t bytes;
-    } kernels[] = {{"rotate", imageOpBytes(ImageOp::Rotate, original, rotated)},
-                   {"transpose", imageOpBytes(ImageOp::Transpose, rotated, result)},
-                   {"histogram", imageOpBytes(ImageOp::Histogram, lab.histogramOfResult ? result : original)}};
-    for (const auto& k : kernels) {
-      const auto* s = p.find(k.name);
-      if (!s || s->samples.empty() || (std::string(k.name) == "transpose" && !lab.transpose)) continue;
-      const double gbps = imageGigabytesPerSecond(k.bytes, s->shown.median);
-      ImGui::Text("%s: %.1f GB/s (median, %.1f MB read + written)", k.name, gbps, k.bytes / 1e6);
-      fractionText(gbps, copyGbps);
-    }
-  }
+  hintText("Each kernel's work is counted by hand from its source (N-body: 12 arithmetic instructions and one "
+           "rsqrt per interaction; transpose: every byte read and written once; histogram: the picture read once and "
+           "an atomic per pixel and channel) and divided by its median time; the ceilings are measured on this "
+           "device (Device info).");
+  drawRoofline(state);
 }
 
 void kernelInfoTable(const AppState& state) {
