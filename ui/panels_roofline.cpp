@@ -78,6 +78,10 @@ void drawRoofline(const AppState& state) {
         others += text;
       }
       ImGui::Text("%s", k.bound.label().c_str());
+      if (k.bound.uses[static_cast<size_t>(k.bound.binding)].fraction() > 1.0 && ImGui::IsItemHovered())
+        tooltipText("Above the measured ceiling: this kernel uses the resource better than the micro-benchmark that "
+                    "measured it (Device info shows how each ceiling was measured), or the work model counts more "
+                    "than the kernel does.");
       if (!others.empty()) {
         ImGui::SameLine();
         ImGui::TextDisabled("(%s)", others.c_str());
@@ -143,7 +147,8 @@ void drawRoofline(const AppState& state) {
   axes.y = yTicks;
   axes.xUnit = "operations per DRAM byte";
   axes.yUnit = "G operations/s";
-  drawYAxis(draw, plot, axes.y, axes.yUnit.c_str());
+  drawYAxis(draw, plot, axes.y, nullptr);
+  draw->AddText(ImVec2(origin.x, origin.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), axes.yUnit.c_str());
   drawXAxis(draw, plot, axes.x, nullptr, true);
   {
     const char* unit = axes.xUnit.c_str();
