@@ -46,6 +46,15 @@ int runCeilingsBenchmark(DeviceCatalog catalog, const AppOptions& options, const
     std::printf("vendor table peak FP32 (cross-check): unknown: %s\n", why.c_str());
   }
   std::printf("measured in %.2f s (kernel builds included)\n", seconds);
+  // Kept for this device, as the viewer's "Measure again" keeps them: benchmarks and runs compare with these.
+  const auto file = options.configDir.value_or(defaultConfigDir()) / "ceilings.json";
+  std::string warning;
+  CeilingsCache cache = loadCeilingsCache(file, &warning);
+  cache.devices[tuningKey(device)] = ceilings;
+  if (const std::string error = saveCeilingsCache(cache, file); !error.empty())
+    std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
+  else
+    std::printf("kept in %s\n", file.c_str());
   for (const CeilingFigure& f : ceilings.figures)
     if (!f.measured() && f.error.rfind("not available", 0) != 0) return kExitFailure;
   return kExitOk;
@@ -62,6 +71,13 @@ MeasuredCeilings ceilingsForRuns(ComputeContext& compute, const AppOptions& opti
   if (const std::string error = saveCeilingsCache(cache, file); !error.empty())
     std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
   return measured;
+}
+
+std::optional<MeasuredCeilings> cachedCeilings(const ComputeContext& compute, const AppOptions& options) {
+  std::string warning;
+  const CeilingsCache cache = loadCeilingsCache(options.configDir.value_or(defaultConfigDir()) / "ceilings.json", &warning);
+  if (const MeasuredCeilings* cached = cache.find(compute.device())) return *cached;
+  return std::nullopt;
 }
 
 void stampCeilings(std::vector<RunRecord>& runs, const MeasuredCeilings& ceilings) {

@@ -3,6 +3,7 @@
 // device's and prints each figure with how it was measured; the other headless
 // benchmarks stamp their run records with the device's ceilings (cached in
 // <config dir>/ceilings.json, else measured once and kept there).
+#include <optional>
 #include <vector>
 
 #include "app/cli.h"
@@ -23,5 +24,8 @@ std::string describeCeilings(const MeasuredCeilings& ceilings);
 // For headless run records: cached for this device, else measured (and cached).
 MeasuredCeilings ceilingsForRuns(ComputeContext& compute, const AppOptions& options);
 void stampCeilings(std::vector<RunRecord>& runs, const MeasuredCeilings& ceilings);
+// Cached for this device only (nothing measured): what a benchmark compares its
+// kernel with when the user has measured the ceilings (--bench ceilings, the viewer).
+std::optional<MeasuredCeilings> cachedCeilings(const ComputeContext& compute, const AppOptions& options);
 
 }  // namespace ks

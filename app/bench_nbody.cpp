@@ -11,6 +11,7 @@
 #include "lab/sweep_runs.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_gpu.h"
+#include "compute/work_model.h"
 #include "compute/sweep_plan.h"
 #include "compute/nbody_tuning.h"
 
@@ -139,6 +140,14 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       std::printf("= %.3f %s-precision GFLOP/s at %.0f flops per interaction\n",
                   r.interactionsPerSecond * nbodyFlopsPerInteraction(c) * 1e-9, c.fp64 ? "double" : "single",
                   nbodyFlopsPerInteraction(c));
+      // Against the measured ceilings (compute/work_model.h), when they have been measured here.
+      if (const auto ceilings = cachedCeilings(compute, options)) {
+        const KernelBound bound = kernelBound(nbodyStepWork(o.bodies, c), r.msPerStep, *ceilings);
+        std::printf("= bound by %s of the measured ceiling (12 instructions and 1 rsqrt per interaction)\n",
+                    bound.label().empty() ? "nothing measured" : bound.label().c_str());
+      } else {
+        std::printf("(kernelscope --bench ceilings measures this device's ceilings; then this says what binds the kernel)\n");
+      }
     } else {
       if (run.ok())
         std::printf("%-52s %10.4f ms %10.1f G/s %10.1f GFLOP/s\n", describeNBodyConfig(c).c_str(),

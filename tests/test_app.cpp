@@ -1424,6 +1424,14 @@ TEST(App, BenchCeilingsPrintsEveryFigureWithItsMethod) {
   }
   EXPECT_GE(methods, static_cast<int>(kCeilingCount) - 1) << r.describe();
   EXPECT_TRUE(contains(r.out, "vendor table peak FP32 (cross-check)")) << r.describe();
+
+  // Kept for the device: `--bench nbody` then says which measured ceiling binds its kernel
+  // (before, it could only say to measure them).
+  EXPECT_TRUE(fs::exists(dir / "config/ceilings.json")) << r.describe();
+  const RunResult nbody = runApp(dir, {"--bench", "nbody", "--n", "512", "--iterations", "3"});
+  ASSERT_EQ(nbody.exitCode, 0) << nbody.describe();
+  EXPECT_TRUE(std::regex_search(nbody.out, std::regex(R"(= bound by [A-Za-z0-9_ ]+: [0-9]+ % of the measured ceiling)")))
+      << nbody.describe();
 }
 
 TEST(App, CorruptTuningCacheWarnsIsRewrittenAndTheAppStarts) {
