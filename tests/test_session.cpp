@@ -562,6 +562,10 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   frame(inPanel, false, "", 0, GLFW_KEY_3);
   EXPECT_EQ(state_.requestedScene, SceneKind::Julia);
   frame(inPanel, false);
+  const bool paused = state_.nbody.paused;
+  frame(inPanel, false, "", 0, GLFW_KEY_SPACE);
+  EXPECT_NE(state_.nbody.paused, paused) << "Space was swallowed by the focused panel";
+  frame(inPanel, false);
 
   state_.image.focusOpenPath = true;  // File > Open image...: the path field takes the typing
   for (int i = 0; i < 4; ++i) frame(inPanel, false);
@@ -569,6 +573,9 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   state_.requestedScene.reset();
   frame(inPanel, false, "1", 0, GLFW_KEY_1);
   EXPECT_FALSE(state_.requestedScene) << "a digit typed into the path field switched the scene";
+  const bool pausedWhileTyping = state_.nbody.paused;
+  frame(inPanel, false, " ", 0, GLFW_KEY_SPACE);
+  EXPECT_EQ(state_.nbody.paused, pausedWhileTyping) << "a space typed into the path field paused the simulation";
 }
 
 // The Runs panel's bar chart spans the panel. Before, it was given a width of -1,

@@ -27,7 +27,12 @@ ImGuiLayer::ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniF
   const UiFonts fonts = loadUiFonts(uiScaleFor(scaleX, scaleY));
   fontMessage_ = fonts.message;
   builtInFont_ = fonts.text == nullptr;
-  if (surface.window()) ImGui_ImplGlfw_InitForOpenGL(surface.window(), true);
+  if (surface.window()) {
+    ImGui_ImplGlfw_InitForOpenGL(surface.window(), true);
+    // Space pauses the simulation wherever the focus is (issue 22): ImGui's navigation
+    // would also press the highlighted widget with it. Enter still does that.
+    io.KeyMap[ImGuiKey_Space] = -1;
+  }
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 

@@ -14,16 +14,15 @@ namespace ks {
 
 void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   const ImGuiIO& io = ImGui::GetIO();
-  // Letters and digits are shortcuts unless a text field takes them: a panel that
-  // merely has focus (a click on it) does not use them. Space and Esc also drive
-  // ImGui's keyboard navigation and popups: theirs while a panel has the keyboard.
+  // Letters, digits and Space are shortcuts unless a text field takes them: a panel
+  // that merely has focus (a click on it) does not use them (ImGuiLayer keeps Space
+  // out of ImGui's keyboard navigation; Enter activates a widget). Esc closes ImGui's
+  // popups: it quits only while no panel has the keyboard.
   if (state.headless || io.WantTextInput) return;
   auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
   NBodyState& nb = state.nbody;
-  if (!io.WantCaptureKeyboard) {
-    if (pressed(GLFW_KEY_ESCAPE)) state.quitRequested = true;
-    if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
-  }
+  if (!io.WantCaptureKeyboard && pressed(GLFW_KEY_ESCAPE)) state.quitRequested = true;
+  if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
   if (pressed(GLFW_KEY_N) && nb.paused) nb.stepRequested = true;
   if (pressed(GLFW_KEY_R)) nb.resetRequested = true;
   if (pressed(GLFW_KEY_C)) nb.cameraResetRequested = true;
