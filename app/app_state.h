@@ -186,6 +186,7 @@ struct ImageLabState {
   // The zoom the last Fit chose: while zoom and pan are still as it left them, the
   // pictures are fitted again when the layout changes (a resize, Tab, Reset layout).
   std::optional<float> fittedZoom;
+  std::pair<int, int> fittedResultSize{0, 0};  // the result's size at the last Fit
   std::vector<ScreenRect> shownPictures;  // where the last frame drew them, in pixels (state dump)
   std::vector<std::string> shownLabels;   // side by side: the words drawn on them ("original", "result")
   // inspector: the panel asks for a pixel, the scene answers next frame

@@ -443,6 +443,31 @@ TEST_F(LayoutUi, TheHelpListsTheImageLabsControls) {
   EXPECT_TRUE(help->WasActive);
 }
 
+// A transposed result (portrait from landscape) is fitted again while the view is as
+// Fit left it (before, it kept the landscape zoom and spilled under the panels); a zoom
+// the user chose stays.
+TEST_F(LayoutUi, AResultOfAnotherShapeIsFittedAgain) {
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  openPicture(state_);
+  state_.image.width = state_.image.resultWidth = 3000;
+  state_.image.height = state_.image.resultHeight = 2000;
+  frames(4);
+  const float landscapeZoom = state_.image.zoom;
+  std::swap(state_.image.resultWidth, state_.image.resultHeight);  // the transpose switched on
+  frames(3);
+  EXPECT_LT(state_.image.zoom, landscapeZoom * 0.9f) << "the portrait result kept the landscape zoom";
+  const ScreenRect shown = state_.image.shownPictures.at(0);
+  const float top = ImGui::GetFrameHeight(), bottom = ImGui::GetIO().DisplaySize.y - kStatusBarHeight;
+  EXPECT_GE(shown.y0, top - 0.5f);
+  EXPECT_LE(shown.y1, bottom + 0.5f);
+
+  state_.image.zoom *= 1.5f;  // the user zooms in
+  const float chosen = state_.image.zoom;
+  std::swap(state_.image.resultWidth, state_.image.resultHeight);
+  frames(3);
+  EXPECT_EQ(state_.image.zoom, chosen) << "a zoom the user chose was replaced";
+}
+
 // H shows the help while Tab hides the panels (before, it stayed hidden with them).
 TEST_F(LayoutUi, TheHelpShowsWhilePanelsAreHidden) {
   frame(ImVec2(-1, -1), false, GLFW_KEY_TAB);

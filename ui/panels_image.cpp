@@ -613,7 +613,15 @@ void drawImageView(AppState& state) {
   const float w = static_cast<float>(std::max(lab.resultWidth, 1)), h = static_cast<float>(std::max(lab.resultHeight, 1));
   // Fit: into the largest part of the window the panels leave free. Not on the first
   // frame: panels that size themselves to their contents know their size on the second.
+  // A result of another shape (the transpose switched, the canvas expanded) is fitted
+  // again while the view is as the last Fit left it; small changes (an expanded canvas
+  // spinning) keep the zoom, so the picture does not pulse.
+  const auto [fittedW, fittedH] = lab.fittedResultSize;
+  const bool untouched = lab.fittedZoom && lab.zoom == *lab.fittedZoom && lab.panX == 0.0f && lab.panY == 0.0f;
+  auto changed = [](int now, int then) { return then > 0 && std::abs(now - then) * 4 > then; };
+  if (untouched && (changed(lab.resultWidth, fittedW) || changed(lab.resultHeight, fittedH))) lab.fitRequested = true;
   if (lab.fitRequested && ImGui::GetFrameCount() > 1) {
+    lab.fittedResultSize = {lab.resultWidth, lab.resultHeight};
     const float pictureW = std::max(w, float(lab.width)), pictureH = std::max(h, float(lab.height));
     const float top = ImGui::GetFrameHeight(), bottom = io.DisplaySize.y - kStatusBarHeight;
     // Too little room anywhere: the middle column, under whatever panels are there.
