@@ -30,8 +30,9 @@ ImGuiLayer::ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniF
   if (surface.window()) {
     ImGui_ImplGlfw_InitForOpenGL(surface.window(), true);
     // Space pauses the simulation wherever the focus is (issue 22): ImGui's navigation
-    // would also press the highlighted widget with it. Enter still does that.
-    io.KeyMap[ImGuiKey_Space] = -1;
+    // would also press the highlighted widget with it, so it gets a key no keyboard
+    // sends instead (it must have one while navigation is on). Enter still activates.
+    io.KeyMap[ImGuiKey_Space] = GLFW_KEY_F25;
   }
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
