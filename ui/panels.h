@@ -57,6 +57,10 @@ void drawRunsPanel(AppState& state);   // panels_runs.cpp
 void drawSweepPanel(AppState& state);  // panels_sweep.cpp
 // The Device info panel's measured ceilings and "Measure again" (panels_ceilings.cpp).
 void drawMeasuredCeilings(AppState& state);
+// The Profiler's clocks, power and throttle reasons from NVML (panels_clocks.cpp).
+void drawClocksSection(AppState& state);
+// Beside a run's name in the Runs table: "throttled" (why, in a tooltip), else its energy per unit.
+void drawRunEnergyMark(const RunRecord& r);
 
 // All of the above, in order, plus ImGui's demo window when asked for.
 void drawPanels(AppState& state);

@@ -370,6 +370,7 @@ void drawRunsPanel(AppState& state) {
       ImGui::RadioButton("##base", &runs.baseline, i);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.name.c_str());
+      drawRunEnergyMark(r);  // panels_clocks.cpp
       // The configuration under the name, wrapped: the name alone hid it (recordings are named by number).
       if (const std::string config = configurationText(r); !config.empty()) {
         ImGui::PushTextWrapPos(0.0f);
