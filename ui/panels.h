@@ -59,8 +59,10 @@ void drawSweepPanel(AppState& state);  // panels_sweep.cpp
 void drawMeasuredCeilings(AppState& state);
 // The Profiler's clocks, power and throttle reasons from NVML (panels_clocks.cpp).
 void drawClocksSection(AppState& state);
-// Beside a run's name in the Runs table: "throttled" (why, in a tooltip), else its energy per unit.
-void drawRunEnergyMark(const RunRecord& r);
+// The Runs table: "throttled" before a run's name (why, in a tooltip) when the clock
+// throttled during it, and under its configuration its power and energy per unit.
+void drawRunThrottleMark(const RunRecord& r);
+void drawRunEnergyLine(const RunRecord& r);
 
 // All of the above, in order, plus ImGui's demo window when asked for.
 void drawPanels(AppState& state);

@@ -70,25 +70,40 @@ void drawClocksSection(AppState& state) {
 
 namespace ks {
 
-void drawRunEnergyMark(const RunRecord& r) {
+namespace {
+
+std::string energyText(const RunEnergy& e) {
+  if (!e.measured()) return {};
+  char text[128];
+  std::snprintf(text, sizeof text, "%.1f W, %.4g %s, SM clock %.0f MHz (%s)", e.watts, e.perUnit, e.unit.c_str(),
+                e.smClockMHz, e.source.c_str());
+  if (e.unit.empty()) std::snprintf(text, sizeof text, "%.1f W, SM clock %.0f MHz (%s)", e.watts, e.smClockMHz, e.source.c_str());
+  return text;
+}
+
+}  // namespace
+
+void drawRunThrottleMark(const RunRecord& r) {
   const RunEnergy& e = r.m.energy;
-  if (!e.throttled && !e.measured()) return;
-  char energy[96] = "";
-  if (e.measured())
-    std::snprintf(energy, sizeof energy, "%.1f W mean over the recording (%s)%s%.4g %s", e.watts, e.source.c_str(),
-                  e.unit.empty() ? "" : ", ", e.perUnit, e.unit.c_str());
-  ImGui::SameLine();
-  if (e.throttled) {
-    ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.2f, 1.0f), "throttled");
-    if (ImGui::IsItemHovered()) {
-      const std::string tip = "The clock throttled during this recording (" + e.throttleReasons +
-                              "): its speed is not what the device gives at full clock. " + energy;
-      tooltipText(tip.c_str());
-    }
-  } else if (!e.unit.empty()) {
-    ImGui::TextDisabled("%.3g %s", e.perUnit, e.unit.c_str());
-    if (ImGui::IsItemHovered()) tooltipText(energy);
+  if (!e.throttled) return;
+  ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.2f, 1.0f), "throttled");
+  if (ImGui::IsItemHovered()) {
+    const std::string tip = "The clock throttled during this recording (" + e.throttleReasons +
+                            "): its speed is not what the device gives at full clock.";
+    tooltipText(tip.c_str());
   }
+  ImGui::SameLine();
+}
+
+void drawRunEnergyLine(const RunRecord& r) {
+  const std::string text = energyText(r.m.energy);
+  if (text.empty()) return;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", text.c_str());
+  ImGui::PopTextWrapPos();
+  if (ImGui::IsItemHovered())
+    tooltipText("The board's power over the recording (NVML), and its energy per unit of work: per G interactions "
+                "(N-body) or per GB moved (image pipeline). The board's whole draw, drawing included.");
 }
 
 }  // namespace ks
