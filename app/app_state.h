@@ -15,6 +15,7 @@
 #include "compute/cl_objects.h"
 #include "compute/device_catalog.h"
 #include "compute/device_ceilings.h"
+#include "compute/gpu_telemetry.h"
 #include "compute/image_histogram.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
@@ -253,6 +254,7 @@ struct AppState {
   FramePhases phases;  // the main loop's CPU phases of this frame
   FrameProfiler profiler;                  // rolling statistics per stage and kernel
   DeviceCeilings ceilings;                 // measured ceilings and vendor peak FP32 of the active device
+  GpuTelemetryState telemetry;             // clocks, power, throttling via NVML (compute/gpu_monitor.h)
   CeilingsCache ceilingsCache;             // measured ceilings per device (app/ceilings_runner.h)
   std::filesystem::path ceilingsFile;      // <configDir>/ceilings.json; empty: kept in memory only
   std::vector<ActiveKernel> activeKernels;  // what the scene runs now (filled by the scene)

@@ -22,6 +22,7 @@
 #include "app/image_lab_settings.h"
 #include "app/render_surface.h"
 #include "app/run_recorder.h"
+#include "compute/gpu_monitor.h"
 #include "app/run_summary.h"
 #include "app/session.h"
 #include "app/state_dump.h"
@@ -201,6 +202,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
 
   ks::GpuTimer renderTimer;
   ks::RunRecorder recorder;
+  ks::GpuMonitor gpuMonitor;  // NVML, sampled on a thread of its own
   ks::SweepRunner sweeper;
 
   // ---- frames --------------------------------------------------------------
@@ -275,6 +277,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
     fpsCounter.onFrame(std::chrono::duration<double>(Clock::now() - start).count());
     state.stats.fps = fpsCounter.fps();
     state.stats.frameMs = std::chrono::duration<double, std::milli>(Clock::now() - now).count();
+    gpuMonitor.publish(state.telemetry, session.compute().device(), state.devices);
     recorder.onFrame(state, state.stats.frameMs, session.compute());
     // The first frame has no frame time of its own (dt from the loop's start) and its
     // kernels include first-run costs: statistics start with the second.

@@ -87,7 +87,7 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
     frameMs_.clear();
     kernelMs_.clear();
     stages_.clear();
-    start_ = std::chrono::steady_clock::now();
+    startClock(state);
     rec.progress = 0.0;
     rec.status = phase_ == Phase::WarmUp ? "warming up" : "recording";
     rec.active = true;
@@ -101,10 +101,11 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
   if (phase_ == Phase::Idle) return;
   if (phase_ == Phase::WarmUp) {
     rec.status = "warming up (" + std::to_string(--warmupLeft_) + " frames left)";
-    start_ = std::chrono::steady_clock::now();  // the recording's clock starts after the last warm-up frame
+    startClock(state);  // the recording's clock starts after the last warm-up frame
     if (warmupLeft_ <= 0) phase_ = Phase::Recording;
     return;
   }
+  energy_.onFrame(state.telemetry);
   frameMs_.push_back(frameMs);
   kernelMs_.push_back(sampleScene(state).kernelMs);
   stages_.push_back(frameStages(state, true));
@@ -113,6 +114,21 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
                                : static_cast<double>(frameMs_.size()) / std::max(rec.frames, 1);
   rec.status = "recording " + std::to_string(frameMs_.size()) + (rec.bySeconds ? " frames" : "/" + std::to_string(rec.frames));
   if (rec.progress >= 1.0) finish(state, compute);
+}
+
+namespace {
+
+// What the energy of a recording is divided by: the work the scene did meanwhile.
+unsigned long long workCount(const AppState& state) {
+  return state.scene == SceneKind::NBody ? state.nbody.steps : state.scene == SceneKind::Image ? state.image.pipelineRuns : 0;
+}
+
+}  // namespace
+
+void RunRecorder::startClock(const AppState& state) {
+  start_ = std::chrono::steady_clock::now();
+  energy_.begin(state.telemetry, steadySeconds());
+  workAtStart_ = workCount(state);
 }
 
 void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
@@ -145,6 +161,12 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   }
   if (!sample.rateUnit.empty() && r.m.kernelMs.median > 0)
     r.m.rate = sample.work / (r.m.kernelMs.median * 1e-3) * 1e-9;
+  // Energy per G interactions (N-body: n^2 per step) or per GB the image pipeline moved.
+  const double done = static_cast<double>(workCount(state) - std::min(workCount(state), workAtStart_));
+  const double bodies = static_cast<double>(state.nbody.runningBodies);
+  const bool nbody = state.scene == SceneKind::NBody;
+  r.m.energy = energy_.finish(state.telemetry, steadySeconds(), done * (nbody ? bodies * bodies : sample.work) * 1e-9,
+                              nbody ? "J/G interactions" : "J/GB");
   r.name = "recording " + std::to_string(++rec.recorded) + ": " + sample.sceneName;
   if (state.scene == SceneKind::NBody) r.name += " " + describeNBodyConfig(state.nbody.runningConfig);
   char text[160];

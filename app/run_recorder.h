@@ -9,6 +9,7 @@
 
 #include "app/app_state.h"
 #include "compute/compute_context.h"
+#include "lab/run_energy.h"
 
 namespace ks {
 
@@ -21,12 +22,15 @@ class RunRecorder {
  private:
   enum class Phase { Idle, WarmUp, Recording };
   void finish(AppState& state, const ComputeContext& compute);
+  void startClock(const AppState& state);  // the recording's time, energy and work count from here
   Phase phase_ = Phase::Idle;
   int warmupLeft_ = 0;
   SceneKind scene_ = SceneKind::NBody;
   std::vector<double> frameMs_, kernelMs_;
   std::vector<FrameProfiler::StageFrame> stages_;  // per recorded frame
   std::chrono::steady_clock::time_point start_;
+  RecordingEnergy energy_;
+  unsigned long long workAtStart_ = 0;  // N-body steps or image pipeline runs when the clock started
 };
 
 // The kernel time (ms) of the scene's last frame, the bytes or flops behind it

@@ -57,6 +57,11 @@ int finishRecording(const AppState& state, const AppOptions& options) {
   const RunRecord& run = state.runs.runs.back();
   std::printf("  recording: %zu frames, %.1f FPS, frame median %.3f ms, kernel median %.3f ms p95 %.3f ms\n",
               run.m.frames, run.m.fps, run.m.frameMs.median, run.m.kernelMs.median, run.m.kernelMs.p95);
+  if (const RunEnergy& e = run.m.energy; e.measured())
+    std::printf("  power: %.1f W mean (%s), %.4g %s, SM clock %.0f MHz, %s\n", e.watts, e.source.c_str(), e.perUnit,
+                e.unit.c_str(), e.smClockMHz, e.throttled ? ("throttled: " + e.throttleReasons).c_str() : "not throttled");
+  else
+    std::printf("  power: not available (%s)\n", e.source.c_str());
   return writeRunFiles(state.runs.runs, options.nbody.csv, options.nbody.json);
 }
 

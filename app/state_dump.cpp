@@ -8,6 +8,28 @@
 #include "app/kernel_bounds.h"
 
 namespace ks {
+namespace {
+
+// The Profiler's clocks and power: the newest sample's figures (null where the
+// device gave none), or why there are none.
+nlohmann::json telemetryJson(const GpuTelemetryState& t) {
+  using nlohmann::json;
+  json j = {{"available", t.available}, {"status", t.status}, {"nvml_device", t.nvmlDevice}, {"samples", t.samplesSeen}};
+  if (!t.available || t.history.empty()) return j;
+  const GpuSample& s = t.history.back();
+  auto value = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  j["sm_clock_mhz"] = value(s.smClockMHz);
+  j["mem_clock_mhz"] = value(s.memClockMHz);
+  j["power_w"] = value(s.powerW);
+  j["temperature_c"] = value(s.temperatureC);
+  j["energy_j"] = value(s.energyJ);
+  j["throttle_mask"] = s.throttleReasons ? json(*s.throttleReasons) : json(nullptr);
+  j["throttle_reasons"] = s.throttleReasons ? json(throttleReasonWords(*s.throttleReasons)) : json(nullptr);
+  j["throttled"] = s.throttleReasons ? json(clockThrottled(*s.throttleReasons)) : json(nullptr);
+  return j;
+}
+
+}  // namespace
 
 std::string writeStateDump(const AppState& state, const std::filesystem::path& file) {
   using nlohmann::json;
@@ -83,6 +105,7 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
     ceilings["how"][key] = f.measured() ? f.method : f.error;
   }
   j["ceilings"] = ceilings;
+  j["gpu_telemetry"] = telemetryJson(state.telemetry);
   j["kernels"] = json::array();
   for (const auto& k : state.activeKernels)
     j["kernels"].push_back({{"role", k.role},

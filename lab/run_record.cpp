@@ -134,6 +134,9 @@ const std::vector<Column>& columns() {
       all.push_back({ceilingColumnName(i),
                      [i](const RunRecord& r) { return r.meta.ceilings[i] > 0.0 ? number(r.meta.ceilings[i]) : ""; },
                      [i](RunRecord& r, const std::string& v) { r.meta.ceilings[i] = toNumber(v); }});
+    for (const RunEnergyField& f : runEnergyFields())
+      all.push_back({f.name, [&f](const RunRecord& r) { return f.get(r.m.energy); },
+                     [&f](RunRecord& r, const std::string& v) { f.set(r.m.energy, v); }});
     return all;
   }();
   return withCeilings;
@@ -274,6 +277,29 @@ json ceilingsJson(const CeilingValues& values) {
   return j;
 }
 
+// The energy fields beside the other measurements, under their CSV column names;
+// a number not measured is null.
+void addEnergyJson(json& measurements, const RunEnergy& energy) {
+  for (const RunEnergyField& f : runEnergyFields()) {
+    const std::string text = f.get(energy);
+    switch (f.kind) {
+      case RunEnergyField::Kind::Text: measurements[f.name] = text; break;
+      case RunEnergyField::Kind::Number: measurements[f.name] = text.empty() ? json(nullptr) : json(toNumber(text)); break;
+      case RunEnergyField::Kind::Flag: measurements[f.name] = text == "1"; break;
+    }
+  }
+}
+
+// Files from before these fields lack them: they stay empty.
+void readEnergyJson(const json& measurements, RunEnergy& energy) {
+  for (const RunEnergyField& f : runEnergyFields()) {
+    const auto v = measurements.find(f.name);
+    if (v == measurements.end() || v->is_null()) continue;
+    f.set(energy, v->is_string() ? v->get<std::string>() : v->is_boolean() ? (v->get<bool>() ? "1" : "0")
+                                                                           : number(v->get<double>()));
+  }
+}
+
 json stagesJson(const std::vector<std::pair<std::string, double>>& stages) {
   json list = json::array();
   for (const auto& [stage, ms] : stages) list.push_back({{"stage", stage}, {"ms", ms}});
@@ -311,6 +337,7 @@ std::string runsToJson(const std::vector<RunRecord>& runs) {
                       {"rate", r.m.rate},
                       {"rate_unit", r.m.rateUnit},
                       {"stage_ms_median", stagesJson(r.m.stageMedianMs)}}}});
+    addEnergyJson(list.back()["measurements"], r.m.energy);
   }
   const json doc = {{"format", "kernelscope-runs"}, {"version", kRunFileVersion}, {"runs", list}};
   return doc.dump(2) + "\n";
@@ -368,6 +395,7 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
       if (const auto stages = x.find("stage_ms_median"); stages != x.end())  // files before it lack it
         for (const json& stage : *stages)
           r.m.stageMedianMs.emplace_back(stage.at("stage").get<std::string>(), stage.at("ms").get<double>());
+      readEnergyJson(x, r.m.energy);
       runs.push_back(std::move(r));
     }
     return runs;

@@ -11,6 +11,7 @@
 
 #include "compute/ceilings.h"
 #include "compute/sample_stats.h"
+#include "lab/run_energy.h"
 
 namespace ks {
 
@@ -43,6 +44,7 @@ struct RunMeasurements {
   // Recordings: the median of each frame stage (FrameStage names: "update", "wait for
   // GPU", ..., "kernels (GPU)"), in FrameStage order; empty for benchmark runs.
   std::vector<std::pair<std::string, double>> stageMedianMs;
+  RunEnergy energy;  // board power and clocks over the recording (NVML), lab/run_energy.h
 };
 
 struct RunRecord {

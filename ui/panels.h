@@ -59,6 +59,12 @@ void drawRunsPanel(AppState& state);   // panels_runs.cpp
 void drawSweepPanel(AppState& state);  // panels_sweep.cpp
 // The Device info panel's measured ceilings and "Measure again" (panels_ceilings.cpp).
 void drawMeasuredCeilings(AppState& state);
+// The Profiler's clocks, power and throttle reasons from NVML (panels_clocks.cpp).
+void drawClocksSection(AppState& state);
+// The Runs table: "throttled" before a run's name (why, in a tooltip) when the clock
+// throttled during it, and under its configuration its power and energy per unit.
+void drawRunThrottleMark(const RunRecord& r);
+void drawRunEnergyLine(const RunRecord& r);
 
 // All of the above, in order, plus ImGui's demo window when asked for.
 void drawPanels(AppState& state);

@@ -241,6 +241,7 @@ void drawProfilerPanel(AppState& state) {
       hintText("frame and CPU stages: wall clock; kernels: OpenCL events, a frame late (the frame does not wait "
                "for them); render (GPU): GL timer query");
     }
+    drawClocksSection(state);  // panels_clocks.cpp
     if (ImGui::CollapsingHeader("Rates and ceilings", ImGuiTreeNodeFlags_DefaultOpen)) derivedRates(state);
     if (ImGui::CollapsingHeader("Kernel info", ImGuiTreeNodeFlags_DefaultOpen)) {
       kernelInfoTable(state);

@@ -369,6 +369,7 @@ void drawRunsPanel(AppState& state) {
       ImGui::TableNextColumn();
       ImGui::RadioButton("##base", &runs.baseline, i);
       ImGui::TableNextColumn();
+      drawRunThrottleMark(r);  // panels_clocks.cpp
       ImGui::TextUnformatted(r.name.c_str());
       // The configuration under the name, wrapped: the name alone hid it (recordings are named by number).
       if (const std::string config = configurationText(r); !config.empty()) {
@@ -383,6 +384,7 @@ void drawRunsPanel(AppState& state) {
         for (const auto& [k, v] : r.meta.parameters) tip += "\n" + k + " = " + v;
         ImGui::SetTooltip("%s", tip.c_str());
       }
+      drawRunEnergyLine(r);  // panels_clocks.cpp
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.meta.device.c_str());
       ImGui::TableNextColumn();
