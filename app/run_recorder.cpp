@@ -145,6 +145,15 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   }
   if (!sample.rateUnit.empty() && r.m.kernelMs.median > 0)
     r.m.rate = sample.work / (r.m.kernelMs.median * 1e-3) * 1e-9;
+  // The drift the N-body panel shows: from its baseline (the last reset or change) to the
+  // newest measurement. Switched off, the last readings stay but describe an older system.
+  if (const NBodyConservationState& c = state.nbody.conservation;
+      state.scene == SceneKind::NBody && c.on && c.hasDrift && c.unavailable.empty()) {
+    r.m.energyDrift = c.drift.energy;
+    r.m.momentumDrift = c.drift.momentum;
+    r.m.angularMomentumDrift = c.drift.angularMomentum;
+    r.m.driftSteps = c.lastStep - c.baselineStep;
+  }
   r.name = "recording " + std::to_string(++rec.recorded) + ": " + sample.sceneName;
   if (state.scene == SceneKind::NBody) r.name += " " + describeNBodyConfig(state.nbody.runningConfig);
   char text[160];
