@@ -186,16 +186,17 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
           std::fprintf(stderr, "kernelscope: error: the energy drift could not be measured: %s\n", drift.problem.c_str());
           return kExitFailure;
         }
-        std::printf("= energy drift %+.3e relative after %d steps (momentum %.3e, angular momentum %.3e; "
+        std::printf("= energy drift %+.6e relative after %d steps (momentum %.3e, angular momentum %.3e; "
                     "sums in %s on the device)\n",
                     drift.drift.energy, drift.steps, drift.drift.momentum, drift.drift.angularMomentum,
                     drift.sumsInDouble ? "double" : "compensated float");
       }
     } else {
       if (run.ok() && run.m.hasDrift())
-        std::printf("%-52s %10.4f ms %10.1f G/s %10.1f GFLOP/s   energy drift %+.3e\n",
+        // Digits enough to tell the precisions apart where the integrator's own drift dominates.
+        std::printf("%-52s %10.4f ms %10.1f G/s %10.1f GFLOP/s   energy drift %+.6e, momentum %.1e\n",
                     describeNBodyConfig(c).c_str(), run.m.kernelMs.median, run.m.rate / nbodyFlopsPerInteraction(c),
-                    run.m.rate, run.m.energyDrift);
+                    run.m.rate, run.m.energyDrift, run.m.momentumDrift);
       else if (run.ok())
         std::printf("%-52s %10.4f ms %10.1f G/s %10.1f GFLOP/s\n", describeNBodyConfig(c).c_str(),
                     run.m.kernelMs.median, run.m.rate / nbodyFlopsPerInteraction(c), run.m.rate);
