@@ -3,6 +3,8 @@
 #include "app/bench_ceilings.h"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -10,6 +12,8 @@
 #include "app/session.h"
 #include "lab/sweep_runs.h"
 #include "compute/nbody_benchmark.h"
+#include "compute/nbody_drift.h"
+#include "compute/nbody_precision.h"
 #include "compute/nbody_gpu.h"
 #include "compute/work_model.h"
 #include "compute/sweep_plan.h"
@@ -26,6 +30,38 @@ NBodyConfig baseConfig(const NBodyOptions& o) {
   c.nativeRsqrt = !o.preciseRsqrt;
   c.extraOptions = o.extraOptions;
   return c;
+}
+
+// --sweep's plan: the lists' product, once per --precision setting when given.
+SweepPlan<NBodyConfig> sweepPlan(const NBodyOptions& o, const DeviceDescriptor& device) {
+  if (o.precisions.empty()) return planNBodySweep(nbodySweepRangesFromOptions(o), baseConfig(o), device);
+  SweepPlan<NBodyConfig> all;
+  for (const std::string& name : o.precisions) {
+    const std::optional<NBodyConfig> base = withNBodyPrecision(baseConfig(o), name);
+    if (!base) continue;  // the parser accepts only the names of nbodyPrecisionNames()
+    SweepPlan<NBodyConfig> plan = planNBodySweep(nbodySweepRangesFromOptions(o), *base, device);
+    for (NBodyConfig& c : plan.valid)
+      if (std::find(all.valid.begin(), all.valid.end(), c) == all.valid.end()) all.valid.push_back(std::move(c));
+    for (auto& refused : plan.refused) all.refused.push_back(std::move(refused));
+  }
+  return all;
+}
+
+// The energy drift over --drift-steps steps into the run ("drift failed: ..." in its
+// status when it could not be measured); printed by the caller.
+NBodyDriftMeasurement addDrift(RunRecord& run, ComputeContext& compute, const NBodySystem& system,
+                               const NBodyConfig& config, const NBodyParams& params, const NBodyOptions& o) {
+  NBodyDriftMeasurement d = measureNBodyDrift(compute, system, config, params, o.driftSteps);
+  run.meta.parameters.emplace_back("preset", o.preset);
+  if (!d.problem.empty()) {
+    run.status = "drift failed: " + d.problem.substr(0, d.problem.find('\n'));
+    return d;
+  }
+  run.m.energyDrift = d.drift.energy;
+  run.m.momentumDrift = d.drift.momentum;
+  run.m.angularMomentumDrift = d.drift.angularMomentum;
+  run.m.driftSteps = static_cast<unsigned long long>(d.steps);
+  return d;
 }
 
 }  // namespace
@@ -49,7 +85,7 @@ std::vector<NBodyConfig> nbodyConfigsFromOptions(const NBodyOptions& o, const De
     c.split = orDefault(o.splits, defaults.split, &NBodyVariant::splits);
     return {c};
   }
-  const SweepPlan<NBodyConfig> plan = planNBodySweep(nbodySweepRangesFromOptions(o), baseConfig(o), device);
+  const SweepPlan<NBodyConfig> plan = sweepPlan(o, device);
   std::vector<NBodyConfig> out = plan.valid;
   for (const auto& [c, why] : plan.refused) out.push_back(c);
   return out;
@@ -88,7 +124,7 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
   std::vector<NBodyConfig> configs;
   std::vector<std::pair<NBodyConfig, std::string>> refused;
   if (o.sweep) {
-    SweepPlan<NBodyConfig> plan = planNBodySweep(nbodySweepRangesFromOptions(o), baseConfig(o), device);
+    SweepPlan<NBodyConfig> plan = sweepPlan(o, device);
     configs = std::move(plan.valid);
     refused = std::move(plan.refused);
   } else {
@@ -99,6 +135,10 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
               device.driverVersion.c_str());
   std::printf("%zu bodies (%s preset), %d iterations after an untimed warm-up; %s\n", o.bodies, o.preset.c_str(),
               iterations, "flops counted as NVIDIA's nbody sample does: 20 per interaction in fp32, 30 in fp64");
+  if (o.driftSteps > 0)
+    std::printf("energy drift: (E after %d steps - E at the start) / |E at the start|, dt %g, softening %g; "
+                "momentum and angular momentum drift relative to sum |m v| and sum |p x m v|\n",
+                o.driftSteps, params.dt, std::sqrt(params.softening2));
   std::vector<RunRecord> runs;
   if (o.sweep) {
     std::printf("%zu combinations: %zu to run, %zu refused before running; rates from the median step\n",
@@ -117,6 +157,8 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       r = measureNBody(compute, system, c, params, iterations);
     }
     RunRecord run = nbodyRun(device, r, o.bodies, iterations);
+    NBodyDriftMeasurement drift;
+    if (o.driftSteps > 0 && run.ok()) drift = addDrift(run, compute, system, c, params, o);
     if (!o.sweep) {
       if (!r.problem.empty()) {
         std::fprintf(stderr, "kernelscope: error: %s: %s\n", describeNBodyConfig(c).c_str(), r.problem.c_str());
@@ -148,8 +190,23 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       } else {
         std::printf("(kernelscope --bench ceilings measures this device's ceilings; then this says what binds the kernel)\n");
       }
+      if (o.driftSteps > 0) {
+        if (!drift.problem.empty()) {
+          std::fprintf(stderr, "kernelscope: error: the energy drift could not be measured: %s\n", drift.problem.c_str());
+          return kExitFailure;
+        }
+        std::printf("= energy drift %+.6e relative after %d steps (momentum %.3e, angular momentum %.3e; "
+                    "sums in %s on the device)\n",
+                    drift.drift.energy, drift.steps, drift.drift.momentum, drift.drift.angularMomentum,
+                    drift.sumsInDouble ? "double" : "compensated float");
+      }
     } else {
-      if (run.ok())
+      if (run.ok() && run.m.hasDrift())
+        // Digits enough to tell the precisions apart where the integrator's own drift dominates.
+        std::printf("%-52s %10.4f ms %10.1f G/s %10.1f GFLOP/s   energy drift %+.6e, momentum %.1e\n",
+                    describeNBodyConfig(c).c_str(), run.m.kernelMs.median, run.m.rate / nbodyFlopsPerInteraction(c),
+                    run.m.rate, run.m.energyDrift, run.m.momentumDrift);
+      else if (run.ok())
         std::printf("%-52s %10.4f ms %10.1f G/s %10.1f GFLOP/s\n", describeNBodyConfig(c).c_str(),
                     run.m.kernelMs.median, run.m.rate / nbodyFlopsPerInteraction(c), run.m.rate);
       else

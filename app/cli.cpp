@@ -20,6 +20,7 @@
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
 #include "compute/nbody_model.h"
+#include "compute/nbody_precision.h"
 #include "compute/nbody_variants.h"
 #include "compute/parameter_values.h"
 
@@ -232,6 +233,16 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_flag("--fast-math", nb.fastMath, "Build with -cl-fast-relaxed-math");
   group->add_flag("--ftz", nb.denormsAreZero, "Build with -cl-denorms-are-zero (flush denormals)");
   group->add_flag("--precise-rsqrt", nb.preciseRsqrt, "rsqrt() instead of native_rsqrt() in fp32");
+  group->add_option("--precision", nb.precisions,
+                    "With --sweep: the precision settings to sweep (list): " + joinValues(nbodyPrecisionNames()) +
+                        " (fp32 with native_rsqrt; the others change one thing from it)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(nbodyPrecisionNames()));
+  group->add_option("--drift-steps", nb.driftSteps,
+                    "Also run this many steps from the preset and report how far the total energy (and momentum, "
+                    "angular momentum) drifted, relative to the start: the accuracy beside the speed (--bench nbody, "
+                    "--sweep; written into --csv/--json)")
+      ->check(CLI::Range(1, 10000000));
   group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel (and every kernel of --bench image and of the image batch)");
   group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
   group->add_option("--dump-program", nb.dumpProgram,
@@ -397,6 +408,11 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     if (problem = imageBatchUsageProblem(options); !problem.empty()) return usageError(problem);
   }
   if (options.nbody.sweep && options.bench.empty()) options.bench = "nbody";
+  if (!options.nbody.precisions.empty() && !options.nbody.sweep)
+    return usageError("--precision: a list for --sweep; for one configuration use --fp64, --fast-math, --ftz or "
+                      "--precise-rsqrt");
+  if (options.nbody.driftSteps > 0 && options.bench != "nbody")
+    return usageError("--drift-steps: for --bench nbody or --sweep");
   // --record ends the run when the recording is done, unless --frames says otherwise
   // (+1: the first frame runs before the recorder sees the request).
   if (options.record > 0 && app.count("--frames") == 0) options.frames = 1 + options.warmup + options.record;

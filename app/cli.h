@@ -19,6 +19,9 @@ struct NBodyOptions {
   std::vector<std::string> variants;
   std::vector<int> workGroups, unrolls, bodiesPerItem, splits;
   bool fp64 = false, fastMath = false, denormsAreZero = false, preciseRsqrt = false;
+  // --precision: a --sweep over these (kNBodyPrecisions), each on top of the switches above.
+  std::vector<std::string> precisions;
+  int driftSteps = 0;  // --drift-steps: also measure the energy drift over this many steps (0: not)
   std::string extraOptions;  // --cl-options
   bool showBuildLog = false;
   std::optional<std::filesystem::path> dumpProgram;  // --dump-program

@@ -167,6 +167,15 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   const bool nbody = state.scene == SceneKind::NBody;
   r.m.energy = energy_.finish(state.telemetry, steadySeconds(), done * (nbody ? bodies * bodies : sample.work) * 1e-9,
                               nbody ? "J/G interactions" : "J/GB");
+  // The drift the N-body panel shows: from its baseline (the last reset or change) to the
+  // newest measurement. Switched off, the last readings stay but describe an older system.
+  if (const NBodyConservationState& c = state.nbody.conservation;
+      state.scene == SceneKind::NBody && c.on && c.hasDrift && c.unavailable.empty()) {
+    r.m.energyDrift = c.drift.energy;
+    r.m.momentumDrift = c.drift.momentum;
+    r.m.angularMomentumDrift = c.drift.angularMomentum;
+    r.m.driftSteps = c.lastStep - c.baselineStep;
+  }
   r.name = "recording " + std::to_string(++rec.recorded) + ": " + sample.sceneName;
   if (state.scene == SceneKind::NBody) r.name += " " + describeNBodyConfig(state.nbody.runningConfig);
   char text[160];

@@ -59,6 +59,7 @@ struct RunsState {
   std::vector<RunRecord> runs;  // the comparison table (recordings, sweep results, imports)
   int baseline = 0;             // index into runs
   int chartMetric = 0;          // 0 rate, 1 kernel ms, 2 FPS
+  bool speedVsAccuracy = false; // the chart: interactions/s against energy drift instead of bars
   char exportPath[256] = "kernelscope-runs";  // .csv / .json appended
   char importPath[256] = "";
   std::string message;          // outcome of the last export / import / apply

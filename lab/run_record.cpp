@@ -94,6 +94,27 @@ struct Column {
         [](RunRecord& r, const std::string& v) { r.field = static_cast<decltype(r.field)>(toNumber(v)); } \
   }
 
+// The drift of the conserved quantities (N-body): CSV columns after the ceilings,
+// keys of "measurements" in JSON; empty or null where none was measured.
+struct DriftField {
+  const char* key;
+  double (*get)(const RunMeasurements&);
+  void (*set)(RunMeasurements&, double);
+};
+const std::vector<DriftField>& driftFields() {
+  static const std::vector<DriftField> fields = {
+      {"energy_drift", [](const RunMeasurements& m) { return m.energyDrift; },
+       [](RunMeasurements& m, double v) { m.energyDrift = v; }},
+      {"momentum_drift", [](const RunMeasurements& m) { return m.momentumDrift; },
+       [](RunMeasurements& m, double v) { m.momentumDrift = v; }},
+      {"angular_momentum_drift", [](const RunMeasurements& m) { return m.angularMomentumDrift; },
+       [](RunMeasurements& m, double v) { m.angularMomentumDrift = v; }},
+      {"drift_steps", [](const RunMeasurements& m) { return static_cast<double>(m.driftSteps); },
+       [](RunMeasurements& m, double v) { m.driftSteps = v > 0.0 ? static_cast<unsigned long long>(v) : 0; }},
+  };
+  return fields;
+}
+
 // "ceiling_copy_gbps": the ceilings' CSV columns, after the fixed ones.
 std::string ceilingColumnName(size_t index) { return std::string("ceiling_") + ceilingName(ceilingAt(index)).key; }
 
@@ -137,6 +158,9 @@ const std::vector<Column>& columns() {
     for (const RunEnergyField& f : runEnergyFields())
       all.push_back({f.name, [&f](const RunRecord& r) { return f.get(r.m.energy); },
                      [&f](RunRecord& r, const std::string& v) { f.set(r.m.energy, v); }});
+    for (const DriftField& f : driftFields())
+      all.push_back({f.key, [f](const RunRecord& r) { return r.m.hasDrift() ? number(f.get(r.m)) : ""; },
+                     [f](RunRecord& r, const std::string& v) { f.set(r.m, toNumber(v)); }});
     return all;
   }();
   return withCeilings;
@@ -338,6 +362,9 @@ std::string runsToJson(const std::vector<RunRecord>& runs) {
                       {"rate_unit", r.m.rateUnit},
                       {"stage_ms_median", stagesJson(r.m.stageMedianMs)}}}});
     addEnergyJson(list.back()["measurements"], r.m.energy);
+    json& measurements = list.back()["measurements"];
+    for (const DriftField& f : driftFields())
+      measurements[f.key] = r.m.hasDrift() ? json(f.get(r.m)) : json(nullptr);
   }
   const json doc = {{"format", "kernelscope-runs"}, {"version", kRunFileVersion}, {"runs", list}};
   return doc.dump(2) + "\n";
@@ -396,6 +423,8 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
         for (const json& stage : *stages)
           r.m.stageMedianMs.emplace_back(stage.at("stage").get<std::string>(), stage.at("ms").get<double>());
       readEnergyJson(x, r.m.energy);
+      for (const DriftField& f : driftFields())  // files before drift lack it; null: none measured
+        if (const auto v = x.find(f.key); v != x.end() && !v->is_null()) f.set(r.m, v->get<double>());
       runs.push_back(std::move(r));
     }
     return runs;

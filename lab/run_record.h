@@ -45,6 +45,13 @@ struct RunMeasurements {
   // GPU", ..., "kernels (GPU)"), in FrameStage order; empty for benchmark runs.
   std::vector<std::pair<std::string, double>> stageMedianMs;
   RunEnergy energy;  // board power and clocks over the recording (NVML), lab/run_energy.h
+  // N-body: how far the conserved quantities drifted over `driftSteps` steps
+  // (compute/nbody_invariants.h nbodyDrift: energy relative and signed, momenta
+  // relative to their scales); driftSteps 0: none measured. The same names as
+  // CSV columns and JSON keys: energy_drift, momentum_drift, ...
+  double energyDrift = 0.0, momentumDrift = 0.0, angularMomentumDrift = 0.0;
+  unsigned long long driftSteps = 0;
+  bool hasDrift() const { return driftSteps > 0; }
 };
 
 struct RunRecord {

@@ -39,6 +39,8 @@
 #include "compute/image_reference.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/nbody_invariants.h"
+#include "compute/nbody_model.h"
 #include "compute/parameter_values.h"
 #include "test_devices.h"
 #include "test_require.h"
@@ -1489,6 +1491,107 @@ TEST(App, NBodyInvalidWorkGroupExits2WithTheReason) {
   EXPECT_EQ(r.exitCode, 2) << r.describe();
   EXPECT_TRUE(contains(r.err, "not a multiple of 32")) << r.describe();
   EXPECT_FALSE(contains(r.err, "CL_INVALID_WORK_GROUP_SIZE")) << r.describe();
+}
+
+// Accuracy beside speed (issue 23): --drift-steps S runs S steps from the preset and
+// reports the relative energy drift beside the rate, in the output and the run files.
+// The bound is principled: in fp64 the drift is the integrator's own (the CPU
+// reference's over the same steps, in double) to far below 1e-9; fp32's rounding
+// moves it off by far more.
+TEST(App, NBodyBenchmarkReportsTheEnergyDriftBesideTheRate) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-drift");
+  const size_t n = 96;
+  const int steps = 30;
+  const std::vector<std::string> common = {"--bench", "nbody", "--n", std::to_string(n), "--preset", "cube",
+                                           "--drift-steps", std::to_string(steps), "--iterations", "2",
+                                           "--variant", "tiled", "--wg", "64", "--unroll", "4"};
+  auto run = [&](const std::vector<std::string>& extra, const std::string& file) -> std::optional<RunRecord> {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--json", (dir / file).string()});
+    const RunResult r = runApp(dir, args);
+    EXPECT_EQ(r.exitCode, 0) << r.describe();
+    EXPECT_TRUE(contains(r.out, "billion interactions per second")) << r.describe();
+    // "= energy drift +1.234e-05 relative after 30 steps (...)"
+    std::smatch m;
+    const std::regex line(R"(= energy drift ([-+0-9.e]+) relative after (\d+) steps)");
+    EXPECT_TRUE(std::regex_search(r.out, m, line)) << r.describe();
+    std::string error;
+    const auto runs = readRunsJson(dir / file, &error);
+    EXPECT_TRUE(runs && runs->size() == 1) << error;
+    if (!runs || runs->size() != 1 || m.empty()) return std::nullopt;
+    const RunRecord& got = runs->front();
+    EXPECT_TRUE(got.m.hasDrift());
+    EXPECT_EQ(got.m.driftSteps, static_cast<unsigned long long>(steps));
+    EXPECT_EQ(std::stoi(m[2]), steps);
+    EXPECT_NEAR(std::stod(m[1]), got.m.energyDrift, 1e-3 * std::abs(got.m.energyDrift)) << "printed as written";
+    EXPECT_GT(got.m.rate, 0.0) << "both axes in one run";
+    EXPECT_EQ(got.meta.parameter("preset"), "cube");
+    return got;
+  };
+  const std::optional<RunRecord> fp32 = run({}, "fp32.json");
+  ASSERT_TRUE(fp32);
+
+  NBodySystem system = makeNBodyPreset(NBodyPreset::RandomCube, n, 1);  // --seed's default
+  const NBodyParams params = nbodyPresetDefaults(NBodyPreset::RandomCube, n).params;
+  const NBodyInvariants start = nbodyReferenceInvariants(system, params);
+  for (int i = 0; i < steps; ++i) system = nbodyReferenceStep(system, params);
+  const double reference = nbodyDrift(nbodyReferenceInvariants(system, params), start).energy;
+  const double off32 = std::abs(fp32->m.energyDrift - reference);
+  EXPECT_LT(off32, 1e-3) << "fp32 " << fp32->m.energyDrift << ", reference " << reference;
+
+  if (const auto compute = test::makeTestCompute(); !compute || !compute->device().hasExtension("cl_khr_fp64"))
+    GTEST_SKIP() << "the device lacks cl_khr_fp64";
+  const std::optional<RunRecord> fp64 = run({"--fp64"}, "fp64.json");
+  ASSERT_TRUE(fp64);
+  const double off64 = std::abs(fp64->m.energyDrift - reference);
+  EXPECT_LT(off64, 1e-9) << "fp64 " << fp64->m.energyDrift << ", reference " << reference;
+  EXPECT_GT(off32, 100.0 * off64) << "fp32 " << fp32->m.energyDrift << ", fp64 " << fp64->m.energyDrift;
+}
+
+// A sweep over the precision settings with --drift-steps: one run per setting, each
+// with its rate and its drift, in the CSV and the JSON alike.
+TEST(App, NBodySweepOverPrecisionsRecordsDriftPerConfiguration) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-drift-sweep");
+  const fs::path csv = dir / "drift.csv", json = dir / "drift.json";
+  const RunResult r =
+      runApp(dir, {"--sweep", "--variant", "tiled", "--wg", "32", "--unroll", "1", "--precision", "fp32,fast-math,ftz",
+                   "--n", "64", "--preset", "cube", "--iterations", "2", "--drift-steps", "10", "--csv", csv.string(),
+                   "--json", json.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "energy drift")) << r.describe();
+  std::string error;
+  const auto fromCsv = runsFromCsv(test::readFile(csv), &error);
+  ASSERT_TRUE(fromCsv) << error;
+  const auto fromJson = readRunsJson(json, &error);
+  ASSERT_TRUE(fromJson) << error;
+  ASSERT_EQ(fromCsv->size(), 3u) << r.describe();
+  ASSERT_EQ(fromJson->size(), 3u);
+  std::set<std::string> names;
+  for (size_t i = 0; i < 3; ++i) {
+    const RunRecord& run = (*fromCsv)[i];
+    EXPECT_TRUE(run.ok()) << run.name << ": " << run.status;
+    EXPECT_GT(run.m.rate, 0.0) << run.name;
+    EXPECT_EQ(run.m.driftSteps, 10u) << run.name;
+    EXPECT_TRUE(std::isfinite(run.m.energyDrift) && run.m.energyDrift != 0.0) << run.name;
+    EXPECT_EQ(run.m.energyDrift, (*fromJson)[i].m.energyDrift) << run.name;
+    names.insert(run.name);
+  }
+  EXPECT_EQ(names.size(), 3u) << "three settings, three configurations";
+  EXPECT_TRUE(contains((*fromCsv)[1].name, "fast-math")) << (*fromCsv)[1].name;
+  EXPECT_TRUE(contains((*fromCsv)[2].name, "ftz")) << (*fromCsv)[2].name;
+}
+
+TEST(App, PrecisionListAndDriftStepsAreRefusedWhereTheyMeanNothing) {
+  TempDir dir("ks-app-drift-usage");
+  RunResult r = runApp(dir, {"--bench", "nbody", "--precision", "fp64"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_TRUE(contains(r.err, "--precision")) << r.describe();
+  r = runApp(dir, {"--bench", "transpose", "--drift-steps", "10"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_TRUE(contains(r.err, "--drift-steps")) << r.describe();
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/speed_accuracy_chart.h"
 #include "ui/style.h"
 
 namespace ks {
@@ -353,6 +354,120 @@ TEST_F(ChartsUi, TheFrameTimesHaveAMillisecondAxis) {
     std::snprintf(newest, sizeof newest, "%.2f ms", state_.profiler.find("frame")->samples.samples().back());
     EXPECT_EQ(drawnChart("frame time")->hover.rfind(newest, 0), 0u) << drawnChart("frame time")->hover;
   }
+}
+
+// ---- speed against accuracy (issue 23, item 4) -----------------------------------
+
+// An N-body run of `bodies` bodies at `ms` per step whose energy drifted by `drift`.
+RunRecord nbodyRunWithDrift(const std::string& name, double ms, double drift, size_t bodies = 4096) {
+  RunRecord r;
+  r.name = name;
+  r.meta.scene = "nbody";
+  r.meta.parameters = {{"bodies", std::to_string(bodies)}};
+  r.m.kernelMs.median = ms;
+  r.m.rate = double(bodies) * double(bodies) * 20.0 / (ms * 1e-3) * 1e-9;
+  r.m.rateUnit = "GFLOP/s";
+  if (drift != 0.0) {
+    r.m.energyDrift = drift;
+    r.m.driftSteps = 1000;
+  }
+  return r;
+}
+
+TEST(SpeedAccuracyAxis, DecadesCoverTheDriftsAndEndOnALabel) {
+  EXPECT_EQ(decadeTicks(3e-9, 4e-4, 10), (std::vector<double>{1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3}));
+  const std::vector<double> sparse = decadeTicks(3e-15, 0.2, 4);
+  ASSERT_GE(sparse.size(), 2u);
+  EXPECT_LE(sparse.size(), 5u) << "every second or third decade when they would crowd";
+  EXPECT_LE(sparse.front(), 3e-15);
+  EXPECT_GE(sparse.back(), 0.2);
+  EXPECT_EQ(decadeTicks(1e-6, 1e-6, 5), (std::vector<double>{1e-6, 1e-5})) << "one value: a decade from it";
+  EXPECT_TRUE(decadeTicks(0.0, 1.0, 5).empty());
+  EXPECT_EQ(decadeLabel(1e-6), "1e-6");
+  EXPECT_EQ(decadeLabel(1.0), "1");
+  const RunRecord r = nbodyRunWithDrift("x", 2.0, 1e-5, 1000);
+  ASSERT_TRUE(runGigaInteractionsPerSecond(r));
+  EXPECT_NEAR(*runGigaInteractionsPerSecond(r), 1000.0 * 1000.0 / 2e-3 * 1e-9, 1e-12);
+}
+
+// The view: a point per run with a drift, interactions/s across, |energy drift| up on a
+// log scale with decade labels; the baseline marked; the runs without drift named, not
+// plotted; the cursor on a point names the run and both figures. At both window sizes.
+TEST_F(ChartsUi, SpeedAgainstAccuracyPlotsAPointPerRunWithADrift) {
+  state_.runs.showRuns = true;
+  state_.runs.speedVsAccuracy = true;
+  state_.runs.runs = {nbodyRunWithDrift("blocked wg=256 fp32 native_rsqrt", 2.0, 3.1e-5),
+                      nbodyRunWithDrift("blocked wg=256 fp64", 8.0, -2.0e-9),
+                      nbodyRunWithDrift("blocked wg=256 fp32 native_rsqrt fast-math", 1.6, 4.2e-4),
+                      nbodyRunWithDrift("recording 1: nbody blocked wg=256 fp32", 2.1, 0.0)};
+  state_.runs.baseline = 1;  // fp64
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    const ImGuiWindow* runs = panel("Runs");
+    ASSERT_NE(runs, nullptr);
+    const ChartAxes* chart = drawnChart(kSpeedAccuracyChartId);
+    ASSERT_NE(chart, nullptr) << "no speed-vs-accuracy chart drawn";
+    EXPECT_EQ(drawnChart("runs"), nullptr) << "the bars give way to it";
+    const ScreenRect& plot = chart->plot;
+    EXPECT_GE(plot.width(), 0.6f * runs->InnerRect.GetWidth()) << "the points' room across";
+    EXPECT_GE(plot.height(), 7.0f * ImGui::GetTextLineHeight()) << "room for the decades";
+    EXPECT_LE(plot.x1, runs->InnerRect.Max.x);
+    EXPECT_LE(plot.y1 + ImGui::GetTextLineHeight(), runs->InnerRect.Max.y) << "the x labels are inside the panel";
+    EXPECT_EQ(chart->xUnit, "G interactions/s");
+    expectLinearTicks(chart->x, plot.x0, plot.x1, chart->x.back().value);
+    const double xTop = chart->x.back().value;
+    // Decades, bottom to top, from at or under the smallest drift to at or over the largest.
+    ASSERT_GE(chart->y.size(), 2u);
+    EXPECT_LE(chart->y.front().value, 2.0e-9);
+    EXPECT_GE(chart->y.back().value, 4.2e-4);
+    const double lo = std::log10(chart->y.front().value), hi = std::log10(chart->y.back().value);
+    for (const ChartTick& t : chart->y) {
+      EXPECT_DOUBLE_EQ(std::pow(10.0, std::round(std::log10(t.value))), t.value) << t.label;
+      EXPECT_NEAR(t.pixel, plot.y1 - plot.height() * float((std::log10(t.value) - lo) / (hi - lo)), 0.5f) << t.label;
+      EXPECT_EQ(t.label, decadeLabel(t.value));
+    }
+    // A point per run with a drift, where its figures put it; the recording without one is not plotted.
+    ASSERT_EQ(chart->bars.size(), 3u);
+    for (const ChartBar& point : chart->bars) {
+      const auto run = std::find_if(state_.runs.runs.begin(), state_.runs.runs.end(), [&](const RunRecord& r) {
+        return r.m.hasDrift() && (" " + r.name + " ").find(" " + point.label + " ") != std::string::npos;
+      });
+      ASSERT_NE(run, state_.runs.runs.end()) << "'" << point.label << "' names no run with a drift";
+      const float x = (point.rect.x0 + point.rect.x1) * 0.5f, y = (point.rect.y0 + point.rect.y1) * 0.5f;
+      EXPECT_NEAR(x, plot.x0 + plot.width() * float(*runGigaInteractionsPerSecond(*run) / xTop), 0.5f) << point.label;
+      EXPECT_NEAR(y, plot.y1 - plot.height() * float((std::log10(std::abs(run->m.energyDrift)) - lo) / (hi - lo)), 0.5f)
+          << point.label;
+    }
+    ASSERT_TRUE(chart->baseline) << "the baseline run is marked";
+    EXPECT_NEAR(*chart->baseline, plot.x0 + plot.width() * float(*runGigaInteractionsPerSecond(state_.runs.runs[1]) / xTop),
+                0.5f);
+    EXPECT_EQ(speedAccuracyNote(state_.runs), "No drift measured: recording 1: nbody blocked wg=256 fp32");
+  }
+  // The cursor on the fast-math point: its run, its speed and its drift.
+  const ChartBar fast = *std::find_if(drawnChart(kSpeedAccuracyChartId)->bars.begin(),
+                                      drawnChart(kSpeedAccuracyChartId)->bars.end(),
+                                      [](const ChartBar& b) { return b.label.find("fast-math") != std::string::npos; });
+  const ImVec2 at((fast.rect.x0 + fast.rect.x1) * 0.5f + 2.0f, (fast.rect.y0 + fast.rect.y1) * 0.5f + 1.0f);
+  frames(3, at);
+  ASSERT_NE(drawnChart(kSpeedAccuracyChartId), nullptr);
+  const std::string& hover = drawnChart(kSpeedAccuracyChartId)->hover;
+  EXPECT_NE(hover.find(state_.runs.runs[2].name), std::string::npos) << hover;
+  EXPECT_NE(hover.find("G interactions/s"), std::string::npos) << hover;
+  EXPECT_NE(hover.find("energy drift +4.200e-04 after 1000 steps"), std::string::npos) << hover;
+}
+
+// No run has a drift: no point, the view says how to get one and names the runs.
+TEST_F(ChartsUi, SpeedAgainstAccuracyWithoutDriftsPlotsNothingAndSaysSo) {
+  state_.runs.showRuns = true;
+  state_.runs.speedVsAccuracy = true;
+  state_.runs.runs = {nbodyRunWithDrift("recording 1", 2.0, 0.0), nbodyRunWithDrift("recording 2", 3.0, 0.0)};
+  frames(3);
+  const ChartAxes* chart = drawnChart(kSpeedAccuracyChartId);
+  ASSERT_NE(chart, nullptr);
+  EXPECT_TRUE(chart->bars.empty());
+  EXPECT_FALSE(chart->baseline);
+  EXPECT_EQ(speedAccuracyNote(state_.runs), "No drift measured: recording 1, recording 2");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "io/png_writer.h"
 #include "app/render_surface.h"
 #include "lab/run_record.h"
+#include "app/run_recorder.h"
 #include "app/session.h"
 #include "session_fixture.h"
 
@@ -89,6 +90,46 @@ TEST_F(SessionTest, EnergyDriftIsMeasuredWhileItRunsAndRestartsOnReset) {
   session_->compute().queue().finish();
   frame();
   EXPECT_FALSE(c.hasDrift);
+}
+
+// --record and the Runs panel's Record (issue 23): a recording of the N-body scene
+// keeps the drift the panel shows, over the steps it was measured across; with the
+// measurement off, the run has none.
+TEST_F(SessionTest, ARecordingKeepsTheEnergyDriftItMeasured) {
+  NBodyConservationState& c = state_.nbody.conservation;
+  c.everySteps = 3;
+  RunRecorder recorder;
+  auto record = [&](int frames) {
+    RecordingState& rec = state_.runs.recording;
+    rec.warmup = 0;
+    rec.frames = frames;
+    rec.startRequested = true;
+    for (int i = 0; i < frames + 5 && (rec.startRequested || rec.active); ++i) {
+      frame();
+      session_->compute().queue().finish();  // measurements arrive a frame later
+      recorder.onFrame(state_, 16.0, session_->compute());
+    }
+    EXPECT_FALSE(rec.active) << rec.status;
+  };
+  record(12);
+  ASSERT_EQ(state_.runs.runs.size(), 1u);
+  const RunRecord& run = state_.runs.runs.back();
+  ASSERT_TRUE(c.hasDrift);
+  ASSERT_TRUE(run.m.hasDrift());
+  EXPECT_EQ(run.m.driftSteps, c.lastStep - c.baselineStep);
+  EXPECT_GE(run.m.driftSteps, 3u);
+  EXPECT_EQ(run.m.energyDrift, c.drift.energy);
+  EXPECT_EQ(run.m.momentumDrift, c.drift.momentum);
+  EXPECT_EQ(run.m.angularMomentumDrift, c.drift.angularMomentum);
+  EXPECT_NE(run.m.energyDrift, 0.0);
+
+  c.on = false;
+  state_.nbody.resetRequested = true;
+  frame();
+  session_->compute().queue().finish();
+  record(6);
+  ASSERT_EQ(state_.runs.runs.size(), 2u);
+  EXPECT_FALSE(state_.runs.runs.back().m.hasDrift()) << "nothing measured: no drift recorded";
 }
 
 TEST_F(SessionTest, SwitchingDeviceKeepsTheBodies) {

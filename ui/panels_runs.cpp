@@ -16,6 +16,7 @@
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/speed_accuracy_chart.h"
 
 namespace ks {
 namespace {
@@ -332,6 +333,9 @@ void drawRunsPanel(AppState& state) {
   const RunRecord* base = runs.runs.empty() ? nullptr : &runs.runs[static_cast<size_t>(runs.baseline)];
   ImGui::SetNextItemWidth(160);
   ImGui::Combo("compare by", &runs.chartMetric, "rate (GFLOP/s, GB/s)\0kernel median (ms)\0FPS\0");
+  ImGui::SameLine();
+  ImGui::Checkbox("speed vs accuracy", &runs.speedVsAccuracy);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("N-body runs: interactions/s against the energy drift they measured");
   // Scrolls sideways in a narrow panel: the name column keeps its width (stretched, it
   // was squeezed to nothing by the fixed columns at 1024 pixels wide).
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
@@ -345,8 +349,13 @@ void drawRunsPanel(AppState& state) {
   const float runCount = static_cast<float>(std::max<size_t>(runs.runs.size(), 1));
   const float chartRowHeight = std::clamp((0.55f * shared - chartExtraHeight()) / runCount,
                                           ImGui::GetTextLineHeight() + 2.0f, ImGui::GetTextLineHeight() + 6.0f);
-  const float chartHeight = runs.runs.empty() ? 0.0f : chartExtraHeight() + runCount * chartRowHeight;
-  const float tableHeight = std::max(120.0f, shared - chartHeight);
+  const float barsHeight = runs.runs.empty() ? 0.0f : chartExtraHeight() + runCount * chartRowHeight;
+  // The scatter needs height for its log axis whatever the number of runs: the table
+  // keeps a quarter (a few rows; the points name the runs), the scatter the rest.
+  const float chartHeight =
+      runs.speedVsAccuracy ? std::max(shared - std::max(100.0f, shared / 4.0f), 12.0f * ImGui::GetTextLineHeight())
+                           : barsHeight;
+  const float tableHeight = std::max(runs.speedVsAccuracy ? 100.0f : 120.0f, shared - chartHeight);
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("base", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_WidthFixed, 0, kColumnCount);
@@ -414,7 +423,8 @@ void drawRunsPanel(AppState& state) {
     }
     ImGui::EndTable();
   }
-  drawComparisonChart(runs, rows, base, chartRowHeight);
+  if (runs.speedVsAccuracy) drawSpeedAccuracyChart(runs, chartHeight);
+  else drawComparisonChart(runs, rows, base, chartRowHeight);
   drawFileControls(state);
   ImGui::End();
 }
