@@ -11,6 +11,13 @@ void AppState::report(const std::string& message) {
   while (log.size() > 200) log.pop_front();
 }
 
+void ImageLabState::stepFileSet(int delta) {
+  if (fileSet.size() < 2) return;
+  const long n = static_cast<long>(fileSet.size());
+  fileIndex = static_cast<size_t>(((static_cast<long>(fileIndex) + delta) % n + n) % n);
+  openRequests = {fileSet[fileIndex]};
+}
+
 void ImageLabState::useDefaultKernels() {
   rotateVariant.clear();
   transposeVariant.clear();

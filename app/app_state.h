@@ -127,6 +127,11 @@ struct ImageLabState {
   std::string description;  // "PNG 8-bit RGBA 640x480"
   int width = 0, height = 0, channels = 0;
   std::vector<std::string> openRequests;  // drop, File > Open, command line: handled between frames
+  // Several files dropped or named at once: the set the lab steps through, and which is open.
+  std::vector<std::string> fileSet;
+  size_t fileIndex = 0;
+  // Asks for the next (+1) or previous (-1) file of the set, wrapping round; nothing without a set.
+  void stepFileSet(int delta);
   char openPath[512] = "";
   bool focusOpenPath = false;             // File > Open image...: show the path field and give it the keyboard
   bool selectOpenPath = false;            // ... and select its text when it takes the keyboard

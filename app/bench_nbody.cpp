@@ -148,6 +148,8 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       std::printf("%-52s refused: %s\n", runs.back().name.c_str(), why.c_str());
     }
   }
+  // What each run is compared with, when this device's ceilings have been measured.
+  const std::optional<MeasuredCeilings> knownCeilings = cachedCeilings(compute, options);
   for (const NBodyConfig& c : configs) {
     NBodyMeasurement r;
     if (std::string problem = nbodyConfigProblem(c, device); !problem.empty()) {
@@ -157,6 +159,10 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       r = measureNBody(compute, system, c, params, iterations);
     }
     RunRecord run = nbodyRun(device, r, o.bodies, iterations);
+    if (run.ok() && knownCeilings) {
+      const std::string bound = kernelBound(nbodyStepWork(o.bodies, c), r.msPerStep, *knownCeilings).label();
+      if (!bound.empty()) run.m.bound = "n-body step: " + bound;
+    }
     NBodyDriftMeasurement drift;
     if (o.driftSteps > 0 && run.ok()) drift = addDrift(run, compute, system, c, params, o);
     if (!o.sweep) {
@@ -183,8 +189,8 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
                   r.interactionsPerSecond * nbodyFlopsPerInteraction(c) * 1e-9, c.fp64 ? "double" : "single",
                   nbodyFlopsPerInteraction(c));
       // Against the measured ceilings (compute/work_model.h), when they have been measured here.
-      if (const auto ceilings = cachedCeilings(compute, options)) {
-        const KernelBound bound = kernelBound(nbodyStepWork(o.bodies, c), r.msPerStep, *ceilings);
+      if (knownCeilings) {
+        const KernelBound bound = kernelBound(nbodyStepWork(o.bodies, c), r.msPerStep, *knownCeilings);
         std::printf("= bound by %s of the measured ceiling (12 instructions and 1 rsqrt per interaction)\n",
                     bound.label().empty() ? "nothing measured" : bound.label().c_str());
       } else {

@@ -32,10 +32,11 @@ Config firstValid(AllConfigs all, const std::string& variant, const Config& fall
 
 // The rule for several files at once (a drop, `kernelscope *.jpg`): the first is
 // opened, and the message says how many were left out.
-std::string ignoredFilesNote(size_t count) {
-  if (count <= 1) return {};
-  return "; " + std::to_string(count) + " files at once: only the first is opened, " + std::to_string(count - 1) +
-         " ignored";
+// Where the open file is in a set of several opened at once, and how to step.
+std::string fileSetNote(const ImageLabState& lab) {
+  if (lab.fileSet.size() < 2) return {};
+  return "; file " + std::to_string(lab.fileIndex + 1) + " of " + std::to_string(lab.fileSet.size()) +
+         " (Page Down / Page Up, or the arrows in the Image lab, step through them)";
 }
 
 std::string errorText(const std::exception& e) {
@@ -235,12 +236,21 @@ void ImageScene::openRequested(AppState& state) {
     if (file.empty()) {  // the built-in test image, at once; it replaces a file still decoding
       loader_.cancel();
       setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
+      lab.fileSet.clear();
       lab.message = "showing the built-in test image";
       lab.openMessage.clear();
     } else {
+      // Several at once become the set to step through; a single file outside the set ends it.
+      if (requests.size() > 1) {
+        lab.fileSet = requests;
+        lab.fileIndex = 0;
+      } else if (lab.fileIndex >= lab.fileSet.size() || lab.fileSet[lab.fileIndex] != file) {
+        lab.fileSet.clear();
+        lab.fileIndex = 0;
+      }
       // Decoded on the loader's thread; the frames go on meanwhile.
       loader_.request(file, limits());
-      loadNote_ = ignoredFilesNote(requests.size());
+      loadNote_ = fileSetNote(lab);
     }
   }
   if (std::optional<DecodedImage> decoded = loader_.poll()) finishOpening(std::move(*decoded), state);

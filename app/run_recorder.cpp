@@ -1,5 +1,7 @@
 #include "app/run_recorder.h"
 
+#include "app/kernel_bounds.h"
+
 #include "lab/sweep_runs.h"
 #include "compute/kernel_files.h"
 #include "compute/nbody_benchmark.h"
@@ -154,6 +156,8 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   r.m.frameMs = summarize(frameMs_);
   r.m.kernelMs = summarize(kernelMs_);
   r.m.rateUnit = sample.rateUnit;
+  for (const TimedKernelBound& k : timedKernelBounds(state))  // as the Profiler's roofline shows it now
+    if (!k.bound.label().empty()) r.m.bound += (r.m.bound.empty() ? "" : "; ") + k.name + ": " + k.bound.label();
   for (size_t i = 0; i < static_cast<size_t>(FrameStage::Count); ++i) {
     std::vector<double> values;
     for (const auto& f : stages_) values.push_back(f[i]);

@@ -65,7 +65,9 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                   {"running_histogram", state.image.runningHistogram},
                   {"message", state.image.message},
                   {"loading", state.image.loadingPath.empty() ? json(nullptr) : json(state.image.loadingPath)},
-                  {"pictures", std::move(pictures)}};
+                  {"pictures", std::move(pictures)},
+                  {"file_set", state.image.fileSet},
+                  {"file_index", state.image.fileIndex}};
   } else {
     j["image"] = nullptr;
   }

@@ -148,6 +148,7 @@ const std::vector<Column>& columns() {
       KS_NUMBER("kernel_ms_stddev", m.kernelMs.stddev),
       KS_NUMBER("rate", m.rate),
       KS_TEXT("rate_unit", m.rateUnit),
+      KS_TEXT("bound", m.bound),
   };
   static const std::vector<Column> withCeilings = [] {
     std::vector<Column> all = table;
@@ -360,6 +361,7 @@ std::string runsToJson(const std::vector<RunRecord>& runs) {
                       {"kernel_ms", summaryJson(r.m.kernelMs)},
                       {"rate", r.m.rate},
                       {"rate_unit", r.m.rateUnit},
+                      {"bound", r.m.bound},
                       {"stage_ms_median", stagesJson(r.m.stageMedianMs)}}}});
     addEnergyJson(list.back()["measurements"], r.m.energy);
     json& measurements = list.back()["measurements"];
@@ -419,6 +421,7 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
       r.m.kernelMs = summaryFrom(x.at("kernel_ms"));
       r.m.rate = x.at("rate").get<double>();
       r.m.rateUnit = x.at("rate_unit").get<std::string>();
+      r.m.bound = x.value("bound", std::string());  // files before it lack it
       if (const auto stages = x.find("stage_ms_median"); stages != x.end())  // files before it lack it
         for (const json& stage : *stages)
           r.m.stageMedianMs.emplace_back(stage.at("stage").get<std::string>(), stage.at("ms").get<double>());

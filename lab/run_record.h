@@ -45,6 +45,9 @@ struct RunMeasurements {
   // GPU", ..., "kernels (GPU)"), in FrameStage order; empty for benchmark runs.
   std::vector<std::pair<std::string, double>> stageMedianMs;
   RunEnergy energy;  // board power and clocks over the recording (NVML), lab/run_energy.h
+  // The measured ceiling each kernel reached first ("n-body step: FP32 issue: 74 %"; kernels
+  // separated by "; "): compute/work_model.h against the device's ceilings; "" when unknown.
+  std::string bound;
   // N-body: how far the conserved quantities drifted over `driftSteps` steps
   // (compute/nbody_invariants.h nbodyDrift: energy relative and signed, momenta
   // relative to their scales); driftSteps 0: none measured. The same names as

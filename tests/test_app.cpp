@@ -954,7 +954,9 @@ TEST(App, SeveralImageFilesOpenTheFirstAndSaySo) {
   EXPECT_EQ(dump["image"].value("path", ""), "a.png") << r.describe();
   EXPECT_EQ(dump["image"].value("width", 0), 37) << r.describe();
   EXPECT_EQ(dump["image"].value("height", 0), 23) << r.describe();
-  EXPECT_TRUE(logHas(dump, "3 files at once: only the first is opened, 2 ignored")) << r.describe();
+  EXPECT_TRUE(logHas(dump, "file 1 of 3 (Page Down / Page Up")) << r.describe();
+  EXPECT_EQ(dump["image"]["file_set"], nlohmann::json({"a.png", "b.png", "c.png"})) << r.describe();
+  EXPECT_EQ(dump["image"].value("file_index", 9), 0) << r.describe();
 }
 
 // A file that cannot be opened does not stop the start, whatever is wrong with
@@ -1430,10 +1432,17 @@ TEST(App, BenchCeilingsPrintsEveryFigureWithItsMethod) {
   // Kept for the device: `--bench nbody` then says which measured ceiling binds its kernel
   // (before, it could only say to measure them).
   EXPECT_TRUE(fs::exists(dir / "config/ceilings.json")) << r.describe();
-  const RunResult nbody = runApp(dir, {"--bench", "nbody", "--n", "512", "--iterations", "3"});
+  const RunResult nbody =
+      runApp(dir, {"--bench", "nbody", "--n", "512", "--iterations", "3", "--json", (dir / "nbody.json").string()});
   ASSERT_EQ(nbody.exitCode, 0) << nbody.describe();
   EXPECT_TRUE(std::regex_search(nbody.out, std::regex(R"(= bound by [A-Za-z0-9_ ]+: [0-9]+ % of the measured ceiling)")))
       << nbody.describe();
+  // ... and its run record says so too.
+  const auto runs = nlohmann::json::parse(test::readFile(dir / "nbody.json")).at("runs");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_TRUE(std::regex_match(runs[0].at("measurements").value("bound", ""),
+                               std::regex(R"(n-body step: [A-Za-z0-9_ ]+: [0-9]+ %)")))
+      << runs[0].dump();
 }
 
 TEST(App, CorruptTuningCacheWarnsIsRewrittenAndTheAppStarts) {

@@ -150,6 +150,44 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheBodies) {
     for (int k = 0; k < 4; ++k) EXPECT_FLOAT_EQ(float(after.positions[i][k]), float(before.positions[i][k]));
 }
 
+// Several files opened at once are a set to step through (issue 22, item 15): next and
+// previous wrap round; a single file from elsewhere ends the set.
+TEST_F(SessionTest, SeveralFilesOpenedAtOnceAreSteppedThrough) {
+  std::vector<std::string> paths;
+  for (int i = 0; i < 3; ++i) {
+    HostImage image;
+    image.width = 10 + i;
+    image.height = 5;
+    image.channels = 1;
+    image.pixels.assign(size_t(image.width) * 5, static_cast<uint8_t>(40 * i));
+    paths.push_back(::testing::TempDir() + "ks-session-set-" + std::to_string(i) + ".png");
+    std::string error;
+    ASSERT_TRUE(savePngFile(image, paths.back(), &error)) << error;
+  }
+  state_.requestedScene = SceneKind::Image;
+  state_.image.openRequests = paths;
+  frameUntilIdle();
+  ASSERT_EQ(state_.image.path, paths[0]) << state_.image.message;
+  EXPECT_EQ(state_.image.fileSet, paths);
+  EXPECT_NE(state_.image.message.find("file 1 of 3"), std::string::npos) << state_.image.message;
+  state_.image.stepFileSet(+1);
+  frameUntilIdle();
+  EXPECT_EQ(state_.image.path, paths[1]) << state_.image.message;
+  EXPECT_EQ(state_.image.width, 11);
+  EXPECT_NE(state_.image.message.find("file 2 of 3"), std::string::npos) << state_.image.message;
+  state_.image.stepFileSet(-1);
+  frameUntilIdle();
+  state_.image.stepFileSet(-1);  // before the first: the last
+  frameUntilIdle();
+  EXPECT_EQ(state_.image.path, paths[2]) << state_.image.message;
+  EXPECT_EQ(state_.image.fileIndex, 2u);
+  EXPECT_EQ(state_.image.fileSet.size(), 3u);
+  state_.image.openRequests = {paths[0]};  // File > Open of one file (here one of the set, but asked alone)
+  state_.image.fileIndex = 1;              // as if the set had moved on: the request is not its current file
+  frameUntilIdle();
+  EXPECT_TRUE(state_.image.fileSet.empty()) << "a file opened on its own ended the set";
+}
+
 // The image open in the lab is decoded again on the new device, off the frame loop:
 // the scene is rebuilt, the image comes back.
 TEST_F(SessionTest, SwitchingDeviceKeepsTheOpenImage) {
@@ -606,6 +644,14 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   const bool paused = state_.nbody.paused;
   frame(inPanel, false, "", 0, GLFW_KEY_SPACE);
   EXPECT_NE(state_.nbody.paused, paused) << "Space was swallowed by the focused panel";
+  frame(inPanel, false);
+  state_.image.fileSet = {"a.png", "b.png", "c.png"};  // several files opened at once
+  state_.image.openRequests.clear();
+  frame(inPanel, false, "", 0, GLFW_KEY_PAGE_DOWN);
+  EXPECT_EQ(state_.image.openRequests, std::vector<std::string>{"b.png"});
+  frame(inPanel, false, "", 0, GLFW_KEY_PAGE_UP);
+  EXPECT_EQ(state_.image.openRequests, std::vector<std::string>{"a.png"});
+  state_.image.openRequests.clear();
   frame(inPanel, false);
 
   state_.image.focusOpenPath = true;  // File > Open image...: the path field takes the typing

@@ -454,6 +454,7 @@ const std::vector<std::array<const char*, 2>>& helpRows() {
       {"V", "vsync on / off"},
       {"1 / 2 / 3", "N-body / image lab / Julia"},
       {"Tab", "hide / show the panels (the picture stays)"},
+      {"Page Down / Up", "image lab: the next / previous of several files opened at once"},
       {"H / F1", "this help"},
       {"Esc", "quit"},
   };

@@ -115,6 +115,19 @@ void openSection(AppState& state) {
     ImGui::EndCombo();
   }
   if (ImGui::Button("Built-in test image")) lab.openRequests.push_back("");
+  if (lab.fileSet.size() > 1) {  // several files opened at once: step through them
+    if (ImGui::ArrowButton("previous file", ImGuiDir_Left)) lab.stepFileSet(-1);
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("next file", ImGuiDir_Right)) lab.stepFileSet(+1);
+    ImGui::SameLine();
+    ImGui::Text("file %zu of %zu", lab.fileIndex + 1, lab.fileSet.size());
+    if (ImGui::IsItemHovered()) {
+      std::string list;
+      for (size_t i = 0; i < lab.fileSet.size(); ++i)
+        list += (i == lab.fileIndex ? "> " : "  ") + lab.fileSet[i] + (i + 1 < lab.fileSet.size() ? "\n" : "");
+      tooltipText(("Page Down / Page Up step through them\n" + list).c_str());
+    }
+  }
   // A file decoding on the loader's thread; the pictures stay the previous image's until it is done.
   if (!lab.loadingPath.empty()) {
     const char* const kTurns[] = {"|", "/", "-", "\\"};

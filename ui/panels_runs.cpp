@@ -394,6 +394,14 @@ void drawRunsPanel(AppState& state) {
         ImGui::SetTooltip("%s", tip.c_str());
       }
       drawRunEnergyLine(r);  // panels_clocks.cpp
+      if (!r.m.bound.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("bound by %s", r.m.bound.c_str());
+        ImGui::PopTextWrapPos();
+        if (ImGui::IsItemHovered())
+          tooltipText("The measured ceiling each kernel reached first when the run ended (the Profiler's roofline): "
+                      "its work counted from the source over its median time, against the device's ceilings.");
+      }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.meta.device.c_str());
       ImGui::TableNextColumn();
