@@ -77,6 +77,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   }
   ui.done = ui.refused;
   active_ = true;
+  cancelled_ = false;
   ui.active = true;
   ui.status = "running";
   start_ = std::chrono::steady_clock::now();
@@ -121,6 +122,7 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     ui.message = "applied " + winner.name;
     return;
   }
+  const TuningCache tuningBefore = runs.tuning;
   TuningEntry& entry = runs.tuning.devices[tuningKey(compute.device())];
   if (target_ == SweepTarget::NBody) {
     const NBodyConfig& c = nbodyResults_[static_cast<size_t>(best)];
@@ -145,6 +147,14 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
   if (target_ == SweepTarget::NBody && sceneBodies != bodies_)
     ui.message += " (measured at " + std::to_string(bodies_) + " bodies; the scene runs " + std::to_string(sceneBodies) +
                   ")";
+  // A sweep cancelled part way measured only some configurations: its best goes into the
+  // scene, not into the device's defaults (the audit saw 4 of 27 stored silently).
+  if (cancelled_) {
+    runs.tuning = tuningBefore;
+    ui.message += "; not saved as this device's default: the sweep was cancelled before it measured every "
+                  "configuration (run it to the end for that)";
+    return;
+  }
   if (!runs.tuningFile.empty()) {
     if (const std::string error = saveTuningCache(runs.tuning, runs.tuningFile); !error.empty()) {
       ui.message += "; " + error;
@@ -174,7 +184,10 @@ void SweepRunner::step(AppState& state, Session& session) {
   }
   if (ui.cancelRequested) {
     ui.cancelRequested = false;
-    if (active_) finish(state, "cancelled after " + std::to_string(ui.done) + " of " + std::to_string(ui.total));
+    if (active_) {
+      cancelled_ = true;
+      finish(state, "cancelled after " + std::to_string(ui.done) + " of " + std::to_string(ui.total));
+    }
   }
   if (ui.startRequested) {
     ui.startRequested = false;

@@ -52,6 +52,7 @@ class SweepRunner {
   std::pair<std::string, std::string> programOf(size_t index) const;
 
   bool active_ = false;
+  bool cancelled_ = false;  // the last sweep stopped before it measured every configuration
   const ComputeContext* compute_ = nullptr;  // the context the sweep runs on (a device switch cancels it)
   SweepTarget target_ = SweepTarget::NBody;
   std::vector<NBodyConfig> nbodyQueue_;

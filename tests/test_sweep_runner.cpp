@@ -170,6 +170,15 @@ TEST_F(SweepRunnerTest, CancelStopsTheSweep) {
   // The second configuration's build was started while the first was measured;
   // the session's frames go on regardless, and ending the test waits for it.
   frame();
+
+  // Apply best after a cancel: the scene runs the best measured, but 1 of 6 is no
+  // device default (it was stored silently before).
+  ui.applyBestRequested = true;
+  frame();
+  EXPECT_TRUE(state_.nbody.configFromUser);
+  EXPECT_NE(ui.message.find("not saved as this device's default"), std::string::npos) << ui.message;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "tuning.json")) << test::readFile(dir_ / "tuning.json");
+  EXPECT_EQ(state_.runs.tuning.find(session_->compute().device()), nullptr);
 }
 
 // A sweep the size that froze the window on PoCL (issue 22, item 5: 7-10 s per
