@@ -292,6 +292,7 @@ struct AppState {
   // messages for the log (errors the user must see, never fatal)
   std::deque<std::string> log;
   bool quitRequested = false;
+  bool quitConfirmShown = false;  // "Quit kernelscope?": recorded runs would be lost
   void report(const std::string& message);
   // The image lab is decoding a file or writing a result off the frame loop. (Only
   // while it is the scene: leaving it drops a decode, and a save finishes first.)

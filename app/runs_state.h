@@ -63,6 +63,8 @@ struct RunsState {
   char exportPath[256] = "kernelscope-runs";  // .csv / .json appended
   char importPath[256] = "";
   std::string message;          // outcome of the last export / import / apply
+  size_t exportedRuns = 0;      // how many of `runs` the last export wrote: quitting asks before losing the others
+  size_t unexportedRuns() const { return runs.size() > exportedRuns ? runs.size() - exportedRuns : 0; }
   bool showRuns = false, showSweep = false;  // opened from the View menu
   RecordingState recording;
   SweepUiState sweep;

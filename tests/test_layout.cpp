@@ -9,6 +9,8 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -466,6 +468,54 @@ TEST_F(LayoutUi, AResultOfAnotherShapeIsFittedAgain) {
   std::swap(state_.image.resultWidth, state_.image.resultHeight);
   frames(3);
   EXPECT_EQ(state_.image.zoom, chosen) << "a zoom the user chose was replaced";
+}
+
+// Esc quits at once unless recorded runs would be lost; then it asks (the audit lost
+// two recorded runs to one Esc). Esc again, or Cancel, keeps the session.
+TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  frames(2);
+  RunRecord run;
+  run.name = "recording 1";
+  state_.runs.runs.push_back(run);
+  ImGui::FocusWindow(nullptr);  // the picture has the keyboard (a click on it): Esc is the app's
+  frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  frames(2);
+  EXPECT_FALSE(state_.quitRequested) << "quit with a run not exported";
+  const ImGuiWindow* question = ImGui::FindWindowByName("Quit kernelscope?");
+  ASSERT_TRUE(question && question->WasActive) << "no question asked";
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = true;  // Esc in the question: Cancel
+  frame();
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = false;
+  frames(2);
+  EXPECT_FALSE(state_.quitConfirmShown);
+  EXPECT_FALSE(state_.quitRequested);
+  EXPECT_FALSE(ImGui::FindWindowByName("Quit kernelscope?")->WasActive);
+
+  // Export that cannot write: no quit, and the Runs panel says why.
+  std::snprintf(state_.runs.exportPath, sizeof state_.runs.exportPath, "/dev/null/runs");
+  requestQuit(state_);
+  answerQuitQuestion(state_, QuitChoice::ExportAndQuit);
+  EXPECT_FALSE(state_.quitRequested);
+  EXPECT_TRUE(state_.runs.showRuns);
+  EXPECT_FALSE(state_.runs.message.empty());
+
+  // Written: nothing is lost, Esc quits at once.
+  const fs::path file = fs::temp_directory_path() / "ks-layout-quit-runs";
+  std::snprintf(state_.runs.exportPath, sizeof state_.runs.exportPath, "%s", file.c_str());
+  ASSERT_TRUE(exportAllRuns(state_.runs, true)) << state_.runs.message;
+  EXPECT_EQ(state_.runs.unexportedRuns(), 0u);
+  fs::remove(file.string() + ".json");
+  ImGui::FocusWindow(nullptr);
+  frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  EXPECT_TRUE(state_.quitRequested);
+}
+
+TEST_F(LayoutUi, EscQuitsAtOnceWithoutRecordedRuns) {
+  frames(2);
+  ImGui::FocusWindow(nullptr);
+  frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  EXPECT_TRUE(state_.quitRequested);
 }
 
 // H shows the help while Tab hides the panels (before, it stayed hidden with them).

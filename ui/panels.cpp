@@ -127,7 +127,7 @@ void drawMenuBar(AppState& state) {
         state.requestedScene = SceneKind::Image;
       }
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Esc")) state.quitRequested = true;
+    if (ImGui::MenuItem("Quit", "Esc")) requestQuit(state);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
@@ -430,6 +430,7 @@ void drawPanels(AppState& state) {
     if (state.panels.imguiDemo) ImGui::ShowDemoWindow(&state.panels.imguiDemo);
   }
   drawHelpWindow(state);  // asked for with H: shown even while Tab hides the panels
+  drawQuitQuestion(state);
   drawStatusBar(state);
   keepPanelsInside(state);
   recordPanelRects(state);

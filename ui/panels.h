@@ -36,6 +36,14 @@ void drawImageView(AppState& state);  // the image lab's pictures, behind the pa
 // The help window's rows: a control, what it does (both lab's controls and the keys).
 const std::vector<std::array<const char*, 2>>& helpRows();
 void drawHelpWindow(AppState& state);
+struct RunsState;
+// Writes every run to runs.exportPath (.json or .csv); true when written. runs.message says where, or why not.
+bool exportAllRuns(RunsState& runs, bool json);
+// Esc and File > Quit: quits, or first asks when recorded runs have not been exported.
+void requestQuit(AppState& state);
+enum class QuitChoice { Quit, ExportAndQuit, Cancel };
+void answerQuitQuestion(AppState& state, QuitChoice choice);
+void drawQuitQuestion(AppState& state);  // the question, while it is asked
 // The Profiler's roofline: the running kernels against the measured ceilings.
 void drawRoofline(const AppState& state);
 

@@ -282,11 +282,11 @@ void drawFileControls(AppState& state) {
   ImGui::InputText("##export", runs.exportPath, sizeof runs.exportPath);
   ImGui::SameLine();
   const std::string base = runs.exportPath;
-  if (ImGui::Button("Export CSV")) runs.message = exportRuns(runs.runs, base, false);
+  if (ImGui::Button("Export CSV")) exportAllRuns(runs, false);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("writes %s.csv (a relative name: in the folder kernelscope was started in)", base.c_str());
   ImGui::SameLine();
-  if (ImGui::Button("Export JSON")) runs.message = exportRuns(runs.runs, base, true);
+  if (ImGui::Button("Export JSON")) exportAllRuns(runs, true);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("writes %s.json (a relative name: in the folder kernelscope was started in)", base.c_str());
   ImGui::SetNextItemWidth(-220);
@@ -318,6 +318,14 @@ void drawFileControls(AppState& state) {
 }
 
 }  // namespace
+
+bool exportAllRuns(RunsState& runs, bool json) {
+  runs.message = exportRuns(runs.runs, runs.exportPath, json);
+  // exportRuns says "wrote N runs to <path>" when it wrote them, else why not.
+  const bool written = runs.message.rfind("wrote ", 0) == 0;
+  if (written) runs.exportedRuns = runs.runs.size();
+  return written;
+}
 
 void drawRunsPanel(AppState& state) {
   RunsState& runs = state.runs;

@@ -21,7 +21,7 @@ void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   if (state.headless || io.WantTextInput) return;
   auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
   NBodyState& nb = state.nbody;
-  if (!io.WantCaptureKeyboard && pressed(GLFW_KEY_ESCAPE)) state.quitRequested = true;
+  if (!io.WantCaptureKeyboard && pressed(GLFW_KEY_ESCAPE)) requestQuit(state);
   if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
   if (pressed(GLFW_KEY_N) && nb.paused) nb.stepRequested = true;
   if (pressed(GLFW_KEY_R)) nb.resetRequested = true;
