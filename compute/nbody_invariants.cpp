@@ -11,8 +11,11 @@ constexpr size_t kValuesPerBody = 10;  // what kernels/nbody_invariants.cl write
 
 NBodyInvariants nbodyReferenceInvariants(const NBodySystem& s, const NBodyParams& params) {
   NBodyInvariants inv;
+  // The stored velocities are half a step behind the positions: measured at the
+  // positions' time, as the device does.
+  const std::vector<glm::dvec3> velocities = nbodySynchronisedVelocities(s, params);
   for (size_t i = 0; i < s.size(); ++i) {
-    const glm::dvec3 p(s.positions[i]), v(s.velocities[i]);
+    const glm::dvec3 p(s.positions[i]), v = velocities[i];
     const double m = s.positions[i].w;
     inv.kinetic += 0.5 * m * glm::dot(v, v);
     inv.momentum += m * v;
@@ -20,7 +23,7 @@ NBodyInvariants nbodyReferenceInvariants(const NBodySystem& s, const NBodyParams
     inv.mass += m;
     inv.inertia += m * glm::dot(p, p);
   }
-  inv.potential = nbodyTotalEnergy(s, params) - inv.kinetic;
+  inv.potential = nbodyPotentialEnergy(s, params);
   return inv;
 }
 
@@ -67,11 +70,13 @@ void NBodyInvariantsMeter::enqueue(Queue& queue, cl_mem positions, cl_mem veloci
   if (positionsFp64_) {
     kernel_.setArg(3, static_cast<cl_double>(params.softening2));
     kernel_.setArg(4, static_cast<cl_double>(params.gravity));
+    kernel_.setArg(5, static_cast<cl_double>(params.dt));
   } else {
     kernel_.setArg(3, static_cast<cl_float>(params.softening2));
     kernel_.setArg(4, static_cast<cl_float>(params.gravity));
+    kernel_.setArg(5, static_cast<cl_float>(params.dt));
   }
-  kernel_.setArg(5, out_.get());
+  kernel_.setArg(6, out_.get());
   const size_t local = 64;
   queue.enqueueKernel(kernel_, {(bodies + local - 1) / local * local}, {local}, &kernelDone_);
   void* host = nullptr;

@@ -3,6 +3,9 @@
 // measured on the device every so many steps while the simulation runs, so that
 // the cost of a faster setting in accuracy shows beside its speed (issue 23).
 // kernels/nbody_invariants.cl computes each body's share; the host adds them up.
+// The step's stored velocities are half a step behind the positions (a leapfrog),
+// so every figure is taken at the synchronised velocity v_{n-1/2} + a(p_n) dt/2:
+// enqueue() passes the step's dt, and the reference below does the same.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -446,22 +446,27 @@ NBodySystem nbodyReferenceStep(const NBodySystem& system, const NBodyParams& par
   next.velocities.resize(system.size());
   const double dt = params.dt;
   for (size_t i = 0; i < system.size(); ++i) {
+    // Kick, then drift with the new half-step velocity.
     const glm::dvec3 p(system.positions[i]), v(system.velocities[i]), a = accelerations[i];
-    next.positions[i] = glm::dvec4(p + v * dt + 0.5 * a * dt * dt, system.positions[i].w);
-    next.velocities[i] = glm::dvec4((v + a * dt) * params.damping, 0.0);
+    const glm::dvec3 halfStep = (v + a * dt) * params.damping;
+    next.positions[i] = glm::dvec4(p + halfStep * dt, system.positions[i].w);
+    next.velocities[i] = glm::dvec4(halfStep, 0.0);
   }
   return next;
 }
 
-double nbodyTotalEnergy(const NBodySystem& system, const NBodyParams& params) {
-  checkParams(params);
+std::vector<glm::dvec3> nbodySynchronisedVelocities(const NBodySystem& system, const NBodyParams& params) {
   checkVelocities(system);
+  std::vector<glm::dvec3> velocities;
+  nbodyReferenceAccelerations(system, params, velocities);
+  for (size_t i = 0; i < system.size(); ++i)
+    velocities[i] = glm::dvec3(system.velocities[i]) + velocities[i] * (0.5 * params.dt);
+  return velocities;
+}
+
+double nbodyPotentialEnergy(const NBodySystem& system, const NBodyParams& params) {
+  checkParams(params);
   const size_t n = system.size();
-  double kinetic = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    const glm::dvec3 v(system.velocities[i]);
-    kinetic += 0.5 * system.positions[i].w * glm::dot(v, v);
-  }
   // Per-body partial sums over j > i, added up in order afterwards: the same
   // result however the bodies are split across threads.
   std::vector<double> potentials(n, 0.0);
@@ -478,7 +483,16 @@ double nbodyTotalEnergy(const NBodySystem& system, const NBodyParams& params) {
   });
   double potential = 0.0;
   for (double p : potentials) potential += p;
-  return kinetic + potential;
+  return potential;
+}
+
+double nbodyTotalEnergy(const NBodySystem& system, const NBodyParams& params) {
+  checkParams(params);
+  const std::vector<glm::dvec3> velocities = nbodySynchronisedVelocities(system, params);
+  double kinetic = 0.0;
+  for (size_t i = 0; i < system.size(); ++i)
+    kinetic += 0.5 * system.positions[i].w * glm::dot(velocities[i], velocities[i]);
+  return kinetic + nbodyPotentialEnergy(system, params);
 }
 
 // ---- save / load -------------------------------------------------------------------

@@ -19,9 +19,13 @@ struct NBodySystem {
   size_t size() const { return positions.size(); }
 };
 
-// Physical parameters of one step (the seed's integrator, with damping):
+// Physical parameters of one step, the kick-drift leapfrog with damping:
 //   a_i = G * sum_j m_j * d_ij / (|d_ij|^2 + eps2)^(3/2),  d_ij = p_j - p_i
-//   p' = p + v*dt + a*dt^2/2,   v' = (v + a*dt) * damping
+//   v_{n+1/2} = (v_{n-1/2} + a(p_n)*dt) * damping,   p_{n+1} = p_n + v_{n+1/2}*dt
+// The velocities stored beside the positions are half a step behind them (a preset's
+// velocities are taken as the half step before the first). The leapfrog is second
+// order and symplectic: its energy error stays bounded and falls with dt^2, where the
+// seed's p' = p + v dt + a dt^2/2, v' = v + a dt drifted in proportion to dt (issue 23).
 struct NBodyParams {
   double dt = 0.01;
   double softening2 = 0.01;  // eps^2 > 0
@@ -58,8 +62,12 @@ glm::dvec3 nbodyReferenceAcceleration(const NBodySystem& system, const NBodyPara
                                       double* magnitudeSum = nullptr);
 NBodySystem nbodyReferenceStep(const NBodySystem& system, const NBodyParams& params);
 
-// Kinetic + potential energy (potential with the same softening:
-// -G m_i m_j / sqrt(|d|^2 + eps2) over pairs i<j).
+// The velocities at the positions' time: v_n = v_{n-1/2} + a(p_n) * dt/2 (the stored
+// velocities are half a step behind). What energy and momenta are measured with.
+std::vector<glm::dvec3> nbodySynchronisedVelocities(const NBodySystem& system, const NBodyParams& params);
+// -G m_i m_j / sqrt(|d|^2 + eps2) over pairs i<j: the potential of the softened forces.
+double nbodyPotentialEnergy(const NBodySystem& system, const NBodyParams& params);
+// Kinetic energy at the synchronised velocities + potential energy.
 double nbodyTotalEnergy(const NBodySystem& system, const NBodyParams& params);
 
 class NBodyFileError : public std::runtime_error {

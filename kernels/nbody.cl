@@ -56,14 +56,17 @@ inline real3 interact(real3 acc, const real4 p, const real4 q, const real eps2) 
   return fma((real3)(s), d, acc);
 }
 
-// The seed's integrator with damping: p' = p + v dt + a dt^2/2, v' = (v + a dt) d.
-// Also writes the display copy (float xyz, w = speed) into the GL vertex buffer.
+// Kick-drift leapfrog with damping: the stored velocity is half a step behind the
+// position, v_{n+1/2} = (v_{n-1/2} + a dt) d, p_{n+1} = p_n + v_{n+1/2} dt. Second
+// order and symplectic, so the energy error stays bounded (issue 23); the same
+// loads and stores as the seed's first-order step. Also writes the display copy
+// (float xyz, w = speed) into the GL vertex buffer.
 inline void integrate(const int i, const real4 p, real3 acc, __global real4* vel, __global real4* posOut,
                       __global float4* display, const real dt, const real gravity, const real damping) {
   acc *= gravity;
   const real4 v = vel[i];
-  const real3 np = p.xyz + v.xyz * dt + acc * ((real)0.5 * dt * dt);
   const real3 nv = (v.xyz + acc * dt) * damping;
+  const real3 np = p.xyz + nv * dt;
   posOut[i] = (real4)(np, p.w);
   vel[i] = (real4)(nv, (real)0);
   display[i] = (float4)(convert_float3(np), (float)length(nv));

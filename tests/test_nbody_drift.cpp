@@ -117,8 +117,8 @@ class NBodyDriftDevice : public ::testing::Test {
 
 // The principled bound: in fp64 the device's drift is the integrator's own, what the
 // CPU reference (double) drifts over the same steps, to far below a part in 1e9 (the
-// integrator's v' = v + a dt gains energy in proportion to dt: that drift is not
-// rounding). fp32's rounding moves its drift off the reference's by far more.
+// leapfrog's energy error, about 2e-7 here, is truncation, not rounding). fp32's
+// rounding moves its drift off the reference's by far more.
 TEST_F(NBodyDriftDevice, Fp64DriftIsTheIntegratorsOwnAndFp32AddsItsRounding) {
   if (!compute_->device().hasExtension("cl_khr_fp64")) GTEST_SKIP() << "the device lacks cl_khr_fp64";
   const size_t n = 96;  // not a multiple of the work-group: padded bodies take part
