@@ -53,6 +53,9 @@ NBodyDriftMeasurement addDrift(RunRecord& run, ComputeContext& compute, const NB
                                const NBodyConfig& config, const NBodyParams& params, const NBodyOptions& o) {
   NBodyDriftMeasurement d = measureNBodyDrift(compute, system, config, params, o.driftSteps);
   run.meta.parameters.emplace_back("preset", o.preset);
+  char dt[32];
+  std::snprintf(dt, sizeof dt, "%g", params.dt);
+  run.meta.parameters.emplace_back("dt", dt);  // the drift depends on it (--dt, else the preset's)
   if (!d.problem.empty()) {
     run.status = "drift failed: " + d.problem.substr(0, d.problem.find('\n'));
     return d;
@@ -104,7 +107,9 @@ struct HeadlessNBody {
         compute(device, locateKernelsDir(options)),
         preset(parseNBodyPreset(options.nbody.preset).value_or(NBodyPreset::DiskGalaxy)),
         system(makeNBodyPreset(preset, options.nbody.bodies, options.nbody.seed)),
-        params(nbodyPresetDefaults(preset, options.nbody.bodies).params) {}
+        params(nbodyPresetDefaults(preset, options.nbody.bodies).params) {
+    if (options.nbody.dt) params.dt = *options.nbody.dt;  // --dt: the preset's own otherwise
+  }
   StartDevice start;
   const DeviceDescriptor& device;
   ComputeContext compute;

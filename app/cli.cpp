@@ -243,6 +243,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                     "angular momentum) drifted, relative to the start: the accuracy beside the speed (--bench nbody, "
                     "--sweep; written into --csv/--json)")
       ->check(CLI::Range(1, 10000000));
+  group->add_option("--dt", nb.dt,
+                    "Time step of the N-body benchmark's steps (--bench nbody, --sweep; default: the preset's), "
+                    "to see how the energy drift of --drift-steps falls with it")
+      ->check(CLI::PositiveNumber);
   group->add_option("--cl-options", nb.extraOptions, "Extra OpenCL build options for the N-body kernel (and every kernel of --bench image and of the image batch)");
   group->add_flag("--build-log", nb.showBuildLog, "Print the N-body kernel's build log (benchmark)");
   group->add_option("--dump-program", nb.dumpProgram,
@@ -413,6 +417,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                       "--precise-rsqrt");
   if (options.nbody.driftSteps > 0 && options.bench != "nbody")
     return usageError("--drift-steps: for --bench nbody or --sweep");
+  if (options.nbody.dt && options.bench != "nbody") return usageError("--dt: for --bench nbody or --sweep");
   // --record ends the run when the recording is done, unless --frames says otherwise
   // (+1: the first frame runs before the recorder sees the request).
   if (options.record > 0 && app.count("--frames") == 0) options.frames = 1 + options.warmup + options.record;

@@ -22,6 +22,7 @@ struct NBodyOptions {
   // --precision: a --sweep over these (kNBodyPrecisions), each on top of the switches above.
   std::vector<std::string> precisions;
   int driftSteps = 0;  // --drift-steps: also measure the energy drift over this many steps (0: not)
+  std::optional<double> dt;  // --dt: the benchmark's time step instead of the preset's
   std::string extraOptions;  // --cl-options
   bool showBuildLog = false;
   std::optional<std::filesystem::path> dumpProgram;  // --dump-program

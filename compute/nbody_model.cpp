@@ -111,7 +111,7 @@ void centreOnMass(NBodySystem& system) {
 // A cube of side 2 with small random velocities: kinetic energy a fifth of the
 // potential's size (virial equilibrium is a half), so it falls in to about half
 // its size and settles into a round cluster. A colder start collapses so deep
-// that the first-order step gains a third of the energy at the bounce.
+// that the seed's first-order step gained a third of the energy at the bounce.
 NBodySystem makeRandomCube(size_t n, PresetRandom& random) {
   NBodySystem system;
   const double mass = 1.0 / static_cast<double>(n);
@@ -160,9 +160,10 @@ struct DiskShape {
   glm::dvec3 axisX{1, 0, 0}, axisY{0, 1, 0};
   double mass = 1.0;
   double scaleLength = 0.3;  // of the exponential surface density
-  // The step's velocity update is first order: an orbit of angular frequency w
-  // gains about (w dt)^2 of its energy per step. The inner edge keeps the fastest
-  // orbits slow enough for the default dt.
+  // The inner edge keeps the fastest orbits slow enough for the default dt: an
+  // orbit of angular frequency w needs w dt small (the seed's first-order step
+  // gained about (w dt)^2 of its energy per step; the leapfrog's error is bounded
+  // and of order (w dt)^2).
   double innerRadius = 0.2;
   double outerRadius = 1.0;
 };
@@ -327,12 +328,12 @@ NBodySystem makeCollidingGalaxies(size_t n, PresetRandom& random) {
 }  // namespace
 
 NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n) {
-  // The step's velocity update is first order, so the energy creeps up in
-  // proportion to dt. Measured with the reference at 1K and 2K bodies, also at
-  // the softening floor (reached from 8K-32K bodies on), these dt keep the gain
-  // near 10% over 4000 steps for the cube and the shell; the galaxies' fast
-  // inner orbits gain 3-5% over 2000 steps and 8-15% over 4000. Halving dt
-  // halves the gain.
+  // These dt were chosen under the seed's first-order step, whose energy crept up
+  // in proportion to dt (about 10% over 4000 steps for the cube and the shell,
+  // 3-5% over 2000 steps for the galaxies). The kick-drift leapfrog that replaced
+  // it (issue 23) is second order: at these dt the 4096-body cube's energy moves
+  // by -5.0e-6 over 1000 steps in fp64 (docs/BENCHMARKS.md), and the error falls
+  // with dt^2.
   NBodyPresetDefaults defaults;
   auto set = [&](double softeningAt4K, double floorFraction, double dt, double cameraDistance) {
     const double eps = softeningFor(softeningAt4K, floorFraction, n);

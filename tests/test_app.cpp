@@ -1559,6 +1559,42 @@ TEST(App, NBodyBenchmarkReportsTheEnergyDriftBesideTheRate) {
   EXPECT_GT(off32, 100.0 * off64) << "fp32 " << fp32->m.energyDrift << ", fp64 " << fp64->m.energyDrift;
 }
 
+// --dt replaces the preset's time step (issue 23: the drift's dependence on it is
+// measured so): the steps run at it, the drift is the CPU reference's at that dt,
+// not at the preset's, and the run records it.
+TEST(App, NBodyDriftIsMeasuredAtTheTimeStepGiven) {
+  KS_NEED("opencl", openClMissing());
+  if (const auto compute = test::makeTestCompute(); !compute || !compute->device().hasExtension("cl_khr_fp64"))
+    GTEST_SKIP() << "the device lacks cl_khr_fp64";
+  TempDir dir("ks-app-drift-dt");
+  const size_t n = 64;
+  const int steps = 20;
+  const double dt = 0.02;  // 8 times the cube preset's
+  const RunResult r = runApp(dir, {"--bench", "nbody", "--n", std::to_string(n), "--preset", "cube", "--fp64",
+                                   "--drift-steps", std::to_string(steps), "--dt", "0.02", "--iterations", "2",
+                                   "--variant", "tiled", "--wg", "32", "--unroll", "1", "--json",
+                                   (dir / "dt.json").string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, ", dt 0.02,")) << r.describe();
+  std::string error;
+  const auto runs = readRunsJson(dir / "dt.json", &error);
+  ASSERT_TRUE(runs && runs->size() == 1) << error;
+  EXPECT_EQ(runs->front().meta.parameter("dt"), "0.02");
+
+  auto referenceDrift = [&](double step) {
+    NBodySystem system = makeNBodyPreset(NBodyPreset::RandomCube, n, 1);
+    NBodyParams params = nbodyPresetDefaults(NBodyPreset::RandomCube, n).params;
+    params.dt = step;
+    const NBodyInvariants start = nbodyReferenceInvariants(system, params);
+    for (int i = 0; i < steps; ++i) system = nbodyReferenceStep(system, params);
+    return nbodyDrift(nbodyReferenceInvariants(system, params), start).energy;
+  };
+  const double atDt = referenceDrift(dt);
+  const double atPresetDt = referenceDrift(nbodyPresetDefaults(NBodyPreset::RandomCube, n).params.dt);
+  ASSERT_GT(std::abs(atDt - atPresetDt), 1e-7) << "the two time steps drift apart enough to tell";
+  EXPECT_NEAR(runs->front().m.energyDrift, atDt, 1e-9) << "the preset's dt would give " << atPresetDt;
+}
+
 // A sweep over the precision settings with --drift-steps: one run per setting, each
 // with its rate and its drift, in the CSV and the JSON alike.
 TEST(App, NBodySweepOverPrecisionsRecordsDriftPerConfiguration) {
@@ -1601,6 +1637,12 @@ TEST(App, PrecisionListAndDriftStepsAreRefusedWhereTheyMeanNothing) {
   r = runApp(dir, {"--bench", "transpose", "--drift-steps", "10"});
   EXPECT_EQ(r.exitCode, 2) << r.describe();
   EXPECT_TRUE(contains(r.err, "--drift-steps")) << r.describe();
+  r = runApp(dir, {"--bench", "transpose", "--dt", "0.001"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_TRUE(contains(r.err, "--dt")) << r.describe();
+  r = runApp(dir, {"--bench", "nbody", "--dt", "0"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_TRUE(contains(r.err, "--dt")) << r.describe();
 }
 
 }  // namespace
