@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <random>
 #include <vector>
 
+#include "app/bench_ceilings.h"
 #include "app/session.h"
 #include "compute/image_copy.h"
 #include "compute/sweep_plan.h"
@@ -13,6 +15,7 @@
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/work_model.h"
 
 namespace ks {
 namespace {
@@ -39,9 +42,18 @@ bool benchShape(int x, int y) {
   return std::find(shapes.begin(), shapes.end(), std::pair{x, y}) != shapes.end();
 }
 
-void row(const char* what, const std::string& config, size_t bytes, double ms, double copyGbps) {
+// What `work` in `ms` reached of the measured ceilings: "DRAM: 92 %"; "" when none are known.
+std::string boundLabel(const std::optional<MeasuredCeilings>& ceilings, const KernelWork& work, double ms) {
+  return ceilings ? kernelBound(work, ms, *ceilings).label() : std::string();
+}
+
+// `bound`: boundLabel's words, shown after the figures when the ceilings are known.
+void row(const char* what, const std::string& config, size_t bytes, double ms, double copyGbps,
+         const std::string& bound = {}) {
   const double gbps = imageGigabytesPerSecond(bytes, ms);
-  std::printf("%-10s %-44s %9.4f ms %8.1f GB/s %6.2fx copy\n", what, config.c_str(), ms, gbps, gbps / copyGbps);
+  std::printf("%-10s %-44s %9.4f ms %8.1f GB/s %6.2fx copy", what, config.c_str(), ms, gbps, gbps / copyGbps);
+  if (!bound.empty()) std::printf("   bound by %s", bound.c_str());
+  std::printf("\n");
   std::fflush(stdout);
 }
 
@@ -58,6 +70,12 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
   std::printf("kernelscope image benchmark on %s, driver %s: %dx%d, median of %d runs after 3 untimed\n",
               device.displayName().c_str(), device.driverVersion.c_str(), w, h, iterations);
   std::printf("GB/s count the bytes an ideal kernel moves (copy/transpose/rotate: read + write; histogram: read)\n");
+  // What each kernel is compared with, when this device's ceilings have been measured.
+  const std::optional<MeasuredCeilings> knownCeilings = cachedCeilings(compute, options);
+  if (knownCeilings)
+    std::printf("bound by: the measured ceiling each kernel's counted work reaches first, and how much of it\n");
+  else
+    std::printf("(kernelscope --bench ceilings measures this device's ceilings; then this says what binds each kernel)\n");
 
   for (int channels : {1, 4}) {
     const ImageLayout layout{w, h, channels};
@@ -82,7 +100,7 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
     row("copy", "float4 copy", copyBytes, copyMs, copyGbps);
 
     double bestTranspose = 0.0;
-    std::string bestTransposeName;
+    std::string bestTransposeName, bestTransposeBound;
     for (const TransposeConfig& c : allTransposeConfigs(device, channels)) {
       if (findImageTransposeVariant(c.variant)->kind == TransposeKind::Naive && !benchShape(c.workGroupX, c.workGroupY))
         continue;
@@ -93,15 +111,21 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
         const double ms = medianMs(queue, iterations, [&](ImageOpEvents* e) {
           t.run(queue, in.get(), layout, out.get(), outLayout, e);
         });
-        row("transpose", describeTransposeConfig(c), imageOpBytes(ImageOp::Transpose, layout, outLayout), ms, copyGbps);
+        const std::string bound = boundLabel(knownCeilings, transposeWork(layout, c), ms);
+        row("transpose", describeTransposeConfig(c), imageOpBytes(ImageOp::Transpose, layout, outLayout), ms, copyGbps,
+            bound);
         const double gbps = imageGigabytesPerSecond(imageOpBytes(ImageOp::Transpose, layout, outLayout), ms);
-        if (gbps > bestTranspose) bestTranspose = gbps, bestTransposeName = describeTransposeConfig(c);
+        if (gbps > bestTranspose)
+          bestTranspose = gbps, bestTransposeName = describeTransposeConfig(c), bestTransposeBound = bound;
       } catch (const std::exception& e) {
         std::printf("transpose  %-44s skipped: %s\n", describeTransposeConfig(c).c_str(), e.what());
       }
     }
     std::printf("best transpose: %s, %.1f GB/s = %.3fx copy\n", bestTransposeName.c_str(), bestTranspose,
                 bestTranspose / copyGbps);
+    if (!bestTransposeBound.empty())
+      std::printf("= bound by %s of the measured ceiling (every byte read and written once)\n",
+                  bestTransposeBound.c_str());
 
     RotateParams params;
     params.degrees = 30.0;
@@ -127,7 +151,7 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       if (bestGbps > 0) {
         const double ms = imageOpBytes(ImageOp::Rotate, layout, rotated) / (bestGbps * 1e6);
         row("rotate 30", "best " + describeRotateConfig(best), imageOpBytes(ImageOp::Rotate, layout, rotated), ms,
-            copyGbps);
+            copyGbps, boundLabel(knownCeilings, rotateWork(layout, rotated), ms));
         if (options.nbody.showBuildLog) {
           ImageRotator r(compute, best);
           std::printf("build log of %s:\n%s\n", describeRotateConfig(best).c_str(), r.build(channels).log.c_str());
@@ -157,7 +181,8 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
             hgram.run(queue, input, layout, bins.get(), e);
           });
           row(label == std::string("random") ? "hist rand" : "hist const", describeHistogramConfig(config),
-              imageOpBytes(ImageOp::Histogram, layout), ms, copyGbps);
+              imageOpBytes(ImageOp::Histogram, layout), ms, copyGbps,
+              boundLabel(knownCeilings, histogramWork(layout, config), ms));
         }
       } catch (const std::exception& e) {
         std::printf("histogram  %-44s skipped: %s\n", describeHistogramConfig(config).c_str(), e.what());

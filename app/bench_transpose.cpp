@@ -6,6 +6,7 @@
 
 #include "app/bench_ceilings.h"
 #include "app/session.h"
+#include "compute/work_model.h"
 #include "lab/sweep_runs.h"
 #include "compute/sweep_plan.h"
 #include "compute/transpose_benchmark.h"
@@ -22,6 +23,11 @@ int runTransposeSweep(DeviceCatalog catalog, const AppOptions& options, const Se
               device.displayName().c_str(), device.driverVersion.c_str(), options.imageBenchWidth,
               options.imageBenchHeight, iterations);
   std::vector<RunRecord> runs;
+  std::vector<KernelBound> bounds;  // beside runs: what bound each (none for refused runs)
+  // What each run is compared with, when this device's ceilings have been measured.
+  const std::optional<MeasuredCeilings> knownCeilings = cachedCeilings(compute, options);
+  if (!knownCeilings)
+    std::printf("(kernelscope --bench ceilings measures this device's ceilings; then this says what binds each run)\n");
   for (int channels : o.channels) {
     const ImageLayout layout{options.imageBenchWidth, options.imageBenchHeight, channels};
     if (const std::string p = imageLayoutProblem(layout); !p.empty() || layout.bytes() > device.maxAllocBytes) {
@@ -37,6 +43,7 @@ int runTransposeSweep(DeviceCatalog catalog, const AppOptions& options, const Se
     for (const auto& [c, why] : plan.refused) {
       std::printf("%-40s refused: %s\n", describeTransposeConfig(c).c_str(), why.c_str());
       runs.push_back(refusedTransposeRun(device, c, layout, why));
+      bounds.emplace_back();
     }
     std::vector<uint8_t> random(layout.bytes());
     std::mt19937 rng(1234);
@@ -45,21 +52,31 @@ int runTransposeSweep(DeviceCatalog catalog, const AppOptions& options, const Se
     Buffer out(compute.context(), CL_MEM_READ_WRITE, layout.bytes());
     compute.queue().writeBuffer(in, 0, layout.bytes(), random.data());
     for (const TransposeConfig& c : plan.valid) {
-      const RunRecord run = transposeRun(device, measureTranspose(compute, in.get(), out.get(), layout, c, iterations),
-                                         iterations);
-      if (run.ok())
+      RunRecord run = transposeRun(device, measureTranspose(compute, in.get(), out.get(), layout, c, iterations),
+                                   iterations);
+      KernelBound bound;
+      if (run.ok() && knownCeilings) {
+        bound = kernelBound(transposeWork(layout, c), run.m.kernelMs.median, *knownCeilings);
+        if (!bound.label().empty()) run.m.bound = "transpose: " + bound.label();
+        std::printf("%-40s %10.4f ms %9.1f GB/s   bound by %s\n", describeTransposeConfig(c).c_str(),
+                    run.m.kernelMs.median, run.m.rate,
+                    bound.label().empty() ? "nothing measured" : bound.label().c_str());
+      } else if (run.ok()) {
         std::printf("%-40s %10.4f ms %9.1f GB/s\n", describeTransposeConfig(c).c_str(), run.m.kernelMs.median,
                     run.m.rate);
-      else
+      } else
         std::printf("%-40s %s\n", describeTransposeConfig(c).c_str(), run.status.substr(0, 160).c_str());
       std::fflush(stdout);
       runs.push_back(run);
+      bounds.push_back(bound);
     }
   }
-  if (const int best = bestRunIndex(runs); best >= 0)
+  if (const int best = bestRunIndex(runs); best >= 0) {
     std::printf("best: %s (%s), %.1f GB/s (median %.4f ms)\n", runs[best].name.c_str(),
                 runs[best].meta.parameter("image").c_str(), runs[best].m.rate, runs[best].m.kernelMs.median);
-  else
+    if (const std::string bound = bounds[static_cast<size_t>(best)].label(); !bound.empty())
+      std::printf("= bound by %s of the measured ceiling (every byte read and written once)\n", bound.c_str());
+  } else
     std::printf("best: none of the %zu combinations ran\n", runs.size());
   if (options.nbody.csv || options.nbody.json) stampCeilings(runs, ceilingsForRuns(compute, options));
   return writeRunFiles(runs, options.nbody.csv, options.nbody.json);

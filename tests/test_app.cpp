@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "app/frame_profiler.h"
+#include "lab/ceilings_cache.h"
 #include "lab/run_record.h"
 #include "io/settings.h"
 #include "compute/device_catalog.h"
@@ -69,6 +70,7 @@ struct RunOptions {
   std::vector<std::string> setEnv;               // "NAME=value"
   std::string prefix;                            // e.g. an xvfb-run invocation
   fs::path workDir;                              // run there (relative paths on the command line)
+  int timeoutSeconds = 0;                        // 0: kRunTimeoutSeconds
 };
 
 // kernelscope <args> with a private --config-dir (unless args bring one).
@@ -85,7 +87,7 @@ RunResult runApp(const TempDir& dir, const std::vector<std::string>& args, const
     hasConfig = hasConfig || a == "--config-dir";
   }
   if (!hasConfig) cmd += " --config-dir " + shellQuote((dir / "config").string());
-  return test::runShell(cmd, dir.path(), kRunTimeoutSeconds);
+  return test::runShell(cmd, dir.path(), options.timeoutSeconds > 0 ? options.timeoutSeconds : kRunTimeoutSeconds);
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {
@@ -1443,6 +1445,64 @@ TEST(App, BenchCeilingsPrintsEveryFigureWithItsMethod) {
   EXPECT_TRUE(std::regex_match(runs[0].at("measurements").value("bound", ""),
                                std::regex(R"(n-body step: [A-Za-z0-9_ ]+: [0-9]+ %)")))
       << runs[0].dump();
+}
+
+// `--bench transpose` and `--bench image` say what bound each kernel (issue 23, item 3)
+// once the device's ceilings are known. The cache here holds only a global-memory
+// ceiling of 1 GB/s, so that is what binds every kernel, and each row's fraction
+// must be its own GB/s against it; without a cache they say how to measure them.
+TEST(App, TransposeAndImageBenchesSayWhatBoundEachKernel) {
+  KS_NEED("opencl", openClMissing());
+  const DeviceCatalog catalog = enumerateDevices();
+  const DeviceDescriptor& device = catalog.devices.at(selectDevice(catalog.devices, {}).index.value());
+  TempDir dir("ks-app-bench-bounds");
+  const std::vector<std::string> transpose = {"--bench", "transpose", "--transpose-variant", "naive,tiled_padded",
+                                              "--tile", "8", "--rows-per-item", "2", "--naive-wg", "16x16",
+                                              "--image-size", "40x24", "--channels", "4", "--iterations", "2",
+                                              "--json", (dir / "transpose.json").string()};
+  const RunResult unknown = runApp(dir, transpose);
+  ASSERT_EQ(unknown.exitCode, 0) << unknown.describe();
+  EXPECT_TRUE(contains(unknown.out, "kernelscope --bench ceilings measures this device's ceilings")) << unknown.describe();
+  EXPECT_FALSE(contains(unknown.out, "bound by")) << unknown.describe();
+
+  MeasuredCeilings ceilings;
+  ceilings[Ceiling::Copy].value = 1.0;
+  ceilings[Ceiling::Read].value = 1.0;
+  ceilings.time = "2026-11-26T00:00:00Z";
+  CeilingsCache cache;
+  cache.devices[device.platformName + " | " + device.name + " | " + device.driverVersion] = ceilings;
+  ASSERT_EQ(saveCeilingsCache(cache, dir / "config/ceilings.json"), "");
+
+  // "<config>   0.0123 ms   12.3 GB/s   bound by DRAM: 1230 %": the fraction is the row's rate over 1 GB/s.
+  auto expectRowsBound = [](const std::string& out, const std::string& what, size_t atLeast) {
+    const std::regex row(R"(([0-9.]+) GB/s[^\n]*   bound by (DRAM|DRAM read): ([0-9]+) %)");
+    size_t rows = 0;
+    for (auto it = std::sregex_iterator(out.begin(), out.end(), row); it != std::sregex_iterator(); ++it, ++rows) {
+      const double gbps = std::stod((*it)[1]), percent = std::stod((*it)[3]);
+      EXPECT_NEAR(percent, 100.0 * gbps, 0.5 + 5.0 + 0.01 * percent) << (*it)[0] << " (" << what << ")";
+    }
+    EXPECT_GE(rows, atLeast) << what << ":\n" << out;
+  };
+  const RunResult known = runApp(dir, transpose);
+  ASSERT_EQ(known.exitCode, 0) << known.describe();
+  expectRowsBound(known.out, "transpose", 2);
+  EXPECT_TRUE(std::regex_search(known.out, std::regex(R"(\n= bound by DRAM: [0-9]+ % of the measured ceiling)")))
+      << known.describe();
+  std::string error;
+  const auto runs = readRunsJson(dir / "transpose.json", &error);
+  ASSERT_TRUE(runs) << error;
+  for (const RunRecord& run : *runs)
+    if (run.ok()) EXPECT_TRUE(std::regex_match(run.m.bound, std::regex(R"(transpose: DRAM: [0-9]+ %)"))) << run.m.bound;
+
+  // The whole image bench builds every variant and takes minutes on PoCL: its first
+  // rows (the copy, then the transposes) are what is checked, the run stopped after 20 s.
+  RunOptions briefly;
+  briefly.timeoutSeconds = 20;
+  const RunResult image = runApp(dir, {"--bench", "image", "--image-size", "40x24", "--iterations", "2"}, briefly);
+  EXPECT_TRUE(contains(image.out, "bound by: the measured ceiling each kernel's counted work reaches first"))
+      << image.describe();
+  expectRowsBound(image.out, "image", 2);
+  EXPECT_TRUE(std::regex_search(image.out, std::regex(R"(\ntranspose [^\n]*bound by DRAM: )"))) << image.describe();
 }
 
 TEST(App, CorruptTuningCacheWarnsIsRewrittenAndTheAppStarts) {

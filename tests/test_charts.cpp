@@ -39,7 +39,10 @@ class ChartsUi : public ::testing::Test {
     io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
     applyAppStyle();
   }
-  void TearDown() override { ImGui::DestroyContext(); }
+  void TearDown() override {
+    forgetDrawnCharts();
+    ImGui::DestroyContext();
+  }
 
   void frame(ImVec2 mouse = ImVec2(-1, -1), bool leftDown = false, float wheel = 0.0f) {
     ImGuiIO& io = ImGui::GetIO();
@@ -201,6 +204,34 @@ void expectCountTicks(const ChartAxes& chart, double largest, bool logScale) {
 // bar) and a count axis (log when log scale is on); the bars are at least a pixel a
 // level wide at 1024x700 as at 1600x1000 (they were about 130 pixels there, beside
 // the statistics); the statistics stay inside the panel.
+// Issue 23, item 3: the Runs table has a column with the ceiling that bound each run's
+// kernels and the fraction reached (before, a grey line under the name, or nothing).
+TEST_F(ChartsUi, TheRunsTableHasABoundByColumn) {
+  state_.runs.showRuns = true;
+  RunRecord r;
+  r.name = "tiled wg=64 fp32";
+  r.m.rate = 100.0;
+  r.m.rateUnit = "GFLOP/s";
+  r.m.kernelMs.median = 1.0;
+  r.m.bound = "n-body step: FP32 issue: 74 %";
+  state_.runs.runs.push_back(r);
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    const ImGuiWindow* runs = panel("Runs");
+    ASSERT_NE(runs, nullptr);
+    const ImGuiTable* table = nullptr;
+    for (const ImGuiTable& t : ImGui::GetCurrentContext()->Tables.Buf)
+      if (t.OuterWindow == runs) table = &t;
+    ASSERT_NE(table, nullptr) << "no runs table";
+    int bound = -1;
+    for (int n = 0; n < table->ColumnsCount; ++n)
+      if (std::string(ImGui::TableGetColumnName(table, n)) == "bound by") bound = n;
+    ASSERT_GE(bound, 0) << "no 'bound by' column";
+    EXPECT_GE(table->Columns[bound].WidthGiven, ImGui::CalcTextSize("FP32 issue 74 %").x) << "the cell's text fits";
+  }
+}
+
 TEST_F(ChartsUi, HistogramRowsHaveLevelAndCountAxesAndRoomAt1024) {
   openPicture(state_);
   const ImageHistogram& h = state_.image.histogram;

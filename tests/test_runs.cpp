@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "lab/run_bound.h"
 #include "lab/run_record.h"
 #include "lab/sweep_runs.h"
 #include "lab/tuning_cache.h"
@@ -328,6 +329,28 @@ TEST(TuningCache, MissingFileIsEmptyWithoutWarning) {
   EXPECT_TRUE(loadTuningCache(dir / "tuning.json", &warning).devices.empty());
   EXPECT_EQ(warning, "");
   EXPECT_FALSE(std::filesystem::exists(dir / "tuning.json"));
+}
+
+// The Runs panel's column (issue 23, item 3): each kernel's binding ceiling and
+// fraction, read back from the record's text as the recorder and the benches write it.
+TEST(RunBound, TheColumnShowsTheCeilingAndFractionOfEachKernel) {
+  EXPECT_EQ(runBoundCell("n-body step: FP32 issue: 74 %"), "FP32 issue 74 %");
+  EXPECT_EQ(runBoundCell("rotate: DRAM: 85 %; histogram: local atomics: 104 %"),
+            "rotate: DRAM 85 %\nhistogram: local atomics 104 %");
+  const std::vector<RunKernelBound> e = parseRunBound("transpose tiled: DRAM read: 92 %; to_rgba: DRAM: 7 %");
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].kernel, "transpose tiled");
+  EXPECT_EQ(e[0].ceiling, "DRAM read");
+  EXPECT_EQ(e[0].percent, 92.0);
+  EXPECT_EQ(e[1].kernel, "to_rgba");
+  EXPECT_EQ(e[1].percent, 7.0);
+  EXPECT_EQ(runBoundPercent("rotate: DRAM: 85 %; histogram: local atomics: 104 %"), 104.0) << "the largest";
+  // Nothing bound (no ceilings measured), or text that is not "kernel: ceiling: NN %".
+  EXPECT_EQ(runBoundCell(""), "");
+  EXPECT_EQ(runBoundPercent(""), -1.0);
+  EXPECT_EQ(runBoundCell("FP32 issue: 74 %"), "") << "no kernel named";
+  EXPECT_EQ(runBoundCell("n-body step: FP32 issue: most"), "");
+  EXPECT_EQ(runBoundCell("n-body step: FP32 issue: 74 %; junk"), "FP32 issue 74 %");
 }
 
 }  // namespace

@@ -174,4 +174,6 @@ const ChartAxes* drawnChart(std::string_view id) {
   return &it->second.axes;
 }
 
+void forgetDrawnCharts() { keptCharts().clear(); }
+
 }  // namespace ks

@@ -73,5 +73,8 @@ float widestLabel(const std::vector<ChartTick>& ticks);
 // is the current ImGui context's latest frame (none for a chart not drawn in it).
 void keepDrawnChart(std::string_view id, ChartAxes axes);
 const ChartAxes* drawnChart(std::string_view id);
+// Forgets every kept chart: for a test's end, since a new ImGui context may get the
+// old one's address and frame numbers, and a chart it never drew would seem drawn.
+void forgetDrawnCharts();
 
 }  // namespace ks

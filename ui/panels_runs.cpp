@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "lab/run_bound.h"
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
@@ -102,7 +103,7 @@ std::vector<std::string> distinguishingNames(const std::vector<std::string>& nam
 
 namespace {
 
-enum Column { kName, kDevice, kFps, kKernelMedian, kKernelP95, kRate, kSpeedUp, kColumnCount };
+enum Column { kName, kDevice, kFps, kKernelMedian, kKernelP95, kRate, kBound, kSpeedUp, kColumnCount };
 
 void sortRows(std::vector<int>& rows, const std::vector<RunRecord>& runs, const ImGuiTableSortSpecs* specs,
               const RunRecord* base, int metric) {
@@ -114,6 +115,7 @@ void sortRows(std::vector<int>& rows, const std::vector<RunRecord>& runs, const 
       case kKernelMedian: return r.m.kernelMs.median;
       case kKernelP95: return r.m.kernelMs.p95;
       case kRate: return r.m.rate;
+      case kBound: return runBoundPercent(r.m.bound);
       case kSpeedUp: return base ? speedUp(r, *base, metric) : 0.0;
       default: return 0.0;
     }
@@ -368,13 +370,15 @@ void drawRunsPanel(AppState& state) {
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("base", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_WidthFixed, 0, kColumnCount);
     ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_WidthFixed,
-                            std::max(18.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - 44.0f * ImGui::GetFontSize()),
+                            std::max(18.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - 53.0f * ImGui::GetFontSize()),
                             kName);
     ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthFixed, 0, kDevice);
     ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed, 0, kFps);
     ImGui::TableSetupColumn("kernel ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelMedian);
     ImGui::TableSetupColumn("p95 ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelP95);
     ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
+    ImGui::TableSetupColumn("bound by", ImGuiTableColumnFlags_WidthFixed,
+                            ImGui::CalcTextSize("local atomics 104 %").x, kBound);
     ImGui::TableSetupColumn("speed-up", ImGuiTableColumnFlags_WidthFixed,
                             std::max(ImGui::CalcTextSize("speed-up").x, ImGui::CalcTextSize("999.99x *").x), kSpeedUp);
     ImGui::TableHeadersRow();
@@ -402,14 +406,6 @@ void drawRunsPanel(AppState& state) {
         ImGui::SetTooltip("%s", tip.c_str());
       }
       drawRunEnergyLine(r);  // panels_clocks.cpp
-      if (!r.m.bound.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("bound by %s", r.m.bound.c_str());
-        ImGui::PopTextWrapPos();
-        if (ImGui::IsItemHovered())
-          tooltipText("The measured ceiling each kernel reached first when the run ended (the Profiler's roofline): "
-                      "its work counted from the source over its median time, against the device's ceilings.");
-      }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.meta.device.c_str());
       ImGui::TableNextColumn();
@@ -422,6 +418,18 @@ void drawRunsPanel(AppState& state) {
       ImGui::Text("%.4f", r.m.kernelMs.p95);
       ImGui::TableNextColumn();
       ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
+      ImGui::TableNextColumn();
+      if (const std::string bound = runBoundCell(r.m.bound); !bound.empty()) {
+        ImGui::TextUnformatted(bound.c_str());
+        if (ImGui::IsItemHovered())
+          tooltipText("The measured ceiling each kernel reached first (the Profiler's roofline), and how much of it: "
+                      "its work counted from the source over its median time, against the device's ceilings.");
+      } else {
+        ImGui::TextDisabled("-");
+        if (ImGui::IsItemHovered())
+          tooltipText("No ceilings were measured for this run's device (Device info > Measured ceilings, or "
+                      "kernelscope --bench ceilings), so nothing says what bound it.");
+      }
       ImGui::TableNextColumn();
       if (const double x = base ? speedUp(r, *base, runs.chartMetric) : 0.0; x > 0) {
         // Runs of different sizes (bodies, image) are not like for like: marked, and said why.
