@@ -205,6 +205,14 @@ void NBodyScene::applyRequests(AppState& state) {
   publishRunning(state);
 }
 
+void NBodyScene::dropFailedMeter(AppState& state, const std::string& why) {
+  NBodyConservationState& c = state.nbody.conservation;
+  c.unavailable = "energy and momenta are not measured: " + why;
+  meter_.reset();
+  meterFailed_ = true;
+  state.report(c.unavailable);
+}
+
 void NBodyScene::collectConservation(AppState& state) {
   NBodyConservationState& c = state.nbody.conservation;
   if (!meter_) return;
@@ -212,10 +220,7 @@ void NBodyScene::collectConservation(AppState& state) {
   try {
     measured = meter_->poll();
   } catch (const std::exception& e) {
-    c.unavailable = std::string("energy and momenta are not measured: ") + e.what();
-    meter_.reset();
-    meterFailed_ = true;
-    state.report(c.unavailable);
+    dropFailedMeter(state, e.what());
     return;
   }
   // A measurement of a system or configuration changed since is of no use.
@@ -252,10 +257,7 @@ void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
       c.sumsInDouble = meter_->sumsInDouble();
       c.unavailable.clear();
     } catch (const std::exception& e) {
-      meter_.reset();
-      meterFailed_ = true;
-      c.unavailable = "energy and momenta are not measured: " + errorText(e);
-      state.report(c.unavailable);
+      dropFailedMeter(state, errorText(e));
       return;
     }
   }
@@ -270,10 +272,7 @@ void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
   try {
     simulation_->measureInvariants(*meter_, nb.params);
   } catch (const std::exception& e) {
-    c.unavailable = std::string("energy and momenta are not measured: ") + e.what();
-    meter_.reset();
-    meterFailed_ = true;
-    state.report(c.unavailable);
+    dropFailedMeter(state, e.what());
     return;
   }
   pendingGeneration_ = conservationGeneration_;

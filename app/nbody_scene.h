@@ -4,6 +4,7 @@
 // AppState::nbody.
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "app/scene.h"
 #include "compute/nbody_simulation.h"
@@ -33,6 +34,9 @@ class NBodyScene final : public Scene {
   void restartConservation() { ++conservationGeneration_; }
   void measureConservation(AppState& state, bool afterSteps);
   void collectConservation(AppState& state);
+  // The meter failed (`why`): said once in the panel and the log, and dropped until a
+  // change of precision or a kernel reload tries again.
+  void dropFailedMeter(AppState& state, const std::string& why);
   ComputeContext& compute_;
   std::unique_ptr<NBodySimulation> simulation_;
   ParticleRenderer renderer_;

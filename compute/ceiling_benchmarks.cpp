@@ -10,6 +10,7 @@
 #include "compute/device_catalog.h"
 #include "compute/image_copy.h"
 #include "compute/image_layout.h"
+#include "compute/iso_time.h"
 #include "compute/program_cache.h"
 #include "compute/sample_stats.h"
 
@@ -176,7 +177,7 @@ bool CeilingMeasurement::step(bool wait) {
     result_[c].error = e.what();
   }
   if (++next_ == kCeilingCount) {
-    result_.time = ceilingTimeNow();
+    result_.time = isoTimeNow();
     input_ = Buffer();
     output_ = Buffer();
     copier_.reset();

@@ -1,8 +1,5 @@
 #include "compute/ceilings.h"
 
-#include <chrono>
-#include <ctime>
-
 namespace ks {
 
 const CeilingName& ceilingName(Ceiling c) {
@@ -25,15 +22,6 @@ CeilingValues ceilingValues(const MeasuredCeilings& ceilings) {
   CeilingValues values{};
   for (size_t i = 0; i < kCeilingCount; ++i) values[i] = ceilings.figures[i].value;
   return values;
-}
-
-std::string ceilingTimeNow() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 }  // namespace ks

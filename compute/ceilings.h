@@ -39,6 +39,5 @@ struct MeasuredCeilings {
 using CeilingValues = std::array<double, kCeilingCount>;
 CeilingValues ceilingValues(const MeasuredCeilings& ceilings);
 
-std::string ceilingTimeNow();  // "2026-11-22T03:04:05Z", for MeasuredCeilings::time
 
 }  // namespace ks

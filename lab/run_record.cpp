@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
-#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iomanip>
@@ -31,15 +29,6 @@ std::string RunMetadata::parameter(const std::string& key) const {
 std::string kernelscopeVersion() {
   const std::string describe = KERNELSCOPE_GIT_DESCRIBE;
   return describe.empty() ? std::string(KERNELSCOPE_VERSION) : std::string(KERNELSCOPE_VERSION) + " (" + describe + ")";
-}
-
-std::string isoTimeNow() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 std::string hexHash(uint64_t hash) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/ceilings.h"
+#include "compute/iso_time.h"  // isoTimeNow(), which run records are stamped with
 #include "compute/sample_stats.h"
 #include "lab/run_energy.h"
 
@@ -72,7 +73,6 @@ constexpr int kRunFileVersion = 1;
 // driver, kind, version, time, host.
 RunMetadata runMetadataFor(const DeviceDescriptor& device);
 std::string kernelscopeVersion();   // git describe at configure time, else the project version
-std::string isoTimeNow();           // "2026-11-22T03:04:05Z"
 std::string hexHash(uint64_t hash);
 
 // CSV: a header and one row per run. The fixed columns come first in a fixed
