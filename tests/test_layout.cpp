@@ -607,7 +607,7 @@ TEST_F(LayoutUi, TheRunsTableKeepsRoomForTheNames) {
     const ImGuiTable* table = nullptr;
     for (int i = 0; i < g.Tables.GetMapSize(); ++i)
       if (const ImGuiTable* t = g.Tables.TryGetMapData(i);
-          t && t->OuterWindow == runs && t->LastFrameActive == g.FrameCount && t->ColumnsCount == 8)
+          t && t->OuterWindow == runs && t->LastFrameActive == g.FrameCount && t->ColumnsCount == 9)
         table = t;
     ASSERT_NE(table, nullptr) << size.x << "x" << size.y;
     EXPECT_GE(table->Columns[1].WidthGiven, 12.0f * ImGui::GetFontSize()) << size.x << "x" << size.y;
