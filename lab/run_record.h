@@ -12,6 +12,7 @@
 #include "compute/ceilings.h"
 #include "compute/sample_stats.h"
 #include "lab/run_energy.h"
+#include "lab/run_split.h"
 
 namespace ks {
 
@@ -55,6 +56,8 @@ struct RunMeasurements {
   double energyDrift = 0.0, momentumDrift = 0.0, angularMomentumDrift = 0.0;
   unsigned long long driftSteps = 0;
   bool hasDrift() const { return driftSteps > 0; }
+  // N-body split over several devices or MPI ranks (lab/run_split.h); one device: devices 1.
+  RunSplit split;
 };
 
 struct RunRecord {

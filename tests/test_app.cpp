@@ -1307,6 +1307,53 @@ TEST(App, NBodyBenchmarkPrintsRates) {
   EXPECT_TRUE(contains(r.out, "single-precision GFLOP/s at 20 flops per interaction")) << r.describe();
 }
 
+// --bench nbody --devices (issue 24) over PoCL's CPU driver listed twice: the
+// figures of --bench nbody, each device's, and the same final positions as one
+// device (the file --positions-out writes from a plain --bench nbody); a device
+// list naming a missing device is a usage error that says which.
+TEST(App, NBodyBenchmarkSplitOverDevicesMatchesOneDevice) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-split");
+  RunOptions twoDevices;
+  twoDevices.setEnv = {"POCL_DEVICES=pthread pthread"};
+  const std::vector<std::string> common = {"--bench", "nbody", "--platform", "portable", "--n", "1100",
+                                           "--iterations", "3", "--variant", "blocked", "--wg", "64"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const fs::path one = dir / "one.bin", split = dir / "split.bin", json = dir / "split.json";
+  const RunResult single = runApp(dir, with({"--positions-out", one.string()}), twoDevices);
+  ASSERT_EQ(single.exitCode, 0) << single.describe();
+  const RunResult r =
+      runApp(dir, with({"--devices", "all", "--positions-out", split.string(), "--json", json.string()}), twoDevices);
+  if (contains(r.err, "which has 1 device"))
+    KS_NEED("opencl", "PoCL did not list two devices for POCL_DEVICES='pthread pthread': " + r.err);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  for (const char* line : {"1100 bodies, total time for 3 iterations: ", "billion interactions per second",
+                           "single-precision GFLOP/s at 20 flops per interaction", "device 0 ", "device 1 ",
+                           "exchange: ", "load balance: ", "parallel efficiency ",
+                           "final positions: the same as one device's, bit for bit"})
+    EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.describe();
+  EXPECT_EQ(test::readFile(one), test::readFile(split)) << "the split's final state differs from one device's";
+  std::string error;
+  const auto runs = readRunsJson(json, &error);
+  ASSERT_TRUE(runs) << error;
+  ASSERT_EQ(runs->size(), 2u) << "one device alone, then the split";
+  EXPECT_EQ(runs->at(0).m.split.devices, 1);
+  EXPECT_EQ(runs->at(1).m.split.devices, 2);
+  EXPECT_EQ(runs->at(1).m.split.deviceKernelMs.size(), 2u);
+  EXPECT_GT(runs->at(1).m.split.parallelEfficiency, 0.0);
+
+  const RunResult missing = runApp(dir, with({"--devices", "0,7"}), twoDevices);
+  EXPECT_EQ(missing.exitCode, 2) << missing.describe();
+  EXPECT_TRUE(contains(missing.err, "--devices: there is no device 7 on platform")) << missing.describe();
+  const RunResult bad = runApp(dir, with({"--devices", "first"}), twoDevices);
+  EXPECT_EQ(bad.exitCode, 2) << bad.describe();
+  EXPECT_TRUE(contains(bad.err, "'first' is not a device list")) << bad.describe();
+}
+
 // Every combination of the lists is a row: the ones that ran with their
 // measurements, the refused ones with the reason; the JSON holds the same runs.
 TEST(App, NBodySweepWritesACompleteCsvAndJson) {
