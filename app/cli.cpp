@@ -256,6 +256,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
         std::string error;
         return parseDeviceList(text, &error) ? std::string() : error;
       });
+  group->add_flag("--distributed", nb.distributed,
+                  "--bench nbody split over MPI ranks, one device each: start it with mpirun -np K kernelscope "
+                  "--headless --bench nbody --distributed");
   group->add_option("--positions-out", nb.positionsOut,
                     "--bench nbody: write the bodies' positions and velocities after all its steps to this file "
                     "(to compare one device, several devices and MPI ranks)")
@@ -428,6 +431,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   if (!devices.empty()) options.nbody.devices = parseDeviceList(devices, nullptr);
   NBodyOptions& split = options.nbody;
   for (const auto& [given, name] : {std::pair{split.devices.has_value(), "--devices"},
+                                    std::pair{split.distributed, "--distributed"},
                                     std::pair{split.positionsOut.has_value(), "--positions-out"}}) {
     if (!given) continue;
     if (options.bench != "nbody" || split.sweep)
@@ -435,8 +439,13 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     if (split.driftSteps > 0 && std::string(name) != "--positions-out")
       return usageError(std::string(name) + ": not with --drift-steps, which is measured on one device");
   }
-  if (split.devices && options.device)
-    return usageError("--devices: not with --device (--devices names the devices; --platform picks the platform)");
+  if (split.devices && split.distributed)
+    return usageError("--devices and --distributed: choose one (MPI ranks take one device each, by local rank)");
+  if ((split.devices || split.distributed) && options.device)
+    return usageError(std::string(split.devices ? "--devices" : "--distributed") +
+                      ": not with --device (" +
+                      (split.devices ? "--devices names the devices" : "each rank takes the device of its local rank") +
+                      "; --platform picks the platform)");
   // --record ends the run when the recording is done, unless --frames says otherwise
   // (+1: the first frame runs before the recorder sees the request).
   if (options.record > 0 && app.count("--frames") == 0) options.frames = 1 + options.warmup + options.record;
