@@ -99,9 +99,10 @@ int runNBodySplitBenchmark(DeviceCatalog catalog, const AppOptions& options, con
               balance * 100.0, split.rebalanced ? "re-balanced" : "kept equal");
   std::printf("one device (%s) alone: %.3f ms per step, %.3f billion interactions per second\n",
               devices.front().displayName().c_str(), one.msPerStep, one.interactionsPerSecond * 1e-9);
-  std::printf("= speed-up %.2fx on %zu devices, parallel efficiency %.1f %% (one device's step time / (%zu x the "
+  std::printf("= speed-up %.2fx on %zu device%s, parallel efficiency %.1f %% (one device's step time / (%zu x the "
               "split step time))\n",
-              r.msPerStep > 0 ? one.msPerStep / r.msPerStep : 0.0, devices.size(), efficiency * 100.0, devices.size());
+              r.msPerStep > 0 ? one.msPerStep / r.msPerStep : 0.0, devices.size(), devices.size() == 1 ? "" : "s",
+              efficiency * 100.0, devices.size());
 
   // The same steps on one device and split: on devices that compute alike, the same bits.
   size_t differ = 0;
