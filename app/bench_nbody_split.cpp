@@ -27,6 +27,50 @@ std::string deviceNames(const std::vector<DeviceDescriptor>& devices) {
   return out;
 }
 
+// --scaling: the split over the first 1, 2, ... K devices of the list against
+// `one` (the first device alone), a strong-scaling table and one run each.
+int runScaling(const std::vector<DeviceDescriptor>& devices, const AppOptions& options, const NBodySystem& system,
+               const NBodyConfig& config, const NBodyParams& params, const NBodyMeasurement& one,
+               std::vector<RunRecord>& runs) {
+  const NBodyOptions& o = options.nbody;
+  std::printf("strong scaling, %zu bodies: one device alone %.3f ms per step, %.3f billion interactions per second\n",
+              o.bodies, one.msPerStep, one.interactionsPerSecond * 1e-9);
+  std::printf("%8s %14s %16s %10s %12s %14s %12s\n", "devices", "ms per step", "G interactions/s", "speed-up",
+              "efficiency", "exchange ms", "balance");
+  for (size_t k = 1; k <= devices.size(); ++k) {
+    const std::vector<DeviceDescriptor> first(devices.begin(), devices.begin() + static_cast<long>(k));
+    NBodySplitMeasurement split;
+    try {
+      DeviceGroup group(first, locateKernelsDir(options));
+      split = measureNBodySplit(group, system, config, params, options.iterations);
+    } catch (const std::exception& e) {
+      split.overall.problem = e.what();
+    }
+    if (!split.overall.problem.empty())
+      return fail(std::to_string(k) + " devices: " + split.overall.problem, kExitFailure);
+    std::vector<double> medians;
+    for (const auto& samples : split.deviceKernelMs) medians.push_back(summarize(samples).median);
+    const double ms = split.overall.msPerStep;
+    const double speedUp = ms > 0 ? one.msPerStep / ms : 0.0;
+    const double efficiency = speedUp / static_cast<double>(k);
+    std::printf("%8zu %14.3f %16.3f %9.2fx %11.1f %% %14.3f %10.1f %%\n", k, ms,
+                split.overall.interactionsPerSecond * 1e-9, speedUp, efficiency * 100.0,
+                summarize(split.exchangeMs).median, nbodyLoadBalance(medians) * 100.0);
+    std::fflush(stdout);
+    RunRecord run = nbodyRun(first.front(), split.overall, o.bodies, options.iterations);
+    run.name += " on " + std::to_string(k) + (k == 1 ? " device" : " devices");
+    run.meta.device = deviceNames(first);
+    run.m.split.devices = static_cast<int>(k);
+    run.m.split.deviceKernelMs = medians;
+    run.m.split.exchangeMs = summarize(split.exchangeMs).median;
+    run.m.split.loadBalance = nbodyLoadBalance(medians);
+    run.m.split.parallelEfficiency = efficiency;
+    runs.push_back(std::move(run));
+  }
+  std::printf("(ideal: speed-up K on K devices, efficiency 100 %%)\n");
+  return kExitOk;
+}
+
 }  // namespace
 
 int runNBodySplitBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings) {
@@ -68,6 +112,12 @@ int runNBodySplitBenchmark(DeviceCatalog catalog, const AppOptions& options, con
   const NBodyMeasurement one = measureNBody((*group)[0], system, config, params, iterations, &oneFinal);
   if (!one.problem.empty())
     return fail(describeNBodyConfig(config) + ": " + one.problem, one.buildFailed ? kExitKernelBuildFailed : kExitUsage);
+  if (o.scaling) {
+    group.reset();  // each row builds its own group of the first K devices
+    std::vector<RunRecord> runs{nbodyRun(devices.front(), one, o.bodies, iterations)};
+    if (const int code = runScaling(devices, options, system, config, params, one, runs); code != kExitOk) return code;
+    return writeRunFiles(runs, o.csv, o.json);
+  }
   const NBodySplitMeasurement split = measureNBodySplit(*group, system, config, params, iterations);
   const NBodyMeasurement& r = split.overall;
   if (!r.problem.empty())

@@ -256,6 +256,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
         std::string error;
         return parseDeviceList(text, &error) ? std::string() : error;
       });
+  group->add_flag("--scaling", nb.scaling,
+                  "With --bench nbody --devices: run the split over the first 1, 2, ... K devices of the list and "
+                  "print the speed-up and parallel efficiency of each against one device (strong scaling)");
   group->add_flag("--distributed", nb.distributed,
                   "--bench nbody split over MPI ranks, one device each: start it with mpirun -np K kernelscope "
                   "--headless --bench nbody --distributed");
@@ -439,6 +442,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     if (split.driftSteps > 0 && std::string(name) != "--positions-out")
       return usageError(std::string(name) + ": not with --drift-steps, which is measured on one device");
   }
+  if (split.scaling && !split.devices)
+    return usageError("--scaling: with --bench nbody --devices (the devices to scale over)");
+  if (split.scaling && split.positionsOut)
+    return usageError("--positions-out: not with --scaling, which runs the split once per device count");
   if (split.devices && split.distributed)
     return usageError("--devices and --distributed: choose one (MPI ranks take one device each, by local rank)");
   if ((split.devices || split.distributed) && options.device)

@@ -34,6 +34,7 @@ struct NBodyOptions {
   bool verify = false;
   // --devices all|0,2,...: --bench nbody with each step split over these devices of one platform.
   std::optional<DeviceListRequest> devices;
+  bool scaling = false;      // --scaling: with --devices, the split over the first 1, 2, ... K devices
   bool distributed = false;  // --distributed: --bench nbody split over MPI ranks (mpi/distributed_nbody.h)
   std::optional<std::filesystem::path> positionsOut;  // --positions-out: the state after the benchmark's steps
   bool given(const std::string& option) const;  // set by the parser

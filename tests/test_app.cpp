@@ -1354,6 +1354,36 @@ TEST(App, NBodyBenchmarkSplitOverDevicesMatchesOneDevice) {
   EXPECT_TRUE(contains(bad.err, "'first' is not a device list")) << bad.describe();
 }
 
+// --scaling: one row per device count (1, 2) against one device alone, each a run
+// in the JSON with its device count; without --devices it is a usage error.
+TEST(App, NBodyScalingPrintsSpeedUpAndEfficiencyPerDeviceCount) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-scaling");
+  RunOptions twoDevices;
+  twoDevices.setEnv = {"POCL_DEVICES=pthread pthread"};
+  const fs::path json = dir / "scaling.json";
+  const RunResult r = runApp(dir,
+                             {"--bench", "nbody", "--platform", "portable", "--n", "1024", "--iterations", "2",
+                              "--devices", "0,1", "--scaling", "--json", json.string()},
+                             twoDevices);
+  if (contains(r.err, "which has 1 device"))
+    KS_NEED("opencl", "PoCL did not list two devices for POCL_DEVICES='pthread pthread': " + r.err);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "strong scaling, 1024 bodies: one device alone ")) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n +1 +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9.]+ %"))) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n +2 +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9.]+ %"))) << r.describe();
+  std::string error;
+  const auto runs = readRunsJson(json, &error);
+  ASSERT_TRUE(runs) << error;
+  ASSERT_EQ(runs->size(), 3u) << "one device alone, then 1 and 2 devices";
+  EXPECT_EQ(runs->at(1).m.split.devices, 1);
+  EXPECT_EQ(runs->at(2).m.split.devices, 2);
+  EXPECT_GT(runs->at(2).m.split.parallelEfficiency, 0.0);
+  const RunResult alone = runApp(dir, {"--bench", "nbody", "--scaling"});
+  EXPECT_EQ(alone.exitCode, 2) << alone.describe();
+  EXPECT_TRUE(contains(alone.err, "--scaling: with --bench nbody --devices")) << alone.describe();
+}
+
 // Every combination of the lists is a row: the ones that ran with their
 // measurements, the refused ones with the reason; the JSON holds the same runs.
 TEST(App, NBodySweepWritesACompleteCsvAndJson) {
