@@ -1202,7 +1202,7 @@ void expectBuildFailureExit(const std::string& scene, const std::string& file, c
 TEST(App, BrokenNBodyKernelExits7WithTheBuildLog) {
   KS_NEED("gl", eglMissing());
   KS_NEED("opencl", openClMissing());
-  expectBuildFailureExit("nbody", "nbody.cl", "const int i = get_global_id(0);");
+  expectBuildFailureExit("nbody", "nbody.cl", "const int i = firstBody + get_global_id(0);");
 }
 
 TEST(App, BrokenPatternKernelExits7WithTheBuildLog) {
