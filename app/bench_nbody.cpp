@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/bench_nbody_split.h"
 #include "app/session.h"
 #include "lab/sweep_runs.h"
 #include "compute/nbody_benchmark.h"
@@ -120,6 +121,7 @@ struct HeadlessNBody {
 
 int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings) {
   const NBodyOptions& o = options.nbody;
+  if (o.devices) return runNBodySplitBenchmark(std::move(catalog), options, settings);
   HeadlessNBody setup(std::move(catalog), options, settings);
   const DeviceDescriptor& device = setup.device;
   ComputeContext& compute = setup.compute;
@@ -155,13 +157,14 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
   }
   // What each run is compared with, when this device's ceilings have been measured.
   const std::optional<MeasuredCeilings> knownCeilings = cachedCeilings(compute, options);
+  NBodySystem finalState;  // --positions-out
   for (const NBodyConfig& c : configs) {
     NBodyMeasurement r;
     if (std::string problem = nbodyConfigProblem(c, device); !problem.empty()) {
       r.config = c;
       r.problem = problem;
     } else {
-      r = measureNBody(compute, system, c, params, iterations);
+      r = measureNBody(compute, system, c, params, iterations, o.positionsOut ? &finalState : nullptr);
     }
     RunRecord run = nbodyRun(device, r, o.bodies, iterations);
     if (run.ok() && knownCeilings) {
@@ -190,6 +193,14 @@ int runNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       }
       std::printf("%zu bodies, total time for %d iterations: %.3f ms\n", o.bodies, iterations, r.msPerStep * iterations);
       std::printf("= %.3f billion interactions per second\n", r.interactionsPerSecond * 1e-9);
+      if (o.positionsOut) {
+        try {
+          saveNBodySystem(finalState, *o.positionsOut);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "kernelscope: error: %s\n", e.what());
+          return kExitFailure;
+        }
+      }
       std::printf("= %.3f %s-precision GFLOP/s at %.0f flops per interaction\n",
                   r.interactionsPerSecond * nbodyFlopsPerInteraction(c) * 1e-9, c.fp64 ? "double" : "single",
                   nbodyFlopsPerInteraction(c));

@@ -252,6 +252,24 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   group->add_option("--dump-program", nb.dumpProgram,
                     "Write the built N-body program's device binary (PTX on NVIDIA) to this file (benchmark)")
       ->check(outputFileProblem);
+  std::string devices;
+  group->add_option("--devices", devices,
+                    "--bench nbody with each step split over several OpenCL devices of one platform: 'all' or device "
+                    "numbers within the platform, e.g. 0,1 (--list-devices shows them; --platform picks the platform)")
+      ->check([](const std::string& text) {
+        std::string error;
+        return parseDeviceList(text, &error) ? std::string() : error;
+      });
+  group->add_flag("--scaling", nb.scaling,
+                  "With --bench nbody --devices: run the split over the first 1, 2, ... K devices of the list and "
+                  "print the speed-up and parallel efficiency of each against one device (strong scaling)");
+  group->add_flag("--distributed", nb.distributed,
+                  "--bench nbody split over MPI ranks, one device each: start it with mpirun -np K kernelscope "
+                  "--headless --bench nbody --distributed");
+  group->add_option("--positions-out", nb.positionsOut,
+                    "--bench nbody: write the bodies' positions and velocities after all its steps to this file "
+                    "(to compare one device, several devices and MPI ranks)")
+      ->check(outputFileProblem);
   group->add_flag("--sweep", nb.sweep,
                   "Benchmark every combination of the given lists (all values when omitted; refused combinations "
                   "listed with the reason); --csv/--json write the runs");
@@ -418,6 +436,28 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   if (options.nbody.driftSteps > 0 && options.bench != "nbody")
     return usageError("--drift-steps: for --bench nbody or --sweep");
   if (options.nbody.dt && options.bench != "nbody") return usageError("--dt: for --bench nbody or --sweep");
+  if (!devices.empty()) options.nbody.devices = parseDeviceList(devices, nullptr);
+  NBodyOptions& split = options.nbody;
+  for (const auto& [given, name] : {std::pair{split.devices.has_value(), "--devices"},
+                                    std::pair{split.distributed, "--distributed"},
+                                    std::pair{split.positionsOut.has_value(), "--positions-out"}}) {
+    if (!given) continue;
+    if (options.bench != "nbody" || split.sweep)
+      return usageError(std::string(name) + ": for --bench nbody (one configuration, not --sweep)");
+    if (split.driftSteps > 0 && std::string(name) != "--positions-out")
+      return usageError(std::string(name) + ": not with --drift-steps, which is measured on one device");
+  }
+  if (split.scaling && !split.devices)
+    return usageError("--scaling: with --bench nbody --devices (the devices to scale over)");
+  if (split.scaling && split.positionsOut)
+    return usageError("--positions-out: not with --scaling, which runs the split once per device count");
+  if (split.devices && split.distributed)
+    return usageError("--devices and --distributed: choose one (MPI ranks take one device each, by local rank)");
+  if ((split.devices || split.distributed) && options.device)
+    return usageError(std::string(split.devices ? "--devices" : "--distributed") +
+                      ": not with --device (" +
+                      (split.devices ? "--devices names the devices" : "each rank takes the device of its local rank") +
+                      "; --platform picks the platform)");
   // --record ends the run when the recording is done, unless --frames says otherwise
   // (+1: the first frame runs before the recorder sees the request).
   if (options.record > 0 && app.count("--frames") == 0) options.frames = 1 + options.warmup + options.record;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/device_list.h"
 #include "compute/exit_code.h"
 #include "compute/interop/interop_path.h"
 
@@ -32,6 +33,11 @@ struct NBodyOptions {
   std::string preset = "disk";
   uint64_t seed = 1;
   bool verify = false;
+  // --devices all|0,2,...: --bench nbody with each step split over these devices of one platform.
+  std::optional<DeviceListRequest> devices;
+  bool scaling = false;      // --scaling: with --devices, the split over the first 1, 2, ... K devices
+  bool distributed = false;  // --distributed: --bench nbody split over MPI ranks (mpi/distributed_nbody.h)
+  std::optional<std::filesystem::path> positionsOut;  // --positions-out: the state after the benchmark's steps
   bool given(const std::string& option) const;  // set by the parser
   bool kernelOptionsGiven() const;               // any option that shapes the kernel
   std::vector<std::string> explicitOptions;

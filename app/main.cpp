@@ -38,6 +38,9 @@
 #include "ui/imgui_layer.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#ifdef KS_HAVE_MPI
+#include "mpi/distributed_nbody.h"
+#endif
 
 namespace {
 
@@ -68,6 +71,17 @@ struct Mode {
   int (*run)(ks::DeviceCatalog, const ks::AppOptions&);
 };
 const Mode kModes[] = {
+    {[](const ks::AppOptions& o) { return o.nbody.distributed; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) {
+#ifdef KS_HAVE_MPI
+       return ks::runDistributedNBodyBenchmark(std::move(c), o, ks::Settings{});
+#else
+       (void)c;
+       (void)o;
+       return fail(ks::kExitUsage, "--distributed: this kernelscope was built without MPI (install libopenmpi-dev, "
+                                   "scripts/deps.sh does, and build again)");
+#endif
+     }},
     {[](const ks::AppOptions& o) { return o.listDevices; },
      [](ks::DeviceCatalog catalog, const ks::AppOptions&) {
        std::printf("%s", ks::describeDeviceList(catalog.devices).c_str());

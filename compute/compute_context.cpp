@@ -45,6 +45,12 @@ ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::
                                    device.driverVersion + "|" + device.deviceVersion);
 }
 
+ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir, ContextHandle shared)
+    : device_(device), kernelsDir_(std::move(kernelsDir)), context_(std::move(shared)) {
+  queue_ = Queue(context_.get(), device.id);
+  programs_ = std::make_unique<ProgramCache>(context_.get(), device.id);
+}
+
 std::string ComputeContext::allOptions(const std::string& options) const {
   return extraBuildOptions_.empty() ? options : options + " " + extraBuildOptions_;
 }

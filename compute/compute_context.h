@@ -21,6 +21,9 @@ class ComputeContext {
   // With `programCacheDir`, program binaries are kept there across runs (see program_binary_cache.h).
   ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir, const GlContextHandles& gl = {},
                  const std::optional<std::filesystem::path>& programCacheDir = std::nullopt);
+  // One device of a context that several devices share (compute/device_group.h):
+  // its own queue and program cache, no GL sharing.
+  ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir, ContextHandle shared);
 
   const DeviceDescriptor& device() const { return device_; }
   cl_context context() const { return context_.get(); }

@@ -12,7 +12,7 @@ namespace ks {
 double nbodyFlopsPerInteraction(const NBodyConfig& c) { return c.fp64 ? 30.0 : 20.0; }
 
 NBodyMeasurement measureNBody(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
-                              const NBodyParams& params, int iterations) {
+                              const NBodyParams& params, int iterations, NBodySystem* finalState) {
   NBodyMeasurement r;
   r.config = config;
   iterations = std::max(iterations, 1);
@@ -35,6 +35,7 @@ NBodyMeasurement measureNBody(ComputeContext& compute, const NBodySystem& system
     for (auto& e : events) step(&e);
     compute.queue().finish();
     for (const auto& e : events) r.stepMs.push_back(e.elapsedMs());
+    if (finalState) *finalState = state.download(compute.queue());
     cl_ulong start = 0, end = 0;
     clCheck(clGetEventProfilingInfo(events.front().get(), CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
             "clGetEventProfilingInfo");

@@ -26,8 +26,9 @@ struct NBodyMeasurement {
 };
 
 // Warm-up steps: max(2, iterations / 10). Never throws: failures land in `problem`.
+// With `finalState`, the system after all the steps is read back into it.
 NBodyMeasurement measureNBody(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
-                              const NBodyParams& params, int iterations);
+                              const NBodyParams& params, int iterations, NBodySystem* finalState = nullptr);
 
 // measureNBody for callers that must never wait (the UI's sweep): the same
 // warm-up and timed steps, enqueued a few at a time (PacedLaunches, batches of

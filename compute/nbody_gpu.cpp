@@ -35,13 +35,24 @@ void NBodyKernel::setParams(const NBodyParams& p, size_t padded) {
 
 void NBodyKernel::enqueueStep(Queue& queue, cl_mem posIn, cl_mem posOut, cl_mem velocities, cl_mem display,
                               size_t padded, const NBodyParams& params, Event* event) {
+  enqueueSlice(queue, posIn, posOut, velocities, display, padded, 0, padded, params, event);
+}
+
+void NBodyKernel::enqueueSlice(Queue& queue, cl_mem posIn, cl_mem posOut, cl_mem velocities, cl_mem display,
+                               size_t padded, size_t first, size_t count, const NBodyParams& params, Event* event) {
+  const size_t group = nbodyBodiesPerGroup(config_);
+  if (count == 0 || first % group != 0 || count % group != 0 || first + count > padded)
+    throw NBodyConfigError("bodies " + std::to_string(first) + " to " + std::to_string(first + count) +
+                           " are not whole work-groups of " + std::to_string(group) + " within the " +
+                           std::to_string(padded) + " padded bodies");
   kernel_.setArg(0, posIn);
   kernel_.setArg(1, posOut);
   kernel_.setArg(2, velocities);
   kernel_.setArg(3, display);
   if (config_.fp64) setParams<cl_double>(params, padded);
   else setParams<cl_float>(params, padded);
-  queue.enqueueKernel(kernel_, {nbodyGlobalSize(padded, config_)}, {static_cast<size_t>(config_.workGroup)}, event);
+  kernel_.setArg(9, static_cast<cl_int>(first));
+  queue.enqueueKernel(kernel_, {nbodyGlobalSize(count, config_)}, {static_cast<size_t>(config_.workGroup)}, event);
 }
 
 namespace {

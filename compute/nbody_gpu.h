@@ -30,6 +30,11 @@ class NBodyKernel {
   // (xyz, speed) per body.
   void enqueueStep(Queue& queue, cl_mem posIn, cl_mem posOut, cl_mem velocities, cl_mem display, size_t padded,
                    const NBodyParams& params, Event* event);
+  // The step for bodies first .. first + count - 1 only, against all `padded`
+  // (the split over devices: compute/nbody_multi_device.h). first and count are
+  // multiples of nbodyBodiesPerGroup; the others' outputs are left as they were.
+  void enqueueSlice(Queue& queue, cl_mem posIn, cl_mem posOut, cl_mem velocities, cl_mem display, size_t padded,
+                    size_t first, size_t count, const NBodyParams& params, Event* event);
   const NBodyConfig& config() const { return config_; }
   const KernelInfo& info() const { return info_; }
   const ProgramBuild& build() const { return *build_; }
@@ -54,6 +59,7 @@ class NBodyDeviceState {
   cl_mem positionsIn() const { return positions_[current_].get(); }
   cl_mem positionsOut() const { return positions_[current_ ^ 1].get(); }
   cl_mem velocities() const { return velocities_.get(); }
+  const Buffer& velocitiesBuffer() const { return velocities_; }
   void swap() { current_ ^= 1; }
 
  private:

@@ -11,6 +11,11 @@
 // Bodies are padded to a multiple of TILE * BODIES_PER_ITEM with zero-mass
 // bodies, so no work-item ever reads out of bounds and no bounds test is needed
 // in the inner loop. Softening eps2 > 0 makes the self-interaction 0, not NaN.
+// firstBody: the first body this launch integrates (0 on one device). With the
+// bodies split over several devices (compute/nbody_multi_device.h) each launch
+// covers a slice starting there, a multiple of the bodies per work-group, and
+// still reads all `count` positions; it is added once per work-item, outside
+// the loops, so one device runs exactly as fast as without it.
 
 #ifdef USE_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -74,8 +79,8 @@ inline void integrate(const int i, const real4 p, real3 acc, __global real4* vel
 
 __kernel void nbody_naive(__global const real4* posIn, __global real4* posOut, __global real4* vel,
                           __global float4* display, const int count, const real dt, const real eps2,
-                          const real gravity, const real damping) {
-  const int i = get_global_id(0);
+                          const real gravity, const real damping, const int firstBody) {
+  const int i = firstBody + get_global_id(0);
   if (i >= count) return;
   const real4 p = posIn[i];
   real3 acc = (real3)(0);
@@ -123,14 +128,15 @@ __kernel void nbody_naive(__global const real4* posIn, __global real4* posOut, _
 
 __kernel __attribute__((reqd_work_group_size(TILE, 1, 1))) void nbody_tiled(
     __global const real4* posIn, __global real4* posOut, __global real4* vel, __global float4* display,
-    const int count, const real dt, const real eps2, const real gravity, const real damping) {
+    const int count, const real dt, const real eps2, const real gravity, const real damping,
+    const int firstBody) {
   __local real4 tile[TILE];
   const int lid = get_local_id(0);
   const int slice = lid / SLICE;  // which part of each tile this work-item covers
   const int sub = lid % SLICE;
   // Bodies of this work-item: sub, sub + SLICE, ... within the group's block, so
   // neighbouring work-items touch neighbouring bodies (coalesced).
-  const int first = get_group_id(0) * (SLICE * BODIES_PER_ITEM) + sub;
+  const int first = firstBody + get_group_id(0) * (SLICE * BODIES_PER_ITEM) + sub;
   real4 p[BODIES_PER_ITEM];
   real3 acc[BODIES_PER_ITEM];
   for (int k = 0; k < BODIES_PER_ITEM; ++k) {

@@ -151,6 +151,9 @@ const std::vector<Column>& columns() {
     for (const DriftField& f : driftFields())
       all.push_back({f.key, [f](const RunRecord& r) { return r.m.hasDrift() ? number(f.get(r.m)) : ""; },
                      [f](RunRecord& r, const std::string& v) { f.set(r.m, toNumber(v)); }});
+    for (const RunSplitField& f : runSplitFields())
+      all.push_back({f.name, [f](const RunRecord& r) { return f.get(r.m.split); },
+                     [f](RunRecord& r, const std::string& v) { f.set(r.m.split, v); }});
     return all;
   }();
   return withCeilings;
@@ -356,6 +359,10 @@ std::string runsToJson(const std::vector<RunRecord>& runs) {
     json& measurements = list.back()["measurements"];
     for (const DriftField& f : driftFields())
       measurements[f.key] = r.m.hasDrift() ? json(f.get(r.m)) : json(nullptr);
+    for (const RunSplitField& f : runSplitFields()) {
+      const std::string text = f.get(r.m.split);
+      measurements[f.name] = !f.number ? json(text) : text.empty() ? json(nullptr) : json(toNumber(text));
+    }
   }
   const json doc = {{"format", "kernelscope-runs"}, {"version", kRunFileVersion}, {"runs", list}};
   return doc.dump(2) + "\n";
@@ -417,6 +424,9 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
       readEnergyJson(x, r.m.energy);
       for (const DriftField& f : driftFields())  // files before drift lack it; null: none measured
         if (const auto v = x.find(f.key); v != x.end() && !v->is_null()) f.set(r.m, v->get<double>());
+      for (const RunSplitField& f : runSplitFields())  // files before the split lack it: one device
+        if (const auto v = x.find(f.name); v != x.end() && !v->is_null())
+          f.set(r.m.split, v->is_string() ? v->get<std::string>() : number(v->get<double>()));
       runs.push_back(std::move(r));
     }
     return runs;

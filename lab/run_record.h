@@ -13,6 +13,7 @@
 #include "compute/iso_time.h"  // isoTimeNow(), which run records are stamped with
 #include "compute/sample_stats.h"
 #include "lab/run_energy.h"
+#include "lab/run_split.h"
 
 namespace ks {
 
@@ -56,6 +57,8 @@ struct RunMeasurements {
   double energyDrift = 0.0, momentumDrift = 0.0, angularMomentumDrift = 0.0;
   unsigned long long driftSteps = 0;
   bool hasDrift() const { return driftSteps > 0; }
+  // N-body split over several devices or MPI ranks (lab/run_split.h); one device: devices 1.
+  RunSplit split;
 };
 
 struct RunRecord {

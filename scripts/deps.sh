@@ -12,6 +12,8 @@ KS_PACKAGES=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers libcli11-dev nlohmann-json3-dev libgtest-dev
   # run time: an OpenCL CPU driver, Mesa's software GL (llvmpipe) for EGL and GLX, Xvfb for tests
   ocl-icd-libopencl1 pocl-opencl-icd libegl-mesa0 libgl1-mesa-dri libglx-mesa0 xvfb xauth
+  # --distributed (N-body over MPI ranks, issue 24): Open MPI, found by CMake's FindMPI; the build works without it
+  libopenmpi-dev openmpi-bin
   # the UI's fonts (DejaVu Sans and Sans Mono)
   fonts-dejavu-core
   # scripts/test-hardening.sh: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer for readable reports

@@ -1204,7 +1204,7 @@ void expectBuildFailureExit(const std::string& scene, const std::string& file, c
 TEST(App, BrokenNBodyKernelExits7WithTheBuildLog) {
   KS_NEED("gl", eglMissing());
   KS_NEED("opencl", openClMissing());
-  expectBuildFailureExit("nbody", "nbody.cl", "const int i = get_global_id(0);");
+  expectBuildFailureExit("nbody", "nbody.cl", "const int i = firstBody + get_global_id(0);");
 }
 
 TEST(App, BrokenPatternKernelExits7WithTheBuildLog) {
@@ -1307,6 +1307,83 @@ TEST(App, NBodyBenchmarkPrintsRates) {
   EXPECT_TRUE(contains(r.out, "300 bodies, total time for 3 iterations: ")) << r.describe();
   EXPECT_TRUE(contains(r.out, "billion interactions per second")) << r.describe();
   EXPECT_TRUE(contains(r.out, "single-precision GFLOP/s at 20 flops per interaction")) << r.describe();
+}
+
+// --bench nbody --devices (issue 24) over PoCL's CPU driver listed twice: the
+// figures of --bench nbody, each device's, and the same final positions as one
+// device (the file --positions-out writes from a plain --bench nbody); a device
+// list naming a missing device is a usage error that says which.
+TEST(App, NBodyBenchmarkSplitOverDevicesMatchesOneDevice) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-split");
+  RunOptions twoDevices;
+  twoDevices.setEnv = {"POCL_DEVICES=pthread pthread"};
+  const std::vector<std::string> common = {"--bench", "nbody", "--platform", "portable", "--n", "1100",
+                                           "--iterations", "3", "--variant", "blocked", "--wg", "64"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const fs::path one = dir / "one.bin", split = dir / "split.bin", json = dir / "split.json";
+  const RunResult single = runApp(dir, with({"--positions-out", one.string()}), twoDevices);
+  ASSERT_EQ(single.exitCode, 0) << single.describe();
+  const RunResult r =
+      runApp(dir, with({"--devices", "all", "--positions-out", split.string(), "--json", json.string()}), twoDevices);
+  if (contains(r.err, "which has 1 device"))
+    KS_NEED("opencl", "PoCL did not list two devices for POCL_DEVICES='pthread pthread': " + r.err);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  for (const char* line : {"1100 bodies, total time for 3 iterations: ", "billion interactions per second",
+                           "single-precision GFLOP/s at 20 flops per interaction", "device 0 ", "device 1 ",
+                           "exchange: ", "load balance: ", "parallel efficiency ",
+                           "final positions: the same as one device's, bit for bit"})
+    EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.describe();
+  EXPECT_EQ(test::readFile(one), test::readFile(split)) << "the split's final state differs from one device's";
+  std::string error;
+  const auto runs = readRunsJson(json, &error);
+  ASSERT_TRUE(runs) << error;
+  ASSERT_EQ(runs->size(), 2u) << "one device alone, then the split";
+  EXPECT_EQ(runs->at(0).m.split.devices, 1);
+  EXPECT_EQ(runs->at(1).m.split.devices, 2);
+  EXPECT_EQ(runs->at(1).m.split.deviceKernelMs.size(), 2u);
+  EXPECT_GT(runs->at(1).m.split.parallelEfficiency, 0.0);
+
+  const RunResult missing = runApp(dir, with({"--devices", "0,7"}), twoDevices);
+  EXPECT_EQ(missing.exitCode, 2) << missing.describe();
+  EXPECT_TRUE(contains(missing.err, "--devices: there is no device 7 on platform")) << missing.describe();
+  const RunResult bad = runApp(dir, with({"--devices", "first"}), twoDevices);
+  EXPECT_EQ(bad.exitCode, 2) << bad.describe();
+  EXPECT_TRUE(contains(bad.err, "'first' is not a device list")) << bad.describe();
+}
+
+// --scaling: one row per device count (1, 2) against one device alone, each a run
+// in the JSON with its device count; without --devices it is a usage error.
+TEST(App, NBodyScalingPrintsSpeedUpAndEfficiencyPerDeviceCount) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-scaling");
+  RunOptions twoDevices;
+  twoDevices.setEnv = {"POCL_DEVICES=pthread pthread"};
+  const fs::path json = dir / "scaling.json";
+  const RunResult r = runApp(dir,
+                             {"--bench", "nbody", "--platform", "portable", "--n", "1024", "--iterations", "2",
+                              "--devices", "0,1", "--scaling", "--json", json.string()},
+                             twoDevices);
+  if (contains(r.err, "which has 1 device"))
+    KS_NEED("opencl", "PoCL did not list two devices for POCL_DEVICES='pthread pthread': " + r.err);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "strong scaling, 1024 bodies: one device alone ")) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n +1 +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9.]+ %"))) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\n +2 +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9.]+ %"))) << r.describe();
+  std::string error;
+  const auto runs = readRunsJson(json, &error);
+  ASSERT_TRUE(runs) << error;
+  ASSERT_EQ(runs->size(), 3u) << "one device alone, then 1 and 2 devices";
+  EXPECT_EQ(runs->at(1).m.split.devices, 1);
+  EXPECT_EQ(runs->at(2).m.split.devices, 2);
+  EXPECT_GT(runs->at(2).m.split.parallelEfficiency, 0.0);
+  const RunResult alone = runApp(dir, {"--bench", "nbody", "--scaling"});
+  EXPECT_EQ(alone.exitCode, 2) << alone.describe();
+  EXPECT_TRUE(contains(alone.err, "--scaling: with --bench nbody --devices")) << alone.describe();
 }
 
 // Every combination of the lists is a row: the ones that ran with their

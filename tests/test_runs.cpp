@@ -122,6 +122,38 @@ TEST(RunFiles, CsvRoundTripKeepsEveryColumn) {
   }
 }
 
+// A step split over devices (issue 24) keeps its figures in both files; a run
+// on one device says 1 device and leaves the split's figures empty (CSV) or null (JSON).
+TEST(RunFiles, SplitRunsKeepDevicesKernelTimesExchangeBalanceAndEfficiency) {
+  RunRecord split = sampleRun("split", 900.0);
+  split.m.split.devices = 3;
+  split.m.split.deviceKernelMs = {12.5, 12.75, 13.0625};
+  split.m.split.exchangeMs = 0.375;
+  split.m.split.loadBalance = 0.96875;
+  split.m.split.parallelEfficiency = 0.9453125;
+  const RunRecord one = sampleRun("one", 300.0);
+  std::string error;
+  const std::string csv = runsToCsv({split, one});
+  EXPECT_NE(csv.find(",device_count,device_kernel_ms,exchange_ms,load_balance,parallel_efficiency"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",3,12.5;12.75;13.0625,0.375,0.96875,0.9453125"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,,,,"), std::string::npos) << csv;
+  const std::string json = runsToJson({split, one});
+  EXPECT_NE(json.find("\"exchange_ms\": null"), std::string::npos) << json;
+  for (const auto& back : {runsFromCsv(csv, &error), runsFromJson(json, &error)}) {
+    ASSERT_TRUE(back) << error;
+    ASSERT_EQ(back->size(), 2u);
+    const RunSplit& s = (*back)[0].m.split;
+    EXPECT_EQ(s.devices, 3);
+    EXPECT_EQ(s.deviceKernelMs, split.m.split.deviceKernelMs);
+    EXPECT_EQ(s.exchangeMs, 0.375);
+    EXPECT_EQ(s.loadBalance, 0.96875);
+    EXPECT_EQ(s.parallelEfficiency, 0.9453125);
+    EXPECT_EQ((*back)[1].m.split.devices, 1);
+    EXPECT_TRUE((*back)[1].m.split.deviceKernelMs.empty());
+  }
+}
+
 // Export names the whole path it wrote (it named only the file, written wherever
 // kernelscope had been started), and says why when it wrote nothing.
 TEST(RunFiles, ExportNamesTheWholePathWritten) {

@@ -1,0 +1,195 @@
+#include "compute/nbody_multi_device.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+namespace ks {
+
+std::vector<NBodySlice> nbodySlices(size_t padded, size_t group, const std::vector<double>& weights) {
+  const size_t groups = group ? padded / group : 0;
+  const size_t k = weights.size();
+  if (k == 0) throw NBodyConfigError("no devices to split the bodies over");
+  if (groups < k)
+    throw NBodyConfigError(std::to_string(padded) + " bodies make " + std::to_string(groups) + " work-group" +
+                           (groups == 1 ? "" : "s") + " of " + std::to_string(group) + " bodies; " +
+                           std::to_string(k) + " devices need at least one each (more bodies, or fewer devices)");
+  // A weight that is not a positive number (a device that reported no time)
+  // counts as the mean of the others, so one bad sample cannot starve a device.
+  double sum = 0.0;
+  int good = 0;
+  for (double w : weights)
+    if (std::isfinite(w) && w > 0) sum += w, ++good;
+  const double fallback = good ? sum / good : 1.0;
+  std::vector<double> w(k);
+  for (size_t d = 0; d < k; ++d) w[d] = std::isfinite(weights[d]) && weights[d] > 0 ? weights[d] : fallback;
+  const double total = std::accumulate(w.begin(), w.end(), 0.0);
+  // Shares of all groups by largest remainder, then at least one group each
+  // (taken from the largest slice: a device too slow for one group is rare).
+  std::vector<size_t> count(k);
+  std::vector<double> remainder(k);
+  size_t given = 0;
+  for (size_t d = 0; d < k; ++d) {
+    const double share = groups * w[d] / total;
+    count[d] = std::min(groups - given, static_cast<size_t>(std::floor(share)));
+    given += count[d];
+    remainder[d] = share - std::floor(share);
+  }
+  std::vector<size_t> order(k);
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return remainder[a] > remainder[b]; });
+  for (size_t i = 0; given < groups; i = (i + 1) % k, ++given) ++count[order[i]];
+  for (size_t d = 0; d < k; ++d)
+    if (count[d] == 0) {
+      ++count[d];
+      --*std::max_element(count.begin(), count.end());
+    }
+  std::vector<NBodySlice> out(k);
+  size_t first = 0;
+  for (size_t d = 0; d < k; ++d) {
+    out[d] = {first * group, count[d] * group};
+    first += count[d];
+  }
+  return out;
+}
+
+double nbodyLoadBalance(const std::vector<double>& kernelMs) {
+  if (kernelMs.empty()) return 0.0;
+  const double largest = *std::max_element(kernelMs.begin(), kernelMs.end());
+  if (!(largest > 0)) return 0.0;
+  return std::accumulate(kernelMs.begin(), kernelMs.end(), 0.0) / kernelMs.size() / largest;
+}
+
+struct NBodyMultiDevice::Part {
+  Part(ComputeContext& c, const NBodySystem& system, const NBodyConfig& config)
+      : compute(&c), kernel(c, config), state(c, system, config),
+        display(c.context(), CL_MEM_WRITE_ONLY, state.padded() * 4 * sizeof(float)) {}
+  ComputeContext* compute;
+  NBodyKernel kernel;
+  NBodyDeviceState state;
+  Buffer display;  // the kernel writes it; only the display device's is drawn (the viewer)
+};
+
+NBodyMultiDevice::NBodyMultiDevice(DeviceGroup& group, const NBodySystem& system, const NBodyConfig& config)
+    : config_(config), bodies_(system.size()), padded_(nbodyPaddedCount(system.size(), config)),
+      bytesPerBody_(4 * (config.fp64 ? sizeof(double) : sizeof(float))) {
+  if (group.size() == 0) throw NBodyConfigError("no devices to split the bodies over");
+  slices_ = nbodySlices(padded_, nbodyBodiesPerGroup(config), std::vector<double>(group.size(), 1.0));
+  for (size_t d = 0; d < group.size(); ++d) parts_.push_back(std::make_unique<Part>(group[d], system, config));
+  // Pinned host memory: the driver can copy to and from it without staging, for
+  // every device of the context.
+  pinned_ = Buffer(group.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, padded_ * bytesPerBody_);
+  cl_int status = CL_SUCCESS;
+  mappedOn_ = parts_.front()->compute->queue().get();
+  void* mapped = clEnqueueMapBuffer(mappedOn_, pinned_.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                    padded_ * bytesPerBody_, 0, nullptr, nullptr, &status);
+  clCheck(status, "clEnqueueMapBuffer");
+  host_ = static_cast<unsigned char*>(mapped);
+}
+
+NBodyMultiDevice::~NBodyMultiDevice() {
+  // Nothing may be in flight from or into the mapped memory when it is unmapped;
+  // a failure here cannot be reported from a destructor and frees nothing less.
+  for (auto& p : parts_) clFinish(p->compute->queue().get());
+  if (host_) {
+    clEnqueueUnmapMemObject(mappedOn_, pinned_.get(), host_, 0, nullptr, nullptr);
+    clFinish(mappedOn_);
+  }
+}
+
+const NBodyKernel& NBodyMultiDevice::kernel(size_t device) const { return parts_.at(device)->kernel; }
+
+NBodyMultiStepTimes NBodyMultiDevice::step(const NBodyParams& params) {
+  const size_t k = parts_.size();
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Event> kernels(k), reads(k);
+  for (size_t d = 0; d < k; ++d) {
+    Part& p = *parts_[d];
+    Queue& queue = p.compute->queue();
+    p.kernel.enqueueSlice(queue, p.state.positionsIn(), p.state.positionsOut(), p.state.velocities(), p.display.get(),
+                          padded_, slices_[d].first, slices_[d].count, params, &kernels[d]);
+    if (k > 1)
+      clCheck(clEnqueueReadBuffer(queue.get(), p.state.positionsOut(), CL_FALSE, slices_[d].first * bytesPerBody_,
+                                  slices_[d].count * bytesPerBody_, host_ + slices_[d].first * bytesPerBody_, 0,
+                                  nullptr, reads[d].out()),
+              "clEnqueueReadBuffer");
+    queue.flush();
+  }
+  // Each slice goes on to the other devices as soon as it is on the host, while
+  // slower devices still compute theirs.
+  if (k > 1)
+    for (size_t d = 0; d < k; ++d) {
+      reads[d].wait();
+      for (size_t e = 0; e < k; ++e) {
+        if (e == d) continue;
+        Part& to = *parts_[e];
+        clCheck(clEnqueueWriteBuffer(to.compute->queue().get(), to.state.positionsOut(), CL_FALSE,
+                                     slices_[d].first * bytesPerBody_, slices_[d].count * bytesPerBody_,
+                                     host_ + slices_[d].first * bytesPerBody_, 0, nullptr, nullptr),
+                "clEnqueueWriteBuffer");
+        to.compute->queue().flush();
+      }
+    }
+  for (auto& p : parts_) p->compute->queue().finish();
+  for (auto& p : parts_) p->state.swap();
+  NBodyMultiStepTimes times;
+  times.stepMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  for (size_t d = 0; d < k; ++d) times.kernelMs.push_back(kernels[d].elapsedMs());
+  times.exchangeMs = std::max(0.0, times.stepMs - *std::max_element(times.kernelMs.begin(), times.kernelMs.end()));
+  return times;
+}
+
+void NBodyMultiDevice::gatherVelocities(std::vector<unsigned char>& out) {
+  out.resize(padded_ * bytesPerBody_);
+  for (size_t d = 0; d < parts_.size(); ++d)
+    parts_[d]->compute->queue().readBuffer(parts_[d]->state.velocitiesBuffer(), slices_[d].first * bytesPerBody_,
+                                           slices_[d].count * bytesPerBody_, out.data() + slices_[d].first * bytesPerBody_);
+}
+
+void NBodyMultiDevice::setSlices(const std::vector<NBodySlice>& slices) {
+  const size_t group = nbodyBodiesPerGroup(config_);
+  size_t next = 0;
+  bool valid = slices.size() == parts_.size();
+  for (const NBodySlice& s : slices) {
+    valid = valid && s.first == next && s.count > 0 && s.count % group == 0;
+    next += s.count;
+  }
+  if (!valid || next != padded_)
+    throw NBodyConfigError("the slices must cover the " + std::to_string(padded_) +
+                           " padded bodies in order, one per device, each a non-empty multiple of " +
+                           std::to_string(group));
+  if (slices == slices_) return;
+  // Velocities live only on the device that integrates a body: every device gets
+  // all of them, so each has its new slice's.
+  std::vector<unsigned char> velocities;
+  gatherVelocities(velocities);
+  for (auto& p : parts_)
+    p->compute->queue().writeBuffer(p->state.velocitiesBuffer(), 0, velocities.size(), velocities.data());
+  slices_ = slices;
+}
+
+bool NBodyMultiDevice::rebalance(const std::vector<double>& kernelMs) {
+  if (kernelMs.size() != parts_.size()) return false;
+  std::vector<double> speed(kernelMs.size());
+  for (size_t d = 0; d < speed.size(); ++d)
+    speed[d] = kernelMs[d] > 0 ? static_cast<double>(slices_[d].count) / kernelMs[d] : 0.0;
+  const std::vector<NBodySlice> next = nbodySlices(padded_, nbodyBodiesPerGroup(config_), speed);
+  if (next == slices_) return false;
+  setSlices(next);
+  return true;
+}
+
+NBodySystem NBodyMultiDevice::download() {
+  // Positions: every device holds all of them after a step; device 0's are read.
+  NBodySystem system = parts_.front()->state.download(parts_.front()->compute->queue());
+  for (size_t d = 1; d < parts_.size(); ++d) {
+    const NBodySystem own = parts_[d]->state.download(parts_[d]->compute->queue());
+    const size_t end = std::min(bodies_, slices_[d].first + slices_[d].count);
+    for (size_t i = slices_[d].first; i < end; ++i) system.velocities[i] = own.velocities[i];
+  }
+  return system;
+}
+
+}  // namespace ks

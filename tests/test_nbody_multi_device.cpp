@@ -1,0 +1,243 @@
+// The N-body step split over several devices of one platform (issue 24): the
+// slices, the device list, and on real devices (PoCL's CPU driver listed three
+// times through POCL_DEVICES, set for this test in tests/CMakeLists.txt) the
+// same positions and velocities as one device after several steps, bit for bit,
+// for every variant, over an uneven N and unequal and re-balanced slices.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compute/device_catalog.h"
+#include "compute/device_group.h"
+#include "compute/nbody_multi_device.h"
+#include "test_devices.h"
+#include "test_require.h"
+
+namespace ks {
+namespace {
+
+std::vector<size_t> counts(const std::vector<NBodySlice>& slices) {
+  std::vector<size_t> out;
+  for (const NBodySlice& s : slices) out.push_back(s.count);
+  return out;
+}
+
+void expectContiguous(const std::vector<NBodySlice>& slices, size_t padded) {
+  size_t next = 0;
+  for (const NBodySlice& s : slices) {
+    EXPECT_EQ(s.first, next);
+    EXPECT_GT(s.count, 0u);
+    next += s.count;
+  }
+  EXPECT_EQ(next, padded);
+}
+
+TEST(NBodySlices, EqualWeightsSplitWholeGroupsAsEvenlyAsTheyCan) {
+  // 4099 bodies in groups of 64: 65 groups over 3 devices.
+  const auto s = nbodySlices(4160, 64, {1, 1, 1});
+  EXPECT_EQ(counts(s), (std::vector<size_t>{22 * 64, 22 * 64, 21 * 64}));
+  expectContiguous(s, 4160);
+}
+
+TEST(NBodySlices, SizesFollowTheWeightsAndEveryDeviceGetsAGroup) {
+  const auto s = nbodySlices(100 * 32, 32, {1, 3});
+  EXPECT_EQ(counts(s), (std::vector<size_t>{25 * 32, 75 * 32}));
+  // A device 1000 times slower still gets one group, and a non-positive or NaN
+  // weight counts as the mean of the others.
+  EXPECT_EQ(counts(nbodySlices(10 * 32, 32, {1, 1000})), (std::vector<size_t>{32, 9 * 32}));
+  EXPECT_EQ(counts(nbodySlices(4 * 32, 32, {2, 0, std::nan("")})), (std::vector<size_t>{2 * 32, 32, 32}));
+  expectContiguous(nbodySlices(7 * 256, 256, {0.3, 0.3, 0.4}), 7 * 256);
+  EXPECT_THROW(nbodySlices(2 * 256, 256, {1, 1, 1}), NBodyConfigError);
+}
+
+TEST(NBodySlices, LoadBalanceIsTheMeanOverTheSlowest) {
+  EXPECT_DOUBLE_EQ(nbodyLoadBalance({10, 10}), 1.0);
+  EXPECT_DOUBLE_EQ(nbodyLoadBalance({5, 10}), 0.75);
+  EXPECT_DOUBLE_EQ(nbodyLoadBalance({}), 0.0);
+}
+
+DeviceDescriptor fakeDevice(int platform, int index, const std::string& platformName) {
+  DeviceDescriptor d;
+  d.platformIndex = platform;
+  d.deviceIndex = index;
+  d.platformName = platformName;
+  d.name = "device " + std::to_string(index);
+  return d;
+}
+
+TEST(DeviceList, ParsesAllAndNumbersAndRefusesTheRest) {
+  std::string error;
+  auto all = parseDeviceList("all", &error);
+  ASSERT_TRUE(all);
+  EXPECT_TRUE(all->all());
+  auto some = parseDeviceList("0,2", &error);
+  ASSERT_TRUE(some);
+  EXPECT_EQ(some->indices, (std::vector<int>{0, 2}));
+  for (const char* bad : {"", "0,", ",1", "x", "1;2", "-1", "0,,1", "1.5"}) {
+    error.clear();
+    EXPECT_FALSE(parseDeviceList(bad, &error)) << bad;
+    EXPECT_NE(error.find("device numbers separated by commas"), std::string::npos) << bad << ": " << error;
+  }
+}
+
+TEST(DeviceList, AMissingOrRepeatedDeviceIsAClearError) {
+  const std::vector<DeviceDescriptor> catalog = {fakeDevice(0, 0, "A"), fakeDevice(0, 1, "A"), fakeDevice(1, 0, "B")};
+  EXPECT_EQ(resolveDeviceList(catalog, 0, {{1, 0}}).size(), 2u);
+  EXPECT_EQ(resolveDeviceList(catalog, 0, {}).size(), 2u);  // all of platform 0
+  try {
+    resolveDeviceList(catalog, 0, {{0, 5}});
+    FAIL() << "device 5 accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("there is no device 5 on platform 0 (A), which has 2 devices (0 to 1)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(resolveDeviceList(catalog, 0, {{1, 1}}), std::runtime_error);
+}
+
+TEST(DeviceList, DevicesOfTwoPlatformsAreRefused) {
+  const std::string problem = deviceGroupProblem({fakeDevice(0, 0, "A"), fakeDevice(1, 0, "B")});
+  EXPECT_NE(problem.find("all devices must be of the same OpenCL platform"), std::string::npos) << problem;
+  EXPECT_TRUE(deviceGroupProblem({fakeDevice(0, 0, "A"), fakeDevice(0, 1, "A")}).empty());
+  EXPECT_FALSE(deviceGroupProblem({}).empty());
+}
+
+// Three devices of one platform, or why there are not.
+std::vector<DeviceDescriptor> threeDevices(std::string* missing) {
+  const DeviceCatalog catalog = enumerateDevices();
+  for (int p = 0; p < catalog.platformCount; ++p) {
+    std::vector<DeviceDescriptor> onPlatform;
+    for (const DeviceDescriptor& d : catalog.devices)
+      if (d.platformIndex == p && d.available) onPlatform.push_back(d);
+    if (onPlatform.size() >= 3) {
+      onPlatform.resize(3);
+      return onPlatform;
+    }
+  }
+  *missing = "the split needs 3 OpenCL devices of one platform (tests/CMakeLists.txt sets POCL_DEVICES for PoCL); "
+             "found " + std::to_string(catalog.devices.size()) + " device(s) over " +
+             std::to_string(catalog.platformCount) + " platform(s)";
+  return {};
+}
+
+class NBodyMultiDeviceRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    KS_NEED("opencl", test::openClMissing());
+    std::string missing;
+    devices_ = threeDevices(&missing);
+    // Under KS_REQUIRE=opencl too few devices is a failure, not a skip.
+    KS_NEED("opencl", missing);
+    group_ = std::make_unique<DeviceGroup>(devices_, test::testKernelsDir());
+  }
+  static NBodySystem system(size_t n) { return makeNBodyPreset(NBodyPreset::DiskGalaxy, n, 7); }
+  static NBodyParams params(size_t n) { return nbodyPresetDefaults(NBodyPreset::DiskGalaxy, n).params; }
+
+  // `steps` steps on the group's first device alone.
+  NBodySystem oneDevice(const NBodyConfig& c, const NBodySystem& start, int steps) {
+    ComputeContext& compute = (*group_)[0];
+    NBodyKernel kernel(compute, c);
+    NBodyDeviceState state(compute, start, c);
+    Buffer display(compute.context(), CL_MEM_WRITE_ONLY, state.padded() * 4 * sizeof(float));
+    for (int s = 0; s < steps; ++s) {
+      kernel.enqueueStep(compute.queue(), state.positionsIn(), state.positionsOut(), state.velocities(), display.get(),
+                         state.padded(), params(start.size()), nullptr);
+      state.swap();
+    }
+    compute.queue().finish();
+    return state.download(compute.queue());
+  }
+
+  static void expectSame(const NBodySystem& a, const NBodySystem& b, const std::string& what) {
+    ASSERT_EQ(a.size(), b.size()) << what;
+    size_t differ = 0, first = a.size();
+    for (size_t i = 0; i < a.size(); ++i) {
+      for (int c = 0; c < 4; ++c) {
+        ASSERT_TRUE(std::isfinite(b.positions[i][c]) && std::isfinite(b.velocities[i][c]))
+            << what << ": not finite at body " << i;
+      }
+      if (a.positions[i] != b.positions[i] || a.velocities[i] != b.velocities[i]) {
+        ++differ;
+        first = std::min(first, i);
+      }
+    }
+    EXPECT_EQ(differ, 0u) << what << ": " << differ << " bodies differ from one device, the first is body " << first;
+  }
+
+  std::vector<DeviceDescriptor> devices_;
+  std::unique_ptr<DeviceGroup> group_;
+};
+
+NBodyConfig config(const std::string& variant, int wg, int unroll, int b, int split) {
+  NBodyConfig c;
+  c.variant = variant;
+  c.workGroup = wg;
+  c.unroll = unroll;
+  c.bodiesPerItem = b;
+  c.split = split;
+  return c;
+}
+
+TEST_F(NBodyMultiDeviceRun, EveryVariantGivesOneDevicesPositionsOverThreeSlicesOfAnUnevenN) {
+  const size_t n = 4099;
+  const int steps = 3;
+  const NBodySystem start = system(n);
+  for (const NBodyConfig& c : {config("naive", 64, 1, 1, 1), config("tiled", 64, 4, 1, 1),
+                               config("blocked", 32, 2, 2, 2), config("blocked", 64, 8, 4, 1)}) {
+    SCOPED_TRACE(describeNBodyConfig(c));
+    const NBodySystem expected = oneDevice(c, start, steps);
+    NBodyMultiDevice split(*group_, start, c);
+    ASSERT_EQ(split.devices(), 3u);
+    // Three slices that differ in size: the first device's ends mid-way through the bodies.
+    EXPECT_GT(split.slices()[0].count, 0u);
+    EXPECT_GT(split.slices()[2].count, 0u);
+    for (int s = 0; s < steps; ++s) {
+      const NBodyMultiStepTimes t = split.step(params(n));
+      ASSERT_EQ(t.kernelMs.size(), 3u);
+      for (double ms : t.kernelMs) EXPECT_GT(ms, 0.0);
+      EXPECT_GE(t.stepMs, *std::max_element(t.kernelMs.begin(), t.kernelMs.end()) * 0.5);
+    }
+    expectSame(expected, split.download(), describeNBodyConfig(c));
+  }
+}
+
+TEST_F(NBodyMultiDeviceRun, UnequalAndRebalancedSlicesKeepEveryBodysState) {
+  const size_t n = 4099;
+  const NBodyConfig c = config("blocked", 64, 4, 2, 1);
+  const NBodySystem start = system(n);
+  const NBodySystem expected = oneDevice(c, start, 4);
+  NBodyMultiDevice split(*group_, start, c);
+  const size_t g = nbodyBodiesPerGroup(c), padded = split.padded();
+  split.step(params(n));
+  // Bodies change devices between steps: their velocities must go with them.
+  split.setSlices({{0, g}, {g, padded - 3 * g}, {padded - 2 * g, 2 * g}});
+  split.step(params(n));
+  // Per body the first two devices were as fast, the last twice as fast: 1:1:2.
+  EXPECT_TRUE(split.rebalance({1.0, static_cast<double>(padded - 3 * g) / g, 1.0}));
+  EXPECT_GT(split.slices()[0].count, g);
+  split.step(params(n));
+  EXPECT_TRUE(split.rebalance({4.0, 1.0, 1.0}));
+  split.step(params(n));
+  expectSame(expected, split.download(), "after re-balancing");
+  EXPECT_THROW(split.setSlices({{0, g}, {g, g}}), NBodyConfigError);
+}
+
+TEST_F(NBodyMultiDeviceRun, ASingleDeviceGroupRunsLikeOneDevice) {
+  const size_t n = 1000;
+  const NBodyConfig c = config("tiled", 64, 8, 1, 1);
+  const NBodySystem start = system(n);
+  const NBodySystem expected = oneDevice(c, start, 2);
+  DeviceGroup one({devices_[0]}, test::testKernelsDir());
+  NBodyMultiDevice split(one, start, c);
+  split.step(params(n));
+  split.step(params(n));
+  expectSame(expected, split.download(), "one device through the split");
+}
+
+}  // namespace
+}  // namespace ks
