@@ -99,7 +99,7 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   // Every result carries the device's ceilings; the runs that ran join the comparison table.
   for (RunRecord& r : ui.results) r.meta.ceilings = ceilingValues(state.ceilings.measured);
   for (const RunRecord& r : ui.results)
-    if (r.ok()) state.runs.runs.push_back(r);
+    if (r.ok()) state.runs.addMeasuredRun(r);
 }
 
 size_t sweptBodies(const AppState& state) {

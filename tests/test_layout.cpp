@@ -477,7 +477,7 @@ TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
   frames(2);
   RunRecord run;
   run.name = "recording 1";
-  state_.runs.runs.push_back(run);
+  state_.runs.addMeasuredRun(run);
   ImGui::FocusWindow(nullptr);  // the picture has the keyboard (a click on it): Esc is the app's
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
   frames(2);
@@ -509,6 +509,38 @@ TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
   ImGui::FocusWindow(nullptr);
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
   EXPECT_TRUE(state_.quitRequested);
+}
+
+// Runs imported from a file are in a file already: they are not "never exported"
+// (the audit was asked to export runs it had just imported).
+TEST_F(LayoutUi, ImportedRunsDoNotMakeQuittingAsk) {
+  RunRecord run;
+  run.name = "recording 1";
+  run.meta.host = "elsewhere";
+  run.m.fps = 60.0;
+  run.m.frames = 10;
+  state_.runs.addMeasuredRun(run);
+  const fs::path file = fs::temp_directory_path() / "ks-layout-import-runs";
+  std::snprintf(state_.runs.exportPath, sizeof state_.runs.exportPath, "%s", file.c_str());
+  ASSERT_TRUE(exportAllRuns(state_.runs, true)) << state_.runs.message;
+  std::snprintf(state_.runs.importPath, sizeof state_.runs.importPath, "%s.json", file.c_str());
+  ASSERT_TRUE(importRunsFile(state_.runs)) << state_.runs.message;
+  fs::remove(file.string() + ".json");
+  ASSERT_EQ(state_.runs.runs.size(), 2u) << state_.runs.message;
+  EXPECT_EQ(state_.runs.unexportedRuns(), 0u) << "an imported run counted as never exported";
+  requestQuit(state_);
+  EXPECT_TRUE(state_.quitRequested);
+  EXPECT_FALSE(state_.quitConfirmShown);
+
+  // A run recorded after the import does make it ask; Clear forgets it with the rest.
+  state_.quitRequested = false;
+  state_.runs.addMeasuredRun(run);
+  EXPECT_EQ(state_.runs.unexportedRuns(), 1u);
+  requestQuit(state_);
+  EXPECT_FALSE(state_.quitRequested);
+  EXPECT_TRUE(state_.quitConfirmShown);
+  state_.runs.clearRuns();
+  EXPECT_EQ(state_.runs.unexportedRuns(), 0u);
 }
 
 TEST_F(LayoutUi, EscQuitsAtOnceWithoutRecordedRuns) {

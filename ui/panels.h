@@ -39,7 +39,9 @@ void drawHelpWindow(AppState& state);
 struct RunsState;
 // Writes every run to runs.exportPath (.json or .csv); true when written. runs.message says where, or why not.
 bool exportAllRuns(RunsState& runs, bool json);
-// Esc and File > Quit: quits, or first asks when recorded runs have not been exported.
+// Adds the runs of runs.importPath (a runs JSON file) to the table; true when read. runs.message says how many, or why not.
+bool importRunsFile(RunsState& runs);
+// Esc, File > Quit and the window's close button: quits, or first asks when recorded runs have not been exported.
 void requestQuit(AppState& state);
 enum class QuitChoice { Quit, ExportAndQuit, Cancel };
 void answerQuitQuestion(AppState& state, QuitChoice choice);

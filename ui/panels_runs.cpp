@@ -293,38 +293,39 @@ void drawFileControls(AppState& state) {
   ImGui::InputTextWithHint("##import", "runs JSON file from this or another machine", runs.importPath,
                            sizeof runs.importPath);
   ImGui::SameLine();
-  if (ImGui::Button("Import JSON")) {
-    std::string error;
-    if (auto imported = readRunsJson(runs.importPath, &error)) {
-      // Sweep files list refused combinations too; only runs that ran have anything to compare.
-      size_t added = 0;
-      for (RunRecord& r : *imported) {
-        if (!r.ok()) continue;
-        if (!r.meta.host.empty()) r.name += " @" + r.meta.host;
-        runs.runs.push_back(std::move(r));
-        ++added;
-      }
-      runs.message = "imported " + std::to_string(added) + " runs";
-      if (added < imported->size())
-        runs.message += ", skipped " + std::to_string(imported->size() - added) + " that did not run";
-    } else {
-      runs.message = error;
-      state.report(error);
-    }
-  }
+  if (ImGui::Button("Import JSON") && !importRunsFile(runs)) state.report(runs.message);
   ImGui::SameLine();
-  if (ImGui::Button("Clear")) runs.runs.clear(), runs.baseline = 0;
+  if (ImGui::Button("Clear")) runs.clearRuns();
   if (!runs.message.empty()) ImGui::TextWrapped("%s", runs.message.c_str());
 }
 
 }  // namespace
 
 bool exportAllRuns(RunsState& runs, bool json) {
-  runs.message = exportRuns(runs.runs, runs.exportPath, json);
-  // exportRuns says "wrote N runs to <path>" when it wrote them, else why not.
-  const bool written = runs.message.rfind("wrote ", 0) == 0;
-  if (written) runs.exportedRuns = runs.runs.size();
-  return written;
+  const ExportOutcome outcome = exportRuns(runs.runs, runs.exportPath, json);
+  runs.message = outcome.message;
+  if (outcome.written) runs.markAllExported();
+  return outcome.written;
+}
+
+bool importRunsFile(RunsState& runs) {
+  std::string error;
+  const auto imported = readRunsJson(runs.importPath, &error);
+  if (!imported) {
+    runs.message = error;
+    return false;
+  }
+  // Sweep files list refused combinations too; only runs that ran have anything to compare.
+  size_t added = 0;
+  for (RunRecord r : *imported) {
+    if (!r.ok()) continue;
+    if (!r.meta.host.empty()) r.name += " @" + r.meta.host;
+    runs.addImportedRun(std::move(r));  // in a file already: quitting does not ask for it
+    ++added;
+  }
+  runs.message = "imported " + std::to_string(added) + " runs";
+  if (added < imported->size()) runs.message += ", skipped " + std::to_string(imported->size() - added) + " that did not run";
+  return true;
 }
 
 void drawRunsPanel(AppState& state) {
