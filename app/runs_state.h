@@ -59,6 +59,7 @@ struct SweepUiState {
 struct RunsState {
   std::vector<RunRecord> runs;  // the comparison table (recordings, sweep results, imports)
   int baseline = 0;             // index into runs
+  bool baselineChosen = false;  // picked by the user; until then, the first run that has the compared figure
   int chartMetric = 0;          // 0 rate, 1 kernel ms, 2 FPS
   bool speedVsAccuracy = false; // the chart: interactions/s against energy drift instead of bars
   char exportPath[256] = "kernelscope-runs";  // .csv / .json appended
@@ -76,6 +77,7 @@ struct RunsState {
   void clearRuns() {
     runs.clear();
     baseline = 0;
+    baselineChosen = false;
     unexported = 0;
   }
   bool showRuns = false, showSweep = false;  // opened from the View menu

@@ -131,6 +131,7 @@ TEST_F(ChartsUi, TheRunsComparisonIsABarChartWithAnAxisAndTheBaseline) {
     state_.runs.runs.push_back(r);
   }
   state_.runs.baseline = 1;
+  state_.runs.baselineChosen = true;
   for (const ImVec2 size : kSizes) {
     SCOPED_TRACE(sizeText(size));
     resize(size);
@@ -169,6 +170,54 @@ TEST_F(ChartsUi, TheRunsComparisonIsABarChartWithAnAxisAndTheBaseline) {
   frames(2);
   ASSERT_NE(drawnChart("runs"), nullptr);
   for (const ChartBar& bar : drawnChart("runs")->bars) EXPECT_EQ(bar.rect.width(), 0.0f) << bar.label;
+}
+
+// The Runs panel at 1024x700 (audit): a header and four runs in view, the names with
+// room, the speed-up column inside the panel (it was off to the right, past a
+// sideways scroll); the baseline, until the user picks
+// one, a run that has the figure compared (a sweep row without FPS made every
+// speed-up "-").
+TEST_F(ChartsUi, TheRunsTableIsReadableAt1024) {
+  state_.runs.showRuns = true;
+  for (int i = 0; i < 4; ++i) {  // a sweep's rows: kernels alone, no frames
+    RunRecord r;
+    r.name = "tiled wg=" + std::to_string(64 << i) + " unroll=4 fp32 native_rsqrt";
+    r.meta.device = "pthread-AMD EPYC 7B13 64-Core Processor";
+    r.m.rate = 10.0 + i;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 4.0 - i;
+    state_.runs.addMeasuredRun(r);
+  }
+  for (int i = 0; i < 2; ++i) {  // recordings of the running scene
+    RunRecord r;
+    r.name = "recording " + std::to_string(i + 1) + ": N-body tiled wg=128 unroll=4 fp32 native_rsqrt";
+    r.meta.device = "pthread-AMD EPYC 7B13 64-Core Processor";
+    r.m.fps = 30.0 + 15.0 * i;
+    r.m.rate = 9.0;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 5.0;
+    state_.runs.addMeasuredRun(r);
+  }
+  state_.runs.chartMetric = 2;  // FPS
+  resize(ImVec2(1024, 700));
+  ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+  ASSERT_TRUE(runs && runs->WasActive);
+  const ImGuiTable* table = ImGui::TableFindByID(runs->GetID("runs"));
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(state_.runs.baseline, 4) << "the first run with an FPS";
+  const ImGuiTableColumn& speedUp = table->Columns[table->ColumnsCount - 1];
+  EXPECT_TRUE(speedUp.IsVisibleX) << "the speed-up column is out of view";
+  EXPECT_LE(speedUp.MaxX, table->InnerClipRect.Max.x + 0.5f) << "the speed-up column runs past the panel";
+  EXPECT_LE(table->InnerClipRect.Max.x, runs->InnerRect.Max.x + 0.5f);
+  EXPECT_GE(table->Columns[1].WidthGiven, 10.0f * ImGui::GetFontSize()) << "the names' room";
+  const float twoLineRow = 2.0f * ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+  EXPECT_GE(table->OuterRect.GetHeight(), ImGui::GetFrameHeight() + 4.0f * twoLineRow) << "fewer than four runs in view";
+  EXPECT_LE(table->OuterRect.Max.y, runs->InnerRect.Max.y + 0.5f) << "the table runs past the panel's bottom";
+  // The chart stays in the panel, under the table, and says which run is the baseline.
+  const ChartAxes* chart = drawnChart("runs");
+  ASSERT_NE(chart, nullptr);
+  ASSERT_TRUE(chart->baseline) << "the baseline run has an FPS: it has a line";
+  EXPECT_GE(chart->plot.y0, table->OuterRect.Max.y);
 }
 
 TEST(RunsChartWords, BarsAreNamedByTheWordsThatDiffer) {
@@ -401,6 +450,7 @@ TEST_F(ChartsUi, SpeedAgainstAccuracyPlotsAPointPerRunWithADrift) {
                       nbodyRunWithDrift("blocked wg=256 fp32 native_rsqrt fast-math", 1.6, 4.2e-4),
                       nbodyRunWithDrift("recording 1: nbody blocked wg=256 fp32", 2.1, 0.0)};
   state_.runs.baseline = 1;  // fp64
+  state_.runs.baselineChosen = true;
   for (const ImVec2 size : kSizes) {
     SCOPED_TRACE(sizeText(size));
     resize(size);

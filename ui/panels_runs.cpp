@@ -31,6 +31,14 @@ double metricValue(const RunRecord& r, int metric) {
   }
 }
 
+// The baseline until the user picks one: the first run that has the figure compared
+// (a sweep's rows have no FPS: with one of them as the baseline every speed-up was "-").
+int defaultBaseline(const std::vector<RunRecord>& runs, int metric) {
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (metricValue(runs[i], metric) > 0.0) return static_cast<int>(i);
+  return 0;
+}
+
 // 0 when the two cannot be compared (no value, or rates in different units).
 double speedUp(const RunRecord& r, const RunRecord& base, int metric) {
   if (metric == 0 && r.m.rateUnit != base.m.rateUnit) return 0.0;
@@ -338,43 +346,47 @@ void drawRunsPanel(AppState& state) {
   }
   drawRecordControls(state);
   ImGui::Separator();
-  if (runs.baseline >= static_cast<int>(runs.runs.size())) runs.baseline = 0;
-  const RunRecord* base = runs.runs.empty() ? nullptr : &runs.runs[static_cast<size_t>(runs.baseline)];
   ImGui::SetNextItemWidth(160);
   ImGui::Combo("compare by", &runs.chartMetric, "rate (GFLOP/s, GB/s)\0kernel median (ms)\0FPS\0");
+  if (!runs.baselineChosen || runs.baseline >= static_cast<int>(runs.runs.size()))
+    runs.baseline = defaultBaseline(runs.runs, runs.chartMetric);
+  const RunRecord* base = runs.runs.empty() ? nullptr : &runs.runs[static_cast<size_t>(runs.baseline)];
   ImGui::SameLine();
   ImGui::Checkbox("speed vs accuracy", &runs.speedVsAccuracy);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("N-body runs: interactions/s against the energy drift they measured");
-  // Scrolls sideways in a narrow panel: the name column keeps its width (stretched, it
-  // was squeezed to nothing by the fixed columns at 1024 pixels wide).
+  // The table fits the panel's width (a sideways scroll hid the speed-up): the names and
+  // the device wrap in the columns that stretch. A narrow panel (about 500 pixels at
+  // 1024 wide) leaves out the FPS, p95 and device columns; the device goes under the name.
+  const bool narrow = ImGui::GetContentRegionAvail().x < 52.0f * ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY;
   std::vector<int> rows(runs.runs.size());
   std::iota(rows.begin(), rows.end(), 0);
-  // The chart takes up to about half of what it and the table share, its rows no
-  // thinner than a line of text; the table the rest (at least a few rows).
+  // The table keeps at least about half of what it shares with the chart (a header and
+  // four rows or more); the chart gets the rest up to what its bars need, and scrolls
+  // when it needs more (a sweep adds a bar per configuration).
   const float fileControlsHeight = 3.0f * ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing();
   const float shared = ImGui::GetContentRegionAvail().y - fileControlsHeight;
+  const float tableRow = 2.0f * ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+  const float minTable = ImGui::GetFrameHeight() + 4.0f * tableRow;
   const float runCount = static_cast<float>(std::max<size_t>(runs.runs.size(), 1));
-  const float chartRowHeight = std::clamp((0.55f * shared - chartExtraHeight()) / runCount,
-                                          ImGui::GetTextLineHeight() + 2.0f, ImGui::GetTextLineHeight() + 6.0f);
-  const float barsHeight = runs.runs.empty() ? 0.0f : chartExtraHeight() + runCount * chartRowHeight;
+  const float chartRowHeight = ImGui::GetTextLineHeight() + 4.0f;
+  const float barsHeight = runs.runs.empty() ? 0.0f : chartExtraHeight() + runCount * chartRowHeight + 4.0f;
   // The scatter needs height for its log axis whatever the number of runs: the table
   // keeps a quarter (a few rows; the points name the runs), the scatter the rest.
   const float chartHeight =
       runs.speedVsAccuracy ? std::max(shared - std::max(100.0f, shared / 4.0f), 12.0f * ImGui::GetTextLineHeight())
-                           : barsHeight;
-  const float tableHeight = std::max(runs.speedVsAccuracy ? 100.0f : 120.0f, shared - chartHeight);
+                           : std::min(barsHeight, std::max(shared - std::max(minTable, 0.5f * shared), 0.0f));
+  const float tableHeight = std::max(runs.speedVsAccuracy ? 100.0f : minTable, shared - chartHeight);
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(1, 1);
+    const ImGuiTableColumnFlags hiddenWhenNarrow = narrow ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
     ImGui::TableSetupColumn("base", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_WidthFixed, 0, kColumnCount);
-    ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_WidthFixed,
-                            std::max(18.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - 44.0f * ImGui::GetFontSize()),
-                            kName);
-    ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthFixed, 0, kDevice);
-    ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed, 0, kFps);
+    ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_WidthStretch, 2.0f, kName);
+    ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthStretch | hiddenWhenNarrow, 1.0f, kDevice);
+    ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow, 0, kFps);
     ImGui::TableSetupColumn("kernel ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelMedian);
-    ImGui::TableSetupColumn("p95 ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelP95);
+    ImGui::TableSetupColumn("p95 ms", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow, 0, kKernelP95);
     ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
     ImGui::TableSetupColumn("speed-up", ImGuiTableColumnFlags_WidthFixed,
                             std::max(ImGui::CalcTextSize("speed-up").x, ImGui::CalcTextSize("999.99x *").x), kSpeedUp);
@@ -385,10 +397,13 @@ void drawRunsPanel(AppState& state) {
       ImGui::PushID(i);
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::RadioButton("##base", &runs.baseline, i);
+      if (ImGui::RadioButton("##base", &runs.baseline, i)) runs.baselineChosen = true;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare the other runs with this one");
       ImGui::TableNextColumn();
       drawRunThrottleMark(r);  // panels_clocks.cpp
+      ImGui::PushTextWrapPos(0.0f);
       ImGui::TextUnformatted(r.name.c_str());
+      ImGui::PopTextWrapPos();
       // The configuration under the name, wrapped: the name alone hid it (recordings are named by number).
       if (const std::string config = configurationText(r); !config.empty()) {
         ImGui::PushTextWrapPos(0.0f);
@@ -402,6 +417,11 @@ void drawRunsPanel(AppState& state) {
         for (const auto& [k, v] : r.meta.parameters) tip += "\n" + k + " = " + v;
         ImGui::SetTooltip("%s", tip.c_str());
       }
+      if (narrow && !r.meta.device.empty()) {  // its column is left out
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("on %s", r.meta.device.c_str());
+        ImGui::PopTextWrapPos();
+      }
       drawRunEnergyLine(r);  // panels_clocks.cpp
       if (!r.m.bound.empty()) {
         ImGui::PushTextWrapPos(0.0f);
@@ -411,16 +431,19 @@ void drawRunsPanel(AppState& state) {
           tooltipText("The measured ceiling each kernel reached first when the run ended (the Profiler's roofline): "
                       "its work counted from the source over its median time, against the device's ceilings.");
       }
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.meta.device.c_str());
-      ImGui::TableNextColumn();
-      if (r.m.fps > 0) ImGui::Text("%.1f", r.m.fps);
-      else ImGui::TextDisabled("-");  // a kernel benchmark or sweep row: no frames
-      if (r.m.fps <= 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("measured without frames (kernel events only)");
+      if (ImGui::TableNextColumn()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(r.meta.device.c_str());
+        ImGui::PopTextWrapPos();
+      }
+      if (ImGui::TableNextColumn()) {
+        if (r.m.fps > 0) ImGui::Text("%.1f", r.m.fps);
+        else ImGui::TextDisabled("-");  // a kernel benchmark or sweep row: no frames
+        if (r.m.fps <= 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("measured without frames (kernel events only)");
+      }
       ImGui::TableNextColumn();
       ImGui::Text("%.4f", r.m.kernelMs.median);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", r.m.kernelMs.p95);
+      if (ImGui::TableNextColumn()) ImGui::Text("%.4f", r.m.kernelMs.p95);
       ImGui::TableNextColumn();
       ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
       ImGui::TableNextColumn();
@@ -440,8 +463,12 @@ void drawRunsPanel(AppState& state) {
     }
     ImGui::EndTable();
   }
-  if (runs.speedVsAccuracy) drawSpeedAccuracyChart(runs, chartHeight);
-  else drawComparisonChart(runs, rows, base, chartRowHeight);
+  if (runs.speedVsAccuracy) {
+    drawSpeedAccuracyChart(runs, chartHeight);
+  } else if (!runs.runs.empty()) {
+    if (ImGui::BeginChild("##comparison chart", ImVec2(0, chartHeight))) drawComparisonChart(runs, rows, base, chartRowHeight);
+    ImGui::EndChild();
+  }
   drawFileControls(state);
   ImGui::End();
 }
