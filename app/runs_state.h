@@ -54,6 +54,7 @@ struct SweepUiState {
   double elapsedSeconds = 0.0, etaSeconds = 0.0;
   std::string status;
   std::vector<RunRecord> results;  // of the last sweep, refused ones included
+  SweepTarget resultsTarget = SweepTarget::NBody;  // the kind `results` came from (others are not shown)
 };
 
 struct RunsState {

@@ -18,6 +18,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   nbodyQueue_.clear(), transposeQueue_.clear(), nbodyResults_.clear(), transposeResults_.clear();
   interopQueue_.clear(), interopResults_.clear();
   ui.results.clear();
+  ui.resultsTarget = target_;  // the panel shows them while this kind is chosen
   if (target_ == SweepTarget::Interop) {
     // Paths the device and GL context cannot use are refused with the reason.
     for (const InteropPathStatus& p : state.interopPaths) {

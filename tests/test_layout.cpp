@@ -356,7 +356,7 @@ TEST_F(LayoutUi, TheSweepResultsAreInViewAtTheDefaultSize) {
   ImGui::GetIO().DisplaySize = ImVec2(1280.0f, 800.0f);
   for (const SweepTarget target : {SweepTarget::NBody, SweepTarget::Transpose, SweepTarget::Interop}) {
     SCOPED_TRACE(static_cast<int>(target));
-    state_.runs.sweep.target = target;
+    state_.runs.sweep.target = state_.runs.sweep.resultsTarget = target;
     frames(3);
     ImGuiWindow* sweep = ImGui::FindWindowByName("Sweep");
     ASSERT_NE(sweep, nullptr);
@@ -367,6 +367,58 @@ TEST_F(LayoutUi, TheSweepResultsAreInViewAtTheDefaultSize) {
     EXPECT_LE(table->OuterRect.Min.y + 5.0f * row, sweep->InnerRect.Max.y)
         << placeOf(sweep) << ": the table starts at " << table->OuterRect.Min.y << ", its rows out of view";
   }
+}
+
+// The Sweep panel (audit): the results of the kind chosen only (after a switch it
+// showed the other kind's), what was measured before the refused, which follow in a
+// section of their own, shut while anything was measured (they came first and pushed
+// the results out of view), and each refusal's whole reason in a tooltip (cut, with none).
+TEST_F(LayoutUi, TheSweepShowsItsOwnResultsFirstAndRefusalsInFull) {
+  state_.runs.showRuns = false;
+  SweepUiState& sweep = state_.runs.sweep;
+  sweep.target = sweep.resultsTarget = SweepTarget::Transpose;
+  const std::string why = "refused: a 64x64 tile needs 16384 bytes of local memory per work-group and the device "
+                          "offers 8192; choose a smaller tile";
+  for (int i = 0; i < 6; ++i) {
+    RunRecord r;
+    r.name = "tiled tile=64 rows/item=" + std::to_string(1 << i);
+    r.status = why;
+    sweep.results.push_back(r);
+  }
+  for (int i = 0; i < 3; ++i) {
+    RunRecord r;
+    r.name = "tiled tile=16 rows/item=" + std::to_string(1 << i);
+    r.m.kernelMs.median = 1.0 + i;
+    r.m.rate = 100.0;
+    r.m.rateUnit = "GB/s";
+    sweep.results.push_back(r);
+  }
+  SweepRows rows = sweepRowsToShow(sweep);
+  EXPECT_EQ(rows.measured, (std::vector<size_t>{6, 7, 8}));
+  EXPECT_EQ(rows.refused, (std::vector<size_t>{0, 1, 2, 3, 4, 5}));
+  sweep.target = SweepTarget::NBody;
+  rows = sweepRowsToShow(sweep);
+  EXPECT_TRUE(rows.measured.empty() && rows.refused.empty()) << "the transpose sweep's rows under N-body";
+
+  // Nothing measured: the refusals are open; hovering a cut reason shows all of it.
+  sweep.target = SweepTarget::Transpose;
+  sweep.results.resize(6);
+  resize(1024.0f, 700.0f);
+  ImGuiWindow* panel = ImGui::FindWindowByName("Sweep");
+  ASSERT_NE(panel, nullptr);
+  const ImGuiTable* table = ImGui::TableFindByID(panel->GetID("sweep results"));
+  ASSERT_NE(table, nullptr);
+  const float x = (table->Columns[2].MinX + table->Columns[2].MaxX) * 0.5f;
+  ASSERT_LT(table->Columns[2].MaxX - table->Columns[2].MinX, ImGui::CalcTextSize(why.c_str()).x) << "the reason fits: nothing to test";
+  float tooltipArea = 0.0f;
+  for (float y = table->OuterRect.Min.y; y < table->OuterRect.Max.y && tooltipArea == 0.0f; y += 3.0f) {
+    frame(ImVec2(x, y));
+    frame(ImVec2(x, y));
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+      if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->WasActive) tooltipArea = w->Size.x * w->Size.y;
+  }
+  EXPECT_GE(tooltipArea, ImGui::CalcTextSize(why.c_str()).x * ImGui::GetTextLineHeight())
+      << "no tooltip with the whole reason over a refused row";
 }
 
 // The Sweep panel's check boxes and radio buttons wrap inside it at both window

@@ -59,6 +59,15 @@ std::string sizeDifference(const RunRecord& r, const RunRecord& base);
 // where cutting the whole names to the chart's margin left them all alike.
 std::vector<std::string> distinguishingNames(const std::vector<std::string>& names);
 
+struct SweepUiState;
+// The Sweep panel's rows (indices into sweep.results) in the order shown: what was
+// measured first, then the refused configurations (in a section of their own, shut
+// while something was measured); none while the other kind of sweep is chosen.
+struct SweepRows {
+  std::vector<size_t> measured, refused;
+};
+SweepRows sweepRowsToShow(const SweepUiState& sweep);
+
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
 // `pressed`: GLFW key codes pressed since the last frame (RenderSurface::takePressedKeys).
 void handleShortcuts(AppState& state, const std::vector<int>& pressed);

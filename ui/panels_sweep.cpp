@@ -89,6 +89,40 @@ void launchEstimate(AppState& state) {
   ImGui::TextDisabled("(under %.0f ms a launch)", kSmoothLaunchMs);
 }
 
+const char* sweepKindName(SweepTarget t) {
+  switch (t) {
+    case SweepTarget::NBody: return "N-body";
+    case SweepTarget::Transpose: return "transpose";
+    case SweepTarget::Interop: return "interop paths";
+  }
+  return "";
+}
+
+// A measured row: its configuration, median and rate.
+void measuredRow(const RunRecord& r) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(r.name.c_str());
+  if (ImGui::IsItemHovered()) tooltipText(r.name.c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4f", r.m.kernelMs.median);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
+}
+
+// A refused row: the configuration and why; both are cut at the columns' edges, so
+// the whole of them is in the tooltip of either.
+void refusedRow(const RunRecord& r) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", r.name.c_str());
+  const bool hovered = ImGui::IsItemHovered();
+  ImGui::TableNextColumn();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", r.status.c_str());
+  if (hovered || ImGui::IsItemHovered()) tooltipText((r.name + "\n" + r.status).c_str());
+}
+
 std::string formatSeconds(double s) {
   char text[32];
   if (s >= 60) std::snprintf(text, sizeof text, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
@@ -97,6 +131,13 @@ std::string formatSeconds(double s) {
 }
 
 }  // namespace
+
+SweepRows sweepRowsToShow(const SweepUiState& sweep) {
+  SweepRows rows;
+  if (sweep.resultsTarget != sweep.target && !sweep.active) return rows;  // of the other kind: stale here
+  for (size_t i = 0; i < sweep.results.size(); ++i) (sweep.results[i].ok() ? rows.measured : rows.refused).push_back(i);
+  return rows;
+}
 
 void drawSweepPanel(AppState& state) {
   RunsState& runs = state.runs;
@@ -164,7 +205,8 @@ void drawSweepPanel(AppState& state) {
   if (!ui.active) {
     if (ImGui::Button("Start sweep")) ui.startRequested = true;
     ImGui::SameLine();
-    ImGui::BeginDisabled(bestRunIndex(ui.results) < 0);
+    // The best of the last sweep, only while its kind is chosen (it is of that kind).
+    ImGui::BeginDisabled(bestRunIndex(ui.results) < 0 || ui.resultsTarget != ui.target);
     if (ImGui::Button("Apply best")) ui.applyBestRequested = true;
     ImGui::EndDisabled();
   } else if (ImGui::Button("Cancel")) {
@@ -176,13 +218,17 @@ void drawSweepPanel(AppState& state) {
                 formatSeconds(ui.elapsedSeconds).c_str(), ui.active ? formatSeconds(ui.etaSeconds).c_str() : "-");
   ImGui::ProgressBar(ui.total ? static_cast<float>(ui.done) / static_cast<float>(ui.total) : 0.0f, ImVec2(-1, 0),
                      overlay);
-  if (!ui.status.empty()) ImGui::TextWrapped("%s", ui.status.c_str());
+  if (!ui.status.empty() && (ui.active || ui.resultsTarget == ui.target)) ImGui::TextWrapped("%s", ui.status.c_str());
   if (ui.active && ui.launchMs > kSmoothLaunchMs)
     ImGui::TextColored(kWarning, "a launch takes %.0f ms here: the window pauses for each", ui.launchMs);
   else if (ui.active && ui.launchMs > 0.0)
     ImGui::TextDisabled("launches of %.1f ms, queued about %.0f ms at a time so that the window keeps drawing",
                         ui.launchMs, kSweepBatchMs);
   if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
+  const SweepRows rows = sweepRowsToShow(ui);
+  if (!ui.results.empty() && ui.resultsTarget != ui.target && !ui.active)
+    hintText("The last sweep was of %s: its results show when %s is chosen above.", sweepKindName(ui.resultsTarget),
+             sweepKindName(ui.resultsTarget));
   // What is left of the panel, and never less than a header and four rows: a table
   // that scrolls needs a height, and with none left it had none (the panel scrolls instead).
   const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
@@ -194,15 +240,22 @@ void drawSweepPanel(AppState& state) {
     ImGui::TableSetupColumn("median ms", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("rate / status", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
-    for (const RunRecord& r : ui.results) {
+    // The results first; the refused after them, in a section shut while anything ran
+    // (a sweep refuses many combinations, and they pushed the results out of view).
+    for (size_t i : rows.measured) measuredRow(ui.results[i]);
+    if (!rows.refused.empty()) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.name.c_str());
-      ImGui::TableNextColumn();
-      if (r.ok()) ImGui::Text("%.4f", r.m.kernelMs.median);
-      ImGui::TableNextColumn();
-      if (r.ok()) ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
-      else ImGui::TextDisabled("%s", r.status.c_str());
+      char label[64];
+      std::snprintf(label, sizeof label, "%zu refused###refused", rows.refused.size());
+      // Shut while a sweep runs (its refusals come first) and after one that measured
+      // something; open when nothing ran, as then they are all there is to read.
+      if (rows.measured.empty() && !ui.active) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+      else ImGui::SetNextItemOpen(false, ImGuiCond_Appearing);
+      const bool open = ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_SpanFullWidth | ImGuiTreeNodeFlags_NoTreePushOnOpen);
+      if (ImGui::IsItemHovered()) tooltipText("Combinations the device cannot run, each with the reason (hover it).");
+      if (open)
+        for (size_t i : rows.refused) refusedRow(ui.results[i]);
     }
     ImGui::EndTable();
   }
