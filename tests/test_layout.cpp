@@ -483,6 +483,43 @@ TEST_F(LayoutUi, TheParticlesDrawWhereNoPanelCoversThem) {
   }
 }
 
+// Runs and Sweep, opened, cover neither the particles nor the picture, nor each
+// other, at both sizes (audit: they opened over the middle of the picture, and at
+// 1024 wide the Sweep panel hid the Runs chart). They share the strip along the bottom.
+TEST_F(LayoutUi, RunsAndSweepCoverNeitherTheViewNorEachOther) {
+  for (const SceneKind scene : {SceneKind::NBody, SceneKind::Image}) {
+    if (scene == SceneKind::Image) openPicture(state_);
+    else state_.scene = scene;
+    for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(size.x)) + (scene == SceneKind::Image ? " image lab" : " N-body"));
+      resize(size.x, size.y);
+      const ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+      const ImGuiWindow* sweep = ImGui::FindWindowByName("Sweep");
+      ASSERT_TRUE(runs && runs->WasActive && sweep && sweep->WasActive);
+      const ScreenRect r{runs->Pos.x, runs->Pos.y, runs->Pos.x + runs->Size.x, runs->Pos.y + runs->Size.y};
+      const ScreenRect s{sweep->Pos.x, sweep->Pos.y, sweep->Pos.x + sweep->Size.x, sweep->Pos.y + sweep->Size.y};
+      EXPECT_FALSE(r.overlaps(s)) << placeOf(runs) << " and " << placeOf(sweep);
+      // Each gets room for its table: 280 pixels across at least (the Sweep panel's
+      // choices wrap inside that), a third of the window down.
+      for (const ImGuiWindow* w : {runs, sweep}) {
+        EXPECT_GE(w->Size.x, 280.0f) << placeOf(w);
+        EXPECT_GE(w->Size.y, 0.33f * size.y) << placeOf(w);
+      }
+      const ScreenRect view{state_.sceneArea.x0 * size.x, state_.sceneArea.y0 * size.y, state_.sceneArea.x1 * size.x,
+                            state_.sceneArea.y1 * size.y};
+      EXPECT_GE(view.width(), 0.3f * size.x);
+      EXPECT_GE(view.height(), 0.3f * size.y);
+      for (const ImGuiWindow* w : {runs, sweep}) {
+        const ScreenRect p{w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y};
+        EXPECT_FALSE(view.overlaps(p)) << "the view " << view.x0 << "," << view.y0 << " - " << view.x1 << ","
+                                       << view.y1 << " is under " << placeOf(w);
+        for (const ScreenRect& picture : state_.image.shownPictures)
+          if (scene == SceneKind::Image) EXPECT_FALSE(picture.overlaps(p)) << "a picture is under " << placeOf(w);
+      }
+    }
+  }
+}
+
 // The help window lists the image lab's own controls too (Fit, 1:1, the views), and Tab.
 TEST_F(LayoutUi, TheHelpListsTheImageLabsControls) {
   for (const char* control : {"Fit, 1:1", "original / result", "Tab", "wheel"}) {

@@ -73,5 +73,8 @@ float widestLabel(const std::vector<ChartTick>& ticks);
 // is the current ImGui context's latest frame (none for a chart not drawn in it).
 void keepDrawnChart(std::string_view id, ChartAxes axes);
 const ChartAxes* drawnChart(std::string_view id);
+// Forgets every chart kept so far: a test's new ImGui context can have the address and
+// the frame count of the last one, whose charts would pass for its own.
+void forgetDrawnCharts();
 
 }  // namespace ks

@@ -339,7 +339,7 @@ bool importRunsFile(RunsState& runs) {
 void drawRunsPanel(AppState& state) {
   RunsState& runs = state.runs;
   if (!runs.showRuns) return;
-  placePanel(state, "Runs");  // over the picture: opened to be used
+  placePanel(state, "Runs");  // in the strip along the bottom, beside the Sweep panel
   if (!ImGui::Begin("Runs", &runs.showRuns)) {
     ImGui::End();
     return;
@@ -356,7 +356,8 @@ void drawRunsPanel(AppState& state) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("N-body runs: interactions/s against the energy drift they measured");
   // The table fits the panel's width (a sideways scroll hid the speed-up): the names and
   // the device wrap in the columns that stretch. A narrow panel (about 500 pixels at
-  // 1024 wide) leaves out the FPS, p95 and device columns; the device goes under the name.
+  // 1024 wide) leaves out the device, the p95 and the figures not compared; the device
+  // goes under the name.
   const bool narrow = ImGui::GetContentRegionAvail().x < 52.0f * ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY;
@@ -371,23 +372,32 @@ void drawRunsPanel(AppState& state) {
   const float minTable = ImGui::GetFrameHeight() + 4.0f * tableRow;
   const float runCount = static_cast<float>(std::max<size_t>(runs.runs.size(), 1));
   const float chartRowHeight = ImGui::GetTextLineHeight() + 4.0f;
-  const float barsHeight = runs.runs.empty() ? 0.0f : chartExtraHeight() + runCount * chartRowHeight + 4.0f;
-  // The scatter needs height for its log axis whatever the number of runs: the table
-  // keeps a quarter (a few rows; the points name the runs), the scatter the rest.
+  // (one line more for a caption that wraps in a narrow panel)
+  const float barsHeight =
+      runs.runs.empty() ? 0.0f : chartExtraHeight() + ImGui::GetTextLineHeightWithSpacing() + runCount * chartRowHeight + 4.0f;
+  // The scatter needs height for its log axis whatever the number of runs (its caption
+  // and axis labels take about six lines of it): the table keeps a quarter or a few
+  // rows (the points name the runs), the scatter the rest.
+  const float fewRows = ImGui::GetFrameHeight() + 3.0f * ImGui::GetTextLineHeightWithSpacing();
   const float chartHeight =
-      runs.speedVsAccuracy ? std::max(shared - std::max(100.0f, shared / 4.0f), 12.0f * ImGui::GetTextLineHeight())
+      runs.speedVsAccuracy ? std::max(shared - std::max(fewRows, shared / 4.0f), 16.0f * ImGui::GetTextLineHeight())
                            : std::min(barsHeight, std::max(shared - std::max(minTable, 0.5f * shared), 0.0f));
-  const float tableHeight = std::max(runs.speedVsAccuracy ? 100.0f : minTable, shared - chartHeight);
+  const float tableHeight = std::max(runs.speedVsAccuracy ? fewRows : minTable, shared - chartHeight);
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(1, 1);
     const ImGuiTableColumnFlags hiddenWhenNarrow = narrow ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
     ImGui::TableSetupColumn("base", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_WidthFixed, 0, kColumnCount);
     ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_WidthStretch, 2.0f, kName);
     ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthStretch | hiddenWhenNarrow, 1.0f, kDevice);
-    ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow, 0, kFps);
-    ImGui::TableSetupColumn("kernel ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelMedian);
+    // Narrow, of FPS, kernel ms and rate only the figure compared (the chart's) stays.
+    auto unlessCompared = [&](int metric) {
+      return narrow && runs.chartMetric != metric ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
+    };
+    ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed | unlessCompared(2), 0, kFps);
+    ImGui::TableSetupColumn("kernel ms", ImGuiTableColumnFlags_WidthFixed | unlessCompared(1), 0, kKernelMedian);
     ImGui::TableSetupColumn("p95 ms", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow, 0, kKernelP95);
-    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
+    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed | unlessCompared(0),
+                            narrow ? 0.0f : ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
     ImGui::TableSetupColumn("speed-up", ImGuiTableColumnFlags_WidthFixed,
                             std::max(ImGui::CalcTextSize("speed-up").x, ImGui::CalcTextSize("999.99x *").x), kSpeedUp);
     ImGui::TableHeadersRow();
@@ -441,11 +451,9 @@ void drawRunsPanel(AppState& state) {
         else ImGui::TextDisabled("-");  // a kernel benchmark or sweep row: no frames
         if (r.m.fps <= 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("measured without frames (kernel events only)");
       }
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", r.m.kernelMs.median);
+      if (ImGui::TableNextColumn()) ImGui::Text("%.4f", r.m.kernelMs.median);
       if (ImGui::TableNextColumn()) ImGui::Text("%.4f", r.m.kernelMs.p95);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
+      if (ImGui::TableNextColumn()) ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
       ImGui::TableNextColumn();
       if (const double x = base ? speedUp(r, *base, runs.chartMetric) : 0.0; x > 0) {
         // Runs of different sizes (bodies, image) are not like for like: marked, and said why.

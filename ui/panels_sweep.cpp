@@ -76,11 +76,13 @@ void launchEstimate(AppState& state) {
   const size_t bodies = sweptBodies(state);
   const double ms = predictedNBodyStepMs(nb.runningBodies, nb.kernelMs, bodies);
   if (ms <= kSmoothLaunchMs) {
-    ImGui::TextDisabled("one launch: about %.1f ms at %zu bodies here", ms, bodies);
-    ImGui::TextDisabled("under %.0f ms: the window keeps drawing during the sweep", kSmoothLaunchMs);
+    hintText("one launch: about %.1f ms at %zu bodies here", ms, bodies);
+    hintText("under %.0f ms: the window keeps drawing during the sweep", kSmoothLaunchMs);
     return;
   }
-  ImGui::TextColored(kWarning, "one launch: about %.0f ms at %zu bodies: the window pauses for each", ms, bodies);
+  ImGui::PushStyleColor(ImGuiCol_Text, kWarning);
+  ImGui::TextWrapped("one launch: about %.0f ms at %zu bodies: the window pauses for each", ms, bodies);
+  ImGui::PopStyleColor();
   const size_t smooth = bodiesWithinStepMs(nb.runningBodies, nb.kernelMs, kSmoothLaunchMs, bodies);
   char use[48];
   std::snprintf(use, sizeof use, "use %zu bodies", smooth);
@@ -143,64 +145,69 @@ void drawSweepPanel(AppState& state) {
   RunsState& runs = state.runs;
   SweepUiState& ui = runs.sweep;
   if (!runs.showSweep) return;
-  placePanel(state, "Sweep");  // over the picture, below the Runs panel
+  placePanel(state, "Sweep");  // in the strip along the bottom, beside the Runs panel
   if (!ImGui::Begin("Sweep", &runs.showSweep)) {
     ImGui::End();
     return;
   }
-  ImGui::BeginDisabled(ui.active);
-  int target = static_cast<int>(ui.target);
-  ImGui::RadioButton("N-body", &target, 0);
-  sameLineIfCheckboxFits("Transpose");
-  ImGui::RadioButton("Transpose", &target, 1);
-  sameLineIfCheckboxFits("Interop paths (running scene)");
-  ImGui::RadioButton("Interop paths (running scene)", &target, 2);
-  ui.target = static_cast<SweepTarget>(target);
-  if (ui.target == SweepTarget::Interop) {
-    ImGui::TextWrapped("Each interop path the device offers, on the scene as it runs now: switch, warm-up frames, "
-                       "then the frames below recorded; the rate is FPS from the median frame.");
-    ImGui::SetNextItemWidth(150);
-    ImGui::InputInt("warm-up frames", &ui.warmupFrames);
-    ui.warmupFrames = std::clamp(ui.warmupFrames, 1, 10000);
-  } else if (ui.target == SweepTarget::NBody) {
-    nameChoices("variants", ui.nbodyVariants, variantNames(nbodyVariants()));
-    intChoices("work-group", ui.workGroups, nbodySweptWorkGroups(), true);
-    intChoices("unroll", ui.unrolls, valuesOverVariants(nbodyVariants(), &NBodyVariant::unrolls), true);
-    intChoices("bodies/item", ui.bodiesPerItem, valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem), true);
-    intChoices("split", ui.splits, valuesOverVariants(nbodyVariants(), &NBodyVariant::splits), true);
-    ImGui::SetNextItemWidth(150);
-    // The scene's N until the user types another: a winner is tuned for the N it ran at.
-    int bodies = static_cast<int>(sweptBodies(state));
-    if (ImGui::InputInt("bodies", &bodies, 1024, 16384)) ui.bodies = std::clamp(bodies, 1, 1 << 24);
-    if (ui.bodies > 0) {
+  // The settings fold away while a sweep runs (they cannot change then), so that its
+  // results are in view in a short panel (the strip at 1024x700); a click opens them.
+  if (ui.active) ImGui::SetNextItemOpen(false, ImGuiCond_Always);
+  if (ImGui::CollapsingHeader("settings", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::BeginDisabled(ui.active);
+    int target = static_cast<int>(ui.target);
+    ImGui::RadioButton("N-body", &target, 0);
+    sameLineIfCheckboxFits("Transpose");
+    ImGui::RadioButton("Transpose", &target, 1);
+    sameLineIfCheckboxFits("Interop paths (running scene)");
+    ImGui::RadioButton("Interop paths (running scene)", &target, 2);
+    ui.target = static_cast<SweepTarget>(target);
+    if (ui.target == SweepTarget::Interop) {
+      ImGui::TextWrapped("Each interop path the device offers, on the scene as it runs now: switch, warm-up frames, "
+                         "then the frames below recorded; the rate is FPS from the median frame.");
+      ImGui::SetNextItemWidth(150);
+      ImGui::InputInt("warm-up frames", &ui.warmupFrames);
+      ui.warmupFrames = std::clamp(ui.warmupFrames, 1, 10000);
+    } else if (ui.target == SweepTarget::NBody) {
+      nameChoices("variants", ui.nbodyVariants, variantNames(nbodyVariants()));
+      intChoices("work-group", ui.workGroups, nbodySweptWorkGroups(), true);
+      intChoices("unroll", ui.unrolls, valuesOverVariants(nbodyVariants(), &NBodyVariant::unrolls), true);
+      intChoices("bodies/item", ui.bodiesPerItem, valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem), true);
+      intChoices("split", ui.splits, valuesOverVariants(nbodyVariants(), &NBodyVariant::splits), true);
+      ImGui::SetNextItemWidth(150);
+      // The scene's N until the user types another: a winner is tuned for the N it ran at.
+      int bodies = static_cast<int>(sweptBodies(state));
+      if (ImGui::InputInt("bodies", &bodies, 1024, 16384)) ui.bodies = std::clamp(bodies, 1, 1 << 24);
+      if (ui.bodies > 0) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("the scene's")) ui.bodies = 0;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("sweep at as many bodies as the N-body scene runs");
+      }
+      launchEstimate(state);
+      hintText("precision and build flags: as the N-body scene runs now");
+    } else {
+      const auto& table = imageTransposeVariants();
+      nameChoices("variants", ui.transposeVariants, variantNames(table));
+      intChoices("tile", ui.tiles, valuesOverVariants(table, &ImageTransposeVariant::tiles), true);
+      intChoices("rows/item (tiled)", ui.rowsPerItem, valuesOverVariants(table, &ImageTransposeVariant::rowsPerItem), true);
+      intChoices("work-group (4x4)", ui.tileWorkGroups, valuesOverVariants(table, &ImageTransposeVariant::workGroups),
+                 true);
+      ImGui::SetNextItemWidth(150);
+      ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
+      ui.imageSize = std::clamp(ui.imageSize, 16, 16384);
+      int rgba = ui.channels == 4 ? 1 : 0;
+      sameLineIfCheckboxFits("gray");
+      ImGui::RadioButton("gray", &rgba, 0);
       ImGui::SameLine();
-      if (ImGui::SmallButton("the scene's")) ui.bodies = 0;
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("sweep at as many bodies as the N-body scene runs");
+      ImGui::RadioButton("RGBA", &rgba, 1);
+      ui.channels = rgba ? 4 : 1;
     }
-    launchEstimate(state);
-    ImGui::TextDisabled("precision and build flags: as the N-body scene runs now");
-  } else {
-    const auto& table = imageTransposeVariants();
-    nameChoices("variants", ui.transposeVariants, variantNames(table));
-    intChoices("tile", ui.tiles, valuesOverVariants(table, &ImageTransposeVariant::tiles), true);
-    intChoices("rows/item (tiled)", ui.rowsPerItem, valuesOverVariants(table, &ImageTransposeVariant::rowsPerItem), true);
-    intChoices("work-group (4x4)", ui.tileWorkGroups, valuesOverVariants(table, &ImageTransposeVariant::workGroups),
-               true);
     ImGui::SetNextItemWidth(150);
-    ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
-    ui.imageSize = std::clamp(ui.imageSize, 16, 16384);
-    int rgba = ui.channels == 4 ? 1 : 0;
-    sameLineIfCheckboxFits("gray");
-    ImGui::RadioButton("gray", &rgba, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("RGBA", &rgba, 1);
-    ui.channels = rgba ? 4 : 1;
+    ImGui::InputInt(ui.target == SweepTarget::Interop ? "frames recorded" : "repetitions (median kept)",
+                    &ui.repetitions);
+    ui.repetitions = std::clamp(ui.repetitions, 1, 10000);
+    ImGui::EndDisabled();
   }
-  ImGui::SetNextItemWidth(150);
-  ImGui::InputInt(ui.target == SweepTarget::Interop ? "frames recorded" : "repetitions (median kept)",
-                  &ui.repetitions);
-  ui.repetitions = std::clamp(ui.repetitions, 1, 10000);
-  ImGui::EndDisabled();
 
   if (!ui.active) {
     if (ImGui::Button("Start sweep")) ui.startRequested = true;
