@@ -12,12 +12,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/app_state.h"
 #include "lab/run_record.h"
 #include "ui/chart_axis.h"
+#include "ui/frame_rate_text.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "ui/speed_accuracy_chart.h"
@@ -219,6 +221,45 @@ TEST_F(ChartsUi, TheRunsTableIsReadableAt1024) {
   ASSERT_NE(chart, nullptr);
   ASSERT_TRUE(chart->baseline) << "the baseline run has an FPS: it has a line";
   EXPECT_GE(chart->plot.y0, table->OuterRect.Max.y);
+}
+
+// The Profiler's statistics at 1024 wide in a narrow strip (Runs and Sweep beside it):
+// every column as wide as its numbers, the table scrolling sideways instead (audit:
+// columns cut mid-number).
+TEST_F(ChartsUi, TheProfilersNumbersAreNotCutAt1024) {
+  state_.runs.showRuns = state_.runs.showSweep = true;
+  for (int i = 0; i < 60; ++i) {
+    state_.profiler.record("frame", 1234.567 + i);
+    state_.profiler.record("update", 123.456 + i);
+  }
+  resize(ImVec2(1024, 700));
+  ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
+  ASSERT_TRUE(profiler && profiler->WasActive);
+  const ImGuiTable* table = ImGui::TableFindByID(profiler->GetID("stages"));
+  ASSERT_NE(table, nullptr) << "no statistics table";
+  ASSERT_LT(profiler->Size.x, 400.0f) << "a wide panel: nothing to test";
+  for (int c = 0; c < table->ColumnsCount; ++c)
+    EXPECT_GE(table->Columns[c].WidthGiven + 0.5f, table->Columns[c].WidthAuto)
+        << "column " << c << " is cut in a " << profiler->Size.x << "-pixel panel";
+}
+
+// The Profiler's FPS and its time per frame are over the same window, the FPS
+// counter's: the time is 1000 / FPS (audit: "9.3 FPS, 84.01 ms per frame", the last
+// frame's time beside a quarter second's rate). So is the status bar's.
+TEST(FrameRateText, TheTimePerFrameIsOverTheFpsWindow) {
+  for (const double fps : {9.3, 11.87, 59.94, 144.0, 0.5}) {
+    double shown = 0.0, ms = 0.0;
+    ASSERT_EQ(std::sscanf(frameRateText(fps, false).c_str(), "%lf FPS, %lf ms per frame", &shown, &ms), 2)
+        << frameRateText(fps, false);
+    EXPECT_NEAR(shown * ms, 1000.0, 0.05 * (ms + shown) + 0.01) << frameRateText(fps, false);
+    double briefFps = 0.0, briefMs = 0.0;
+    ASSERT_EQ(std::sscanf(frameRateText(fps, true).c_str(), "%lf FPS (%lf ms)", &briefFps, &briefMs), 2)
+        << frameRateText(fps, true);
+    EXPECT_EQ(briefFps, shown);
+    EXPECT_EQ(briefMs, ms);
+  }
+  EXPECT_EQ(frameRateText(0.0, false), "- FPS") << "no rate yet";
+  EXPECT_EQ(frameRateText(std::nan(""), true), "- FPS");
 }
 
 TEST(RunsChartWords, BarsAreNamedByTheWordsThatDiffer) {

@@ -1,4 +1,5 @@
 #include "ui/panels.h"
+#include "ui/frame_rate_text.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -192,7 +193,7 @@ void drawStatusBar(AppState& state) {
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();
-    ImGui::Text("%.1f FPS (%.2f ms)", state.stats.fps, state.stats.frameMs);
+    ImGui::TextUnformatted(frameRateText(state.stats.fps, true).c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();
