@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -518,6 +519,30 @@ TEST_F(LayoutUi, RunsAndSweepCoverNeitherTheViewNorEachOther) {
       }
     }
   }
+}
+
+// View ticks what is shown: a scene's own panel only in its scene (audit: Image lab
+// was ticked in the N-body scene, where it does not show, and picking it there hid it
+// for later). Picked in another scene, it opens there.
+TEST_F(LayoutUi, TheViewMenuOpensAnotherScenesPanelInItsScene) {
+  state_.scene = SceneKind::NBody;
+  state_.panels.imageLab = true;  // open, for when the image lab is the scene
+  frames(2);
+  ASSERT_TRUE(openViewMenu()) << "the View menu did not open";
+  ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");
+  const ImGuiID item = menu->GetID("Image lab");
+  std::optional<ImVec2> at;
+  for (float y = menu->Pos.y; y < menu->Pos.y + menu->Size.y && !at; y += 3.0f) {
+    frame(ImVec2(menu->Pos.x + 30.0f, y));
+    if (ImGui::GetCurrentContext()->HoveredId == item) at = ImVec2(menu->Pos.x + 30.0f, y);
+  }
+  ASSERT_TRUE(at) << "no Image lab item in the View menu";
+  frame(*at, true);
+  frame(*at);
+  frames(2);
+  EXPECT_TRUE(state_.panels.imageLab) << "picking Image lab in the N-body scene hid it";
+  ASSERT_TRUE(state_.requestedScene.has_value()) << "picking Image lab did not go to the image lab";
+  EXPECT_EQ(*state_.requestedScene, SceneKind::Image);
 }
 
 // The help window lists the image lab's own controls too (Fit, 1:1, the views), and Tab.
