@@ -514,9 +514,33 @@ TEST_F(LayoutUi, RunsAndSweepCoverNeitherTheViewNorEachOther) {
         const ScreenRect p{w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y};
         EXPECT_FALSE(view.overlaps(p)) << "the view " << view.x0 << "," << view.y0 << " - " << view.x1 << ","
                                        << view.y1 << " is under " << placeOf(w);
+        if (scene != SceneKind::Image) continue;
         for (const ScreenRect& picture : state_.image.shownPictures)
-          if (scene == SceneKind::Image) EXPECT_FALSE(picture.overlaps(p)) << "a picture is under " << placeOf(w);
+          EXPECT_FALSE(picture.overlaps(p)) << "a picture is under " << placeOf(w);
       }
+    }
+  }
+}
+
+// Runs and Sweep opened after the picture was fitted: it is fitted again into what
+// they leave (it stayed at its size, under the taller strip).
+TEST_F(LayoutUi, OpeningRunsAndSweepRefitsThePicture) {
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  openPicture(state_);
+  for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    SCOPED_TRACE(std::to_string(static_cast<int>(size.x)));
+    state_.runs.showRuns = state_.runs.showSweep = false;
+    resize(size.x, size.y);
+    ASSERT_FALSE(state_.image.shownPictures.empty());
+    state_.runs.showRuns = state_.runs.showSweep = true;
+    frames(4);
+    for (const char* title : {"Runs", "Sweep"}) {
+      const ImGuiWindow* w = ImGui::FindWindowByName(title);
+      ASSERT_TRUE(w && w->WasActive) << title;
+      const ScreenRect p{w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y};
+      for (const ScreenRect& picture : state_.image.shownPictures)
+        EXPECT_FALSE(picture.overlaps(p)) << "the picture " << picture.x0 << "," << picture.y0 << " - " << picture.x1
+                                          << "," << picture.y1 << " is under " << placeOf(w);
     }
   }
 }

@@ -72,6 +72,11 @@ bool keptByImGui(const ImGuiWindow& w) {
                      ImGuiWindowFlags_NoMove));
 }
 
+// The pictures follow the layout while the user has not zoomed or panned since the last Fit.
+void refitIfAsFitted(ImageLabState& lab) {
+  if (lab.fittedZoom && *lab.fittedZoom == lab.zoom && lab.panX == 0.0f && lab.panY == 0.0f) lab.fitRequested = true;
+}
+
 }  // namespace
 
 std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_view title, float width, float height,
@@ -130,6 +135,9 @@ void placePanel(AppState& state, const char* title) {
   if (!target) return;
   auto& docked = state.layout.docked;
   const ImGuiWindow* window = ImGui::FindWindowByName(title);
+  // A panel opening by the edges takes room from the pictures (Runs and Sweep make the
+  // strip taller): they are fitted again, as after a resize.
+  if (!window || !window->WasActive) refitIfAsFitted(state.image);
   if (!window && state.layout.dockedLastRun.erase(title)) {
     // It followed the edges when the last run ended, in a window maybe of another size.
     ImGui::SetNextWindowPos(ImVec2(target->x0, target->y0), ImGuiCond_Always);
@@ -207,10 +215,7 @@ void beginLayoutFrame(AppState& state) {
       w->Collapsed = false;
     }
   }
-  // The pictures follow the layout while the user has not zoomed or panned since the last Fit.
-  ImageLabState& lab = state.image;
-  if (changed && lab.fittedZoom && *lab.fittedZoom == lab.zoom && lab.panX == 0.0f && lab.panY == 0.0f)
-    lab.fitRequested = true;
+  if (changed) refitIfAsFitted(state.image);
 }
 
 void keepPanelsInside(AppState& state) {
