@@ -19,7 +19,6 @@ class HeadlessSurface final : public RenderSurface {
     throw GraphicsError(std::string("headless rendering setup failed: ") + e.what());
   }
 
-  bool closeRequested() const override { return false; }
   void pollEvents() override {}
   SurfaceSize framebufferSize() const override { return {framebuffer_.width(), framebuffer_.height()}; }
   SurfaceSize windowSize() const override { return framebufferSize(); }

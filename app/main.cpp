@@ -231,12 +231,14 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
     return options.frames != 0 && state.stats.frames >= static_cast<unsigned long long>(options.frames) &&
            !state.imageWorkUnderWay();
   };
-  while (!surface->closeRequested() && !state.quitRequested && !framesDone()) {
+  while (!state.quitRequested && !framesDone()) {
     const auto now = Clock::now();
     const double dt = std::chrono::duration<double>(now - last).count();  // the simulation's step in time
     last = now;
     state.phases.start();  // the frame's wall time, phase by phase (the Profiler's breakdown)
     surface->pollEvents();
+    // The close button asks as Esc does when recorded runs would be lost.
+    if (surface->takeCloseRequest()) ks::requestQuit(state);
     state.phases.mark(ks::FrameStage::Input);
 
     session.applyRequests(state);
@@ -276,7 +278,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
     state.phases.mark(ks::FrameStage::Render);
 
     ++state.stats.frames;
-    if (options.screenshot && (framesDone() || surface->closeRequested() || state.quitRequested)) {
+    if (options.screenshot && (framesDone() || state.quitRequested)) {
       try {
         ks::savePng(surface->capture(), *options.screenshot);
       } catch (const std::exception& e) {

@@ -27,7 +27,9 @@ class GraphicsError : public std::runtime_error {
 class RenderSurface {
  public:
   virtual ~RenderSurface() = default;
-  virtual bool closeRequested() const = 0;
+  // True once after the window's close button was pressed; the window stays open (the
+  // app asks first when recorded runs would be lost). Never true without a window.
+  virtual bool takeCloseRequest() { return false; }
   virtual void pollEvents() = 0;
   virtual SurfaceSize framebufferSize() const = 0;
   virtual SurfaceSize windowSize() const = 0;

@@ -186,7 +186,8 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   std::snprintf(text, sizeof text, "done: %zu frames, %.1f FPS, kernel median %.3f ms", r.m.frames, r.m.fps,
                 r.m.kernelMs.median);
   rec.status = text;
-  state.runs.runs.push_back(std::move(r));
+  state.report(r.name + " " + text + " (in the Runs panel until exported)");
+  state.runs.addMeasuredRun(std::move(r));
 }
 
 }  // namespace ks

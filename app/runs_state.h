@@ -1,6 +1,7 @@
 #pragma once
 // The Runs and Sweep panels' part of AppState: recorded runs, the recording and
 // sweep requests the panels leave for the frame loop, and the tuning cache.
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -53,23 +54,41 @@ struct SweepUiState {
   double elapsedSeconds = 0.0, etaSeconds = 0.0;
   std::string status;
   std::vector<RunRecord> results;  // of the last sweep, refused ones included
+  SweepTarget resultsTarget = SweepTarget::NBody;  // the kind `results` came from (others are not shown)
 };
 
 struct RunsState {
   std::vector<RunRecord> runs;  // the comparison table (recordings, sweep results, imports)
   int baseline = 0;             // index into runs
+  bool baselineChosen = false;  // picked by the user; until then, the first run that has the compared figure
   int chartMetric = 0;          // 0 rate, 1 kernel ms, 2 FPS
   bool speedVsAccuracy = false; // the chart: interactions/s against energy drift instead of bars
   char exportPath[256] = "kernelscope-runs";  // .csv / .json appended
   char importPath[256] = "";
   std::string message;          // outcome of the last export / import / apply
-  size_t exportedRuns = 0;      // how many of `runs` the last export wrote: quitting asks before losing the others
-  size_t unexportedRuns() const { return runs.size() > exportedRuns ? runs.size() - exportedRuns : 0; }
+  // Runs recorded or measured here and not written by an export since: quitting asks
+  // before losing them. Imported runs are in a file already and do not count.
+  size_t unexportedRuns() const { return std::min(unexported, runs.size()); }
+  void addMeasuredRun(RunRecord r) {
+    runs.push_back(std::move(r));
+    ++unexported;
+  }
+  void addImportedRun(RunRecord r) { runs.push_back(std::move(r)); }
+  void markAllExported() { unexported = 0; }
+  void clearRuns() {
+    runs.clear();
+    baseline = 0;
+    baselineChosen = false;
+    unexported = 0;
+  }
   bool showRuns = false, showSweep = false;  // opened from the View menu
   RecordingState recording;
   SweepUiState sweep;
   TuningCache tuning;
   std::filesystem::path tuningFile;  // empty: do not save (headless runs)
+
+ private:
+  size_t unexported = 0;
 };
 
 }  // namespace ks

@@ -38,6 +38,9 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
   j["device"] = state.activeDevice ? state.devices[*state.activeDevice].displayName() : "";
   j["interop"] = interopPathName(state.interopPath);
   j["frames"] = state.stats.frames;
+  // Recorded runs no export has written, and whether "Quit kernelscope?" is being asked about them.
+  j["runs"] = {{"count", state.runs.runs.size()}, {"not_exported", state.runs.unexportedRuns()},
+               {"quit_question", state.quitConfirmShown}};
   j["kernel_bounds"] = json::array();
   for (const TimedKernelBound& k : timedKernelBounds(state)) {
     json uses = json::array();

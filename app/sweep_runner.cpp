@@ -18,6 +18,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   nbodyQueue_.clear(), transposeQueue_.clear(), nbodyResults_.clear(), transposeResults_.clear();
   interopQueue_.clear(), interopResults_.clear();
   ui.results.clear();
+  ui.resultsTarget = target_;  // the panel shows them while this kind is chosen
   if (target_ == SweepTarget::Interop) {
     // Paths the device and GL context cannot use are refused with the reason.
     for (const InteropPathStatus& p : state.interopPaths) {
@@ -99,7 +100,7 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   // Every result carries the device's ceilings; the runs that ran join the comparison table.
   for (RunRecord& r : ui.results) r.meta.ceilings = ceilingValues(state.ceilings.measured);
   for (const RunRecord& r : ui.results)
-    if (r.ok()) state.runs.runs.push_back(r);
+    if (r.ok()) state.runs.addMeasuredRun(r);
 }
 
 size_t sweptBodies(const AppState& state) {

@@ -67,7 +67,13 @@ class WindowSurface final : public RenderSurface {
     glfwDestroyWindow(window_);
     glfwTerminate();
   }
-  bool closeRequested() const override { return glfwWindowShouldClose(window_); }
+  // GLFW sets its flag when the close button is pressed; it is cleared so that the
+  // window stays open while the app asks whether to quit.
+  bool takeCloseRequest() override {
+    if (!glfwWindowShouldClose(window_)) return false;
+    glfwSetWindowShouldClose(window_, GLFW_FALSE);
+    return true;
+  }
   void pollEvents() override { glfwPollEvents(); }
   SurfaceSize framebufferSize() const override {
     SurfaceSize s;

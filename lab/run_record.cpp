@@ -457,14 +457,15 @@ std::optional<std::vector<RunRecord>> readRunsJson(const fs::path& file, std::st
   return runs;
 }
 
-std::string exportRuns(const std::vector<RunRecord>& runs, const std::string& base, bool json) {
-  if (base.empty()) return "give the file a name first";
+ExportOutcome exportRuns(const std::vector<RunRecord>& runs, const std::string& base, bool json) {
+  if (base.empty()) return {false, "give the file a name first"};
   std::error_code ec;
   std::filesystem::path file = std::filesystem::absolute(base + (json ? ".json" : ".csv"), ec);
   if (ec) file = base + (json ? ".json" : ".csv");
   const std::string error = json ? writeRunsJson(runs, file) : writeRunsCsv(runs, file);
-  if (!error.empty()) return error;
-  return "wrote " + std::to_string(runs.size()) + (runs.size() == 1 ? " run to " : " runs to ") + file.lexically_normal().string();
+  if (!error.empty()) return {false, error};
+  return {true, "wrote " + std::to_string(runs.size()) + (runs.size() == 1 ? " run to " : " runs to ") +
+                    file.lexically_normal().string()};
 }
 
 }  // namespace ks

@@ -92,9 +92,13 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
 std::string writeRunsCsv(const std::vector<RunRecord>& runs, const std::filesystem::path& file);
 std::string writeRunsJson(const std::vector<RunRecord>& runs, const std::filesystem::path& file);
 // The Runs panel's Export: `base` + ".csv" or ".json" (a relative name is relative to
-// the folder kernelscope was started in), and what to tell the user: the whole path
+// the folder kernelscope was started in). `message` tells the user the whole path
 // written, or why nothing was.
-std::string exportRuns(const std::vector<RunRecord>& runs, const std::string& base, bool json);
+struct ExportOutcome {
+  bool written = false;
+  std::string message;
+};
+ExportOutcome exportRuns(const std::vector<RunRecord>& runs, const std::string& base, bool json);
 std::optional<std::vector<RunRecord>> readRunsJson(const std::filesystem::path& file, std::string* error);
 
 }  // namespace ks

@@ -12,12 +12,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/app_state.h"
 #include "lab/run_record.h"
 #include "ui/chart_axis.h"
+#include "ui/frame_rate_text.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "ui/speed_accuracy_chart.h"
@@ -38,6 +40,7 @@ class ChartsUi : public ::testing::Test {
     int width = 0, height = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
     applyAppStyle();
+    forgetDrawnCharts();  // the last test's, which may pass for this one's
   }
   void TearDown() override {
     forgetDrawnCharts();
@@ -134,6 +137,7 @@ TEST_F(ChartsUi, TheRunsComparisonIsABarChartWithAnAxisAndTheBaseline) {
     state_.runs.runs.push_back(r);
   }
   state_.runs.baseline = 1;
+  state_.runs.baselineChosen = true;
   for (const ImVec2 size : kSizes) {
     SCOPED_TRACE(sizeText(size));
     resize(size);
@@ -172,6 +176,93 @@ TEST_F(ChartsUi, TheRunsComparisonIsABarChartWithAnAxisAndTheBaseline) {
   frames(2);
   ASSERT_NE(drawnChart("runs"), nullptr);
   for (const ChartBar& bar : drawnChart("runs")->bars) EXPECT_EQ(bar.rect.width(), 0.0f) << bar.label;
+}
+
+// The Runs panel at 1024x700 (audit): a header and four runs in view, the names with
+// room, the speed-up column inside the panel (it was off to the right, past a
+// sideways scroll); the baseline, until the user picks
+// one, a run that has the figure compared (a sweep row without FPS made every
+// speed-up "-").
+TEST_F(ChartsUi, TheRunsTableIsReadableAt1024) {
+  state_.runs.showRuns = true;
+  for (int i = 0; i < 4; ++i) {  // a sweep's rows: kernels alone, no frames
+    RunRecord r;
+    r.name = "tiled wg=" + std::to_string(64 << i) + " unroll=4 fp32 native_rsqrt";
+    r.meta.device = "pthread-AMD EPYC 7B13 64-Core Processor";
+    r.m.rate = 10.0 + i;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 4.0 - i;
+    state_.runs.addMeasuredRun(r);
+  }
+  for (int i = 0; i < 2; ++i) {  // recordings of the running scene
+    RunRecord r;
+    r.name = "recording " + std::to_string(i + 1) + ": N-body tiled wg=128 unroll=4 fp32 native_rsqrt";
+    r.meta.device = "pthread-AMD EPYC 7B13 64-Core Processor";
+    r.m.fps = 30.0 + 15.0 * i;
+    r.m.rate = 9.0;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 5.0;
+    state_.runs.addMeasuredRun(r);
+  }
+  state_.runs.chartMetric = 2;  // FPS
+  resize(ImVec2(1024, 700));
+  ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+  ASSERT_TRUE(runs && runs->WasActive);
+  const ImGuiTable* table = ImGui::TableFindByID(runs->GetID("runs"));
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(state_.runs.baseline, 4) << "the first run with an FPS";
+  const ImGuiTableColumn& speedUp = table->Columns[table->ColumnsCount - 1];
+  EXPECT_TRUE(speedUp.IsVisibleX) << "the speed-up column is out of view";
+  EXPECT_LE(speedUp.MaxX, table->InnerClipRect.Max.x + 0.5f) << "the speed-up column runs past the panel";
+  EXPECT_LE(table->InnerClipRect.Max.x, runs->InnerRect.Max.x + 0.5f);
+  EXPECT_GE(table->Columns[1].WidthGiven, 10.0f * ImGui::GetFontSize()) << "the names' room";
+  const float twoLineRow = 2.0f * ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+  EXPECT_GE(table->OuterRect.GetHeight(), ImGui::GetFrameHeight() + 4.0f * twoLineRow) << "fewer than four runs in view";
+  EXPECT_LE(table->OuterRect.Max.y, runs->InnerRect.Max.y + 0.5f) << "the table runs past the panel's bottom";
+  // The chart stays in the panel, under the table, and says which run is the baseline.
+  const ChartAxes* chart = drawnChart("runs");
+  ASSERT_NE(chart, nullptr);
+  ASSERT_TRUE(chart->baseline) << "the baseline run has an FPS: it has a line";
+  EXPECT_GE(chart->plot.y0, table->OuterRect.Max.y);
+}
+
+// The Profiler's statistics at 1024 wide in a narrow strip (Runs and Sweep beside it):
+// every column as wide as its numbers, the table scrolling sideways instead (audit:
+// columns cut mid-number).
+TEST_F(ChartsUi, TheProfilersNumbersAreNotCutAt1024) {
+  state_.runs.showRuns = state_.runs.showSweep = true;
+  for (int i = 0; i < 60; ++i) {
+    state_.profiler.record("frame", 1234.567 + i);
+    state_.profiler.record("update", 123.456 + i);
+  }
+  resize(ImVec2(1024, 700));
+  ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
+  ASSERT_TRUE(profiler && profiler->WasActive);
+  const ImGuiTable* table = ImGui::TableFindByID(profiler->GetID("stages"));
+  ASSERT_NE(table, nullptr) << "no statistics table";
+  ASSERT_LT(profiler->Size.x, 400.0f) << "a wide panel: nothing to test";
+  for (int c = 0; c < table->ColumnsCount; ++c)
+    EXPECT_GE(table->Columns[c].WidthGiven + 0.5f, table->Columns[c].WidthAuto)
+        << "column " << c << " is cut in a " << profiler->Size.x << "-pixel panel";
+}
+
+// The Profiler's FPS and its time per frame are over the same window, the FPS
+// counter's: the time is 1000 / FPS (audit: "9.3 FPS, 84.01 ms per frame", the last
+// frame's time beside a quarter second's rate). So is the status bar's.
+TEST(FrameRateText, TheTimePerFrameIsOverTheFpsWindow) {
+  for (const double fps : {9.3, 11.87, 59.94, 144.0, 0.5}) {
+    double shown = 0.0, ms = 0.0;
+    ASSERT_EQ(std::sscanf(frameRateText(fps, false).c_str(), "%lf FPS, %lf ms per frame", &shown, &ms), 2)
+        << frameRateText(fps, false);
+    EXPECT_NEAR(shown * ms, 1000.0, 0.05 * (ms + shown) + 0.01) << frameRateText(fps, false);
+    double briefFps = 0.0, briefMs = 0.0;
+    ASSERT_EQ(std::sscanf(frameRateText(fps, true).c_str(), "%lf FPS (%lf ms)", &briefFps, &briefMs), 2)
+        << frameRateText(fps, true);
+    EXPECT_EQ(briefFps, shown);
+    EXPECT_EQ(briefMs, ms);
+  }
+  EXPECT_EQ(frameRateText(0.0, false), "- FPS") << "no rate yet";
+  EXPECT_EQ(frameRateText(std::nan(""), true), "- FPS");
 }
 
 TEST(RunsChartWords, BarsAreNamedByTheWordsThatDiffer) {
@@ -432,6 +523,7 @@ TEST_F(ChartsUi, SpeedAgainstAccuracyPlotsAPointPerRunWithADrift) {
                       nbodyRunWithDrift("blocked wg=256 fp32 native_rsqrt fast-math", 1.6, 4.2e-4),
                       nbodyRunWithDrift("recording 1: nbody blocked wg=256 fp32", 2.1, 0.0)};
   state_.runs.baseline = 1;  // fp64
+  state_.runs.baselineChosen = true;
   for (const ImVec2 size : kSizes) {
     SCOPED_TRACE(sizeText(size));
     resize(size);

@@ -1,7 +1,8 @@
 // End to end: files dropped on the kernelscope window through real XDND under
 // Xvfb. A script started by xvfb-run runs the app (KERNELSCOPE_BINARY) in the
 // background and xdnd_drop (XDND_DROP_BINARY, a drag source) against its
-// window; the test then reads the app's --state-dump. What the machine may lack
+// window; the test then reads the app's --state-dump. The window's close button is
+// pressed the same way, by wm_close (WM_CLOSE_BINARY). What the machine may lack
 // (Xvfb, an OpenCL device) is probed without the app, as in test_app.cpp.
 #include <gtest/gtest.h>
 
@@ -33,6 +34,7 @@ using test::TempDir;
 
 const fs::path kBinary = KERNELSCOPE_BINARY;
 const fs::path kDropTool = XDND_DROP_BINARY;
+const fs::path kCloseTool = WM_CLOSE_BINARY;
 constexpr int kDropTimeoutSeconds = 40;  // xdnd_drop's own limit, window wait included
 constexpr int kRunTimeoutSeconds = 90;   // the whole script; below the ctest TIMEOUT (150 s)
 
@@ -219,6 +221,47 @@ TEST(ImageDrop, SeveralFilesOpenTheFirst) {
   for (const auto& line : run.dump["log"])
     said = said || (line.is_string() && line.get<std::string>().find("file 1 of 2") != std::string::npos);
   EXPECT_TRUE(said) << "the log should say that the first of 2 files opened\n" << run.report;
+}
+
+// The window's close button with a recorded run not exported: the app asks, as Esc
+// does, instead of quitting at once (it lost the audit's runs). The run is recorded
+// by --record; the close is sent once the log says it is done; the app then runs
+// its frames to the end with the question open.
+TEST(WindowClose, TheCloseButtonAsksBeforeLosingRecordedRuns) {
+  KS_NEED_DISPLAY_AND_DEVICE();
+  TempDir dir("ks-close-button");
+  const fs::path dump = dir / "state.json";
+  constexpr int kFrames = 600;
+  std::ostringstream script;
+  script << "cd " << shellQuote(dir.path().string()) << "\n"
+         << shellQuote(kBinary.string()) << " --scene nbody --n 128 --record 3 --warmup 1 --frames " << kFrames
+         << " --size 800x600 --state-dump " << shellQuote(dump.string()) << " --config-dir "
+         << shellQuote((dir / "config").string()) << " > app.out 2> app.err &\n"
+         << "app=$!\n"
+         << "i=0; while ! grep -q 'recording 1' app.err && kill -0 $app 2>/dev/null && [ $i -lt 600 ]; do "
+            "sleep 0.1; i=$((i+1)); done\n"
+         << shellQuote(kCloseTool.string()) << " kernelscope --timeout 5 > close.out 2> close.err\n"
+         << "close_exit=$?\n"
+         << "wait $app; app_exit=$?\n"
+         << "echo \"kernelscope exit: $app_exit\"\n"
+         << "echo \"wm_close exit: $close_exit\"\n";
+  test::writeFile(dir / "close.sh", script.str());
+  const std::string command = "env -u KERNELSCOPE_KERNELS_DIR -u XDG_CONFIG_HOME -u WAYLAND_DISPLAY " +
+                              shellQuote(findInPath("xvfb-run")->string()) + " -a -s " +
+                              shellQuote("-screen 0 1280x1024x24") + " sh " + shellQuote((dir / "close.sh").string());
+  const RunResult r = test::runShell(command, dir.path(), kRunTimeoutSeconds);
+  const std::string report = "--- close.sh ---\n" + script.str() + "--- script stdout ---\n" + r.out +
+                             "--- kernelscope stderr ---\n" + readIfThere(dir / "app.err") +
+                             "--- wm_close stderr ---\n" + readIfThere(dir / "close.err") + "--- state dump ---\n" +
+                             readIfThere(dump);
+  ASSERT_FALSE(r.timedOut) << report;
+  ASSERT_EQ(exitLine(r.out, "wm_close"), 0) << "wm_close: 4 no window (the app ended first?), 7 window gone\n" << report;
+  ASSERT_EQ(exitLine(r.out, "kernelscope"), 0) << report;
+  const auto state = nlohmann::json::parse(readIfThere(dump), nullptr, false);
+  ASSERT_TRUE(state.is_object()) << report;
+  EXPECT_EQ(state.value("frames", 0), kFrames) << "the close button ended the run with a run not exported\n" << report;
+  EXPECT_EQ(state["runs"].value("not_exported", 0), 1) << report;
+  EXPECT_TRUE(state["runs"].value("quit_question", false)) << "no question asked\n" << report;
 }
 
 }  // namespace

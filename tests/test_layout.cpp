@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -356,7 +357,7 @@ TEST_F(LayoutUi, TheSweepResultsAreInViewAtTheDefaultSize) {
   ImGui::GetIO().DisplaySize = ImVec2(1280.0f, 800.0f);
   for (const SweepTarget target : {SweepTarget::NBody, SweepTarget::Transpose, SweepTarget::Interop}) {
     SCOPED_TRACE(static_cast<int>(target));
-    state_.runs.sweep.target = target;
+    state_.runs.sweep.target = state_.runs.sweep.resultsTarget = target;
     frames(3);
     ImGuiWindow* sweep = ImGui::FindWindowByName("Sweep");
     ASSERT_NE(sweep, nullptr);
@@ -367,6 +368,58 @@ TEST_F(LayoutUi, TheSweepResultsAreInViewAtTheDefaultSize) {
     EXPECT_LE(table->OuterRect.Min.y + 5.0f * row, sweep->InnerRect.Max.y)
         << placeOf(sweep) << ": the table starts at " << table->OuterRect.Min.y << ", its rows out of view";
   }
+}
+
+// The Sweep panel (audit): the results of the kind chosen only (after a switch it
+// showed the other kind's), what was measured before the refused, which follow in a
+// section of their own, shut while anything was measured (they came first and pushed
+// the results out of view), and each refusal's whole reason in a tooltip (cut, with none).
+TEST_F(LayoutUi, TheSweepShowsItsOwnResultsFirstAndRefusalsInFull) {
+  state_.runs.showRuns = false;
+  SweepUiState& sweep = state_.runs.sweep;
+  sweep.target = sweep.resultsTarget = SweepTarget::Transpose;
+  const std::string why = "refused: a 64x64 tile needs 16384 bytes of local memory per work-group and the device "
+                          "offers 8192; choose a smaller tile";
+  for (int i = 0; i < 6; ++i) {
+    RunRecord r;
+    r.name = "tiled tile=64 rows/item=" + std::to_string(1 << i);
+    r.status = why;
+    sweep.results.push_back(r);
+  }
+  for (int i = 0; i < 3; ++i) {
+    RunRecord r;
+    r.name = "tiled tile=16 rows/item=" + std::to_string(1 << i);
+    r.m.kernelMs.median = 1.0 + i;
+    r.m.rate = 100.0;
+    r.m.rateUnit = "GB/s";
+    sweep.results.push_back(r);
+  }
+  SweepRows rows = sweepRowsToShow(sweep);
+  EXPECT_EQ(rows.measured, (std::vector<size_t>{6, 7, 8}));
+  EXPECT_EQ(rows.refused, (std::vector<size_t>{0, 1, 2, 3, 4, 5}));
+  sweep.target = SweepTarget::NBody;
+  rows = sweepRowsToShow(sweep);
+  EXPECT_TRUE(rows.measured.empty() && rows.refused.empty()) << "the transpose sweep's rows under N-body";
+
+  // Nothing measured: the refusals are open; hovering a cut reason shows all of it.
+  sweep.target = SweepTarget::Transpose;
+  sweep.results.resize(6);
+  resize(1024.0f, 700.0f);
+  ImGuiWindow* panel = ImGui::FindWindowByName("Sweep");
+  ASSERT_NE(panel, nullptr);
+  const ImGuiTable* table = ImGui::TableFindByID(panel->GetID("sweep results"));
+  ASSERT_NE(table, nullptr);
+  const float x = (table->Columns[2].MinX + table->Columns[2].MaxX) * 0.5f;
+  ASSERT_LT(table->Columns[2].MaxX - table->Columns[2].MinX, ImGui::CalcTextSize(why.c_str()).x) << "the reason fits: nothing to test";
+  float tooltipArea = 0.0f;
+  for (float y = table->OuterRect.Min.y; y < table->OuterRect.Max.y && tooltipArea == 0.0f; y += 3.0f) {
+    frame(ImVec2(x, y));
+    frame(ImVec2(x, y));
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+      if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->WasActive) tooltipArea = w->Size.x * w->Size.y;
+  }
+  EXPECT_GE(tooltipArea, ImGui::CalcTextSize(why.c_str()).x * ImGui::GetTextLineHeight())
+      << "no tooltip with the whole reason over a refused row";
 }
 
 // The Sweep panel's check boxes and radio buttons wrap inside it at both window
@@ -431,6 +484,91 @@ TEST_F(LayoutUi, TheParticlesDrawWhereNoPanelCoversThem) {
   }
 }
 
+// Runs and Sweep, opened, cover neither the particles nor the picture, nor each
+// other, at both sizes (audit: they opened over the middle of the picture, and at
+// 1024 wide the Sweep panel hid the Runs chart). They share the strip along the bottom.
+TEST_F(LayoutUi, RunsAndSweepCoverNeitherTheViewNorEachOther) {
+  for (const SceneKind scene : {SceneKind::NBody, SceneKind::Image}) {
+    if (scene == SceneKind::Image) openPicture(state_);
+    else state_.scene = scene;
+    for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(size.x)) + (scene == SceneKind::Image ? " image lab" : " N-body"));
+      resize(size.x, size.y);
+      const ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+      const ImGuiWindow* sweep = ImGui::FindWindowByName("Sweep");
+      ASSERT_TRUE(runs && runs->WasActive && sweep && sweep->WasActive);
+      const ScreenRect r{runs->Pos.x, runs->Pos.y, runs->Pos.x + runs->Size.x, runs->Pos.y + runs->Size.y};
+      const ScreenRect s{sweep->Pos.x, sweep->Pos.y, sweep->Pos.x + sweep->Size.x, sweep->Pos.y + sweep->Size.y};
+      EXPECT_FALSE(r.overlaps(s)) << placeOf(runs) << " and " << placeOf(sweep);
+      // Each gets room for its table: 280 pixels across at least (the Sweep panel's
+      // choices wrap inside that), a third of the window down.
+      for (const ImGuiWindow* w : {runs, sweep}) {
+        EXPECT_GE(w->Size.x, 280.0f) << placeOf(w);
+        EXPECT_GE(w->Size.y, 0.33f * size.y) << placeOf(w);
+      }
+      const ScreenRect view{state_.sceneArea.x0 * size.x, state_.sceneArea.y0 * size.y, state_.sceneArea.x1 * size.x,
+                            state_.sceneArea.y1 * size.y};
+      EXPECT_GE(view.width(), 0.3f * size.x);
+      EXPECT_GE(view.height(), 0.3f * size.y);
+      for (const ImGuiWindow* w : {runs, sweep}) {
+        const ScreenRect p{w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y};
+        EXPECT_FALSE(view.overlaps(p)) << "the view " << view.x0 << "," << view.y0 << " - " << view.x1 << ","
+                                       << view.y1 << " is under " << placeOf(w);
+        if (scene != SceneKind::Image) continue;
+        for (const ScreenRect& picture : state_.image.shownPictures)
+          EXPECT_FALSE(picture.overlaps(p)) << "a picture is under " << placeOf(w);
+      }
+    }
+  }
+}
+
+// Runs and Sweep opened after the picture was fitted: it is fitted again into what
+// they leave (it stayed at its size, under the taller strip).
+TEST_F(LayoutUi, OpeningRunsAndSweepRefitsThePicture) {
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  openPicture(state_);
+  for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    SCOPED_TRACE(std::to_string(static_cast<int>(size.x)));
+    state_.runs.showRuns = state_.runs.showSweep = false;
+    resize(size.x, size.y);
+    ASSERT_FALSE(state_.image.shownPictures.empty());
+    state_.runs.showRuns = state_.runs.showSweep = true;
+    frames(4);
+    for (const char* title : {"Runs", "Sweep"}) {
+      const ImGuiWindow* w = ImGui::FindWindowByName(title);
+      ASSERT_TRUE(w && w->WasActive) << title;
+      const ScreenRect p{w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y};
+      for (const ScreenRect& picture : state_.image.shownPictures)
+        EXPECT_FALSE(picture.overlaps(p)) << "the picture " << picture.x0 << "," << picture.y0 << " - " << picture.x1
+                                          << "," << picture.y1 << " is under " << placeOf(w);
+    }
+  }
+}
+
+// View ticks what is shown: a scene's own panel only in its scene (audit: Image lab
+// was ticked in the N-body scene, where it does not show, and picking it there hid it
+// for later). Picked in another scene, it opens there.
+TEST_F(LayoutUi, TheViewMenuOpensAnotherScenesPanelInItsScene) {
+  state_.scene = SceneKind::NBody;
+  state_.panels.imageLab = true;  // open, for when the image lab is the scene
+  frames(2);
+  ASSERT_TRUE(openViewMenu()) << "the View menu did not open";
+  ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");
+  const ImGuiID item = menu->GetID("Image lab");
+  std::optional<ImVec2> at;
+  for (float y = menu->Pos.y; y < menu->Pos.y + menu->Size.y && !at; y += 3.0f) {
+    frame(ImVec2(menu->Pos.x + 30.0f, y));
+    if (ImGui::GetCurrentContext()->HoveredId == item) at = ImVec2(menu->Pos.x + 30.0f, y);
+  }
+  ASSERT_TRUE(at) << "no Image lab item in the View menu";
+  frame(*at, true);
+  frame(*at);
+  frames(2);
+  EXPECT_TRUE(state_.panels.imageLab) << "picking Image lab in the N-body scene hid it";
+  ASSERT_TRUE(state_.requestedScene.has_value()) << "picking Image lab did not go to the image lab";
+  EXPECT_EQ(*state_.requestedScene, SceneKind::Image);
+}
+
 // The help window lists the image lab's own controls too (Fit, 1:1, the views), and Tab.
 TEST_F(LayoutUi, TheHelpListsTheImageLabsControls) {
   for (const char* control : {"Fit, 1:1", "original / result", "Tab", "wheel"}) {
@@ -477,7 +615,7 @@ TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
   frames(2);
   RunRecord run;
   run.name = "recording 1";
-  state_.runs.runs.push_back(run);
+  state_.runs.addMeasuredRun(run);
   ImGui::FocusWindow(nullptr);  // the picture has the keyboard (a click on it): Esc is the app's
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
   frames(2);
@@ -509,6 +647,38 @@ TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
   ImGui::FocusWindow(nullptr);
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
   EXPECT_TRUE(state_.quitRequested);
+}
+
+// Runs imported from a file are in a file already: they are not "never exported"
+// (the audit was asked to export runs it had just imported).
+TEST_F(LayoutUi, ImportedRunsDoNotMakeQuittingAsk) {
+  RunRecord run;
+  run.name = "recording 1";
+  run.meta.host = "elsewhere";
+  run.m.fps = 60.0;
+  run.m.frames = 10;
+  state_.runs.addMeasuredRun(run);
+  const fs::path file = fs::temp_directory_path() / "ks-layout-import-runs";
+  std::snprintf(state_.runs.exportPath, sizeof state_.runs.exportPath, "%s", file.c_str());
+  ASSERT_TRUE(exportAllRuns(state_.runs, true)) << state_.runs.message;
+  std::snprintf(state_.runs.importPath, sizeof state_.runs.importPath, "%s.json", file.c_str());
+  ASSERT_TRUE(importRunsFile(state_.runs)) << state_.runs.message;
+  fs::remove(file.string() + ".json");
+  ASSERT_EQ(state_.runs.runs.size(), 2u) << state_.runs.message;
+  EXPECT_EQ(state_.runs.unexportedRuns(), 0u) << "an imported run counted as never exported";
+  requestQuit(state_);
+  EXPECT_TRUE(state_.quitRequested);
+  EXPECT_FALSE(state_.quitConfirmShown);
+
+  // A run recorded after the import does make it ask; Clear forgets it with the rest.
+  state_.quitRequested = false;
+  state_.runs.addMeasuredRun(run);
+  EXPECT_EQ(state_.runs.unexportedRuns(), 1u);
+  requestQuit(state_);
+  EXPECT_FALSE(state_.quitRequested);
+  EXPECT_TRUE(state_.quitConfirmShown);
+  state_.runs.clearRuns();
+  EXPECT_EQ(state_.runs.unexportedRuns(), 0u);
 }
 
 TEST_F(LayoutUi, EscQuitsAtOnceWithoutRecordedRuns) {

@@ -161,20 +161,23 @@ TEST(RunFiles, ExportNamesTheWholePathWritten) {
   const std::vector<RunRecord> runs = {sampleRun("a", 1.0), sampleRun("b", 2.0)};
   const std::filesystem::path previous = std::filesystem::current_path();
   std::filesystem::current_path(dir.path());
-  const std::string csv = exportRuns(runs, "my-runs", false);
-  const std::string json = exportRuns(runs, "sub/../my-runs", true);
-  const std::string unnamed = exportRuns(runs, "", false);
+  const ExportOutcome csv = exportRuns(runs, "my-runs", false);
+  const ExportOutcome json = exportRuns(runs, "sub/../my-runs", true);
+  const ExportOutcome unnamed = exportRuns(runs, "", false);
   std::filesystem::create_directory(dir.path() / "taken.csv");  // a folder where the file would go
-  const std::string refused = exportRuns(runs, "taken", false);
+  const ExportOutcome refused = exportRuns(runs, "taken", false);
   std::filesystem::current_path(previous);
   const std::string folder = std::filesystem::canonical(dir.path()).string();
-  EXPECT_EQ(csv, "wrote 2 runs to " + (std::filesystem::path(folder) / "my-runs.csv").string());
-  EXPECT_EQ(json, "wrote 2 runs to " + (std::filesystem::path(folder) / "my-runs.json").string());
+  EXPECT_TRUE(csv.written && json.written);
+  EXPECT_EQ(csv.message, "wrote 2 runs to " + (std::filesystem::path(folder) / "my-runs.csv").string());
+  EXPECT_EQ(json.message, "wrote 2 runs to " + (std::filesystem::path(folder) / "my-runs.json").string());
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "my-runs.csv"));
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "my-runs.json"));
-  EXPECT_EQ(unnamed, "give the file a name first");
-  EXPECT_EQ(refused.find("wrote"), std::string::npos) << refused;
-  EXPECT_NE(refused.find("taken.csv"), std::string::npos) << refused;
+  EXPECT_FALSE(unnamed.written);
+  EXPECT_EQ(unnamed.message, "give the file a name first");
+  EXPECT_FALSE(refused.written);
+  EXPECT_EQ(refused.message.find("wrote"), std::string::npos) << refused.message;
+  EXPECT_NE(refused.message.find("taken.csv"), std::string::npos) << refused.message;
 }
 
 TEST(RunFiles, CsvWithAChangedHeaderIsRefused) {

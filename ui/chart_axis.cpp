@@ -166,6 +166,8 @@ void keepDrawnChart(std::string_view id, ChartAxes axes) {
   keptCharts()[std::string(id)] = {ImGui::GetCurrentContext(), ImGui::GetFrameCount(), std::move(axes)};
 }
 
+void forgetDrawnCharts() { keptCharts().clear(); }
+
 const ChartAxes* drawnChart(std::string_view id) {
   const auto it = keptCharts().find(id);
   if (it == keptCharts().end() || it->second.context != ImGui::GetCurrentContext() ||
@@ -173,7 +175,5 @@ const ChartAxes* drawnChart(std::string_view id) {
     return nullptr;
   return &it->second.axes;
 }
-
-void forgetDrawnCharts() { keptCharts().clear(); }
 
 }  // namespace ks

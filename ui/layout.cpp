@@ -72,6 +72,11 @@ bool keptByImGui(const ImGuiWindow& w) {
                      ImGuiWindowFlags_NoMove));
 }
 
+// The pictures follow the layout while the user has not zoomed or panned since the last Fit.
+void refitIfAsFitted(ImageLabState& lab) {
+  if (lab.fittedZoom && *lab.fittedZoom == lab.zoom && lab.panX == 0.0f && lab.panY == 0.0f) lab.fitRequested = true;
+}
+
 }  // namespace
 
 std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_view title, float width, float height,
@@ -84,18 +89,22 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
     return shown && !state.layout.moved.count(std::string(panel));
   };
   const bool imageLab = state.scene == SceneKind::Image && open.imageLab;
-  std::vector<Share> left, strip, middle;
+  std::vector<Share> left, strip;
   if (placed(open.devices, "Devices")) left.push_back({"Devices", 0.20f});
   if (placed(open.deviceInfo, "Device info")) left.push_back({"Device info", 0.38f});
   if (placed(open.interop, "Interop")) left.push_back({"Interop", 0.24f});
   if (placed(open.log, "Log")) left.push_back({"Log", 0.18f});
   // Along the bottom, under the picture: the image lab's histogram first (its bars and
   // statistics in view without scrolling), then the profiler and the build log.
+  // Runs and Sweep join the strip, side by side, and make it taller: over the middle
+  // of the picture they hid what was being measured, and stacked there at 1024x700 the
+  // Sweep panel hid the Runs chart.
+  const bool work = placed(state.runs.showRuns, "Runs") || placed(state.runs.showSweep, "Sweep");
   if (placed(imageLab, "Histogram")) strip.push_back({"Histogram", 0.62f});
-  if (placed(open.profiler, "Profiler")) strip.push_back({"Profiler", imageLab ? 0.38f : 0.62f});
+  if (placed(open.profiler, "Profiler")) strip.push_back({"Profiler", work ? 0.45f : imageLab ? 0.38f : 0.62f});
   if (placed(open.buildLog, "Build log")) strip.push_back({"Build log", 0.38f});
-  if (placed(state.runs.showRuns, "Runs")) middle.push_back({"Runs", 0.4f});
-  if (placed(state.runs.showSweep, "Sweep")) middle.push_back({"Sweep", 0.6f});
+  if (placed(state.runs.showRuns, "Runs")) strip.push_back({"Runs", 0.8f});
+  if (placed(state.runs.showSweep, "Sweep")) strip.push_back({"Sweep", 0.75f});
   const char* scene = scenePanel(state);
   if (scene && !placed(true, scene)) scene = nullptr;
 
@@ -103,7 +112,10 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
   // the picture keeps about half of it; none where nothing is open.
   const float leftWidth = left.empty() ? 0.0f : std::min(std::clamp(0.19f * width, 220.0f, 320.0f), 0.25f * width);
   const float rightWidth = scene ? std::min(std::clamp(0.27f * width, 300.0f, 430.0f), 0.3f * width) : 0.0f;
-  const float stripHeight = strip.empty() ? 0.0f : std::min(std::clamp(0.27f * usable, 170.0f, 260.0f), 0.35f * usable);
+  // With Runs or Sweep in it, more than half the height: a table, a chart and their controls.
+  const float stripHeight = strip.empty() ? 0.0f
+                            : work        ? std::min(0.6f * usable, 560.0f)
+                                          : std::min(std::clamp(0.27f * usable, 170.0f, 260.0f), 0.35f * usable);
   const float stripTop = bottom - stripHeight;
 
   if (scene && title == scene) {
@@ -114,9 +126,6 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
   }
   if (const auto span = spanOf(title, left, top, stripTop)) return wholePixels(0.0f, span->first, leftWidth, span->second);
   if (const auto span = spanOf(title, strip, 0.0f, width)) return wholePixels(span->first, stripTop, span->second, bottom);
-  // Runs and Sweep, opened to be used, over the picture's part of the window.
-  if (const auto span = spanOf(title, middle, top, stripTop))
-    return wholePixels(leftWidth, span->first, width - rightWidth, span->second);
   return std::nullopt;
 }
 
@@ -126,6 +135,9 @@ void placePanel(AppState& state, const char* title) {
   if (!target) return;
   auto& docked = state.layout.docked;
   const ImGuiWindow* window = ImGui::FindWindowByName(title);
+  // A panel opening by the edges takes room from the pictures (Runs and Sweep make the
+  // strip taller): they are fitted again, as after a resize.
+  if (!window || !window->WasActive) refitIfAsFitted(state.image);
   if (!window && state.layout.dockedLastRun.erase(title)) {
     // It followed the edges when the last run ended, in a window maybe of another size.
     ImGui::SetNextWindowPos(ImVec2(target->x0, target->y0), ImGuiCond_Always);
@@ -203,10 +215,7 @@ void beginLayoutFrame(AppState& state) {
       w->Collapsed = false;
     }
   }
-  // The pictures follow the layout while the user has not zoomed or panned since the last Fit.
-  ImageLabState& lab = state.image;
-  if (changed && lab.fittedZoom && *lab.fittedZoom == lab.zoom && lab.panX == 0.0f && lab.panY == 0.0f)
-    lab.fitRequested = true;
+  if (changed) refitIfAsFitted(state.image);
 }
 
 void keepPanelsInside(AppState& state) {

@@ -1,4 +1,5 @@
 #include "ui/panels.h"
+#include "ui/frame_rate_text.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -8,7 +9,9 @@
 #include <cctype>
 #include <cstdarg>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -142,11 +145,20 @@ void drawMenuBar(AppState& state) {
         {"Interop", &state.panels.interop},      {"Build log", &state.panels.buildLog},
         {"Profiler", &state.panels.profiler},    {"Log", &state.panels.log},
         {"Runs", &state.runs.showRuns},          {"Sweep", &state.runs.showSweep}};
-    for (const auto& [name, shown] : panels)
-      if (ImGui::MenuItem(name, nullptr, *shown && !state.layout.panelsHidden)) {
-        *shown = state.layout.panelsHidden || !*shown;
+    // A scene's own panel is ticked only in its scene, where it shows (Image lab was
+    // ticked in the N-body scene); picked in another scene, it opens in its own.
+    for (const auto& [name, shown] : panels) {
+      const std::string_view panel = name;
+      const std::optional<SceneKind> onlyIn = panel == "N-body"      ? std::optional(SceneKind::NBody)
+                                              : panel == "Image lab" ? std::optional(SceneKind::Image)
+                                                                     : std::nullopt;
+      const bool elsewhere = onlyIn && state.scene != *onlyIn;
+      if (ImGui::MenuItem(name, nullptr, *shown && !state.layout.panelsHidden && !elsewhere)) {
+        *shown = elsewhere || state.layout.panelsHidden || !*shown;
+        if (elsewhere) state.requestedScene = *onlyIn;
         state.layout.panelsHidden = false;
       }
+    }
     ImGui::Separator();
     ImGui::MenuItem("Vsync", nullptr, &state.vsync, !state.headless);
     if (ImGui::MenuItem("Fullscreen", "F", false, !state.headless)) state.fullscreenRequested = true;
@@ -192,7 +204,7 @@ void drawStatusBar(AppState& state) {
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();
-    ImGui::Text("%.1f FPS (%.2f ms)", state.stats.fps, state.stats.frameMs);
+    ImGui::TextUnformatted(frameRateText(state.stats.fps, true).c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();

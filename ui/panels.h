@@ -39,7 +39,9 @@ void drawHelpWindow(AppState& state);
 struct RunsState;
 // Writes every run to runs.exportPath (.json or .csv); true when written. runs.message says where, or why not.
 bool exportAllRuns(RunsState& runs, bool json);
-// Esc and File > Quit: quits, or first asks when recorded runs have not been exported.
+// Adds the runs of runs.importPath (a runs JSON file) to the table; true when read. runs.message says how many, or why not.
+bool importRunsFile(RunsState& runs);
+// Esc, File > Quit and the window's close button: quits, or first asks when recorded runs have not been exported.
 void requestQuit(AppState& state);
 enum class QuitChoice { Quit, ExportAndQuit, Cancel };
 void answerQuitQuestion(AppState& state, QuitChoice choice);
@@ -56,6 +58,15 @@ std::string sizeDifference(const RunRecord& r, const RunRecord& base);
 // has ("fp32 native_rsqrt @host") left out, which tell the bars of a sweep apart
 // where cutting the whole names to the chart's margin left them all alike.
 std::vector<std::string> distinguishingNames(const std::vector<std::string>& names);
+
+struct SweepUiState;
+// The Sweep panel's rows (indices into sweep.results) in the order shown: what was
+// measured first, then the refused configurations (in a section of their own, shut
+// while something was measured); none while the other kind of sweep is chosen.
+struct SweepRows {
+  std::vector<size_t> measured, refused;
+};
+SweepRows sweepRowsToShow(const SweepUiState& sweep);
 
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
 // `pressed`: GLFW key codes pressed since the last frame (RenderSurface::takePressedKeys).

@@ -44,10 +44,11 @@ template <typename Table, typename Problem>
 // True when the user picked a variant.
 bool variantCombo(const char* label, std::string& current, bool isDefault, const Table& table, Problem problem) {
   fitNextItemBesideLabel(label);
-  // "(default)", or a "*" where the box is too narrow for it (the hover text explains).
+  // "(default)" after the name, or before it where the box is too narrow for both: the
+  // box cuts the end, and the word stays (a "*" in its place said nothing).
   std::string preview = isDefault ? current + " (default)" : current;
   const float box = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
-  if (isDefault && ImGui::CalcTextSize(preview.c_str()).x > box) preview = current + " *";
+  if (isDefault && ImGui::CalcTextSize(preview.c_str()).x > box) preview = "(default) " + current;
   bool picked = false;
   if (ImGui::BeginCombo(label, preview.c_str())) {
     for (const auto& v : table) {
@@ -68,7 +69,7 @@ bool variantCombo(const char* label, std::string& current, bool isDefault, const
 template <typename Config>
 std::optional<Config> configurationCombo(const char* label, const std::string& variant,
                                          const std::function<std::vector<Config>()>& all, const std::string& running,
-                                         std::string (*describe)(const Config&)) {
+                                         std::string (*describe)(const Config&), const char* terms) {
   fitNextItemBesideLabel(label);
   std::optional<Config> picked;
   // The configurations are listed only while the combo is open: enumerating them
@@ -78,10 +79,12 @@ std::optional<Config> configurationCombo(const char* label, const std::string& v
       if (c.variant != variant) continue;
       const std::string text = describe(c);
       if (ImGui::Selectable(text.c_str(), text == running)) picked = c;
+      if (ImGui::IsItemHovered()) tooltipText(terms);
     }
     ImGui::EndCombo();
   } else if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%s", running.c_str());  // the whole description, which the box may cut
+    // The whole description, which the box may cut, and what its short words mean.
+    tooltipText((running + "\n\n" + terms).c_str());
   }
   return picked;
 }
@@ -273,7 +276,9 @@ void pipelineSection(AppState& state) {
     if (device)
       if (auto picked = configurationCombo<TransposeConfig>(
               "transpose config", variant, [&] { return allTransposeConfigs(*device, channels); },
-              lab.runningTranspose, describeTransposeConfig)) {
+              lab.runningTranspose, describeTransposeConfig,
+              "wg: work-group size (work-items, or across x down); T: the side of the square tile copied through "
+              "local memory; rows: rows of the tile each work-item moves")) {
         lab.transposeVariant = picked->variant;
         lab.transposeChoice = picked;
       }
@@ -375,7 +380,10 @@ void histogramSection(AppState& state) {
   if (device)
     if (auto picked = configurationCombo<HistogramConfig>(
             "histogram config", variant, [&] { return allHistogramConfigs(*device, channels, counted); },
-            lab.runningHistogram, describeHistogramConfig)) {
+            lab.runningHistogram, describeHistogramConfig,
+            "wg: work-items per work-group; copies: private copies of the histogram in each work-group's local "
+            "memory (more copies, fewer work-items adding to the same counter at once); groups/CU: work-groups "
+            "started per compute unit (each counts a share of the image)")) {
       lab.histogramVariant = picked->variant;
       lab.histogramChoice = picked;
     }

@@ -10,6 +10,7 @@
 
 #include "app/app_state.h"
 #include "ui/chart_axis.h"
+#include "ui/frame_rate_text.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "compute/image_layout.h"
@@ -25,9 +26,18 @@ const ImU32 kStageColours[] = {IM_COL32(150, 150, 160, 255), IM_COL32(86, 180, 2
                                IM_COL32(230, 159, 0, 255),   IM_COL32(204, 121, 167, 255)};
 static_assert(sizeof(kStageColours) / sizeof(kStageColours[0]) == static_cast<size_t>(FrameStage::Count));
 
+// Columns as wide as their numbers, scrolling sideways in a narrow panel (at 1024
+// wide they were squeezed and cut mid-number); the table as tall as its rows.
 void statsTable(const char* id, const FrameProfiler& profiler, bool kernels) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable(id, 9, flags)) return;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  size_t rows = 0;
+  for (const auto& s : profiler.series()) rows += s.kernel == kernels ? 1 : 0;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+  const float height = static_cast<float>(rows + 1) * rowHeight + style.ScrollbarSize + 2.0f;
+  if (!ImGui::BeginTable(id, 9, flags, ImVec2(0.0f, height))) return;
+  ImGui::TableSetupScrollFreeze(1, 0);  // the names stay while the numbers scroll
   const char* headers[] = {kernels ? "kernel (ms)" : "stage (ms)", "count", "last", "mean", "min",
                            "median", "p95", "max", "stddev"};
   for (const char* h : headers) ImGui::TableSetupColumn(h);
@@ -221,7 +231,9 @@ void drawProfilerPanel(AppState& state) {
   if (!state.panels.profiler) return;
   placePanel(state, "Profiler");  // in the strip along the bottom
   if (ImGui::Begin("Profiler", &state.panels.profiler)) {
-    ImGui::Text("%.1f FPS, %.2f ms per frame", state.stats.fps, state.stats.frameMs);
+    ImGui::TextUnformatted(frameRateText(state.stats.fps, false).c_str());
+    if (ImGui::IsItemHovered())
+      tooltipText("Over the last quarter second: frames per second, and 1000 / that (the graph below has each frame).");
     ImGui::SameLine();
     if (state.headless)
       ImGui::TextDisabled("(headless: no vsync)");

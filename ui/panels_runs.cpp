@@ -32,6 +32,14 @@ double metricValue(const RunRecord& r, int metric) {
   }
 }
 
+// The baseline until the user picks one: the first run that has the figure compared
+// (a sweep's rows have no FPS: with one of them as the baseline every speed-up was "-").
+int defaultBaseline(const std::vector<RunRecord>& runs, int metric) {
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (metricValue(runs[i], metric) > 0.0) return static_cast<int>(i);
+  return 0;
+}
+
 // 0 when the two cannot be compared (no value, or rates in different units).
 double speedUp(const RunRecord& r, const RunRecord& base, int metric) {
   if (metric == 0 && r.m.rateUnit != base.m.rateUnit) return 0.0;
@@ -295,90 +303,105 @@ void drawFileControls(AppState& state) {
   ImGui::InputTextWithHint("##import", "runs JSON file from this or another machine", runs.importPath,
                            sizeof runs.importPath);
   ImGui::SameLine();
-  if (ImGui::Button("Import JSON")) {
-    std::string error;
-    if (auto imported = readRunsJson(runs.importPath, &error)) {
-      // Sweep files list refused combinations too; only runs that ran have anything to compare.
-      size_t added = 0;
-      for (RunRecord& r : *imported) {
-        if (!r.ok()) continue;
-        if (!r.meta.host.empty()) r.name += " @" + r.meta.host;
-        runs.runs.push_back(std::move(r));
-        ++added;
-      }
-      runs.message = "imported " + std::to_string(added) + " runs";
-      if (added < imported->size())
-        runs.message += ", skipped " + std::to_string(imported->size() - added) + " that did not run";
-    } else {
-      runs.message = error;
-      state.report(error);
-    }
-  }
+  if (ImGui::Button("Import JSON") && !importRunsFile(runs)) state.report(runs.message);
   ImGui::SameLine();
-  if (ImGui::Button("Clear")) runs.runs.clear(), runs.baseline = 0;
+  if (ImGui::Button("Clear")) runs.clearRuns();
   if (!runs.message.empty()) ImGui::TextWrapped("%s", runs.message.c_str());
 }
 
 }  // namespace
 
 bool exportAllRuns(RunsState& runs, bool json) {
-  runs.message = exportRuns(runs.runs, runs.exportPath, json);
-  // exportRuns says "wrote N runs to <path>" when it wrote them, else why not.
-  const bool written = runs.message.rfind("wrote ", 0) == 0;
-  if (written) runs.exportedRuns = runs.runs.size();
-  return written;
+  const ExportOutcome outcome = exportRuns(runs.runs, runs.exportPath, json);
+  runs.message = outcome.message;
+  if (outcome.written) runs.markAllExported();
+  return outcome.written;
+}
+
+bool importRunsFile(RunsState& runs) {
+  std::string error;
+  const auto imported = readRunsJson(runs.importPath, &error);
+  if (!imported) {
+    runs.message = error;
+    return false;
+  }
+  // Sweep files list refused combinations too; only runs that ran have anything to compare.
+  size_t added = 0;
+  for (RunRecord r : *imported) {
+    if (!r.ok()) continue;
+    if (!r.meta.host.empty()) r.name += " @" + r.meta.host;
+    runs.addImportedRun(std::move(r));  // in a file already: quitting does not ask for it
+    ++added;
+  }
+  runs.message = "imported " + std::to_string(added) + " runs";
+  if (added < imported->size()) runs.message += ", skipped " + std::to_string(imported->size() - added) + " that did not run";
+  return true;
 }
 
 void drawRunsPanel(AppState& state) {
   RunsState& runs = state.runs;
   if (!runs.showRuns) return;
-  placePanel(state, "Runs");  // over the picture: opened to be used
+  placePanel(state, "Runs");  // in the strip along the bottom, beside the Sweep panel
   if (!ImGui::Begin("Runs", &runs.showRuns)) {
     ImGui::End();
     return;
   }
   drawRecordControls(state);
   ImGui::Separator();
-  if (runs.baseline >= static_cast<int>(runs.runs.size())) runs.baseline = 0;
-  const RunRecord* base = runs.runs.empty() ? nullptr : &runs.runs[static_cast<size_t>(runs.baseline)];
   ImGui::SetNextItemWidth(160);
   ImGui::Combo("compare by", &runs.chartMetric, "rate (GFLOP/s, GB/s)\0kernel median (ms)\0FPS\0");
+  if (!runs.baselineChosen || runs.baseline >= static_cast<int>(runs.runs.size()))
+    runs.baseline = defaultBaseline(runs.runs, runs.chartMetric);
+  const RunRecord* base = runs.runs.empty() ? nullptr : &runs.runs[static_cast<size_t>(runs.baseline)];
   ImGui::SameLine();
   ImGui::Checkbox("speed vs accuracy", &runs.speedVsAccuracy);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("N-body runs: interactions/s against the energy drift they measured");
-  // Scrolls sideways in a narrow panel: the name column keeps its width (stretched, it
-  // was squeezed to nothing by the fixed columns at 1024 pixels wide).
+  // The table fits the panel's width (a sideways scroll hid the speed-up): the names and
+  // the device wrap in the columns that stretch. A narrow panel (about 500 pixels at
+  // 1024 wide) leaves out the device, the p95 and the figures not compared; the device
+  // goes under the name.
+  const bool narrow = ImGui::GetContentRegionAvail().x < 52.0f * ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY;
   std::vector<int> rows(runs.runs.size());
   std::iota(rows.begin(), rows.end(), 0);
-  // The chart takes up to about half of what it and the table share, its rows no
-  // thinner than a line of text; the table the rest (at least a few rows).
+  // The table keeps at least about half of what it shares with the chart (a header and
+  // four rows or more); the chart gets the rest up to what its bars need, and scrolls
+  // when it needs more (a sweep adds a bar per configuration).
   const float fileControlsHeight = 3.0f * ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing();
   const float shared = ImGui::GetContentRegionAvail().y - fileControlsHeight;
+  const float tableRow = 2.0f * ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+  const float minTable = ImGui::GetFrameHeight() + 4.0f * tableRow;
   const float runCount = static_cast<float>(std::max<size_t>(runs.runs.size(), 1));
-  const float chartRowHeight = std::clamp((0.55f * shared - chartExtraHeight()) / runCount,
-                                          ImGui::GetTextLineHeight() + 2.0f, ImGui::GetTextLineHeight() + 6.0f);
-  const float barsHeight = runs.runs.empty() ? 0.0f : chartExtraHeight() + runCount * chartRowHeight;
-  // The scatter needs height for its log axis whatever the number of runs: the table
-  // keeps a quarter (a few rows; the points name the runs), the scatter the rest.
+  const float chartRowHeight = ImGui::GetTextLineHeight() + 4.0f;
+  // (one line more for a caption that wraps in a narrow panel)
+  const float barsHeight =
+      runs.runs.empty() ? 0.0f : chartExtraHeight() + ImGui::GetTextLineHeightWithSpacing() + runCount * chartRowHeight + 4.0f;
+  // The scatter needs height for its log axis whatever the number of runs (its caption
+  // and axis labels take about six lines of it): the table keeps a quarter or a few
+  // rows (the points name the runs), the scatter the rest.
+  const float fewRows = ImGui::GetFrameHeight() + 3.0f * ImGui::GetTextLineHeightWithSpacing();
   const float chartHeight =
-      runs.speedVsAccuracy ? std::max(shared - std::max(100.0f, shared / 4.0f), 12.0f * ImGui::GetTextLineHeight())
-                           : barsHeight;
-  const float tableHeight = std::max(runs.speedVsAccuracy ? 100.0f : 120.0f, shared - chartHeight);
+      runs.speedVsAccuracy ? std::max(shared - std::max(fewRows, shared / 4.0f), 16.0f * ImGui::GetTextLineHeight())
+                           : std::min(barsHeight, std::max(shared - std::max(minTable, 0.5f * shared), 0.0f));
+  const float tableHeight = std::max(runs.speedVsAccuracy ? fewRows : minTable, shared - chartHeight);
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(1, 1);
+    const ImGuiTableColumnFlags hiddenWhenNarrow = narrow ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
     ImGui::TableSetupColumn("base", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_WidthFixed, 0, kColumnCount);
-    ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_WidthFixed,
-                            std::max(18.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - 53.0f * ImGui::GetFontSize()),
-                            kName);
-    ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthFixed, 0, kDevice);
-    ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed, 0, kFps);
-    ImGui::TableSetupColumn("kernel ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelMedian);
-    ImGui::TableSetupColumn("p95 ms", ImGuiTableColumnFlags_WidthFixed, 0, kKernelP95);
-    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
-    ImGui::TableSetupColumn("bound by", ImGuiTableColumnFlags_WidthFixed,
-                            ImGui::CalcTextSize("local atomics 104 %").x, kBound);
+    ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_WidthStretch, 2.0f, kName);
+    ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthStretch | hiddenWhenNarrow, 1.0f, kDevice);
+    // Narrow, of FPS, kernel ms and rate only the figure compared (the chart's) stays.
+    auto unlessCompared = [&](int metric) {
+      return narrow && runs.chartMetric != metric ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
+    };
+    ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed | unlessCompared(2), 0, kFps);
+    ImGui::TableSetupColumn("kernel ms", ImGuiTableColumnFlags_WidthFixed | unlessCompared(1), 0, kKernelMedian);
+    ImGui::TableSetupColumn("p95 ms", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow, 0, kKernelP95);
+    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed | unlessCompared(0),
+                            narrow ? 0.0f : ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
+    ImGui::TableSetupColumn("bound by", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow,
+                            narrow ? 0.0f : ImGui::CalcTextSize("local atomics 104 %").x, kBound);
     ImGui::TableSetupColumn("speed-up", ImGuiTableColumnFlags_WidthFixed,
                             std::max(ImGui::CalcTextSize("speed-up").x, ImGui::CalcTextSize("999.99x *").x), kSpeedUp);
     ImGui::TableHeadersRow();
@@ -388,10 +411,13 @@ void drawRunsPanel(AppState& state) {
       ImGui::PushID(i);
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::RadioButton("##base", &runs.baseline, i);
+      if (ImGui::RadioButton("##base", &runs.baseline, i)) runs.baselineChosen = true;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare the other runs with this one");
       ImGui::TableNextColumn();
       drawRunThrottleMark(r);  // panels_clocks.cpp
+      ImGui::PushTextWrapPos(0.0f);
       ImGui::TextUnformatted(r.name.c_str());
+      ImGui::PopTextWrapPos();
       // The configuration under the name, wrapped: the name alone hid it (recordings are named by number).
       if (const std::string config = configurationText(r); !config.empty()) {
         ImGui::PushTextWrapPos(0.0f);
@@ -405,21 +431,35 @@ void drawRunsPanel(AppState& state) {
         for (const auto& [k, v] : r.meta.parameters) tip += "\n" + k + " = " + v;
         ImGui::SetTooltip("%s", tip.c_str());
       }
+      if (narrow && !r.meta.device.empty()) {  // its column is left out
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("on %s", r.meta.device.c_str());
+        ImGui::PopTextWrapPos();
+      }
       drawRunEnergyLine(r);  // panels_clocks.cpp
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.meta.device.c_str());
-      ImGui::TableNextColumn();
-      if (r.m.fps > 0) ImGui::Text("%.1f", r.m.fps);
-      else ImGui::TextDisabled("-");  // a kernel benchmark or sweep row: no frames
-      if (r.m.fps <= 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("measured without frames (kernel events only)");
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", r.m.kernelMs.median);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", r.m.kernelMs.p95);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
-      ImGui::TableNextColumn();
-      if (const std::string bound = runBoundCell(r.m.bound); !bound.empty()) {
+      if (narrow && !r.m.bound.empty()) {  // its column is left out
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("bound by %s", r.m.bound.c_str());
+        ImGui::PopTextWrapPos();
+        if (ImGui::IsItemHovered())
+          tooltipText("The measured ceiling each kernel reached first when the run ended (the Profiler's roofline): "
+                      "its work counted from the source over its median time, against the device's ceilings.");
+      }
+      if (ImGui::TableNextColumn()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(r.meta.device.c_str());
+        ImGui::PopTextWrapPos();
+      }
+      if (ImGui::TableNextColumn()) {
+        if (r.m.fps > 0) ImGui::Text("%.1f", r.m.fps);
+        else ImGui::TextDisabled("-");  // a kernel benchmark or sweep row: no frames
+        if (r.m.fps <= 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("measured without frames (kernel events only)");
+      }
+      if (ImGui::TableNextColumn()) ImGui::Text("%.4f", r.m.kernelMs.median);
+      if (ImGui::TableNextColumn()) ImGui::Text("%.4f", r.m.kernelMs.p95);
+      if (ImGui::TableNextColumn()) ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
+      if (!ImGui::TableNextColumn()) {
+      } else if (const std::string bound = runBoundCell(r.m.bound); !bound.empty()) {
         ImGui::TextUnformatted(bound.c_str());
         if (ImGui::IsItemHovered())
           tooltipText("The measured ceiling each kernel reached first (the Profiler's roofline), and how much of it: "
@@ -447,8 +487,12 @@ void drawRunsPanel(AppState& state) {
     }
     ImGui::EndTable();
   }
-  if (runs.speedVsAccuracy) drawSpeedAccuracyChart(runs, chartHeight);
-  else drawComparisonChart(runs, rows, base, chartRowHeight);
+  if (runs.speedVsAccuracy) {
+    drawSpeedAccuracyChart(runs, chartHeight);
+  } else if (!runs.runs.empty()) {
+    if (ImGui::BeginChild("##comparison chart", ImVec2(0, chartHeight))) drawComparisonChart(runs, rows, base, chartRowHeight);
+    ImGui::EndChild();
+  }
   drawFileControls(state);
   ImGui::End();
 }

@@ -76,17 +76,53 @@ void launchEstimate(AppState& state) {
   const size_t bodies = sweptBodies(state);
   const double ms = predictedNBodyStepMs(nb.runningBodies, nb.kernelMs, bodies);
   if (ms <= kSmoothLaunchMs) {
-    ImGui::TextDisabled("one launch: about %.1f ms at %zu bodies here", ms, bodies);
-    ImGui::TextDisabled("under %.0f ms: the window keeps drawing during the sweep", kSmoothLaunchMs);
+    hintText("one launch: about %.1f ms at %zu bodies here", ms, bodies);
+    hintText("under %.0f ms: the window keeps drawing during the sweep", kSmoothLaunchMs);
     return;
   }
-  ImGui::TextColored(kWarning, "one launch: about %.0f ms at %zu bodies: the window pauses for each", ms, bodies);
+  ImGui::PushStyleColor(ImGuiCol_Text, kWarning);
+  ImGui::TextWrapped("one launch: about %.0f ms at %zu bodies: the window pauses for each", ms, bodies);
+  ImGui::PopStyleColor();
   const size_t smooth = bodiesWithinStepMs(nb.runningBodies, nb.kernelMs, kSmoothLaunchMs, bodies);
   char use[48];
   std::snprintf(use, sizeof use, "use %zu bodies", smooth);
   if (ImGui::SmallButton(use)) state.runs.sweep.bodies = static_cast<int>(smooth);
   ImGui::SameLine();
   ImGui::TextDisabled("(under %.0f ms a launch)", kSmoothLaunchMs);
+}
+
+const char* sweepKindName(SweepTarget t) {
+  switch (t) {
+    case SweepTarget::NBody: return "N-body";
+    case SweepTarget::Transpose: return "transpose";
+    case SweepTarget::Interop: return "interop paths";
+  }
+  return "";
+}
+
+// A measured row: its configuration, median and rate.
+void measuredRow(const RunRecord& r) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(r.name.c_str());
+  if (ImGui::IsItemHovered()) tooltipText(r.name.c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4f", r.m.kernelMs.median);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
+}
+
+// A refused row: the configuration and why; both are cut at the columns' edges, so
+// the whole of them is in the tooltip of either.
+void refusedRow(const RunRecord& r) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", r.name.c_str());
+  const bool hovered = ImGui::IsItemHovered();
+  ImGui::TableNextColumn();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", r.status.c_str());
+  if (hovered || ImGui::IsItemHovered()) tooltipText((r.name + "\n" + r.status).c_str());
 }
 
 std::string formatSeconds(double s) {
@@ -98,73 +134,86 @@ std::string formatSeconds(double s) {
 
 }  // namespace
 
+SweepRows sweepRowsToShow(const SweepUiState& sweep) {
+  SweepRows rows;
+  if (sweep.resultsTarget != sweep.target && !sweep.active) return rows;  // of the other kind: stale here
+  for (size_t i = 0; i < sweep.results.size(); ++i) (sweep.results[i].ok() ? rows.measured : rows.refused).push_back(i);
+  return rows;
+}
+
 void drawSweepPanel(AppState& state) {
   RunsState& runs = state.runs;
   SweepUiState& ui = runs.sweep;
   if (!runs.showSweep) return;
-  placePanel(state, "Sweep");  // over the picture, below the Runs panel
+  placePanel(state, "Sweep");  // in the strip along the bottom, beside the Runs panel
   if (!ImGui::Begin("Sweep", &runs.showSweep)) {
     ImGui::End();
     return;
   }
-  ImGui::BeginDisabled(ui.active);
-  int target = static_cast<int>(ui.target);
-  ImGui::RadioButton("N-body", &target, 0);
-  sameLineIfCheckboxFits("Transpose");
-  ImGui::RadioButton("Transpose", &target, 1);
-  sameLineIfCheckboxFits("Interop paths (running scene)");
-  ImGui::RadioButton("Interop paths (running scene)", &target, 2);
-  ui.target = static_cast<SweepTarget>(target);
-  if (ui.target == SweepTarget::Interop) {
-    ImGui::TextWrapped("Each interop path the device offers, on the scene as it runs now: switch, warm-up frames, "
-                       "then the frames below recorded; the rate is FPS from the median frame.");
-    ImGui::SetNextItemWidth(150);
-    ImGui::InputInt("warm-up frames", &ui.warmupFrames);
-    ui.warmupFrames = std::clamp(ui.warmupFrames, 1, 10000);
-  } else if (ui.target == SweepTarget::NBody) {
-    nameChoices("variants", ui.nbodyVariants, variantNames(nbodyVariants()));
-    intChoices("work-group", ui.workGroups, nbodySweptWorkGroups(), true);
-    intChoices("unroll", ui.unrolls, valuesOverVariants(nbodyVariants(), &NBodyVariant::unrolls), true);
-    intChoices("bodies/item", ui.bodiesPerItem, valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem), true);
-    intChoices("split", ui.splits, valuesOverVariants(nbodyVariants(), &NBodyVariant::splits), true);
-    ImGui::SetNextItemWidth(150);
-    // The scene's N until the user types another: a winner is tuned for the N it ran at.
-    int bodies = static_cast<int>(sweptBodies(state));
-    if (ImGui::InputInt("bodies", &bodies, 1024, 16384)) ui.bodies = std::clamp(bodies, 1, 1 << 24);
-    if (ui.bodies > 0) {
+  // The settings fold away while a sweep runs (they cannot change then), so that its
+  // results are in view in a short panel (the strip at 1024x700); a click opens them.
+  if (ui.active) ImGui::SetNextItemOpen(false, ImGuiCond_Always);
+  if (ImGui::CollapsingHeader("settings", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::BeginDisabled(ui.active);
+    int target = static_cast<int>(ui.target);
+    ImGui::RadioButton("N-body", &target, 0);
+    sameLineIfCheckboxFits("Transpose");
+    ImGui::RadioButton("Transpose", &target, 1);
+    sameLineIfCheckboxFits("Interop paths (running scene)");
+    ImGui::RadioButton("Interop paths (running scene)", &target, 2);
+    ui.target = static_cast<SweepTarget>(target);
+    if (ui.target == SweepTarget::Interop) {
+      ImGui::TextWrapped("Each interop path the device offers, on the scene as it runs now: switch, warm-up frames, "
+                         "then the frames below recorded; the rate is FPS from the median frame.");
+      ImGui::SetNextItemWidth(150);
+      ImGui::InputInt("warm-up frames", &ui.warmupFrames);
+      ui.warmupFrames = std::clamp(ui.warmupFrames, 1, 10000);
+    } else if (ui.target == SweepTarget::NBody) {
+      nameChoices("variants", ui.nbodyVariants, variantNames(nbodyVariants()));
+      intChoices("work-group", ui.workGroups, nbodySweptWorkGroups(), true);
+      intChoices("unroll", ui.unrolls, valuesOverVariants(nbodyVariants(), &NBodyVariant::unrolls), true);
+      intChoices("bodies/item", ui.bodiesPerItem, valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem), true);
+      intChoices("split", ui.splits, valuesOverVariants(nbodyVariants(), &NBodyVariant::splits), true);
+      ImGui::SetNextItemWidth(150);
+      // The scene's N until the user types another: a winner is tuned for the N it ran at.
+      int bodies = static_cast<int>(sweptBodies(state));
+      if (ImGui::InputInt("bodies", &bodies, 1024, 16384)) ui.bodies = std::clamp(bodies, 1, 1 << 24);
+      if (ui.bodies > 0) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("the scene's")) ui.bodies = 0;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("sweep at as many bodies as the N-body scene runs");
+      }
+      launchEstimate(state);
+      hintText("precision and build flags: as the N-body scene runs now");
+    } else {
+      const auto& table = imageTransposeVariants();
+      nameChoices("variants", ui.transposeVariants, variantNames(table));
+      intChoices("tile", ui.tiles, valuesOverVariants(table, &ImageTransposeVariant::tiles), true);
+      intChoices("rows/item (tiled)", ui.rowsPerItem, valuesOverVariants(table, &ImageTransposeVariant::rowsPerItem), true);
+      intChoices("work-group (4x4)", ui.tileWorkGroups, valuesOverVariants(table, &ImageTransposeVariant::workGroups),
+                 true);
+      ImGui::SetNextItemWidth(150);
+      ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
+      ui.imageSize = std::clamp(ui.imageSize, 16, 16384);
+      int rgba = ui.channels == 4 ? 1 : 0;
+      sameLineIfCheckboxFits("gray");
+      ImGui::RadioButton("gray", &rgba, 0);
       ImGui::SameLine();
-      if (ImGui::SmallButton("the scene's")) ui.bodies = 0;
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("sweep at as many bodies as the N-body scene runs");
+      ImGui::RadioButton("RGBA", &rgba, 1);
+      ui.channels = rgba ? 4 : 1;
     }
-    launchEstimate(state);
-    ImGui::TextDisabled("precision and build flags: as the N-body scene runs now");
-  } else {
-    const auto& table = imageTransposeVariants();
-    nameChoices("variants", ui.transposeVariants, variantNames(table));
-    intChoices("tile", ui.tiles, valuesOverVariants(table, &ImageTransposeVariant::tiles), true);
-    intChoices("rows/item (tiled)", ui.rowsPerItem, valuesOverVariants(table, &ImageTransposeVariant::rowsPerItem), true);
-    intChoices("work-group (4x4)", ui.tileWorkGroups, valuesOverVariants(table, &ImageTransposeVariant::workGroups),
-               true);
     ImGui::SetNextItemWidth(150);
-    ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
-    ui.imageSize = std::clamp(ui.imageSize, 16, 16384);
-    int rgba = ui.channels == 4 ? 1 : 0;
-    sameLineIfCheckboxFits("gray");
-    ImGui::RadioButton("gray", &rgba, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("RGBA", &rgba, 1);
-    ui.channels = rgba ? 4 : 1;
+    ImGui::InputInt(ui.target == SweepTarget::Interop ? "frames recorded" : "repetitions (median kept)",
+                    &ui.repetitions);
+    ui.repetitions = std::clamp(ui.repetitions, 1, 10000);
+    ImGui::EndDisabled();
   }
-  ImGui::SetNextItemWidth(150);
-  ImGui::InputInt(ui.target == SweepTarget::Interop ? "frames recorded" : "repetitions (median kept)",
-                  &ui.repetitions);
-  ui.repetitions = std::clamp(ui.repetitions, 1, 10000);
-  ImGui::EndDisabled();
 
   if (!ui.active) {
     if (ImGui::Button("Start sweep")) ui.startRequested = true;
     ImGui::SameLine();
-    ImGui::BeginDisabled(bestRunIndex(ui.results) < 0);
+    // The best of the last sweep, only while its kind is chosen (it is of that kind).
+    ImGui::BeginDisabled(bestRunIndex(ui.results) < 0 || ui.resultsTarget != ui.target);
     if (ImGui::Button("Apply best")) ui.applyBestRequested = true;
     ImGui::EndDisabled();
   } else if (ImGui::Button("Cancel")) {
@@ -176,13 +225,17 @@ void drawSweepPanel(AppState& state) {
                 formatSeconds(ui.elapsedSeconds).c_str(), ui.active ? formatSeconds(ui.etaSeconds).c_str() : "-");
   ImGui::ProgressBar(ui.total ? static_cast<float>(ui.done) / static_cast<float>(ui.total) : 0.0f, ImVec2(-1, 0),
                      overlay);
-  if (!ui.status.empty()) ImGui::TextWrapped("%s", ui.status.c_str());
+  if (!ui.status.empty() && (ui.active || ui.resultsTarget == ui.target)) ImGui::TextWrapped("%s", ui.status.c_str());
   if (ui.active && ui.launchMs > kSmoothLaunchMs)
     ImGui::TextColored(kWarning, "a launch takes %.0f ms here: the window pauses for each", ui.launchMs);
   else if (ui.active && ui.launchMs > 0.0)
     ImGui::TextDisabled("launches of %.1f ms, queued about %.0f ms at a time so that the window keeps drawing",
                         ui.launchMs, kSweepBatchMs);
   if (!ui.message.empty()) ImGui::TextWrapped("%s", ui.message.c_str());
+  const SweepRows rows = sweepRowsToShow(ui);
+  if (!ui.results.empty() && ui.resultsTarget != ui.target && !ui.active)
+    hintText("The last sweep was of %s: its results show when %s is chosen above.", sweepKindName(ui.resultsTarget),
+             sweepKindName(ui.resultsTarget));
   // What is left of the panel, and never less than a header and four rows: a table
   // that scrolls needs a height, and with none left it had none (the panel scrolls instead).
   const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
@@ -194,15 +247,22 @@ void drawSweepPanel(AppState& state) {
     ImGui::TableSetupColumn("median ms", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("rate / status", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
-    for (const RunRecord& r : ui.results) {
+    // The results first; the refused after them, in a section shut while anything ran
+    // (a sweep refuses many combinations, and they pushed the results out of view).
+    for (size_t i : rows.measured) measuredRow(ui.results[i]);
+    if (!rows.refused.empty()) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.name.c_str());
-      ImGui::TableNextColumn();
-      if (r.ok()) ImGui::Text("%.4f", r.m.kernelMs.median);
-      ImGui::TableNextColumn();
-      if (r.ok()) ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
-      else ImGui::TextDisabled("%s", r.status.c_str());
+      char label[64];
+      std::snprintf(label, sizeof label, "%zu refused###refused", rows.refused.size());
+      // Shut while a sweep runs (its refusals come first) and after one that measured
+      // something; open when nothing ran, as then they are all there is to read.
+      if (rows.measured.empty() && !ui.active) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+      else ImGui::SetNextItemOpen(false, ImGuiCond_Appearing);
+      const bool open = ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_SpanFullWidth | ImGuiTreeNodeFlags_NoTreePushOnOpen);
+      if (ImGui::IsItemHovered()) tooltipText("Combinations the device cannot run, each with the reason (hover it).");
+      if (open)
+        for (size_t i : rows.refused) refusedRow(ui.results[i]);
     }
     ImGui::EndTable();
   }

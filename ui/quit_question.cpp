@@ -1,5 +1,6 @@
-// Quitting: Esc and File > Quit end the session at once, unless recorded runs
-// would be lost (they live only in memory until exported); then a question.
+// Quitting: Esc, File > Quit and the window's close button end the session at
+// once, unless recorded runs would be lost (they live only in memory until
+// exported); then a question.
 #include <imgui.h>
 
 #include <string>
@@ -23,10 +24,15 @@ void requestQuit(AppState& state) {
 
 void answerQuitQuestion(AppState& state, QuitChoice choice) {
   state.quitConfirmShown = false;
-  if (choice == QuitChoice::Quit) state.quitRequested = true;
-  // Quits only once the runs are written; otherwise the Runs panel's message says why.
-  if (choice == QuitChoice::ExportAndQuit && exportAllRuns(state.runs, true)) state.quitRequested = true;
-  if (choice == QuitChoice::ExportAndQuit && !state.quitRequested) state.runs.showRuns = true;
+  switch (choice) {
+    case QuitChoice::Quit: state.quitRequested = true; break;
+    case QuitChoice::ExportAndQuit:
+      // Quits only once the runs are written; otherwise the Runs panel's message says why.
+      if (exportAllRuns(state.runs, true)) state.quitRequested = true;
+      else state.runs.showRuns = true;
+      break;
+    case QuitChoice::Cancel: break;
+  }
 }
 
 void drawQuitQuestion(AppState& state) {
