@@ -72,8 +72,8 @@ class ImageScene final : public Scene {
   // A run that failed or was dropped: its picture handed back to GL unchanged.
   void abandonRun() noexcept;
   bool backgroundRunBusy() const { return runs_ && runs_->busy(); }
-  // Whether a new run may start now: background runs one at a time, each once the
-  // last one's picture and histogram have been handed to GL.
+  // Whether a new run may start now: background runs go one at a time, each once
+  // the last one's picture and histogram have been handed to GL.
   bool canStartRun() const;
   void enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
                      SharedBuffer& rgba);
