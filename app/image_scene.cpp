@@ -413,11 +413,9 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     pictureFailure = std::current_exception();
   }
 
-  InFlight& run = inFlight_.emplace();
-  run.picture = !pictureFailure;
-  run.result = wanted.transpose ? transposedBuffer_.get() : rotatedBuffer_.get();
-  run.layout = result;
-  run.choices = imageLabSettingsOf(lab);
+  InFlight& run = inFlight_.emplace(InFlight{!pictureFailure,
+                                              wanted.transpose ? transposedBuffer_.get() : rotatedBuffer_.get(),
+                                              result, imageLabSettingsOf(lab)});
   // Handed to GL's side here, on the frame loop's thread (interop acquires wait for
   // GL fences and are GL calls); released in finishRun.
   SharedBuffer* rgba = run.picture ? &resultImage_->beginUpdate(compute_.queue()) : nullptr;

@@ -120,8 +120,8 @@ class ImageScene final : public Scene {
   // not be prepared leaves only the original's histogram to run), and the result
   // it makes, which becomes result_ once it is finished (background) or at once.
   struct InFlight {
-    bool picture = false;
-    cl_mem result = nullptr;
+    bool picture;
+    cl_mem result;
     ImageLayout layout;
     ImageLabSettings choices;  // the panel's choices it ran with: lastGoodChoices_ once it worked
   };

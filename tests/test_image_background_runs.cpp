@@ -64,10 +64,13 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
  protected:
   ImageBackgroundRunsTest() : SessionFixture(320, 240, 256) {}
   // What a frame may spend on the lab's own work: the issue's ~100 ms, with room
-  // for a noisy 2-core machine shared with other jobs.
-  static constexpr double kFrameBoundMs = 150.0;
+  // for a 2-core machine shared with other jobs (there, with the suite running
+  // beside it, a frame doing nothing but polling was measured at up to 210 ms;
+  // quiet, the longest frame was 44-109 ms). The old code's frames took a whole
+  // run: 1900-2500 ms.
+  static constexpr double kFrameBoundMs = 250.0;
   // A run this long, at least: well over the bound wherever the test runs.
-  static constexpr double kRunMs = 1200.0;
+  static constexpr double kRunMs = 1500.0;
 
   void TearDown() override {
     for (const std::string& f : files_) std::remove(f.c_str());
