@@ -213,6 +213,9 @@ struct ImageLabState {
   double rotateMs = 0.0, transposeMs = 0.0, histogramMs = 0.0;
   unsigned long long pipelineRuns = 0;  // counts runs of the pipeline
   unsigned long long timedRuns = 0;     // counts runs whose times above arrived (a frame after the run at most)
+  // A run of the pipeline on the scene's worker thread (CPU devices) not yet shown,
+  // or one waiting to start when the last one has been.
+  bool runInFlight = false;
   ImageHistogram histogram;
   ImageStatistics statistics;
   std::string message;
@@ -297,7 +300,9 @@ struct AppState {
   // The image lab is decoding a file or writing a result off the frame loop. (Only
   // while it is the scene: leaving it drops a decode, and a save finishes first.)
   bool imageWorkUnderWay() const {
-    return scene == SceneKind::Image && !(image.loadingPath.empty() && image.savingPath.empty());
+    // A run in flight counts, except while spinning: a new one starts as each ends.
+    return scene == SceneKind::Image &&
+           !(image.loadingPath.empty() && image.savingPath.empty() && (!image.runInFlight || image.spin));
   }
 };
 

@@ -78,6 +78,17 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
   displayGroup_ = displayGroupSize(toRgba_);
   pictureLevels_ = std::make_unique<PictureLevels>(compute);
   histogramDisplay_ = std::make_unique<HistogramDisplay>(compute, interop);
+  // A CPU device runs kernels on the host's cores, and a run of a large picture
+  // takes far longer than a frame (a 3000x2000 rotation: about a second on PoCL).
+  // PoCL's pthread device runs commands on threads of its own, but its basic device
+  // runs a kernel inside clEnqueueNDRangeKernel, on the caller's thread: either way
+  // only enqueueing and waiting on another thread keeps the frames going, the
+  // frame showing the newest finished run. A GPU finishes a run in milliseconds;
+  // there the runs stay in the frame loop, queued in order with the interop
+  // hand-overs (gl-sharing and external memory acquire and release on the same
+  // queue), double-buffered as before, so nothing changes in their order or speed.
+  if (compute.device().kind == DeviceKind::Cpu)
+    runs_ = std::make_unique<BackgroundRuns>(compute.context(), compute.device().id);
   ImageLabState& lab = state.image;
   // An image that is open, or was being opened, carries over a device switch: it is
   // decoded again (off the frame loop) over the test image.
@@ -90,6 +101,8 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
 }
 
 ImageScene::~ImageScene() {
+  discardBackgroundRun();  // before the pictures and buffers the run writes go
+  lab_->runInFlight = false;
   try {
     if (inspectRead_) inspectRead_->done.wait();  // the device writes into it
   } catch (const std::exception&) {
@@ -143,13 +156,7 @@ void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::uniq
     image = interop_->createImage(layout.width, layout.height, TextureView::Pixels);
   SharedBuffer& rgba = image->beginUpdate(compute_.queue());
   try {
-    toRgba_.setArg(0, pixels);
-    toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
-    toRgba_.setArg(2, rgba.clMem());
-    toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
-    const size_t local = displayGroup_;
-    compute_.queue().enqueueKernel(toRgba_, {(layout.pixels() + local - 1) / local * local}, {local});
-    pictureLevels_->enqueue(compute_.queue(), *image, rgba);
+    enqueueToRgba(compute_.queue(), pixels, layout, *image, rgba);
   } catch (...) {
     // Hand the buffer back to GL whatever failed (a reloaded display.cl with other
     // arguments, a launch error): acquiring it again next time needs it released.
@@ -163,12 +170,26 @@ void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::uniq
   image->endUpdate(compute_.queue());  // shown when the device is done: a frame later at most
 }
 
+void ImageScene::enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
+                               SharedBuffer& rgba) {
+  toRgba_.setArg(0, pixels);
+  toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
+  toRgba_.setArg(2, rgba.clMem());
+  toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
+  const size_t local = displayGroup_;
+  queue.enqueueKernel(toRgba_, {(layout.pixels() + local - 1) / local * local}, {local});
+  pictureLevels_->enqueue(queue, image, rgba);
+}
+
 size_t ImageScene::displayGroupSize(const Kernel& toRgba) const {
   // 64 where the compiled kernel allows it (it may allow fewer: registers, a small device).
   return std::clamp<size_t>(toRgba.workGroupSize(compute_.device().id), 1, 64);
 }
 
 void ImageScene::reloadKernels(AppState& state) {
+  // The kernels about to be replaced may be the ones a background run is setting up.
+  discardBackgroundRun();
+  state.image.runInFlight = false;
   // Build every program the pipeline runs before replacing any of them.
   const int channels = originalLayout_.channels;
   auto display = compute_.buildKernelFile("display.cl");
@@ -203,6 +224,8 @@ void ImageScene::reloadKernels(AppState& state) {
 }
 
 void ImageScene::rebindInterop(InteropBackend& interop) {
+  discardBackgroundRun();  // its picture belongs to the old backend
+  lab_->runInFlight = false;
   interop_ = &interop;
   originalImage_.reset();
   resultImage_.reset();
@@ -217,7 +240,7 @@ void ImageScene::rebindInterop(InteropBackend& interop) {
   }
 }
 
-void ImageScene::openRequested(AppState& state) {
+void ImageScene::openRequested(AppState& state, bool canReplaceImage) {
   ImageLabState& lab = state.image;
   if (lab.cancelLoadRequested) {
     lab.cancelLoadRequested = false;
@@ -229,7 +252,8 @@ void ImageScene::openRequested(AppState& state) {
       loader_.cancel();
     }
   }
-  if (!lab.openRequests.empty()) {
+  // The test image replaces the image at once: not while a run reads it.
+  if (!lab.openRequests.empty() && (canReplaceImage || !lab.openRequests.front().empty())) {
     const std::vector<std::string> requests = std::move(lab.openRequests);
     lab.openRequests.clear();
     const std::string& file = requests.front();
@@ -253,7 +277,8 @@ void ImageScene::openRequested(AppState& state) {
       loadNote_ = fileSetNote(lab);
     }
   }
-  if (std::optional<DecodedImage> decoded = loader_.poll()) finishOpening(std::move(*decoded), state);
+  if (canReplaceImage)
+    if (std::optional<DecodedImage> decoded = loader_.poll()) finishOpening(std::move(*decoded), state);
   publishLoading(lab);
 }
 
@@ -350,61 +375,145 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     replacement->prepare(channels);
     running = std::move(replacement);
   };
-  FrameBreakdown& frame = state.breakdown;
   use(histogrammer_, wanted.histogram, true,
       [&] { return std::make_unique<ImageHistogrammer>(compute_, wanted.histogram); });
-  // The previous run's results first: this run's replace them.
-  collectResults(state, true);
-  RunEvents& run = running_.emplace();
-  auto histogram = [&](cl_mem pixels, const ImageLayout& layout) {
-    histogrammer_->enqueueCompute(compute_.queue(), pixels, layout, &run.histogram);
-    histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(layout.channels));
-  };
-  // The original's histogram first: it needs no other kernel, so a rotation or
-  // transpose that cannot run (a kernel that does not build) does not leave it stale.
-  if (!wanted.histogramOfResult) histogram(originalBuffer_.get(), originalLayout_);
-  if (std::string p = imageRotateConfigProblem(wanted.rotate, compute_.device(), channels); !p.empty())
-    throw ImageConfigError(describeRotateConfig(wanted.rotate) + ": " + p);
-  use(rotator_, wanted.rotate, true, [&] { return std::make_unique<ImageRotator>(compute_, wanted.rotate); });
-  use(transposer_, wanted.transposeConfig, wanted.transpose,
-      [&] { return std::make_unique<ImageTransposer>(compute_, wanted.transposeConfig); });
+  // The previous run's results first: this run's replace them (a background run's
+  // were collected when it finished).
+  if (!runs_) collectResults(state, true);
 
+  // The rotation's side, checked and built before anything runs, so that a refusal
+  // leaves the previous result whole. The original's histogram needs none of it: a
+  // rotation or transpose that cannot run (a kernel that does not build) does not
+  // leave that histogram stale; it runs, and the failure is reported after.
+  std::exception_ptr pictureFailure;
   const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
-  // Checked before anything runs, so that a refusal leaves the previous result whole.
-  if (std::string p = resultSizeProblem(wanted.transpose ? transposedLayout(rotated) : rotated, limits(),
-                                        compute_.device().maxAllocBytes);
-      !p.empty())
-    throw ImageConfigError(p);
-  // A buffer replaced below is released at once: the result must not point at it if
-  // anything after this fails (inspect, save and an interop switch read it).
-  if (rotatedBuffer_.bytes() < rotated.bytes()) {
-    if (result_ == rotatedBuffer_.get()) result_ = nullptr;
-    rotatedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, rotated.bytes());
-  }
-  // The image variants include an upload only after a new source.
-  rotator_->run(compute_.queue(), originalBuffer_.get(), originalLayout_, rotatedBuffer_.get(), rotated,
-                wanted.params, &run.rotate);
-  result_ = rotatedBuffer_.get();
-  resultLayout_ = rotated;
-  if (wanted.transpose) {
-    const ImageLayout transposed = transposedLayout(rotated);
-    if (transposedBuffer_.bytes() < transposed.bytes()) {
-      if (result_ == transposedBuffer_.get()) result_ = nullptr;
-      transposedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, transposed.bytes());
+  const ImageLayout result = wanted.transpose ? transposedLayout(rotated) : rotated;
+  try {
+    if (std::string p = imageRotateConfigProblem(wanted.rotate, compute_.device(), channels); !p.empty())
+      throw ImageConfigError(describeRotateConfig(wanted.rotate) + ": " + p);
+    use(rotator_, wanted.rotate, true, [&] { return std::make_unique<ImageRotator>(compute_, wanted.rotate); });
+    use(transposer_, wanted.transposeConfig, wanted.transpose,
+        [&] { return std::make_unique<ImageTransposer>(compute_, wanted.transposeConfig); });
+    if (std::string p = resultSizeProblem(result, limits(), compute_.device().maxAllocBytes); !p.empty())
+      throw ImageConfigError(p);
+    // A buffer replaced here is released at once: the result must not point at it if
+    // anything after this fails (inspect, save and an interop switch read it).
+    if (rotatedBuffer_.bytes() < rotated.bytes()) {
+      if (result_ == rotatedBuffer_.get()) result_ = nullptr;
+      rotatedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, rotated.bytes());
     }
-    transposer_->run(compute_.queue(), rotatedBuffer_.get(), rotated, transposedBuffer_.get(), transposed,
-                     &run.transpose);
-    result_ = transposedBuffer_.get();
-    resultLayout_ = transposed;
+    if (wanted.transpose && transposedBuffer_.bytes() < result.bytes()) {
+      if (result_ == transposedBuffer_.get()) result_ = nullptr;
+      transposedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, result.bytes());
+    }
+    if (!resultImage_ || resultImage_->width() != result.width || resultImage_->height() != result.height)
+      resultImage_ = interop_->createImage(result.width, result.height, TextureView::Pixels);
+  } catch (...) {
+    if (wanted.histogramOfResult) throw;
+    pictureFailure = std::current_exception();
   }
-  showOnImage(result_, resultLayout_, resultImage_);
 
-  if (wanted.histogramOfResult) histogram(result_, resultLayout_);
+  InFlight& run = inFlight_.emplace(InFlight{!pictureFailure,
+                                              wanted.transpose ? transposedBuffer_.get() : rotatedBuffer_.get(),
+                                              result, imageLabSettingsOf(lab)});
+  // Handed to GL's side here, on the frame loop's thread (interop acquires wait for
+  // GL fences and are GL calls); released in finishRun.
+  SharedBuffer* rgba = run.picture ? &resultImage_->beginUpdate(compute_.queue()) : nullptr;
+  RunEvents& events = running_.emplace();
+  // The commands, in order. Everything they use is captured by value or belongs to
+  // the run until it has finished (the frame loop leaves it alone meanwhile).
+  auto enqueue = [this, wanted, rotated, result, rgba, &events, picture = run.picture,
+                  original = originalBuffer_.get(), originalLayout = originalLayout_,
+                  rotatedBuffer = rotatedBuffer_.get(), transposedBuffer = transposedBuffer_.get(),
+                  rotator = rotator_.get(), transposer = transposer_.get(), histogrammer = histogrammer_.get(),
+                  image = resultImage_.get()](Queue& queue) {
+    if (!wanted.histogramOfResult) histogrammer->enqueueCompute(queue, original, originalLayout, &events.histogram);
+    if (!picture) return;
+    // The image variants include an upload only after a new source.
+    rotator->run(queue, original, originalLayout, rotatedBuffer, rotated, wanted.params, &events.rotate);
+    if (wanted.transpose) transposer->run(queue, rotatedBuffer, rotated, transposedBuffer, result, &events.transpose);
+    const cl_mem out = wanted.transpose ? transposedBuffer : rotatedBuffer;
+    enqueueToRgba(queue, out, result, *image, *rgba);
+    if (wanted.histogramOfResult) histogrammer->enqueueCompute(queue, out, result, &events.histogram);
+  };
+  if (runs_) {
+    runs_->start(std::move(enqueue));
+    lab.runInFlight = true;
+  } else {
+    try {
+      enqueue(compute_.queue());
+    } catch (...) {
+      abandonRun();
+      throw;
+    }
+    finishRun(state);
+  }
+  if (pictureFailure) std::rethrow_exception(pictureFailure);
+}
+
+void ImageScene::abandonRun() noexcept {
+  // Hand the picture back to GL whatever failed (a reloaded display.cl with other
+  // arguments, a launch error): acquiring it again next time needs it released.
+  if (inFlight_ && inFlight_->picture && resultImage_) {
+    try {
+      resultImage_->abandonUpdate(compute_.queue());
+    } catch (const std::exception&) {
+      // The first error is the one to report.
+    }
+  }
+  inFlight_.reset();
+  running_.reset();
+}
+
+void ImageScene::finishRun(AppState& state) {
+  ImageLabState& lab = state.image;
+  const InFlight run = *std::exchange(inFlight_, std::nullopt);
+  if (run.picture) {
+    resultImage_->endUpdate(compute_.queue());  // shown when the device is done: a frame later at most
+    result_ = run.result;
+    resultLayout_ = run.layout;
+    const InteropTimings& t = resultImage_->timings();
+    state.breakdown.acquireMs = t.acquireMs;
+    state.breakdown.releaseMs = t.releaseMs;
+  }
+  histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(run.layout.channels));
   compute_.queue().flush();
+  if (!run.picture) return;  // the rotation's failure is reported by runPipeline
+  lastGoodChoices_ = run.choices;
   ++lab.pipelineRuns;
-  const InteropTimings& t = resultImage_->timings();
-  frame.acquireMs = t.acquireMs;
-  frame.releaseMs = t.releaseMs;
+}
+
+bool ImageScene::canStartRun() const {
+  if (!runs_) return true;
+  // One at a time, and each once the last one's picture and histogram have reached
+  // GL: beginUpdate would otherwise wait for that copy (82 MB for a 4800x3200
+  // picture and its levels, over 100 ms on a busy 2-core machine).
+  return !runs_->busy() && !(resultImage_ && resultImage_->updatePending()) && !histogramDisplay_->updatePending();
+}
+
+void ImageScene::pollBackgroundRun(AppState& state) {
+  if (!backgroundRunBusy()) return;
+  try {
+    if (!runs_->poll()) return;
+    state.image.runInFlight = false;
+    finishRun(state);
+    collectResults(state, false);  // its events and reads are complete: never waits
+  } catch (const std::exception& e) {
+    state.image.runInFlight = false;
+    abandonRun();
+    pipelineFailed(state, e);
+  }
+}
+
+void ImageScene::discardBackgroundRun() noexcept {
+  if (!backgroundRunBusy()) return;
+  try {
+    runs_->wait();
+  } catch (const std::exception&) {
+    // Its result is dropped anyway.
+  }
+  abandonRun();
+  applied_.reset();  // run again with what comes next
 }
 
 void ImageScene::collectResults(AppState& state, bool wait) {
@@ -451,9 +560,34 @@ void ImageScene::fitRotationToImage(AppState& state) {
   state.report(note);
 }
 
+void ImageScene::pipelineFailed(AppState& state, const std::exception& e) {
+  ImageLabState& lab = state.image;
+  lab.message = errorText(e);
+  state.report(lab.message);
+  if (auto* build = dynamic_cast<const ProgramBuildError*>(&e))
+    state.buildFailures.push_back({build->build().label + " " + build->build().options,
+                                   compute_.device().displayName(), build->build().error, build->build().log});
+  // Put the panel back on what last ran, so the next frame does not retry forever;
+  // the next frame runs it again, which also repairs a result that a failure
+  // part way through (a texture that could not be resized) left half updated.
+  // Choices saved by an earlier run that fail before anything ran (another
+  // device, other kernels) give way to the device's defaults, once.
+  if (lastGoodChoices_) {
+    restorePipelineChoices(*lastGoodChoices_, lab);
+  } else if (lab.choicesFromSettings) {
+    lab.useDefaultKernels();
+    const std::string note = "the image lab's saved kernel choices do not run here; using the device's defaults";
+    lab.message += "\n" + note;
+    state.report(note);
+  }
+  lab.choicesFromSettings = false;
+}
+
 void ImageScene::update(AppState& state, double seconds) {
   ImageLabState& lab = state.image;
   renderer_.beginFrame();
+  // A background run that finished is handed to GL first: shown below if it is quick.
+  pollBackgroundRun(state);
   // What the device finished since the last frame goes on screen and into the panels.
   if (originalImage_) originalImage_->refresh();
   histogramDisplay_->refresh();
@@ -461,14 +595,16 @@ void ImageScene::update(AppState& state, double seconds) {
     resultImage_->refresh();
     state.breakdown.copyMs = resultImage_->timings().copyMs;
   }
-  try {
-    collectResults(state, false);
-  } catch (const std::exception& e) {
-    running_.reset();
-    lab.message = errorText(e);
-    state.report(lab.message);
+  if (!backgroundRunBusy()) {  // else the worker is still writing those events
+    try {
+      collectResults(state, false);
+    } catch (const std::exception& e) {
+      running_.reset();
+      lab.message = errorText(e);
+      state.report(lab.message);
+    }
   }
-  openRequested(state);
+  openRequested(state, !backgroundRunBusy());
   if (lab.spin) lab.angle = spunAngle(lab.angle, lab.spinDegreesPerSecond, seconds);
   fitRotationToImage(state);
   // No transpose chosen: a sweep's winner for this device (a sweep may have just
@@ -476,38 +612,24 @@ void ImageScene::update(AppState& state, double seconds) {
   lab.defaultTranspose = preferredTransposeConfig(state.runs.tuning, compute_.device(), originalLayout_.channels)
                              .value_or(defaultTransposeConfig(originalLayout_.channels));
   const Applied wanted = wantedFrom(state);
-  if (!applied_ || !(*applied_ == wanted) || lab.dirty) {
+  // A change while a background run is in flight waits for it: the newest settings
+  // run as soon as it has finished (those in between are never run).
+  const bool wantsRun = !applied_ || !(*applied_ == wanted) || lab.dirty;
+  if (wantsRun && canStartRun()) {
     lab.dirty = false;
     try {
       runPipeline(state, wanted);
       applied_ = wanted;
-      lastGoodChoices_ = imageLabSettingsOf(lab);
       lab.choicesFromSettings = false;
     } catch (const std::exception& e) {
-      lab.message = errorText(e);
-      state.report(lab.message);
-      if (auto* build = dynamic_cast<const ProgramBuildError*>(&e))
-        state.buildFailures.push_back({build->build().label + " " + build->build().options,
-                                       compute_.device().displayName(), build->build().error, build->build().log});
-      // Put the panel back on what last ran, so the next frame does not retry forever;
-      // the next frame runs it again, which also repairs a result that a failure
-      // part way through (a texture that could not be resized) left half updated.
-      // Choices saved by an earlier run that fail before anything ran (another
-      // device, other kernels) give way to the device's defaults, once.
-      if (lastGoodChoices_) {
-        restorePipelineChoices(*lastGoodChoices_, lab);
-      } else if (lab.choicesFromSettings) {
-        lab.useDefaultKernels();
-        const std::string note = "the image lab's saved kernel choices do not run here; using the device's defaults";
-        lab.message += "\n" + note;
-        state.report(note);
-      }
-      lab.choicesFromSettings = false;
+      pipelineFailed(state, e);
       applied_ = wanted;  // do not retry the failing combination every frame
     }
   }
+  lab.runInFlight = backgroundRunBusy() || (runs_ && wantsRun && !canStartRun());
   inspect(state);
-  if (lab.saveRequested) {
+  // Saving reads the result: not while a background run writes it.
+  if (lab.saveRequested && !backgroundRunBusy()) {
     lab.saveRequested = false;
     save(state);
   }
@@ -552,6 +674,7 @@ void ImageScene::inspect(AppState& state) {
     return;
   }
   if (inspectRead_) return;  // one read at a time; the next frame asks again
+  if (backgroundRunBusy()) return;  // the worker is writing the result: read it once that run is shown
   auto read = std::make_unique<InspectRead>();
   read->x = at.first;
   read->y = at.second;

@@ -16,6 +16,7 @@
 #include "io/result_saver.h"
 #include "app/scene.h"
 #include "io/settings.h"
+#include "compute/background_runs.h"
 #include "compute/image_histogram.h"
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
@@ -49,12 +50,33 @@ class ImageScene final : public Scene {
   };
   ImageLimits limits() const;
   // Open requests start decodes on the loader; a finished decode is put on the device.
-  void openRequested(AppState& state);
+  // `canReplaceImage`: false while a background run reads the current image; a
+  // finished decode (or the test image) then waits for the run to end.
+  void openRequested(AppState& state, bool canReplaceImage);
   void finishOpening(DecodedImage decoded, AppState& state);
   void publishLoading(ImageLabState& lab) const;
   // All or nothing: an image that cannot be put on the device leaves the previous one.
   void setImage(HostImage image, const std::string& path, AppState& state);
   void runPipeline(AppState& state, const Applied& wanted);
+  // What a run still needs from the frame loop once its kernels are enqueued
+  // (inline) or finished (background): the result picture released to GL, the
+  // histogram's copy for the plot, the times.
+  void finishRun(AppState& state);
+  // A failed run: the message, and the panel put back on what last ran.
+  void pipelineFailed(AppState& state, const std::exception& e);
+  // Background runs: the run in flight, once finished, shown (never waits).
+  void pollBackgroundRun(AppState& state);
+  // Waits for a background run in flight and drops its result (what it used is
+  // about to change or go: kernels reloaded, another interop path, the scene closing).
+  void discardBackgroundRun() noexcept;
+  // A run that failed or was dropped: its picture handed back to GL unchanged.
+  void abandonRun() noexcept;
+  bool backgroundRunBusy() const { return runs_ && runs_->busy(); }
+  // Whether a new run may start now: background runs go one at a time, each once
+  // the last one's picture and histogram have been handed to GL.
+  bool canStartRun() const;
+  void enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
+                     SharedBuffer& rgba);
   size_t displayGroupSize(const Kernel& toRgba) const;
   void showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image);
   // Publishes the kernel times and histogram of the last run once they arrived;
@@ -93,7 +115,17 @@ class ImageScene final : public Scene {
   struct RunEvents {
     ImageOpEvents rotate, transpose, histogram;
   };
-  std::optional<RunEvents> running_;
+  std::optional<RunEvents> running_;  // background: the worker writes it until the run finished
+  // The run in flight: whether it writes the result picture (a rotation that could
+  // not be prepared leaves only the original's histogram to run), and the result
+  // it makes, which becomes result_ once it is finished (background) or at once.
+  struct InFlight {
+    bool picture;
+    cl_mem result;
+    ImageLayout layout;
+    ImageLabSettings choices;  // the panel's choices it ran with: lastGoodChoices_ once it worked
+  };
+  std::optional<InFlight> inFlight_;
   // A pixel of the result asked for by the inspector, read without blocking.
   struct InspectRead {
     Event done;
@@ -115,6 +147,11 @@ class ImageScene final : public Scene {
   std::optional<Applied> applied_;   // what the last run asked for, whether or not it ran
   // The panel's pipeline choices when the pipeline last ran: where a failure goes back to.
   std::optional<ImageLabSettings> lastGoodChoices_;
+  // Where the device runs kernels on the host (CPU devices), the pipeline's runs
+  // are enqueued from this worker thread, and frames only poll (see the constructor).
+  // Null elsewhere: runs are enqueued from the frame loop. Last: destroyed first,
+  // waiting for a run in flight before what it uses goes.
+  std::unique_ptr<BackgroundRuns> runs_;
 };
 
 }  // namespace ks

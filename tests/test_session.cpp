@@ -311,11 +311,11 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
 
   state_.image.angle = 90.0f;
   state_.image.expandCanvas = true;
-  frame();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.resultWidth, 23);
   EXPECT_EQ(state_.image.resultHeight, 37);
   state_.image.transpose = true;
-  frame();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.resultWidth, 37) << "rotated by 90 and transposed";
   EXPECT_EQ(state_.image.resultHeight, 23);
 
@@ -323,7 +323,7 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   state_.image.inspectResult = false;
   state_.image.inspectX = 5;
   state_.image.inspectY = 2;
-  frame();
+  frameUntilIdle();
   EXPECT_TRUE(state_.image.inspectValid);
   EXPECT_EQ(state_.image.inspectValue[0], static_cast<uint8_t>((2 * 37 + 5) * 7));
 
@@ -365,7 +365,7 @@ TEST_F(SessionTest, SavedImageLabChoicesRunOnTheNextStart) {
   EXPECT_TRUE(restoreImageLab(saved, state_.image).empty());
   EXPECT_TRUE(state_.image.choicesFromSettings);
   state_.requestedScene = SceneKind::Image;
-  frame();
+  frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   EXPECT_EQ(state_.image.runningRotate, "nearest wg=16x8 ppi=1") << state_.image.message;
   EXPECT_EQ(state_.image.runningTranspose, describeTransposeConfig(*saved.transposeChoice)) << state_.image.message;
@@ -398,18 +398,18 @@ TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
       << notes[0];
   EXPECT_EQ(state_.image.transposeVariant, "");
   state_.requestedScene = SceneKind::Image;
-  frame();
+  frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   EXPECT_NE(state_.image.message.find("saved kernel choices do not run here"), std::string::npos)
       << state_.image.message;
   EXPECT_EQ(state_.image.rotateVariant, "") << "back to the device's default";
-  frame();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), std::string::npos) << state_.image.runningRotate;
   EXPECT_TRUE(state_.image.hasResult) << state_.image.message;
   EXPECT_EQ(state_.image.angle, 10.0f) << "the angle is not a kernel choice: it stays";
   const unsigned long long runs = state_.image.pipelineRuns;
-  frame();
-  frame();
+  frameUntilIdle();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.pipelineRuns, runs) << "nothing is retried";
   size_t fallbacks = 0;
   for (const auto& line : state_.log) fallbacks += line.find("saved kernel choices do not run") != std::string::npos;
@@ -420,7 +420,7 @@ TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
 // default (no choice), it stays the default instead of becoming a choice.
 TEST_F(SessionTest, ARefusedRotateChoiceGoesBackToTheDefault) {
   state_.requestedScene = SceneKind::Image;
-  frame();
+  frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   ASSERT_EQ(state_.image.rotateVariant, "");
   const std::string ran = state_.image.runningRotate;
@@ -428,10 +428,10 @@ TEST_F(SessionTest, ARefusedRotateChoiceGoesBackToTheDefault) {
   state_.image.rotateVariant = "nearest";
   state_.image.rotateGroup[0] = 1024;
   state_.image.rotateGroup[1] = 1024;
-  frame();
+  frameUntilIdle();
   EXPECT_NE(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
   EXPECT_EQ(state_.image.rotateVariant, "") << "back to no choice";
-  frame();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.runningRotate, ran);
 }
 
@@ -440,27 +440,27 @@ TEST_F(SessionTest, ARefusedRotateChoiceGoesBackToTheDefault) {
 // pipeline, rotation and histogram included.
 TEST_F(SessionTest, ARefusedTransposeChoiceDoesNotStopThePipelineWhileTheTransposeIsOff) {
   state_.requestedScene = SceneKind::Image;
-  frame();
+  frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   const unsigned long long runs = state_.image.pipelineRuns;
   state_.image.transpose = false;
   state_.image.transposeVariant = "block4x4";
   state_.image.transposeChoice = TransposeConfig{"block4x4", 64, 4, 1 << 20, 32, 8};  // a work-group of 2^20 items
   state_.image.angle = 10.0f;
-  frame();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.pipelineRuns, runs + 1) << state_.image.message;
   EXPECT_EQ(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
   EXPECT_EQ(state_.image.transposeVariant, "block4x4") << "the choice stays for when the transpose is switched on";
   // Switched on, it is refused with the reason, and the panel goes back to what ran.
   state_.image.transpose = true;
-  frame();
+  frameUntilIdle();
   EXPECT_NE(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
   EXPECT_FALSE(state_.image.transpose);
 }
 
 TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   state_.requestedScene = SceneKind::Image;
-  frame();
+  frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   GLint maxTexture = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
@@ -497,21 +497,21 @@ TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
 
   state_.image.angle = 1.0f;
   state_.image.expandCanvas = true;
-  frame();
+  frameUntilIdle();
   EXPECT_NE(state_.image.message.find("OpenGL takes at most " + std::to_string(maxTexture)), std::string::npos)
       << state_.image.message;
   EXPECT_EQ(state_.image.angle, 0.0f) << "the panel goes back to what is shown";
   EXPECT_FALSE(state_.image.expandCanvas);
   EXPECT_EQ(state_.image.resultWidth, maxTexture) << "the previous result stays";
   EXPECT_EQ(state_.image.resultHeight, image.height);
-  frame();
-  frame();
+  frameUntilIdle();
+  frameUntilIdle();
   EXPECT_LE(state_.image.pipelineRuns, runs + 1) << "the refused combination is not retried every frame";
   EXPECT_EQ(state_.image.resultWidth, maxTexture);
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 
   state_.image.angle = 1.0f;  // a crop keeps the size: allowed
-  frame();
+  frameUntilIdle();
   EXPECT_EQ(state_.image.angle, 1.0f) << state_.image.message;
   EXPECT_EQ(state_.image.resultWidth, maxTexture);
   std::remove(path.c_str());

@@ -27,6 +27,7 @@ class HistogramDisplay {
   void update(Queue& queue, cl_mem bins, int channels);
   void refresh() { buffers_.refresh(); }
   void finishUpdates() { buffers_.finishUpdates(); }
+  bool updatePending() const { return buffers_.updatePending(); }
   // The shown histogram as a GL_TEXTURE_BUFFER of R32UI texels (0 before the first
   // update finished): channel c's bins at c * 256, channel c's largest bin at
   // channels() * 256 + c.

@@ -121,6 +121,8 @@ class SharedBufferPair {
   SharedBuffer* shown() const { return shown_ >= 0 ? buffers_[static_cast<size_t>(shown_)].get() : nullptr; }
   int shownIndex() const { return shown_; }
   int writingIndex() const { return writing_; }
+  // An update released and not yet seen finished: the next beginUpdate would wait for it.
+  bool updatePending() const { return pending_ >= 0; }
   // GL commands issued so far read the shown buffer (SharedBuffer::drawnByGl).
   void drawnByGl();
   // Of the last update: its hand-over times (copy and wait once it was shown).
@@ -169,6 +171,7 @@ class SharedImage {
   bool refresh() { return buffers_.refresh(); }
   void finishUpdates() { buffers_.finishUpdates(); }
   bool hasPicture() const { return buffers_.shown() != nullptr; }
+  bool updatePending() const { return buffers_.updatePending(); }
   // The shown picture as a GL_TEXTURE_BUFFER of RGBA8 texels (0 before the first
   // update finished).
   GLuint texture() const { return hasPicture() ? textures_[static_cast<size_t>(buffers_.shownIndex())] : 0; }
