@@ -319,6 +319,12 @@ TEST_F(ChartsUi, TheRunsTableHasABoundByColumn) {
     for (int n = 0; n < table->ColumnsCount; ++n)
       if (std::string(ImGui::TableGetColumnName(table, n)) == "bound by") bound = n;
     ASSERT_GE(bound, 0) << "no 'bound by' column";
+    // A narrow table (the panel beside Sweep at 1024 wide) leaves the column out and
+    // shows the bound under the run's name, as it does the device.
+    if (!(table->Columns[bound].Flags & ImGuiTableColumnFlags_IsEnabled)) {
+      EXPECT_LT(size.x, 1600.0f) << "the column is left out only in a narrow panel";
+      continue;
+    }
     EXPECT_GE(table->Columns[bound].WidthGiven, ImGui::CalcTextSize("FP32 issue 74 %").x) << "the cell's text fits";
   }
 }

@@ -63,12 +63,11 @@ std::string differenceOver(const HostImage& got, const HostImage& want, int tole
 class ImageBackgroundRunsTest : public test::SessionFixture {
  protected:
   ImageBackgroundRunsTest() : SessionFixture(320, 240, 256) {}
-  // What a frame may spend on the lab's own work: the issue's ~100 ms, with room
-  // for a 2-core machine shared with other jobs (there, with the suite running
-  // beside it, a frame doing nothing but polling was measured at up to 210 ms;
-  // quiet, the longest frame was 44-109 ms). The old code's frames took a whole
-  // run: 1900-2500 ms.
-  static constexpr double kFrameBoundMs = 250.0;
+  // What a frame may spend on the lab's own work: the issue's ~100 ms, with some room
+  // for a 2-core machine. The test runs alone (RUN_SERIAL): beside the suite a frame
+  // doing nothing but polling was measured at up to 210 ms; alone, the longest frame
+  // was 44-109 ms. The old code's frames took a whole run: 1900-2500 ms.
+  static constexpr double kFrameBoundMs = 150.0;
   // A run this long, at least: well over the bound wherever the test runs.
   static constexpr double kRunMs = 1500.0;
 
@@ -115,7 +114,7 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
     }
     return path;
   }
-  static constexpr int kMaxWidth = 4800;
+  static constexpr int kMaxWidth = 6400;
   // Frames (paced like a 200 Hz display) while `until` is false; the longest one.
   template <typename Until>
   double longestFrameMs(Until until, int* frames = nullptr) {
