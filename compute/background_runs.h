@@ -1,10 +1,11 @@
 #pragma once
 // One run of device work at a time, enqueued from a worker thread of its own and
-// waited for there, so that the frame loop only polls. Needed where the OpenCL
-// implementation runs a command on the thread that enqueues it: PoCL's CPU device
-// runs a kernel inside clEnqueueNDRangeKernel (issue 22: a 3000x2000 picture
-// spinning held every frame for a whole rotation, about 1 FPS), so neither
-// "enqueue and poll" nor double buffering helps there; only another thread does.
+// waited for there, so that the frame loop only polls. Needed on CPU devices
+// (issue 22: a 3000x2000 picture spinning held every frame for a whole run, about
+// 1 FPS): PoCL's default (pthread) device runs commands on its own threads, but the
+// frame then waited for the previous run's events; its "basic" device runs a
+// kernel inside clEnqueueNDRangeKernel, on the thread that enqueues it. Only
+// another thread keeps the frame free on both.
 //
 // The worker has its own in-order queue on the device (profiling on, as the
 // context's), so the run's events carry kernel times. A run is a function that
