@@ -68,6 +68,20 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
   // doing nothing but polling was measured at up to 210 ms; alone, the longest frame
   // was 44-109 ms. The old code's frames took a whole run: 1900-2500 ms.
   static constexpr double kFrameBoundMs = 150.0;
+  // Under AddressSanitizer (scripts/test-hardening.sh) the frame's own host work is
+  // instrumented: copying a 6400x4266 result into GL there took one frame 214 ms. The
+  // old code's frames still took a whole run (over 700 ms), so the check keeps its point.
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr double kFrameLimitMs = 2 * kFrameBoundMs;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  static constexpr double kFrameLimitMs = 2 * kFrameBoundMs;
+#else
+  static constexpr double kFrameLimitMs = kFrameBoundMs;
+#endif
+#else
+  static constexpr double kFrameLimitMs = kFrameBoundMs;
+#endif
   // A run this long, at least: well over the bound wherever the test runs.
   static constexpr double kRunMs = 1500.0;
 
@@ -170,7 +184,7 @@ TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
     const double longest = longestFrameMs([&] { return lab.timedRuns >= shownBefore + 3; }, &frames);
     // The test means something only where a run takes far longer than a frame may.
     EXPECT_GT(runMs, 3 * kFrameBoundMs) << lab.width << "x" << lab.height;
-    EXPECT_LT(longest, kFrameBoundMs) << "the longest of " << frames << " frames; a run takes " << runMs << " ms";
+    EXPECT_LT(longest, kFrameLimitMs) << "the longest of " << frames << " frames; a run takes " << runMs << " ms";
     EXPECT_GT(frames, 3 * 3) << "frames went on while the runs ran";
     std::printf("%dx%d spinning: longest frame %.1f ms of %d, a run %.0f ms\n", lab.width, lab.height, longest,
                 frames, runMs);
