@@ -1,34 +1,22 @@
 #include "lab/run_energy.h"
 
+#include "lab/csv_number.h"
+
 #include <algorithm>
-#include <charconv>
 #include <stdexcept>
 
 namespace ks {
 namespace {
 
-std::string numberText(double v) {
-  if (v == 0.0) return {};  // not measured
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, v);
-  return std::string(text, result.ptr);
-}
-
-double parseNumber(const std::string& text) {
-  if (text.empty()) return 0.0;
-  double v = 0.0;
-  const auto result = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (result.ec != std::errc() || result.ptr != text.data() + text.size())
-    throw std::invalid_argument("'" + text + "' is not a number");
-  return v;
-}
+// 0 is "not measured": an empty cell.
+std::string numberText(double v) { return v == 0.0 ? std::string() : csvNumber(v); }
 
 #define KS_ENERGY_TEXT(col, field) \
   RunEnergyField { col, [](const RunEnergy& e) { return e.field; }, [](RunEnergy& e, const std::string& v) { e.field = v; }, RunEnergyField::Kind::Text }
 #define KS_ENERGY_NUMBER(col, field)                                                   \
   RunEnergyField {                                                                     \
     col, [](const RunEnergy& e) { return numberText(e.field); },                       \
-        [](RunEnergy& e, const std::string& v) { e.field = parseNumber(v); }, RunEnergyField::Kind::Number \
+        [](RunEnergy& e, const std::string& v) { e.field = parseCsvNumber(v); }, RunEnergyField::Kind::Number \
   }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <functional>
 #include <iomanip>
@@ -11,6 +10,7 @@
 #include <sstream>
 
 #include "compute/device_catalog.h"
+#include "lab/csv_number.h"
 
 #ifndef KERNELSCOPE_GIT_DESCRIBE
 #define KERNELSCOPE_GIT_DESCRIBE ""
@@ -54,21 +54,6 @@ namespace {
 
 // ---- the fixed columns, shared by the CSV writer and reader ---------------------
 
-// The shortest text that reads back as the same double (to_chars), so CSV round trips exactly.
-std::string number(double v) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, v);
-  return std::string(text, result.ptr);
-}
-
-double toNumber(const std::string& text) {
-  if (text.empty()) return 0.0;
-  size_t used = 0;
-  const double v = std::stod(text, &used);  // throws on garbage
-  if (used != text.size()) throw std::invalid_argument("'" + text + "' is not a number");
-  return v;
-}
-
 struct Column {
   std::string name;
   std::function<std::string(const RunRecord&)> get;
@@ -79,8 +64,8 @@ struct Column {
   Column { col, [](const RunRecord& r) { return r.field; }, [](RunRecord& r, const std::string& v) { r.field = v; } }
 #define KS_NUMBER(col, field)                                             \
   Column {                                                                \
-    col, [](const RunRecord& r) { return number(r.field); },              \
-        [](RunRecord& r, const std::string& v) { r.field = static_cast<decltype(r.field)>(toNumber(v)); } \
+    col, [](const RunRecord& r) { return csvNumber(r.field); },              \
+        [](RunRecord& r, const std::string& v) { r.field = static_cast<decltype(r.field)>(parseCsvNumber(v)); } \
   }
 
 // The drift of the conserved quantities (N-body): CSV columns after the ceilings,
@@ -143,14 +128,14 @@ const std::vector<Column>& columns() {
     std::vector<Column> all = table;
     for (size_t i = 0; i < kCeilingCount; ++i)
       all.push_back({ceilingColumnName(i),
-                     [i](const RunRecord& r) { return r.meta.ceilings[i] > 0.0 ? number(r.meta.ceilings[i]) : ""; },
-                     [i](RunRecord& r, const std::string& v) { r.meta.ceilings[i] = toNumber(v); }});
+                     [i](const RunRecord& r) { return r.meta.ceilings[i] > 0.0 ? csvNumber(r.meta.ceilings[i]) : ""; },
+                     [i](RunRecord& r, const std::string& v) { r.meta.ceilings[i] = parseCsvNumber(v); }});
     for (const RunEnergyField& f : runEnergyFields())
       all.push_back({f.name, [&f](const RunRecord& r) { return f.get(r.m.energy); },
                      [&f](RunRecord& r, const std::string& v) { f.set(r.m.energy, v); }});
     for (const DriftField& f : driftFields())
-      all.push_back({f.key, [f](const RunRecord& r) { return r.m.hasDrift() ? number(f.get(r.m)) : ""; },
-                     [f](RunRecord& r, const std::string& v) { f.set(r.m, toNumber(v)); }});
+      all.push_back({f.key, [f](const RunRecord& r) { return r.m.hasDrift() ? csvNumber(f.get(r.m)) : ""; },
+                     [f](RunRecord& r, const std::string& v) { f.set(r.m, parseCsvNumber(v)); }});
     for (const RunSplitField& f : runSplitFields())
       all.push_back({f.name, [f](const RunRecord& r) { return f.get(r.m.split); },
                      [f](RunRecord& r, const std::string& v) { f.set(r.m.split, v); }});
@@ -301,7 +286,7 @@ void addEnergyJson(json& measurements, const RunEnergy& energy) {
     const std::string text = f.get(energy);
     switch (f.kind) {
       case RunEnergyField::Kind::Text: measurements[f.name] = text; break;
-      case RunEnergyField::Kind::Number: measurements[f.name] = text.empty() ? json(nullptr) : json(toNumber(text)); break;
+      case RunEnergyField::Kind::Number: measurements[f.name] = text.empty() ? json(nullptr) : json(parseCsvNumber(text)); break;
       case RunEnergyField::Kind::Flag: measurements[f.name] = text == "1"; break;
     }
   }
@@ -313,7 +298,7 @@ void readEnergyJson(const json& measurements, RunEnergy& energy) {
     const auto v = measurements.find(f.name);
     if (v == measurements.end() || v->is_null()) continue;
     f.set(energy, v->is_string() ? v->get<std::string>() : v->is_boolean() ? (v->get<bool>() ? "1" : "0")
-                                                                           : number(v->get<double>()));
+                                                                           : csvNumber(v->get<double>()));
   }
 }
 
@@ -361,7 +346,7 @@ std::string runsToJson(const std::vector<RunRecord>& runs) {
       measurements[f.key] = r.m.hasDrift() ? json(f.get(r.m)) : json(nullptr);
     for (const RunSplitField& f : runSplitFields()) {
       const std::string text = f.get(r.m.split);
-      measurements[f.name] = !f.number ? json(text) : text.empty() ? json(nullptr) : json(toNumber(text));
+      measurements[f.name] = !f.number ? json(text) : text.empty() ? json(nullptr) : json(parseCsvNumber(text));
     }
   }
   const json doc = {{"format", "kernelscope-runs"}, {"version", kRunFileVersion}, {"runs", list}};
@@ -426,7 +411,7 @@ std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std:
         if (const auto v = x.find(f.key); v != x.end() && !v->is_null()) f.set(r.m, v->get<double>());
       for (const RunSplitField& f : runSplitFields())  // files before the split lack it: one device
         if (const auto v = x.find(f.name); v != x.end() && !v->is_null())
-          f.set(r.m.split, v->is_string() ? v->get<std::string>() : number(v->get<double>()));
+          f.set(r.m.split, v->is_string() ? v->get<std::string>() : csvNumber(v->get<double>()));
       runs.push_back(std::move(r));
     }
     return runs;

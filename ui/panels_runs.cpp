@@ -437,9 +437,9 @@ void drawRunsPanel(AppState& state) {
         ImGui::PopTextWrapPos();
       }
       drawRunEnergyLine(r);  // panels_clocks.cpp
-      if (narrow && !r.m.bound.empty()) {  // its column is left out
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("bound by %s", r.m.bound.c_str());
+      if (const std::string bound = narrow ? runBoundCell(r.m.bound) : std::string(); !bound.empty()) {
+        ImGui::PushTextWrapPos(0.0f);  // its column is left out: the same words under the name
+        ImGui::TextDisabled("bound by %s", bound.c_str());
         ImGui::PopTextWrapPos();
         if (ImGui::IsItemHovered())
           tooltipText("The measured ceiling each kernel reached first when the run ended (the Profiler's roofline): "
