@@ -261,8 +261,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
         return parseDeviceList(text, &error) ? std::string() : error;
       });
   group->add_flag("--scaling", nb.scaling,
-                  "With --bench nbody --devices: run the split over the first 1, 2, ... K devices of the list and "
-                  "print the speed-up and parallel efficiency of each against one device (strong scaling)");
+                  "With --bench nbody --devices (or --distributed): run the split over the first 1, 2, ... K devices "
+                  "of the list (or MPI ranks) and print the speed-up and parallel efficiency of each against one "
+                  "device (strong scaling)");
   group->add_flag("--distributed", nb.distributed,
                   "--bench nbody split over MPI ranks, one device each: start it with mpirun -np K kernelscope "
                   "--headless --bench nbody --distributed");
@@ -447,8 +448,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     if (split.driftSteps > 0 && std::string(name) != "--positions-out")
       return usageError(std::string(name) + ": not with --drift-steps, which is measured on one device");
   }
-  if (split.scaling && !split.devices)
-    return usageError("--scaling: with --bench nbody --devices (the devices to scale over)");
+  if (split.scaling && !split.devices && !split.distributed)
+    return usageError("--scaling: with --bench nbody --devices (the devices to scale over) or --distributed (the MPI "
+                      "ranks)");
   if (split.scaling && split.positionsOut)
     return usageError("--positions-out: not with --scaling, which runs the split once per device count");
   if (split.devices && split.distributed)

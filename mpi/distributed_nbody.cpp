@@ -98,6 +98,180 @@ struct RankSetup {
   NBodyConfig config;
 };
 
+// Waits for every rank of `comm` without spinning: MPI_Barrier polls a core,
+// which slows a CPU device's measurement on the same host.
+void waitForAll(MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  for (int done = 0; MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+// What one split run measured on this rank.
+struct SplitRun {
+  double seconds = 0.0;
+  std::vector<double> kernelMs, commMs, stepMs;
+  NBodySlice slice{0, 0};
+  NBodySystem finalState;  // positions of all bodies; velocities right in this rank's slice only
+};
+
+// The untimed warm-up and `iterations` timed steps of self.state, the bodies split
+// over the ranks of `comm`: each integrates its slice, then MPI_Allgatherv gives
+// every rank all new positions, through pinned host memory.
+SplitRun runSplit(RankSetup& self, const NBodyParams& params, MPI_Comm comm, int iterations,
+                  const std::string& device) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const NBodyConfig& config = self.config;
+  NBodyDeviceState& state = *self.state;
+  const size_t padded = state.padded();
+  const size_t bytesPerBody = 4 * (config.fp64 ? sizeof(double) : sizeof(float));
+  const std::vector<NBodySlice> slices =
+      nbodySlices(padded, nbodyBodiesPerGroup(config), std::vector<double>(static_cast<size_t>(ranks), 1.0));
+  SplitRun run;
+  run.slice = slices[static_cast<size_t>(rank)];
+  const NBodySlice mySlice = run.slice;
+  // One body (xyz, mass in the configuration's precision) as an MPI type, so the
+  // counts are bodies and stay within an int for any N the options allow.
+  MPI_Datatype body;
+  MPI_Type_contiguous(static_cast<int>(bytesPerBody), MPI_BYTE, &body);
+  MPI_Type_commit(&body);
+  std::vector<int> counts, displacements;
+  for (const NBodySlice& s : slices) {
+    counts.push_back(static_cast<int>(s.count));
+    displacements.push_back(static_cast<int>(s.first));
+  }
+  try {
+    // Pinned host memory for the exchange, mapped for the whole run.
+    Buffer pinned(self.compute->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, padded * bytesPerBody);
+    cl_int status = CL_SUCCESS;
+    Queue& queue = self.compute->queue();
+    auto* host = static_cast<unsigned char*>(clEnqueueMapBuffer(queue.get(), pinned.get(), CL_TRUE,
+                                                                CL_MAP_READ | CL_MAP_WRITE, 0, padded * bytesPerBody,
+                                                                0, nullptr, nullptr, &status));
+    clCheck(status, "clEnqueueMapBuffer");
+    auto step = [&](bool timed) {
+      const auto started = Clock::now();
+      Event kernel;
+      self.kernel->enqueueSlice(queue, state.positionsIn(), state.positionsOut(), state.velocities(),
+                                self.display.get(), padded, mySlice.first, mySlice.count, params, &kernel);
+      clCheck(clEnqueueReadBuffer(queue.get(), state.positionsOut(), CL_TRUE, mySlice.first * bytesPerBody,
+                                  mySlice.count * bytesPerBody, host + mySlice.first * bytesPerBody, 0, nullptr,
+                                  nullptr),
+              "clEnqueueReadBuffer");
+      const auto exchange = Clock::now();
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, host, counts.data(), displacements.data(), body, comm);
+      const double comm = msSince(exchange);
+      // The others' slices into this device's new positions (its own are there).
+      if (mySlice.first > 0)
+        clCheck(clEnqueueWriteBuffer(queue.get(), state.positionsOut(), CL_FALSE, 0, mySlice.first * bytesPerBody,
+                                     host, 0, nullptr, nullptr),
+                "clEnqueueWriteBuffer");
+      const size_t end = mySlice.first + mySlice.count;
+      if (end < padded)
+        clCheck(clEnqueueWriteBuffer(queue.get(), state.positionsOut(), CL_FALSE, end * bytesPerBody,
+                                     (padded - end) * bytesPerBody, host + end * bytesPerBody, 0, nullptr, nullptr),
+                "clEnqueueWriteBuffer");
+      queue.finish();
+      state.swap();
+      if (timed) {
+        run.kernelMs.push_back(kernel.elapsedMs());
+        run.commMs.push_back(comm);
+        run.stepMs.push_back(msSince(started));
+      }
+    };
+    // The same steps as one device runs in --bench nbody: the warm-up, then the timed ones.
+    for (int i = 0; i < std::max(2, iterations / 10); ++i) step(false);
+    MPI_Barrier(comm);
+    const auto start = Clock::now();
+    for (int i = 0; i < iterations; ++i) step(true);
+    run.seconds = msSince(start) * 1e-3;
+    run.finalState = state.download(queue);
+    clCheck(clEnqueueUnmapMemObject(queue.get(), pinned.get(), host, 0, nullptr, nullptr), "clEnqueueUnmapMemObject");
+    queue.finish();
+  } catch (const std::exception& e) {
+    // A failure mid-run on one rank: the others would wait in MPI_Allgatherv for
+    // it, so the whole job is ended with the reason.
+    int worldRank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
+    std::fprintf(stderr, "kernelscope: error: rank %d (%s): %s; ending all ranks\n", worldRank, device.c_str(),
+                 e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
+  }
+  MPI_Type_free(&body);
+  return run;
+}
+
+// A run's figures as rank 0 reports them, gathered from the k ranks that ran it
+// (`comm`; MPI_COMM_NULL on a rank that sat it out).
+struct SplitFigures {
+  std::vector<double> rankKernelMs, rankCommMs;
+  double commMs = 0.0;  // rank 0's median MPI_Allgatherv per step
+  std::vector<NBodySlice> slices;
+  NBodySystem finalState;  // on rank 0: every body's, velocities gathered from their ranks
+};
+
+SplitFigures gatherFigures(const SplitRun& run, MPI_Comm comm, int k, int worldRank) {
+  SplitFigures f;
+  if (comm == MPI_COMM_NULL) return f;
+  const double myKernel = summarize(run.kernelMs).median, myComm = summarize(run.commMs).median;
+  const bool root = worldRank == 0;
+  f.rankKernelMs.resize(root ? static_cast<size_t>(k) : 0);
+  f.rankCommMs.resize(root ? static_cast<size_t>(k) : 0);
+  MPI_Gather(&myKernel, 1, MPI_DOUBLE, f.rankKernelMs.data(), 1, MPI_DOUBLE, 0, comm);
+  MPI_Gather(&myComm, 1, MPI_DOUBLE, f.rankCommMs.data(), 1, MPI_DOUBLE, 0, comm);
+  const unsigned long long mine[2] = {run.slice.first, run.slice.count};
+  std::vector<unsigned long long> all(root ? static_cast<size_t>(2 * k) : 0);
+  MPI_Gather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  for (size_t r = 0; r + 1 < all.size(); r += 2)
+    f.slices.push_back({static_cast<size_t>(all[r]), static_cast<size_t>(all[r + 1])});
+  // Velocities are right only in each rank's own slice: gathered to rank 0 the same way.
+  const NBodySystem& state = run.finalState;
+  const size_t values = state.size() * 4;
+  std::vector<double> velocities(values, 0.0), allVelocities(root ? values : 0);
+  for (size_t i = run.slice.first; i < std::min<size_t>(run.slice.first + run.slice.count, state.size()); ++i)
+    for (int c = 0; c < 4; ++c) velocities[i * 4 + static_cast<size_t>(c)] = state.velocities[i][c];
+  MPI_Reduce(velocities.data(), allVelocities.data(), static_cast<int>(values), MPI_DOUBLE, MPI_SUM, 0, comm);
+  if (root) {
+    f.commMs = myComm;
+    f.finalState = state;
+    for (size_t i = 0; i < state.size(); ++i)
+      f.finalState.velocities[i] = glm::dvec4(allVelocities[i * 4], allVelocities[i * 4 + 1],
+                                              allVelocities[i * 4 + 2], allVelocities[i * 4 + 3]);
+  }
+  return f;
+}
+
+// --bench nbody's report, with each rank's slice and times, the communication and the efficiency.
+void printSplitReport(const NBodyOptions& o, int iterations, const NBodyConfig& config, int ranks,
+                      const std::vector<StartReport>& reports, const SplitFigures& f, const NBodyMeasurement& one,
+                      double msPerStep, double rate, double efficiency) {
+  std::printf("kernelscope N-body benchmark over %d MPI ranks, one device each\n", ranks);
+  std::printf("%zu bodies (%s preset), %d iterations after an untimed warm-up; %s\n", o.bodies, o.preset.c_str(),
+              iterations, "flops counted as NVIDIA's nbody sample does: 20 per interaction in fp32, 30 in fp64");
+  std::printf("%s\n", describeNBodyConfig(config).c_str());
+  std::printf("%zu bodies, total time for %d iterations: %.3f ms\n", o.bodies, iterations, msPerStep * iterations);
+  std::printf("= %.3f billion interactions per second\n", rate * 1e-9);
+  std::printf("= %.3f %s-precision GFLOP/s at %.0f flops per interaction\n",
+              rate * nbodyFlopsPerInteraction(config) * 1e-9, config.fp64 ? "double" : "single",
+              nbodyFlopsPerInteraction(config));
+  for (size_t r = 0; r < f.slices.size(); ++r)
+    std::printf("rank %zu %s: bodies %llu to %llu (%llu), kernel %.3f ms, MPI_Allgatherv %.3f ms median per step\n", r,
+                reports[r].device.c_str(), static_cast<unsigned long long>(f.slices[r].first),
+                static_cast<unsigned long long>(f.slices[r].first + f.slices[r].count - 1),
+                static_cast<unsigned long long>(f.slices[r].count), f.rankKernelMs[r], f.rankCommMs[r]);
+  std::printf("communication: %.3f ms median per step on rank 0 (MPI_Allgatherv of the new positions)\n", f.commMs);
+  std::printf("load balance: %.1f %% (mean kernel time over the slowest)\n", nbodyLoadBalance(f.rankKernelMs) * 100.0);
+  if (one.problem.empty())
+    std::printf("one device (rank 0's) alone: %.3f ms per step\n= speed-up %.2fx on %d ranks, parallel efficiency "
+                "%.1f %% (one device's step time / (%d x the split step time))\n",
+                one.msPerStep, msPerStep > 0 ? one.msPerStep / msPerStep : 0.0, ranks, efficiency * 100.0, ranks);
+  else
+    std::printf("one device alone could not be measured: %s\n", one.problem.c_str());
+}
+
 }  // namespace
 
 int runDistributedNBodyBenchmark(DeviceCatalog catalog, const AppOptions& options, const Settings& settings) {
@@ -160,165 +334,77 @@ int runDistributedNBodyBenchmark(DeviceCatalog catalog, const AppOptions& option
     return kExitFailure;
   }
 
-  // ---- the run: every rank integrates its slice, then all exchange.
+  // ---- the runs: rank 0's device alone first, then the split over all ranks
+  // (--scaling: over the first 1, 2, ... K ranks, each from the same start).
   const NBodyConfig& config = self.config;
-  const size_t padded = self.state->padded();
-  const size_t bytesPerBody = 4 * (config.fp64 ? sizeof(double) : sizeof(float));
+  const int iterations = std::max(options.iterations, 1);
   int result = kExitOk;
   NBodyMeasurement one;
-  std::vector<double> kernelMs, commMs, stepMs;
-  NBodySystem finalState;
-  double seconds = 0.0;
-  const int iterations = std::max(options.iterations, 1);
-  const std::vector<NBodySlice> slices =
-      nbodySlices(padded, nbodyBodiesPerGroup(config), std::vector<double>(static_cast<size_t>(ranks), 1.0));
-  const NBodySlice mySlice = slices[static_cast<size_t>(rank)];
-  // One body (xyz, mass in the configuration's precision) as an MPI type, so the
-  // counts are bodies and stay within an int for any N the options allow.
-  MPI_Datatype body;
-  MPI_Type_contiguous(static_cast<int>(bytesPerBody), MPI_BYTE, &body);
-  MPI_Type_commit(&body);
-  std::vector<int> counts, displacements;
-  for (const NBodySlice& s : slices) {
-    counts.push_back(static_cast<int>(s.count));
-    displacements.push_back(static_cast<int>(s.first));
+  // --scaling compares with its own first row instead: rank 0 alone, through the same exchange.
+  if (rank == 0 && !o.scaling) one = measureNBody(*self.compute, system, config, params, iterations);
+  waitForAll(MPI_COMM_WORLD);
+  std::vector<RunRecord> runs;
+  if (rank == 0 && o.scaling) {
+    std::printf("strong scaling over MPI ranks, %zu bodies: speed-up and efficiency against the first row (rank 0's "
+                "device alone, the same steps)\n",
+                o.bodies);
+    std::printf("%8s %14s %16s %10s %12s %14s %12s\n", "ranks", "ms per step", "G interactions/s", "speed-up",
+                "efficiency", "MPI ms", "balance");
   }
-  // Rank 0 alone first, what the split is compared with. The others wait without
-  // spinning: MPI_Barrier polls a core, which slows a CPU device's measurement.
-  if (rank == 0) one = measureNBody(*self.compute, system, config, params, iterations);
-  MPI_Request baseline;
-  MPI_Ibarrier(MPI_COMM_WORLD, &baseline);
-  for (int done = 0; MPI_Test(&baseline, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done;)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  try {
-    // Pinned host memory for the exchange, mapped for the whole run.
-    Buffer pinned(self.compute->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, padded * bytesPerBody);
-    cl_int status = CL_SUCCESS;
-    Queue& queue = self.compute->queue();
-    auto* host = static_cast<unsigned char*>(clEnqueueMapBuffer(queue.get(), pinned.get(), CL_TRUE,
-                                                                CL_MAP_READ | CL_MAP_WRITE, 0, padded * bytesPerBody,
-                                                                0, nullptr, nullptr, &status));
-    clCheck(status, "clEnqueueMapBuffer");
-    NBodyDeviceState& state = *self.state;
-    auto step = [&](bool timed) {
-      const auto started = Clock::now();
-      Event kernel;
-      self.kernel->enqueueSlice(queue, state.positionsIn(), state.positionsOut(), state.velocities(),
-                                self.display.get(), padded, mySlice.first, mySlice.count, params, &kernel);
-      clCheck(clEnqueueReadBuffer(queue.get(), state.positionsOut(), CL_TRUE, mySlice.first * bytesPerBody,
-                                  mySlice.count * bytesPerBody, host + mySlice.first * bytesPerBody, 0, nullptr,
-                                  nullptr),
-              "clEnqueueReadBuffer");
-      const auto exchange = Clock::now();
-      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, host, counts.data(), displacements.data(), body,
-                     MPI_COMM_WORLD);
-      const double comm = msSince(exchange);
-      // The others' slices into this device's new positions (its own are there).
-      if (mySlice.first > 0)
-        clCheck(clEnqueueWriteBuffer(queue.get(), state.positionsOut(), CL_FALSE, 0, mySlice.first * bytesPerBody,
-                                     host, 0, nullptr, nullptr),
-                "clEnqueueWriteBuffer");
-      const size_t end = mySlice.first + mySlice.count;
-      if (end < padded)
-        clCheck(clEnqueueWriteBuffer(queue.get(), state.positionsOut(), CL_FALSE, end * bytesPerBody,
-                                     (padded - end) * bytesPerBody, host + end * bytesPerBody, 0, nullptr, nullptr),
-                "clEnqueueWriteBuffer");
-      queue.finish();
-      state.swap();
-      if (timed) {
-        kernelMs.push_back(kernel.elapsedMs());
-        commMs.push_back(comm);
-        stepMs.push_back(msSince(started));
-      }
-    };
-    // The same steps as one device runs in --bench nbody: the warm-up, then the timed ones.
-    for (int i = 0; i < std::max(2, iterations / 10); ++i) step(false);
-    MPI_Barrier(MPI_COMM_WORLD);
-    const auto start = Clock::now();
-    for (int i = 0; i < iterations; ++i) step(true);
-    seconds = msSince(start) * 1e-3;
-    finalState = state.download(queue);
-    // Velocities are right only in each rank's own slice: gathered to rank 0 the same way.
-    std::vector<double> velocities(padded * 4, 0.0), allVelocities(rank == 0 ? padded * 4 : 0);
-    for (size_t i = mySlice.first; i < std::min(mySlice.first + mySlice.count, finalState.size()); ++i)
-      for (int c = 0; c < 4; ++c) velocities[i * 4 + static_cast<size_t>(c)] = finalState.velocities[i][c];
-    MPI_Reduce(velocities.data(), allVelocities.data(), static_cast<int>(padded * 4), MPI_DOUBLE, MPI_SUM, 0,
-               MPI_COMM_WORLD);
-    if (rank == 0)
-      for (size_t i = 0; i < finalState.size(); ++i)
-        finalState.velocities[i] = glm::dvec4(allVelocities[i * 4], allVelocities[i * 4 + 1],
-                                              allVelocities[i * 4 + 2], allVelocities[i * 4 + 3]);
-    clCheck(clEnqueueUnmapMemObject(queue.get(), pinned.get(), host, 0, nullptr, nullptr), "clEnqueueUnmapMemObject");
-    queue.finish();
-  } catch (const std::exception& e) {
-    // A failure mid-run on one rank: the others would wait in MPI_Allgatherv for
-    // it, so the whole job is ended with the reason.
-    std::fprintf(stderr, "kernelscope: error: rank %d (%s): %s; ending all ranks\n", rank, report.device.c_str(),
-                 e.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
-  }
-  MPI_Type_free(&body);
-
-  // ---- rank 0 reports.
-  const double myKernel = summarize(kernelMs).median, myComm = summarize(commMs).median;
-  std::vector<double> rankKernel(static_cast<size_t>(ranks)), rankComm(static_cast<size_t>(ranks));
-  MPI_Gather(&myKernel, 1, MPI_DOUBLE, rankKernel.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  MPI_Gather(&myComm, 1, MPI_DOUBLE, rankComm.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  if (rank == 0) {
+  for (int k = o.scaling ? 1 : ranks; k <= ranks; ++k) {
+    // The first k ranks run; the others wait for them (without spinning).
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < k ? 0 : MPI_UNDEFINED, rank, &comm);
+    SplitRun run;
+    if (comm != MPI_COMM_NULL) {
+      if (k > 1 || o.scaling) self.state = std::make_unique<NBodyDeviceState>(*self.compute, system, config);
+      run = runSplit(self, params, comm, iterations, report.device);
+    }
+    const SplitFigures f = gatherFigures(run, comm, k, rank);
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    waitForAll(MPI_COMM_WORLD);
+    if (rank != 0) continue;
     const double n = static_cast<double>(o.bodies);
-    const double msPerStep = seconds * 1e3 / iterations;
-    const double rate = seconds > 0 ? n * n * iterations / seconds : 0.0;
-    std::printf("kernelscope N-body benchmark over %d MPI ranks, one device each\n", ranks);
-    std::printf("%zu bodies (%s preset), %d iterations after an untimed warm-up; %s\n", o.bodies, o.preset.c_str(),
-                iterations, "flops counted as NVIDIA's nbody sample does: 20 per interaction in fp32, 30 in fp64");
-    std::printf("%s\n", describeNBodyConfig(config).c_str());
-    std::printf("%zu bodies, total time for %d iterations: %.3f ms\n", o.bodies, iterations, msPerStep * iterations);
-    std::printf("= %.3f billion interactions per second\n", rate * 1e-9);
-    std::printf("= %.3f %s-precision GFLOP/s at %.0f flops per interaction\n",
-                rate * nbodyFlopsPerInteraction(config) * 1e-9, config.fp64 ? "double" : "single",
-                nbodyFlopsPerInteraction(config));
-    for (int r = 0; r < ranks; ++r)
-      std::printf("rank %d %s: bodies %zu to %zu (%zu), kernel %.3f ms, MPI_Allgatherv %.3f ms median per step\n", r,
-                  reports[static_cast<size_t>(r)].device.c_str(), slices[static_cast<size_t>(r)].first,
-                  slices[static_cast<size_t>(r)].first + slices[static_cast<size_t>(r)].count - 1,
-                  slices[static_cast<size_t>(r)].count, rankKernel[static_cast<size_t>(r)],
-                  rankComm[static_cast<size_t>(r)]);
-    const double comm = summarize(commMs).median;
-    const double efficiency = one.problem.empty() && msPerStep > 0 ? one.msPerStep / (ranks * msPerStep) : 0.0;
-    std::printf("communication: %.3f ms median per step on rank 0 (MPI_Allgatherv of the new positions)\n", comm);
-    std::printf("load balance: %.1f %% (mean kernel time over the slowest)\n", nbodyLoadBalance(rankKernel) * 100.0);
-    if (one.problem.empty())
-      std::printf("one device (rank 0's) alone: %.3f ms per step\n= speed-up %.2fx on %d ranks, parallel efficiency "
-                  "%.1f %% (one device's step time / (%d x the split step time))\n",
-                  one.msPerStep, msPerStep > 0 ? one.msPerStep / msPerStep : 0.0, ranks, efficiency * 100.0, ranks);
-    else
-      std::printf("one device alone could not be measured: %s\n", one.problem.c_str());
-    if (o.positionsOut) {
+    const double msPerStep = run.seconds * 1e3 / iterations;
+    const double rate = run.seconds > 0 ? n * n * iterations / run.seconds : 0.0;
+    if (o.scaling && k == 1) one.msPerStep = msPerStep;
+    const double efficiency = one.problem.empty() && msPerStep > 0 ? one.msPerStep / (k * msPerStep) : 0.0;
+    if (o.scaling) {
+      std::printf("%8d %14.3f %16.3f %9.2fx %11.1f %% %14.3f %10.1f %%\n", k, msPerStep, rate * 1e-9,
+                  msPerStep > 0 ? one.msPerStep / msPerStep : 0.0, efficiency * 100.0, f.commMs,
+                  nbodyLoadBalance(f.rankKernelMs) * 100.0);
+      std::fflush(stdout);
+    } else {
+      printSplitReport(o, iterations, config, k, reports, f, one, msPerStep, rate, efficiency);
+    }
+    if (!o.scaling && o.positionsOut) {
       try {
-        saveNBodySystem(finalState, *o.positionsOut);
+        saveNBodySystem(f.finalState, *o.positionsOut);
         std::printf("final positions and velocities written to %s\n", o.positionsOut->string().c_str());
       } catch (const std::exception& e) {
         std::fprintf(stderr, "kernelscope: error: %s\n", e.what());
         result = kExitFailure;
       }
     }
-    if (o.csv || o.json) {
-      NBodyMeasurement m;
-      m.config = config;
-      m.stepMs = stepMs;
-      m.msPerStep = msPerStep;
-      m.interactionsPerSecond = rate;
-      m.sourceHash = hashSource(readKernelSource(self.compute->kernelsDir(), kNBodyKernelFile));
-      RunRecord run = nbodyRun(self.compute->device(), m, o.bodies, iterations);
-      run.name += " over " + std::to_string(ranks) + " MPI ranks";
-      run.m.split.devices = ranks;
-      run.m.split.deviceKernelMs = rankKernel;
-      run.m.split.exchangeMs = comm;
-      run.m.split.loadBalance = nbodyLoadBalance(rankKernel);
-      run.m.split.parallelEfficiency = efficiency;
-      if (const int written = writeRunFiles({run}, o.csv, o.json); written != kExitOk) result = written;
-    }
+    NBodyMeasurement m;
+    m.config = config;
+    m.stepMs = run.stepMs;
+    m.msPerStep = msPerStep;
+    m.interactionsPerSecond = rate;
+    m.sourceHash = hashSource(readKernelSource(self.compute->kernelsDir(), kNBodyKernelFile));
+    RunRecord record = nbodyRun(self.compute->device(), m, o.bodies, iterations);
+    record.name += " over " + std::to_string(k) + (k == 1 ? " MPI rank" : " MPI ranks");
+    record.m.split.devices = k;
+    record.m.split.deviceKernelMs = f.rankKernelMs;
+    record.m.split.exchangeMs = f.commMs;
+    record.m.split.loadBalance = nbodyLoadBalance(f.rankKernelMs);
+    record.m.split.parallelEfficiency = efficiency;
+    runs.push_back(std::move(record));
+  }
+  if (rank == 0) {
+    if (o.scaling) std::printf("(ideal: speed-up K on K ranks, efficiency 100 %%)\n");
+    if (o.csv || o.json)
+      if (const int written = writeRunFiles(runs, o.csv, o.json); written != kExitOk) result = written;
     std::fflush(stdout);
   }
   MPI_Finalize();

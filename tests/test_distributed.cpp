@@ -94,5 +94,29 @@ TEST_F(Distributed, RanksThatDisagreeOnTheBodiesDoNotStart) {
   EXPECT_NE(r.err.find("rank 1 has 2000 bodies, rank 0 1100"), std::string::npos) << r.describe();
 }
 
+// --scaling over MPI ranks: the first 1, then 2 ranks run the same steps from the
+// same start; one table row and one run record each, with its rank count.
+TEST_F(Distributed, ScalingRunsOneRankThenTwoAndRecordsEach) {
+  test::TempDir dir("ks-mpi-scaling");
+  const fs::path csv = dir / "scaling.csv";
+  const test::ShellResult r =
+      mpirun(dir, "pthread pthread", {"-np 2 " + kernelscope(with({"--distributed", "--scaling", "--csv", csv.string()}))});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_NE(r.out.find("strong scaling over MPI ranks, 1100 bodies"), std::string::npos) << r.describe();
+  // One row per rank count: the count first, then the step time, rate, speed-up and efficiency.
+  for (const char* row : {"\n       1 ", "\n       2 "})
+    EXPECT_NE(r.out.find(row), std::string::npos) << "no row for" << row << "\n" << r.describe();
+  EXPECT_EQ(r.out.find("over 2 MPI ranks, one device each"), std::string::npos) << "the full report is for one run";
+  const std::string file = test::readFile(csv);
+  const size_t header = file.find('\n');
+  ASSERT_NE(header, std::string::npos) << file;
+  size_t rows = 0;
+  for (size_t at = header + 1; at < file.size(); at = file.find('\n', at) + 1) ++rows;
+  EXPECT_EQ(rows, 2u) << file;
+  EXPECT_NE(file.find("over 1 MPI rank"), std::string::npos) << file;
+  EXPECT_EQ(file.find("over 1 MPI ranks"), std::string::npos) << file;
+  EXPECT_NE(file.find("over 2 MPI ranks"), std::string::npos) << file;
+}
+
 }  // namespace
 }  // namespace ks
