@@ -62,7 +62,10 @@ struct RunsState {
   int baseline = 0;             // index into runs
   bool baselineChosen = false;  // picked by the user; until then, the first run that has the compared figure
   int chartMetric = 0;          // 0 rate, 1 kernel ms, 2 FPS
-  bool speedVsAccuracy = false; // the chart: interactions/s against energy drift instead of bars
+  // The chart under the table: bars of the compared figure, interactions/s against
+  // energy drift, or speed-up against device count.
+  enum class Chart { Bars, SpeedVsAccuracy, Scaling };
+  Chart chart = Chart::Bars;
   char exportPath[256] = "kernelscope-runs";  // .csv / .json appended
   char importPath[256] = "";
   std::string message;          // outcome of the last export / import / apply

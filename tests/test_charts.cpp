@@ -22,6 +22,7 @@
 #include "ui/frame_rate_text.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/scaling_chart.h"
 #include "ui/speed_accuracy_chart.h"
 #include "ui/style.h"
 
@@ -523,7 +524,7 @@ TEST(SpeedAccuracyAxis, DecadesCoverTheDriftsAndEndOnALabel) {
 // plotted; the cursor on a point names the run and both figures. At both window sizes.
 TEST_F(ChartsUi, SpeedAgainstAccuracyPlotsAPointPerRunWithADrift) {
   state_.runs.showRuns = true;
-  state_.runs.speedVsAccuracy = true;
+  state_.runs.chart = RunsState::Chart::SpeedVsAccuracy;
   state_.runs.runs = {nbodyRunWithDrift("blocked wg=256 fp32 native_rsqrt", 2.0, 3.1e-5),
                       nbodyRunWithDrift("blocked wg=256 fp64", 8.0, -2.0e-9),
                       nbodyRunWithDrift("blocked wg=256 fp32 native_rsqrt fast-math", 1.6, 4.2e-4),
@@ -586,10 +587,98 @@ TEST_F(ChartsUi, SpeedAgainstAccuracyPlotsAPointPerRunWithADrift) {
   EXPECT_NE(hover.find("energy drift +4.200e-04 after 1000 steps"), std::string::npos) << hover;
 }
 
+// ---- the scaling view (issue 24) ---------------------------------------------
+
+RunRecord splitRun(const std::string& name, int devices, double ms, size_t bodies = 1048576) {
+  RunRecord r = nbodyRunWithDrift(name, ms, 0.0, bodies);
+  r.status = "ok";
+  r.m.split.devices = devices;
+  return r;
+}
+
+TEST(ScalingSeries, NamesLoseTheirDeviceCountAndRunsGroupByConfigurationAndBodies) {
+  EXPECT_EQ(nameWithoutDeviceCount("blocked wg=256 fp32 on 4 devices"), "blocked wg=256 fp32");
+  EXPECT_EQ(nameWithoutDeviceCount("blocked wg=256 fp32 on 1 device"), "blocked wg=256 fp32");
+  EXPECT_EQ(nameWithoutDeviceCount("blocked wg=64 over 12 MPI ranks"), "blocked wg=64");
+  EXPECT_EQ(nameWithoutDeviceCount("blocked wg=64 over 1 MPI rank"), "blocked wg=64");
+  EXPECT_EQ(nameWithoutDeviceCount("recording on devices"), "recording on devices");
+  EXPECT_EQ(nameWithoutDeviceCount("on 3 devices"), "on 3 devices");  // nothing before it
+  EXPECT_EQ(nameWithoutDeviceCount("blocked on 2 devices @gpu-host"), "blocked @gpu-host");  // imported
+  const std::vector<RunRecord> runs = {
+      splitRun("blocked on 1 device", 1, 100.0), splitRun("blocked on 2 devices", 2, 51.0),
+      splitRun("blocked on 4 devices", 4, 26.0),
+      splitRun("blocked on 2 devices", 2, 400.0, 4194304),  // another N: alone, no series
+      splitRun("tiled over 2 MPI ranks", 2, 60.0), splitRun("tiled over 3 MPI ranks", 3, 41.0),
+      splitRun("blocked on 2 devices", 2, 50.0)};  // a repeat: the newest of a count is taken
+  const std::vector<ScalingSeries> series = scalingSeries(runs);
+  ASSERT_EQ(series.size(), 2u);
+  EXPECT_EQ(series[0].name, "blocked");
+  EXPECT_EQ(series[0].bodies, "1048576");
+  ASSERT_EQ(series[0].points.size(), 3u);
+  EXPECT_EQ(series[0].points[1].run, 6u);
+  EXPECT_NEAR(series[0].points[1].speedUp, 2.0, 1e-9);
+  EXPECT_NEAR(series[0].points[2].speedUp, 100.0 / 26.0, 1e-9);
+  EXPECT_NEAR(series[0].points[2].efficiency, 100.0 / 26.0 / 4.0, 1e-9);
+  // Fewest ranks 2: the speed-up is against them, times two.
+  EXPECT_EQ(series[1].name, "tiled");
+  ASSERT_EQ(series[1].points.size(), 2u);
+  EXPECT_NEAR(series[1].points[0].speedUp, 2.0, 1e-9);
+  EXPECT_NEAR(series[1].points[1].speedUp, 2.0 * 60.0 / 41.0, 1e-9);
+  EXPECT_NEAR(series[1].points[1].efficiency, 2.0 * 60.0 / 41.0 / 3.0, 1e-9);
+}
+
+// The view draws a point per device count where its speed-up puts it, labelled with
+// its efficiency, on axes that fit inside the panel at both window sizes.
+TEST_F(ChartsUi, ScalingPlotsSpeedUpAgainstDevicesWithTheIdealLine) {
+  state_.runs.showRuns = true;
+  state_.runs.chart = RunsState::Chart::Scaling;
+  state_.runs.runs = {splitRun("blocked wg=256 on 1 device", 1, 554.7), splitRun("blocked wg=256 on 2 devices", 2, 278.4),
+                      splitRun("blocked wg=256 on 4 devices", 4, 140.25)};
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    const ImGuiWindow* runs = panel("Runs");
+    ASSERT_NE(runs, nullptr);
+    const ChartAxes* chart = drawnChart(kScalingChartId);
+    ASSERT_NE(chart, nullptr) << "no scaling chart drawn";
+    EXPECT_EQ(drawnChart("runs"), nullptr) << "the bars give way to it";
+    const ScreenRect& plot = chart->plot;
+    EXPECT_GE(plot.width(), 0.6f * runs->InnerRect.GetWidth());
+    EXPECT_GE(plot.height(), 6.0f * ImGui::GetTextLineHeight());
+    EXPECT_LE(plot.x1, runs->InnerRect.Max.x);
+    EXPECT_LE(plot.y1 + ImGui::GetTextLineHeight(), runs->InnerRect.Max.y) << "the x labels are inside the panel";
+    EXPECT_EQ(chart->xUnit, "devices");
+    EXPECT_EQ(chart->yUnit, "speed-up");
+    ASSERT_FALSE(chart->x.empty());
+    EXPECT_EQ(chart->x.back().value, 4.0);
+    ASSERT_FALSE(chart->y.empty());
+    EXPECT_GE(chart->y.back().value, 4.0) << "the ideal line's end is on the axis";
+    const double yTop = chart->y.back().value;
+    ASSERT_EQ(chart->bars.size(), 3u);
+    const int devices[] = {1, 2, 4};
+    const double speedUps[] = {1.0, 554.7 / 278.4, 554.7 / 140.25};
+    for (size_t k = 0; k < 3; ++k) {
+      const ChartBar& p = chart->bars[k];
+      char label[32];
+      std::snprintf(label, sizeof label, "%d: %.0f %%", devices[k], speedUps[k] / devices[k] * 100.0);
+      EXPECT_EQ(p.label, label);
+      EXPECT_NEAR((p.rect.x0 + p.rect.x1) * 0.5f, plot.x0 + plot.width() * devices[k] / 4.0f, 0.5f) << p.label;
+      EXPECT_NEAR((p.rect.y0 + p.rect.y1) * 0.5f, plot.y1 - plot.height() * float(speedUps[k] / yTop), 0.5f) << p.label;
+    }
+  }
+  // The cursor on the 4-device point: its run and figures.
+  const ChartBar four = drawnChart(kScalingChartId)->bars[2];
+  frames(3, ImVec2((four.rect.x0 + four.rect.x1) * 0.5f + 1.0f, (four.rect.y0 + four.rect.y1) * 0.5f));
+  ASSERT_NE(drawnChart(kScalingChartId), nullptr);
+  const std::string& hover = drawnChart(kScalingChartId)->hover;
+  EXPECT_NE(hover.find("blocked wg=256 on 4 devices"), std::string::npos) << hover;
+  EXPECT_NE(hover.find("4 devices: speed-up 3.96x, parallel efficiency 98.9 %"), std::string::npos) << hover;
+}
+
 // No run has a drift: no point, the view says how to get one and names the runs.
 TEST_F(ChartsUi, SpeedAgainstAccuracyWithoutDriftsPlotsNothingAndSaysSo) {
   state_.runs.showRuns = true;
-  state_.runs.speedVsAccuracy = true;
+  state_.runs.chart = RunsState::Chart::SpeedVsAccuracy;
   state_.runs.runs = {nbodyRunWithDrift("recording 1", 2.0, 0.0), nbodyRunWithDrift("recording 2", 3.0, 0.0)};
   frames(3);
   const ChartAxes* chart = drawnChart(kSpeedAccuracyChartId);

@@ -17,6 +17,7 @@
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/scaling_chart.h"
 #include "ui/speed_accuracy_chart.h"
 
 namespace ks {
@@ -354,8 +355,14 @@ void drawRunsPanel(AppState& state) {
     runs.baseline = defaultBaseline(runs.runs, runs.chartMetric);
   const RunRecord* base = runs.runs.empty() ? nullptr : &runs.runs[static_cast<size_t>(runs.baseline)];
   ImGui::SameLine();
-  ImGui::Checkbox("speed vs accuracy", &runs.speedVsAccuracy);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("N-body runs: interactions/s against the energy drift they measured");
+  int chart = static_cast<int>(runs.chart);
+  ImGui::SetNextItemWidth(170);
+  if (ImGui::Combo("chart", &chart, "bars\0speed vs accuracy\0scaling\0")) runs.chart = static_cast<RunsState::Chart>(chart);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("bars: the compared figure of each run against the baseline\nspeed vs accuracy: N-body runs' "
+                      "interactions/s against the energy drift they measured\nscaling: N-body runs split over 1, 2, "
+                      "... devices or MPI ranks, speed-up against the ideal");
+  const bool scatter = runs.chart != RunsState::Chart::Bars;
   // The table fits the panel's width (a sideways scroll hid the speed-up): the names and
   // the device wrap in the columns that stretch. A narrow panel (about 500 pixels at
   // 1024 wide) leaves out the device, the p95 and the figures not compared; the device
@@ -382,9 +389,9 @@ void drawRunsPanel(AppState& state) {
   // rows (the points name the runs), the scatter the rest.
   const float fewRows = ImGui::GetFrameHeight() + 3.0f * ImGui::GetTextLineHeightWithSpacing();
   const float chartHeight =
-      runs.speedVsAccuracy ? std::max(shared - std::max(fewRows, shared / 4.0f), 16.0f * ImGui::GetTextLineHeight())
+      scatter ? std::max(shared - std::max(fewRows, shared / 4.0f), 16.0f * ImGui::GetTextLineHeight())
                            : std::min(barsHeight, std::max(shared - std::max(minTable, 0.5f * shared), 0.0f));
-  const float tableHeight = std::max(runs.speedVsAccuracy ? fewRows : minTable, shared - chartHeight);
+  const float tableHeight = std::max(scatter ? fewRows : minTable, shared - chartHeight);
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(1, 1);
     const ImGuiTableColumnFlags hiddenWhenNarrow = narrow ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
@@ -487,8 +494,10 @@ void drawRunsPanel(AppState& state) {
     }
     ImGui::EndTable();
   }
-  if (runs.speedVsAccuracy) {
+  if (runs.chart == RunsState::Chart::SpeedVsAccuracy) {
     drawSpeedAccuracyChart(runs, chartHeight);
+  } else if (runs.chart == RunsState::Chart::Scaling) {
+    drawScalingChart(runs, chartHeight);
   } else if (!runs.runs.empty()) {
     if (ImGui::BeginChild("##comparison chart", ImVec2(0, chartHeight))) drawComparisonChart(runs, rows, base, chartRowHeight);
     ImGui::EndChild();
