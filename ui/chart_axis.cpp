@@ -95,6 +95,16 @@ ImU32 labelColour() { return ImGui::GetColorU32(ImGuiCol_Text, 0.8f); }
 
 }  // namespace
 
+ImDrawList* drawPlotFrame(const char* id, ImVec2 size, const ChartAxes& axes, bool* hovered) {
+  ImGui::InvisibleButton(id, size);
+  *hovered = ImGui::IsItemHovered();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(ImVec2(axes.plot.x0, axes.plot.y0), ImVec2(axes.plot.x1, axes.plot.y1), IM_COL32(20, 22, 28, 255));
+  drawYAxis(draw, axes.plot, axes.y, axes.yUnit.c_str());
+  drawXAxis(draw, axes.plot, axes.x, axes.xUnit.c_str(), true);
+  return draw;
+}
+
 float widestLabel(const std::vector<ChartTick>& ticks) {
   float widest = 0.0f;
   for (const ChartTick& t : ticks) widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);

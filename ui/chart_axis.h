@@ -66,6 +66,10 @@ void drawYAxis(ImDrawList* draw, const ScreenRect& plot, const std::vector<Chart
 // (in the corner under the y axis's labels or the bars' names).
 void drawXAxis(ImDrawList* draw, const ScreenRect& plot, const std::vector<ChartTick>& ticks, const char* unit,
                bool gridlines);
+// A plot as one item: an invisible button of `size` (`id` names it; its hover is
+// returned in `hovered`), the plot's background and both axes with their units (x
+// gridlines on). Gives the window's draw list for the data.
+ImDrawList* drawPlotFrame(const char* id, ImVec2 size, const ChartAxes& axes, bool* hovered);
 // The width of the widest label among `ticks` (a y axis's margin).
 float widestLabel(const std::vector<ChartTick>& ticks);
 

@@ -106,12 +106,8 @@ void drawScalingChart(const RunsState& runs, float height) {
   axes.x = placeTicks(xValues, most, false, axes.plot.x0, axes.plot.x1);
   auto xOf = [&](double k) { return axes.plot.x0 + axes.plot.width() * static_cast<float>(std::clamp(k / most, 0.0, 1.0)); };
 
-  ImGui::InvisibleButton("##scaling", ImVec2(width, frameHeight));
-  const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddRectFilled(ImVec2(axes.plot.x0, axes.plot.y0), ImVec2(axes.plot.x1, axes.plot.y1), IM_COL32(20, 22, 28, 255));
-  drawYAxis(draw, axes.plot, axes.y, axes.yUnit.c_str());
-  drawXAxis(draw, axes.plot, axes.x, axes.xUnit.c_str(), true);
+  bool hovered = false;
+  ImDrawList* draw = drawPlotFrame("##scaling", ImVec2(width, frameHeight), axes, &hovered);
   // Ideal: speed-up K on K devices, from 1 device to the most (clipped where the axis ends).
   const double idealEnd = std::min<double>(most, yTop);
   draw->AddLine(ImVec2(xOf(1.0), yOf(1.0)), ImVec2(xOf(idealEnd), yOf(idealEnd)), IM_COL32(150, 150, 150, 200), 1.5f);

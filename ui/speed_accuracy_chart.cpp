@@ -156,12 +156,8 @@ void drawSpeedAccuracyChart(const RunsState& runs, float height) {
   axes.x = placeTicks(xValues, xTop, false, axes.plot.x0, axes.plot.x1);
   auto xOf = [&](double x) { return axes.plot.x0 + axes.plot.width() * static_cast<float>(std::clamp(x / xTop, 0.0, 1.0)); };
 
-  ImGui::InvisibleButton("##speed-accuracy", ImVec2(width, frameHeight));
-  const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddRectFilled(ImVec2(axes.plot.x0, axes.plot.y0), ImVec2(axes.plot.x1, axes.plot.y1), IM_COL32(20, 22, 28, 255));
-  drawYAxis(draw, axes.plot, axes.y, axes.yUnit.c_str());
-  drawXAxis(draw, axes.plot, axes.x, unit.c_str(), true);
+  bool hovered = false;
+  ImDrawList* draw = drawPlotFrame("##speed-accuracy", ImVec2(width, frameHeight), axes, &hovered);
   // The units: the drift's above its labels (drawYAxis), the speed's in the corner under them.
 
   const ImU32 pointColour = IM_COL32(86, 150, 220, 255), baseColour = IM_COL32(230, 159, 0, 255);
