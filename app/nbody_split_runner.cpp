@@ -2,13 +2,17 @@
 
 #include <algorithm>
 
+#include "compute/sample_stats.h"
+
 namespace ks {
 namespace {
 
-// Re-size the slices at most this often, and only when the slowest device's
-// kernel takes noticeably longer than the mean: moving the velocities of the
-// bodies that change device costs a trip through the host.
-constexpr unsigned long long kStepsBetweenRebalances = 20;
+// Re-size the slices from the median kernel times of this many frames since the
+// last re-size, and only when the slowest device's median is noticeably above
+// the mean: one frame's times jump about (devices that share a host's cores, a
+// GPU's clock), and moving the velocities of the bodies that change device
+// costs a trip through the host.
+constexpr size_t kFramesBetweenRebalances = 20;
 constexpr double kRebalanceBelow = 0.95;
 
 }  // namespace
@@ -68,11 +72,17 @@ void NBodySplitRunner::advance(int steps, const NBodyParams& params, NBodySplitS
   if (split.recent.size() > NBodySplitState::kRecentFrames) split.recent.pop_front();
   // Before any re-sizing: each slice's display values are on the device that computed them.
   multi_->readDisplay(display_);
-  stepsSinceRebalance_ += static_cast<unsigned long long>(steps);
-  if (k > 1 && stepsSinceRebalance_ >= kStepsBetweenRebalances && split.loadBalance < kRebalanceBelow) {
-    stepsSinceRebalance_ = 0;
-    if (multi_->rebalance(kernelMs)) ++split.rebalances;
+  if (k < 2) return;
+  sinceRebalance_.push_back(kernelMs);
+  if (sinceRebalance_.size() < kFramesBetweenRebalances) return;
+  std::vector<double> medians(k);
+  for (size_t d = 0; d < k; ++d) {
+    std::vector<double> samples;
+    for (const auto& frame : sinceRebalance_) samples.push_back(frame[d]);
+    medians[d] = summarize(samples).median;
   }
+  sinceRebalance_.clear();
+  if (nbodyLoadBalance(medians) < kRebalanceBelow && multi_->rebalance(medians)) ++split.rebalances;
 }
 
 }  // namespace ks

@@ -36,7 +36,7 @@ class NBodySplitRunner {
   std::unique_ptr<DeviceGroup> group_;  // declared first: destroyed after the devices' buffers
   std::unique_ptr<NBodyMultiDevice> multi_;
   std::vector<float> display_;
-  unsigned long long stepsSinceRebalance_ = 0;
+  std::vector<std::vector<double>> sinceRebalance_;  // each frame's kernel times per device since the last re-size
 };
 
 // The devices of `wanted` as a split, or why they cannot be one (empty): all of

@@ -33,9 +33,9 @@ void drawNBodySplitChoice(AppState& state) {
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "Devices for N-body");
-  hintText("Tick the devices the N-body step is split over; the bodies are shared out by each device's measured "
-           "speed, and %s draws them all.",
-           state.devices[display].displayName().c_str());
+  hintText("Tick the devices the N-body step is split over: the bodies are shared out by each device's measured "
+           "speed, and device %zu draws them all.",
+           display);
   const std::vector<size_t> ticked = nbodySplitTicked(state, display);
   std::vector<size_t> eligible;
   for (size_t i = 0; i < state.devices.size(); ++i)
@@ -48,7 +48,8 @@ void drawNBodySplitChoice(AppState& state) {
   for (size_t i = 0; i < state.devices.size(); ++i) {
     const std::string problem = nbodySplitJoinProblem(state, i, display);
     bool on = problem.empty() && std::find(ticked.begin(), ticked.end(), i) != ticked.end();
-    std::string label = std::to_string(i) + ": " + state.devices[i].name + (i == display ? " (draws)" : "") +
+    // "(draws)" before the name: a narrow panel cuts the end of the line.
+    std::string label = std::to_string(i) + (i == display ? " (draws): " : ": ") + state.devices[i].name +
                         "##nbody split " + std::to_string(i);
     ImGui::BeginDisabled(!problem.empty());
     if (ImGui::Checkbox(label.c_str(), &on)) {
