@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/frame_profiler.h"
+#include "app/nbody_split_state.h"
 #include "app/runs_state.h"
 #include "io/settings.h"
 #include "app/view_area.h"
@@ -117,6 +118,7 @@ struct NBodyState {
   std::string message;
   std::string verification;
   NBodyConservationState conservation;
+  NBodySplitState split;  // the step split over several devices (issue 24)
   bool cameraResetRequested = true;
 };
 

@@ -254,8 +254,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(outputFileProblem);
   std::string devices;
   group->add_option("--devices", devices,
-                    "--bench nbody with each step split over several OpenCL devices of one platform: 'all' or device "
-                    "numbers within the platform, e.g. 0,1 (--list-devices shows them; --platform picks the platform)")
+                    "--bench nbody or the viewer's N-body scene with each step split over several OpenCL devices of one "
+                    "platform: 'all' or device numbers within the platform, e.g. 0,1 (--list-devices shows them; "
+                    "--platform picks the platform; in the viewer --device picks the one that draws)")
       ->check([](const std::string& text) {
         std::string error;
         return parseDeviceList(text, &error) ? std::string() : error;
@@ -443,8 +444,12 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                                     std::pair{split.distributed, "--distributed"},
                                     std::pair{split.positionsOut.has_value(), "--positions-out"}}) {
     if (!given) continue;
+    // --devices also splits the viewer's N-body step (no --bench).
+    const bool viewer = options.bench.empty() && !split.sweep && std::string(name) == "--devices";
+    if (viewer) continue;
     if (options.bench != "nbody" || split.sweep)
-      return usageError(std::string(name) + ": for --bench nbody (one configuration, not --sweep)");
+      return usageError(std::string(name) + ": for --bench nbody (one configuration, not --sweep)" +
+                        (std::string(name) == "--devices" ? " or the viewer" : ""));
     if (split.driftSteps > 0 && std::string(name) != "--positions-out")
       return usageError(std::string(name) + ": not with --drift-steps, which is measured on one device");
   }
@@ -455,7 +460,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     return usageError("--positions-out: not with --scaling, which runs the split once per device count");
   if (split.devices && split.distributed)
     return usageError("--devices and --distributed: choose one (MPI ranks take one device each, by local rank)");
-  if ((split.devices || split.distributed) && options.device)
+  if ((split.devices || split.distributed) && options.device && !options.bench.empty())
     return usageError(std::string(split.devices ? "--devices" : "--distributed") +
                       ": not with --device (" +
                       (split.devices ? "--devices names the devices" : "each rank takes the device of its local rank") +

@@ -95,6 +95,10 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
   if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
   if (!start) nb.style.brightness = brightnessFor(system.size());
   nb.cameraResetRequested = true;
+  // A device switch (or the scene opened again) splits over the same devices
+  // again, if the new display device's platform has them.
+  if (nb.split.active() && !nb.split.requested) nb.split.requested = nb.split.running;
+  nb.split.running.clear();
   publishRunning(state);
 }
 
@@ -104,6 +108,7 @@ void NBodyScene::reloadKernels(AppState& state) {
   // The same configuration again: the build goes through the program cache with
   // the file's new text; setConfig keeps the running kernel when it throws.
   simulation_->setConfig(simulation_->config());
+  if (split_) startSplit(state.nbody.split.running, state);  // the split's devices build the new text too
   meter_.reset();  // nbody_invariants.cl may have changed too
   meterFailed_ = false;
   restartConservation();
@@ -146,7 +151,14 @@ void NBodyScene::resetSystem(AppState& state) {
 }
 
 void NBodyScene::applyRequests(AppState& state) {
+  applySplitRequest(state);
   NBodyState& nb = state.nbody;
+  // A new configuration or system goes to the display device's simulation: a
+  // split hands its bodies back first and is built again afterwards.
+  std::vector<size_t> splitAgain;
+  if (split_ && (!(nb.config == simulation_->config()) || nb.resetRequested || nb.loadRequested ||
+                 static_cast<size_t>(std::max(nb.bodies, 1)) != simulation_->bodies()))
+    splitAgain = joinSplit(state);
   if (!(nb.config == simulation_->config())) {
     try {
       simulation_->setConfig(nb.config);
@@ -171,7 +183,7 @@ void NBodyScene::applyRequests(AppState& state) {
   if (nb.saveRequested) {
     nb.saveRequested = false;
     try {
-      saveNBodySystem(simulation_->download(), nb.statePath);
+      saveNBodySystem(currentSystem(), nb.statePath);
       nb.message = "saved " + std::to_string(simulation_->bodies()) + " bodies to " + nb.statePath;
     } catch (const std::exception& e) {
       nb.message = e.what();
@@ -195,13 +207,14 @@ void NBodyScene::applyRequests(AppState& state) {
   if (nb.verifyRequested) {
     nb.verifyRequested = false;
     try {
-      const NBodyVerification v = verifyNBodyStep(compute_, simulation_->download(), simulation_->config(), nb.params);
+      const NBodyVerification v = verifyNBodyStep(compute_, currentSystem(), simulation_->config(), nb.params);
       nb.verification = v.summary();
     } catch (const std::exception& e) {
       nb.verification = std::string("verification failed to run: ") + errorText(e);
     }
     state.report("verify " + describeNBodyConfig(simulation_->config()) + ": " + nb.verification);
   }
+  if (!splitAgain.empty()) startSplit(splitAgain, state);
   publishRunning(state);
 }
 
@@ -215,7 +228,7 @@ void NBodyScene::dropFailedMeter(AppState& state, const std::string& why) {
 
 void NBodyScene::collectConservation(AppState& state) {
   NBodyConservationState& c = state.nbody.conservation;
-  if (!meter_) return;
+  if (!meter_ || split_) return;  // the display device's own bodies stand still while split
   std::optional<NBodyInvariants> measured;
   try {
     measured = meter_->poll();
@@ -246,7 +259,7 @@ void NBodyScene::collectConservation(AppState& state) {
 void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
   NBodyState& nb = state.nbody;
   NBodyConservationState& c = nb.conservation;
-  if (!c.on) return;
+  if (!c.on || split_) return;
   const bool fp64 = simulation_->config().fp64;
   if (!meter_ || meterFp64_ != fp64) {
     if (meterFailed_ && meterFp64_ == fp64) return;  // said once; a kernel reload tries again
@@ -297,6 +310,7 @@ void NBodyScene::update(AppState& state, double seconds) {
     return;
   }
   try {
+    if (split_) return advanceSplit(state, steps, seconds);
     const NBodyStepTiming t = simulation_->advance(steps, nb.params);
     nb.steps += static_cast<unsigned long long>(steps);
     measureConservation(state, true);

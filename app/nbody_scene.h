@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "app/nbody_split_runner.h"
 #include "app/scene.h"
 #include "compute/nbody_simulation.h"
 #include "render/orbit_camera.h"
@@ -24,12 +25,22 @@ class NBodyScene final : public Scene {
   void update(AppState& state, double seconds) override;
   void draw(AppState& state, int viewportW, int viewportH) override;
   void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) override;
-  std::optional<NBodySystem> snapshot() override { return simulation_->download(); }
+  std::optional<NBodySystem> snapshot() override { return currentSystem(); }
 
  private:
   void applyRequests(AppState& state);
   void resetSystem(AppState& state);
   void publishRunning(AppState& state) const;
+  // The step split over several devices (app/nbody_scene_split.cpp).
+  NBodySystem currentSystem() { return split_ ? split_->download() : simulation_->download(); }
+  void applySplitRequest(AppState& state);
+  // Builds the split over `wanted` (indices into state.devices) from the bodies as
+  // they are now; on failure says why and keeps what ran. Returns whether it runs.
+  bool startSplit(const std::vector<size_t>& wanted, AppState& state);
+  // Back to the display device alone with the split's bodies; returns the devices
+  // the split ran on (empty when there was none).
+  std::vector<size_t> joinSplit(AppState& state);
+  void advanceSplit(AppState& state, int steps, double seconds);
   // Energy and momenta: a new baseline after any change, a measurement every so many steps.
   void restartConservation() { ++conservationGeneration_; }
   void measureConservation(AppState& state, bool afterSteps);
@@ -38,7 +49,8 @@ class NBodyScene final : public Scene {
   // change of precision or a kernel reload tries again.
   void dropFailedMeter(AppState& state, const std::string& why);
   ComputeContext& compute_;
-  std::unique_ptr<NBodySimulation> simulation_;
+  std::unique_ptr<NBodySimulation> simulation_;  // on the display device: steps alone, or draws the split's positions
+  std::unique_ptr<NBodySplitRunner> split_;      // the step split over devices; none: simulation_ steps
   ParticleRenderer renderer_;
   OrbitCamera camera_;
   double cameraDistance_ = 10.0;

@@ -89,6 +89,7 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
     frameMs_.clear();
     kernelMs_.clear();
     stages_.clear();
+    split_.clear();
     startClock(state);
     rec.progress = 0.0;
     rec.status = phase_ == Phase::WarmUp ? "warming up" : "recording";
@@ -111,6 +112,7 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
   frameMs_.push_back(frameMs);
   kernelMs_.push_back(sampleScene(state).kernelMs);
   stages_.push_back(frameStages(state, true));
+  if (state.scene == SceneKind::NBody) split_.onFrame(state.nbody.split);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   rec.progress = rec.bySeconds ? seconds / std::max(rec.seconds, 0.01f)
                                : static_cast<double>(frameMs_.size()) / std::max(rec.frames, 1);
@@ -182,6 +184,8 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   }
   r.name = "recording " + std::to_string(++rec.recorded) + ": " + sample.sceneName;
   if (state.scene == SceneKind::NBody) r.name += " " + describeNBodyConfig(state.nbody.runningConfig);
+  if (state.scene == SceneKind::NBody) r.m.split = split_.result();
+  if (r.m.split.split()) r.name += " on " + std::to_string(r.m.split.devices) + " devices";
   char text[160];
   std::snprintf(text, sizeof text, "done: %zu frames, %.1f FPS, kernel median %.3f ms", r.m.frames, r.m.fps,
                 r.m.kernelMs.median);

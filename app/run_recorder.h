@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "app/nbody_split_figures.h"
 #include "compute/compute_context.h"
 #include "lab/run_energy.h"
 
@@ -28,6 +29,7 @@ class RunRecorder {
   SceneKind scene_ = SceneKind::NBody;
   std::vector<double> frameMs_, kernelMs_;
   std::vector<FrameProfiler::StageFrame> stages_;  // per recorded frame
+  NBodySplitRecording split_;  // the N-body step split over devices: each device's kernel times, the exchange
   std::chrono::steady_clock::time_point start_;
   RecordingEnergy energy_;
   unsigned long long workAtStart_ = 0;  // N-body steps or image pipeline runs when the clock started

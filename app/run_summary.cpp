@@ -4,10 +4,26 @@
 #include <filesystem>
 
 #include "app/kernel_bounds.h"
+#include "app/nbody_split_figures.h"
 #include "app/session.h"
 #include "lab/sweep_runs.h"
 
 namespace ks {
+
+// The step split over devices: medians over the last frames, each device's own line.
+static void printSplitSummary(const AppState& state) {
+  const NBodySplitState& split = state.nbody.split;
+  const RunSplit figures = nbodySplitFigures({split.recent.begin(), split.recent.end()});
+  std::printf("  split:     %zu devices, medians over the last %zu frames: exchange %.3f ms per step, load balance "
+              "%.1f %%, estimated parallel efficiency %.1f %%, slices re-sized %u times\n",
+              split.running.size(), split.recent.size(), figures.exchangeMs, figures.loadBalance * 100.0,
+              figures.parallelEfficiency * 100.0, split.rebalances);
+  for (size_t d = 0; d < split.running.size(); ++d)
+    std::printf("  split device %zu: %s, %zu bodies, kernel %.3f ms median per step\n", d,
+                split.running[d] < state.devices.size() ? state.devices[split.running[d]].displayName().c_str() : "?",
+                d < split.sliceBodies.size() ? split.sliceBodies[d] : size_t{0},
+                d < figures.deviceKernelMs.size() ? figures.deviceKernelMs[d] : 0.0);
+}
 
 void printRunSummary(const AppState& state, const Session& session, const AppOptions& options, double seconds) {
   const auto& device = session.compute().device();
@@ -25,6 +41,7 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
     std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
                 state.nbody.runningBodies, describeNBodyConfig(state.nbody.runningConfig).c_str(),
                 state.nbody.steps, state.nbody.kernelMs, state.nbody.interactionsPerSecond * 1e-9);
+  if (state.scene == SceneKind::NBody && state.nbody.split.active()) printSplitSummary(state);
   if (state.scene == SceneKind::Image)  // it recomputes only when the image or a setting changes
     std::printf(
         "  image lab: %s; pipeline runs: %llu, the last: rotate %.3f ms, transpose %.3f, histogram %.3f ms\n",

@@ -6,6 +6,7 @@
 #include "app/bench_nbody.h"
 #include "app/image_scene.h"
 #include "app/nbody_scene.h"
+#include "app/nbody_split_runner.h"
 #include "app/pattern_scene.h"
 #include "app/render_surface.h"
 #include "compute/device_ceilings.h"
@@ -121,6 +122,14 @@ Session::Session(DeviceCatalog catalog, const AppOptions& options, const Setting
   for (const auto& note : start.notes) state.report(note);
   state.devices = std::move(start.devices);
   applyNBodyOptions(options, state.devices[start.index], state);
+  if (options.nbody.devices) {  // --devices: the N-body step split from the first frame on
+    try {
+      state.nbody.split.requested =
+          nbodySplitIndices(state.devices, state.devices[start.index].platformIndex, *options.nbody.devices);
+    } catch (const std::exception& e) {
+      throw StartupError(kExitUsage, std::string("--devices: ") + e.what());
+    }
+  }
   try {
     activate(start.index, state);
   } catch (const KernelsDirError& e) {

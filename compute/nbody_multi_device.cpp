@@ -181,6 +181,14 @@ bool NBodyMultiDevice::rebalance(const std::vector<double>& kernelMs) {
   return true;
 }
 
+void NBodyMultiDevice::readDisplay(std::vector<float>& out) {
+  constexpr size_t kBytesPerBody = 4 * sizeof(float);
+  out.resize(padded_ * 4);
+  for (size_t d = 0; d < parts_.size(); ++d)
+    parts_[d]->compute->queue().readBuffer(parts_[d]->display, slices_[d].first * kBytesPerBody,
+                                           slices_[d].count * kBytesPerBody, out.data() + slices_[d].first * 4);
+}
+
 NBodySystem NBodyMultiDevice::download() {
   // Positions: every device holds all of them after a step; device 0's are read.
   NBodySystem system = parts_.front()->state.download(parts_.front()->compute->queue());

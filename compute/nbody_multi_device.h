@@ -57,6 +57,10 @@ class NBodyMultiDevice {
   const NBodyKernel& kernel(size_t device) const;
   // Positions and velocities as they are now (each body's velocity from the device that owns it).
   NBodySystem download();
+  // What the kernels wrote for drawing (x, y, z and speed per padded body, in
+  // float), each slice from the device that computed it: the viewer hands it to
+  // the display device, which may be in another OpenCL context.
+  void readDisplay(std::vector<float>& out);
 
  private:
   struct Part;

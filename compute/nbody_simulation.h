@@ -39,6 +39,11 @@ class NBodySimulation {
   // Waits for the steps in flight (save, verify, tests).
   NBodySystem download() const;
 
+  // Draws these values (x, y, z, speed per padded body) instead of this
+  // simulation's own: the step split over other devices (app/nbody_split_runner.h)
+  // gathers them. Waits until they are in the display buffer.
+  void showDisplayValues(const std::vector<float>& values);
+
   // The newest finished positions, for drawing now; call drawnByGl after the draw.
   GLuint displayBufferForDrawing();
   void drawnByGl() { display_->drawnByGl(); }
@@ -50,6 +55,7 @@ class NBodySimulation {
   // Writes the display buffer from the current state (after anything that
   // replaced it), so a paused simulation still shows its bodies.
   void refreshDisplay();
+  void writeDisplay(const std::vector<float>& values);
   ComputeContext& compute_;
   InteropBackend* interop_;  // the backend the display buffer comes from
   std::unique_ptr<NBodyKernel> kernel_;

@@ -1388,6 +1388,46 @@ TEST(App, NBodyScalingPrintsSpeedUpAndEfficiencyPerDeviceCount) {
   EXPECT_TRUE(contains(alone.err, "--scaling: with --bench nbody --devices")) << alone.describe();
 }
 
+// The viewer with --devices (issue 24), headless over PoCL's CPU driver listed
+// twice: the summary has each device's kernel time, a recording is a run on two
+// devices; a device list that names a missing device, or is no list, exits 2
+// with a message, before any frame.
+TEST(App, HeadlessViewerSplitsTheNBodyStepOverDevices) {
+  KS_NEED("opencl", openClMissing());
+  KS_NEED("gl", eglMissing());
+  TempDir dir("ks-app-viewer-split");
+  RunOptions twoDevices;
+  twoDevices.setEnv = {"POCL_DEVICES=pthread pthread"};
+  const fs::path json = dir / "runs.json";
+  const std::vector<std::string> common = {"--headless", "--platform", "portable", "--n", "1100", "--size", "320x240"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const RunResult r = runApp(dir, with({"--devices", "all", "--record", "3", "--warmup", "1", "--json", json.string()}),
+                             twoDevices);
+  if (contains(r.err, "which has 1 device"))
+    KS_NEED("opencl", "PoCL did not list two devices for POCL_DEVICES='pthread pthread': " + r.err);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  for (const char* line : {"the N-body step is split over 2 devices", "split:     2 devices", "split device 0: ",
+                           "split device 1: ", "kernel ", "recording: "})
+    EXPECT_TRUE(contains(r.out + r.err, line)) << line << "\n" << r.describe();
+  std::string error;
+  const auto runs = readRunsJson(json, &error);
+  ASSERT_TRUE(runs) << error;
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_EQ(runs->at(0).m.split.devices, 2);
+  EXPECT_EQ(runs->at(0).m.split.deviceKernelMs.size(), 2u);
+
+  const RunResult missing = runApp(dir, with({"--devices", "0,7", "--frames", "2"}), twoDevices);
+  EXPECT_EQ(missing.exitCode, 2) << missing.describe();
+  EXPECT_TRUE(contains(missing.err, "--devices: there is no device 7 on platform")) << missing.describe();
+  const RunResult bad = runApp(dir, with({"--devices", "0;1", "--frames", "2"}), twoDevices);
+  EXPECT_EQ(bad.exitCode, 2) << bad.describe();
+  EXPECT_TRUE(contains(bad.err, "'0;1' is not a device list")) << bad.describe();
+}
+
 // Every combination of the lists is a row: the ones that ran with their
 // measurements, the refused ones with the reason; the JSON holds the same runs.
 TEST(App, NBodySweepWritesACompleteCsvAndJson) {

@@ -19,6 +19,7 @@
 #include "io/resources.h"
 #include "ui/fonts.h"
 #include "ui/layout.h"
+#include "ui/panels_nbody_split.h"
 
 namespace ks {
 namespace {
@@ -247,6 +248,7 @@ void drawDevicesPanel(AppState& state) {
       ImGui::Separator();
       ImGui::TextWrapped("%s", state.deviceMessage.c_str());
     }
+    drawNBodySplitChoice(state);  // panels_nbody_split.cpp
   }
   ImGui::End();
 }

@@ -13,6 +13,7 @@
 #include "ui/frame_rate_text.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/panels_nbody_split.h"
 #include "compute/image_layout.h"
 
 namespace ks {
@@ -253,6 +254,7 @@ void drawProfilerPanel(AppState& state) {
       hintText("frame and CPU stages: wall clock; kernels: OpenCL events, a frame late (the frame does not wait "
                "for them); render (GPU): GL timer query");
     }
+    drawNBodySplitProfile(state);  // panels_nbody_split.cpp
     drawClocksSection(state);  // panels_clocks.cpp
     if (ImGui::CollapsingHeader("Rates and ceilings", ImGuiTreeNodeFlags_DefaultOpen)) derivedRates(state);
     if (ImGui::CollapsingHeader("Kernel info", ImGuiTreeNodeFlags_DefaultOpen)) {

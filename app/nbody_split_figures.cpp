@@ -1,0 +1,40 @@
+#include "app/nbody_split_figures.h"
+
+#include "compute/nbody_multi_device.h"
+#include "compute/sample_stats.h"
+
+namespace ks {
+
+RunSplit nbodySplitFigures(const std::vector<NBodySplitState::Sample>& frames) {
+  RunSplit out;
+  if (frames.empty()) return out;
+  const size_t k = frames.back().deviceKernelMs.size();
+  if (k < 2) return out;
+  std::vector<std::vector<double>> kernel(k);
+  std::vector<double> exchange, step;
+  for (const auto& f : frames) {
+    if (f.deviceKernelMs.size() != k) continue;
+    for (size_t d = 0; d < k; ++d) kernel[d].push_back(f.deviceKernelMs[d]);
+    exchange.push_back(f.exchangeMs);
+    step.push_back(f.stepMs);
+  }
+  out.devices = static_cast<int>(k);
+  double kernelSum = 0.0;
+  for (const auto& samples : kernel) {
+    out.deviceKernelMs.push_back(summarize(samples).median);
+    kernelSum += out.deviceKernelMs.back();
+  }
+  out.exchangeMs = summarize(exchange).median;
+  out.loadBalance = nbodyLoadBalance(out.deviceKernelMs);
+  const double stepMs = summarize(step).median;
+  out.parallelEfficiency = stepMs > 0 ? kernelSum / (static_cast<double>(k) * stepMs) : 0.0;
+  return out;
+}
+
+void NBodySplitRecording::onFrame(const NBodySplitState& split) {
+  if (!split.active() || split.timedFrames == seen_ || split.recent.empty()) return;
+  seen_ = split.timedFrames;
+  frames_.push_back(split.recent.back());
+}
+
+}  // namespace ks

@@ -1,0 +1,38 @@
+#pragma once
+// The viewer's N-body step split over several devices (issue 24): what the user
+// asks for (the Devices panel, --devices) and what runs, with the figures the
+// Profiler, the runs and the headless summary show. The scene
+// (app/nbody_split_runner.h) acts on the request between frames.
+#include <cstddef>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+struct NBodySplitState {
+  // Indices into AppState::devices; handled between frames. Only the display
+  // device (or nothing) means the display device alone, as without a split.
+  std::optional<std::vector<size_t>> requested;
+  // readings
+  std::vector<size_t> running;         // the devices the step is split over now; empty: the display device alone
+  std::vector<size_t> sliceBodies;     // bodies each running device integrates (padded, whole work-groups)
+  std::vector<double> deviceKernelMs;  // each running device's kernel time per step, the newest frame's
+  double exchangeMs = 0.0;             // per step, beyond the slowest kernel: exchange and launches (newest frame)
+  double stepMs = 0.0;                 // per step, first launch until every device holds every position
+  double loadBalance = 0.0;            // mean kernel time over the slowest (1: all finish together)
+  unsigned long long timedFrames = 0;  // frames whose split steps were timed (never goes down)
+  unsigned rebalances = 0;             // times the slices were re-sized from measured speed
+  std::string message;                 // the outcome of the last request
+  // The last frames' figures, for medians (the headless summary).
+  struct Sample {
+    std::vector<double> deviceKernelMs;
+    double exchangeMs = 0.0, stepMs = 0.0;
+  };
+  std::deque<Sample> recent;
+  static constexpr size_t kRecentFrames = 300;
+  bool active() const { return !running.empty(); }
+};
+
+}  // namespace ks

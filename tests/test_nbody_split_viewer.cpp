@@ -1,0 +1,169 @@
+// The viewer's N-body step split over several devices (issue 24), on PoCL's CPU
+// driver listed three times (POCL_DEVICES, set for this test in
+// tests/CMakeLists.txt): the Session and scene as the frame loop drives them.
+// Split from the start (--devices all) or switched 1 -> 3 -> 1 devices part way,
+// the bodies end where one device alone puts them, bit for bit; the figures reach
+// the state, the Profiler's rows and a recorded run; a request that cannot be
+// met says why and changes nothing.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/run_recorder.h"
+#include "session_fixture.h"
+
+namespace ks {
+namespace {
+
+constexpr size_t kBodies = 1100;  // not a multiple of any work-group: padded, uneven slices
+
+AppOptions splitOptions() {
+  AppOptions options = test::smallSessionOptions(kBodies);
+  options.platform = "portable";  // PoCL, where POCL_DEVICES makes three devices
+  return options;
+}
+
+class NBodySplitViewer : public test::SessionFixture {
+ protected:
+  NBodySplitViewer() : SessionFixture(320, 240, kBodies) {}
+  void configure() override {
+    options_ = splitOptions();
+    if (splitFromStart_) options_.nbody.devices = DeviceListRequest{};  // --devices all
+  }
+  void SetUp() override {
+    SessionFixture::SetUp();
+    if (HasFailure() || IsSkipped()) return;
+    size_t onPlatform = 0;
+    for (const DeviceDescriptor& d : state_.devices)
+      onPlatform += d.platformIndex == state_.devices[*state_.activeDevice].platformIndex && d.available;
+    if (onPlatform < 3)
+      KS_NEED("opencl", "PoCL lists " + std::to_string(onPlatform) +
+                            " devices for POCL_DEVICES='pthread pthread pthread' (3 needed)");
+  }
+  // The same preset stepped `frames` frames on the display device alone, in a
+  // session of its own.
+  NBodySystem oneDeviceAfter(int frames) {
+    AppState state;
+    Session single(requireDevices(), splitOptions(), Settings{}, *surface_, state);
+    for (int i = 0; i < frames; ++i) {
+      single.applyRequests(state);
+      single.update(state, 1.0 / 60.0);
+      single.draw(state, width_, height_);
+    }
+    EXPECT_FALSE(state.nbody.split.active());
+    EXPECT_EQ(state.nbody.steps, static_cast<unsigned long long>(frames));
+    return *single.snapshot();
+  }
+  std::vector<size_t> allOnPlatform() const {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < state_.devices.size(); ++i)
+      if (state_.devices[i].platformIndex == state_.devices[*state_.activeDevice].platformIndex)
+        out.push_back(i);
+    return out;
+  }
+  bool splitFromStart_ = false;
+};
+
+class NBodySplitFromStart : public NBodySplitViewer {
+ protected:
+  NBodySplitFromStart() { splitFromStart_ = true; }
+};
+
+void expectSameBodies(const NBodySystem& got, const NBodySystem& want) {
+  ASSERT_EQ(got.size(), want.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    differ += got.positions[i] != want.positions[i] || got.velocities[i] != want.velocities[i];
+  EXPECT_EQ(differ, 0u) << "bodies whose position or velocity differs from one device's";
+}
+
+TEST_F(NBodySplitFromStart, StepsTheBodiesAsOneDeviceDoesBitForBit) {
+  constexpr int kFrames = 6;
+  for (int i = 0; i < kFrames; ++i) frame();
+  const NBodySplitState& split = state_.nbody.split;
+  ASSERT_EQ(split.running.size(), 3u) << split.message;
+  EXPECT_EQ(state_.nbody.steps, static_cast<unsigned long long>(kFrames));
+  const NBodySystem bodies = *session_->snapshot();
+  for (const auto& p : bodies.positions)
+    ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
+  expectSameBodies(bodies, oneDeviceAfter(kFrames));
+}
+
+TEST_F(NBodySplitViewer, SwitchingOneThreeOneDevicesKeepsTheState) {
+  frame();
+  frame();
+  state_.nbody.split.requested = allOnPlatform();
+  frame();
+  frame();
+  frame();
+  EXPECT_EQ(state_.nbody.split.running.size(), 3u) << state_.nbody.split.message;
+  state_.nbody.split.requested = std::vector<size_t>{*state_.activeDevice};
+  frame();
+  frame();
+  EXPECT_FALSE(state_.nbody.split.active()) << state_.nbody.split.message;
+  EXPECT_EQ(state_.nbody.steps, 7u);
+  expectSameBodies(*session_->snapshot(), oneDeviceAfter(7));
+}
+
+TEST_F(NBodySplitFromStart, FiguresReachTheStateAndARecordedRun) {
+  RunRecorder recorder;
+  RecordingState& rec = state_.runs.recording;
+  rec.frames = 4;
+  rec.warmup = 1;
+  rec.startRequested = true;
+  for (int i = 0; i < 8 && state_.runs.runs.empty(); ++i) {
+    frame();
+    recorder.onFrame(state_, 20.0, session_->compute());
+  }
+  const NBodySplitState& split = state_.nbody.split;
+  ASSERT_EQ(split.running.size(), 3u) << split.message;
+  ASSERT_EQ(split.deviceKernelMs.size(), 3u);
+  ASSERT_EQ(split.sliceBodies.size(), 3u);
+  size_t bodies = 0;
+  for (size_t d = 0; d < 3; ++d) {
+    EXPECT_GT(split.deviceKernelMs[d], 0.0) << "device " << d;
+    bodies += split.sliceBodies[d];
+  }
+  EXPECT_GE(bodies, kBodies);
+  EXPECT_GT(split.stepMs, 0.0);
+  EXPECT_GT(split.loadBalance, 0.0);
+  EXPECT_LE(split.loadBalance, 1.0);
+  EXPECT_GT(state_.nbody.kernelMs, 0.0) << "the Profiler's n-body step series";
+
+  ASSERT_EQ(state_.runs.runs.size(), 1u) << rec.status;
+  const RunSplit& run = state_.runs.runs.back().m.split;
+  EXPECT_EQ(run.devices, 3);
+  ASSERT_EQ(run.deviceKernelMs.size(), 3u);
+  for (double ms : run.deviceKernelMs) EXPECT_GT(ms, 0.0);
+  EXPECT_GE(run.exchangeMs, 0.0);
+  EXPECT_GT(run.loadBalance, 0.0);
+  EXPECT_LE(run.loadBalance, 1.0);
+  EXPECT_GT(run.parallelEfficiency, 0.0);
+  EXPECT_NE(state_.runs.runs.back().name.find("on 3 devices"), std::string::npos) << state_.runs.runs.back().name;
+}
+
+TEST_F(NBodySplitFromStart, ARequestThatCannotBeMetSaysWhyAndKeepsTheSplit) {
+  frame();
+  frame();
+  const std::vector<size_t> running = state_.nbody.split.running;
+  ASSERT_EQ(running.size(), 3u) << state_.nbody.split.message;
+  const NBodySystem before = *session_->snapshot();
+  state_.nbody.paused = true;  // nothing moves: the state must be the same after the refusal
+  state_.nbody.split.requested = std::vector<size_t>{running[0], state_.devices.size() + 5};
+  frame();
+  EXPECT_EQ(state_.nbody.split.running, running);
+  const std::string& message = state_.nbody.split.message;
+  EXPECT_NE(message.find("cannot split the N-body step"), std::string::npos) << message;
+  EXPECT_NE(message.find("there is no device"), std::string::npos) << message;
+  EXPECT_NE(message.find("still split over"), std::string::npos) << message;
+  EXPECT_FALSE(state_.log.empty());
+  expectSameBodies(*session_->snapshot(), before);
+  state_.nbody.paused = false;
+  frame();
+  EXPECT_EQ(state_.nbody.steps, 3u) << "it steps on after the refusal";
+}
+
+}  // namespace
+}  // namespace ks

@@ -1,0 +1,105 @@
+#include "ui/panels_nbody_split.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/app_state.h"
+#include "app/nbody_split_figures.h"
+#include "ui/panels.h"
+
+namespace ks {
+
+std::string nbodySplitJoinProblem(const AppState& state, size_t index, size_t display) {
+  const DeviceDescriptor& d = state.devices[index];
+  if (!d.available) return "not available (device or compiler missing)";
+  if (d.platformIndex != state.devices[display].platformIndex)
+    return "another platform: the bodies can only be split over devices of " + state.devices[display].platformName +
+           ", the platform of the device that draws (one OpenCL context cannot span platforms)";
+  return {};
+}
+
+std::vector<size_t> nbodySplitTicked(const AppState& state, size_t display) {
+  const NBodySplitState& split = state.nbody.split;
+  if (split.requested) return split.requested->empty() ? std::vector<size_t>{display} : *split.requested;
+  if (split.active()) return split.running;
+  return {display};
+}
+
+void drawNBodySplitChoice(AppState& state) {
+  if (!state.activeDevice || *state.activeDevice >= state.devices.size()) return;
+  const size_t display = *state.activeDevice;
+  NBodySplitState& split = state.nbody.split;
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "Devices for N-body");
+  hintText("Tick the devices the N-body step is split over: the bodies are shared out by each device's measured "
+           "speed, and device %zu draws them all.",
+           display);
+  const std::vector<size_t> ticked = nbodySplitTicked(state, display);
+  std::vector<size_t> eligible;
+  for (size_t i = 0; i < state.devices.size(); ++i)
+    if (nbodySplitJoinProblem(state, i, display).empty()) eligible.push_back(i);
+  bool all = std::all_of(eligible.begin(), eligible.end(),
+                         [&](size_t i) { return std::find(ticked.begin(), ticked.end(), i) != ticked.end(); });
+  ImGui::BeginDisabled(eligible.size() < 2);
+  if (ImGui::Checkbox("all##nbody split", &all)) split.requested = all ? eligible : std::vector<size_t>{display};
+  ImGui::EndDisabled();
+  for (size_t i = 0; i < state.devices.size(); ++i) {
+    const std::string problem = nbodySplitJoinProblem(state, i, display);
+    bool on = problem.empty() && std::find(ticked.begin(), ticked.end(), i) != ticked.end();
+    // "(draws)" before the name: a narrow panel cuts the end of the line.
+    std::string label = std::to_string(i) + (i == display ? " (draws): " : ": ") + state.devices[i].name +
+                        "##nbody split " + std::to_string(i);
+    ImGui::BeginDisabled(!problem.empty());
+    if (ImGui::Checkbox(label.c_str(), &on)) {
+      std::vector<size_t> next;
+      for (size_t j : eligible)
+        if (j == i ? on : std::find(ticked.begin(), ticked.end(), j) != ticked.end()) next.push_back(j);
+      split.requested = next.empty() ? std::vector<size_t>{display} : next;
+    }
+    ImGui::EndDisabled();
+    if (!problem.empty()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(cannot join)");
+      if (ImGui::IsItemHovered()) tooltipText(problem.c_str());
+    }
+  }
+  if (split.requested) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "building the kernel on each device...");
+  if (!split.message.empty()) ImGui::TextWrapped("%s", split.message.c_str());
+}
+
+void drawNBodySplitProfile(const AppState& state) {
+  const NBodySplitState& split = state.nbody.split;
+  if (state.scene != SceneKind::NBody || !split.active()) return;
+  if (!ImGui::CollapsingHeader("N-body split over devices", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const RunSplit figures = nbodySplitFigures({split.recent.begin(), split.recent.end()});
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("nbody split", 4, flags)) {
+    for (const char* h : {"device", "bodies", "kernel ms (newest)", "kernel ms (median)"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (size_t d = 0; d < split.running.size(); ++d) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      const size_t index = split.running[d];
+      ImGui::Text("%zu: %s", index, index < state.devices.size() ? state.devices[index].name.c_str() : "?");
+      ImGui::TableSetColumnIndex(1);
+      if (d < split.sliceBodies.size()) ImGui::Text("%zu", split.sliceBodies[d]);
+      ImGui::TableSetColumnIndex(2);
+      if (d < split.deviceKernelMs.size()) ImGui::Text("%.3f", split.deviceKernelMs[d]);
+      ImGui::TableSetColumnIndex(3);
+      if (d < figures.deviceKernelMs.size()) ImGui::Text("%.3f", figures.deviceKernelMs[d]);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Text("exchange: %.3f ms per step (median %.3f); whole step %.3f ms", split.exchangeMs, figures.exchangeMs,
+              split.stepMs);
+  ImGui::Text("load balance: %.1f %% (median %.1f %%); slices re-sized %u times", split.loadBalance * 100.0,
+              figures.loadBalance * 100.0, split.rebalances);
+  hintText("Kernel times from each device's OpenCL events; the exchange is the rest of the step: the new positions "
+           "going through host memory to every other device. Load balance: the mean kernel time over the slowest "
+           "(100 %%: all finish together). Medians over the last %zu frames.",
+           split.recent.size());
+}
+
+}  // namespace ks
