@@ -176,6 +176,70 @@ TEST(KernelOps, BuildOptionsCarryTheDescribedMacros) {
   }
 }
 
+// A device without limits (no work-group, local memory or image limit; device-scope
+// fences): only the variants' own rules refuse a value.
+DeviceDescriptor unlimitedDevice() {
+  DeviceDescriptor device;
+  device.deviceVersion = "OpenCL 3.0 test";
+  device.atomicFenceCapabilities = ~cl_device_atomic_capabilities{0};
+  return device;
+}
+
+// The checks take no value the descriptor does not list: every value from 0 to
+// 1024 (the largest work-group devices have) of each parameter, the others at the
+// variant's first values, is refused unless the variant's list has it (so a list
+// shorter than what runs shows here).
+template <class Config>
+void expectChecksTakeOnlyListedValues(const KernelOp& op, const std::vector<ConfigParameter<Config>>& parameters,
+                                      std::string (*problem)(const Config&, const DeviceDescriptor&, int)) {
+  const DeviceDescriptor device = unlimitedDevice();
+  for (const KernelOpVariant& v : op.variants) {
+    Config base;
+    base.variant = v.name;
+    int channels = 1;
+    for (const VariantParameter& vp : v.parameters) {
+      if (vp.name == "channels") continue;
+      auto member = std::find_if(parameters.begin(), parameters.end(),
+                                 [&](const ConfigParameter<Config>& p) { return p.name == vp.name; });
+      ASSERT_NE(member, parameters.end()) << op.name << ": no configuration member for " << vp.name;
+      base.*(member->member) = vp.values.front();
+    }
+    ASSERT_EQ(problem(base, device, channels), "") << op.name << "/" << v.name;
+    for (const VariantParameter& vp : v.parameters) {
+      if (vp.name == "channels") {
+        for (int c = 0; c <= 8; ++c) {
+          const bool listed = std::find(vp.values.begin(), vp.values.end(), c) != vp.values.end();
+          if (!listed) {
+            EXPECT_NE(problem(base, device, c), "") << op.name << "/" << v.name << " channels " << c;
+          }
+        }
+        continue;
+      }
+      auto member = std::find_if(parameters.begin(), parameters.end(),
+                                 [&](const ConfigParameter<Config>& p) { return p.name == vp.name; });
+      for (int x = 0; x <= 1024; ++x) {
+        Config c = base;
+        c.*(member->member) = x;
+        const bool listed = std::find(vp.values.begin(), vp.values.end(), x) != vp.values.end();
+        if (!listed) {
+          EXPECT_NE(problem(c, device, channels), "") << op.name << "/" << v.name << " " << vp.name << "=" << x;
+        }
+      }
+    }
+  }
+}
+
+std::string nbodyProblem(const NBodyConfig& c, const DeviceDescriptor& device, int) { return nbodyConfigProblem(c, device); }
+
+TEST(KernelOps, ChecksTakeOnlyListedValues) {
+  expectChecksTakeOnlyListedValues<NBodyConfig>(nbodyOp(), nbodyConfigParameters(), nbodyProblem);
+  expectChecksTakeOnlyListedValues<RotateConfig>(rotateOp(), rotateConfigParameters(), imageRotateConfigProblem);
+  expectChecksTakeOnlyListedValues<TransposeConfig>(transposeOp(), transposeConfigParameters(),
+                                                    imageTransposeConfigProblem);
+  expectChecksTakeOnlyListedValues<HistogramConfig>(histogramOp(), histogramConfigParameters(),
+                                                    imageHistogramConfigProblem);
+}
+
 // One name per parameter: the keys settings.json / tuning.json keep (the
 // configurations' parameter lists) and the N-body run records' columns are
 // descriptor parameters.
