@@ -15,6 +15,7 @@
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/kernel_op.h"
 #include "compute/work_model.h"
 
 namespace ks {
@@ -77,7 +78,7 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
   else
     std::printf("(kernelscope --bench ceilings measures this device's ceilings; then this says what binds each kernel)\n");
 
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     const ImageLayout layout{w, h, channels};
     if (const std::string p = imageLayoutProblem(layout); !p.empty() || layout.bytes() * 2 > device.maxAllocBytes * 2) {
       std::printf("%s: skipped (%s)\n", describeImageLayout(layout).c_str(), p.empty() ? "too large" : p.c_str());

@@ -19,6 +19,7 @@
 #include "compute/image_histogram.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/kernel_op.h"
 #include "compute/nbody_model.h"
 #include "compute/nbody_precision.h"
 #include "compute/nbody_variants.h"
@@ -103,7 +104,7 @@ std::function<std::string(const std::string&)> variantCheck(const std::string& w
 // empty.
 std::string joinTransposeVariant(std::vector<std::string>& args) {
   namespace fs = std::filesystem;
-  const std::vector<std::string> names = variantNames(imageTransposeVariants());
+  const std::vector<std::string> names = transposeOp().variantNames();
   for (size_t i = 1; i + 1 < args.size(); ++i) {
     if (args[i] == "--") break;  // file names from here on
     if (args[i] != "--transpose") continue;
@@ -210,15 +211,15 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   NBodyOptions& nb = options.nbody;
   auto* group = app.add_option_group("N-body", "N-body simulation, benchmark and sweep options");
   group->add_option("--n", nb.bodies, "Number of bodies (>= 1)")->check(CLI::Range(size_t{1}, size_t{1} << 26));
-  group->add_option("--variant", nb.variants, "Kernel variant(s): " + joinValues(variantNames(nbodyVariants())) + " (lists for --sweep)")
+  group->add_option("--variant", nb.variants, "Kernel variant(s): " + joinValues(nbodyOp().variantNames()) + " (lists for --sweep)")
       ->delimiter(',')
-      ->check(CLI::IsMember(variantNames(nbodyVariants())));
+      ->check(CLI::IsMember(nbodyOp().variantNames()));
   group->add_option("--wg", nb.workGroups, "Work-group (tile) size(s), multiples of 32")
       ->delimiter(',')
       ->check(CLI::Range(1, kMaxWorkGroupOption));
-  const std::vector<int> unrolls = valuesOverVariants(nbodyVariants(), &NBodyVariant::unrolls);
-  const std::vector<int> bodiesPerItem = valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem);
-  const std::vector<int> splits = valuesOverVariants(nbodyVariants(), &NBodyVariant::splits);
+  const std::vector<int>& unrolls = nbodyOp().parameter("unroll").values;
+  const std::vector<int>& bodiesPerItem = nbodyOp().parameter("bodies_per_item").values;
+  const std::vector<int>& splits = nbodyOp().parameter("split").values;
   group->add_option("--unroll", nb.unrolls, "Unroll factor(s): " + joinValues(unrolls))
       ->delimiter(',')
       ->check(CLI::IsMember(unrolls));
@@ -289,24 +290,24 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(CLI::Range(0, 100000));
   TransposeOptions& tr = options.transpose;
   auto* trGroup = app.add_option_group("Transpose sweep", "Ranges for --bench transpose (default: every value)");
-  trGroup->add_option("--transpose-variant", tr.variants, joinValues(variantNames(imageTransposeVariants())) + " (list)")
+  const KernelOp& transposes = transposeOp();
+  trGroup->add_option("--transpose-variant", tr.variants, joinValues(transposes.variantNames()) + " (list)")
       ->delimiter(',')
-      ->check(CLI::IsMember(variantNames(imageTransposeVariants())));
-  const auto& transposes = imageTransposeVariants();
+      ->check(CLI::IsMember(transposes.variantNames()));
   trGroup->add_option("--tile", tr.tiles,
                       "Tile sizes (list; the variants offer " +
-                          joinValues(valuesOverVariants(transposes, &ImageTransposeVariant::tiles)) +
+                          joinValues(transposes.parameter("tile").values) +
                           ", each some of them; the others are listed with the reason)")
       ->delimiter(',')
       ->check(CLI::Range(1, 4096));
   trGroup->add_option("--rows-per-item", tr.rowsPerItem,
                       "Rows per work-item of the tiled variants (list; offered: " +
-                          joinValues(valuesOverVariants(transposes, &ImageTransposeVariant::rowsPerItem)) + ")")
+                          joinValues(transposes.parameter("rows_per_item").values) + ")")
       ->delimiter(',')
       ->check(CLI::Range(1, 4096));
   trGroup->add_option("--tile-wg", tr.workGroups,
                       "Work-group sizes of the 4x4 variants (list; offered: " +
-                          joinValues(valuesOverVariants(transposes, &ImageTransposeVariant::workGroups)) + ")")
+                          joinValues(transposes.parameter("work_group").values) + ")")
       ->delimiter(',')
       ->check(CLI::Range(1, 1 << 20));
   std::vector<std::string> naiveShapes;
@@ -315,7 +316,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(sizeValidator(1, 4096));
   trGroup->add_option("--channels", tr.channels, "Image channels to sweep: 1 (gray), 4 (RGBA) (list, default 4)")
       ->delimiter(',')
-      ->check(CLI::IsMember({1, 4}));
+      ->check(CLI::IsMember(transposes.parameter("channels").values));
   ImageBatchOptions& batch = options.imageBatch;
   auto* batchGroup = app.add_option_group(
       "Image batch",
@@ -328,7 +329,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   batchGroup->add_option("--angle", batch.angle, "Rotate by this many degrees, clockwise (default 0)")
       ->type_name("DEG")
       ->check(checkFiniteNumber);
-  const std::vector<std::string> rotateNames = variantNames(imageRotateVariants());
+  const std::vector<std::string> rotateNames = rotateOp().variantNames();
   batchGroup->add_option("--rotate", batch.rotateVariant,
                          "Rotation variant: " + joinValues(rotateNames) + " (default: the lab's for the device and "
                          "image)")
@@ -345,13 +346,13 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
           ->check(checkColour);
   batchGroup->add_flag("--transparent", batch.transparent, "Leave (0,0,0,0) where the picture leaves the canvas")
       ->excludes(backgroundOption);
-  const std::vector<std::string> transposeNames = variantNames(imageTransposeVariants());
+  const std::vector<std::string> transposeNames = transposes.variantNames();
   std::string transpose;
   batchGroup->add_flag("--transpose", transpose,
                        "Transpose the rotated picture; --transpose VARIANT or --transpose=VARIANT picks the kernel: " +
                            joinValues(transposeNames) + " (default: the lab's)")
       ->check(variantCheck("transpose", transposeNames, kTransposeFlagAlone));
-  const std::vector<std::string> histogramNames = variantNames(imageHistogramVariants());
+  const std::vector<std::string> histogramNames = histogramOp().variantNames();
   batchGroup->add_option("--histogram", batch.histogramVariant,
                          "Histogram variant: " + joinValues(histogramNames) + " (default: the lab's for the device)")
       ->type_name("VARIANT")

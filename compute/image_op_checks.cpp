@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "compute/kernel_op.h"
+
 namespace ks {
 
 namespace {
@@ -21,7 +23,7 @@ std::string listOf(const std::vector<int>& values) {
 }
 
 std::string channelsProblem(int channels) {
-  if (channels == 1 || channels == 4) return {};
+  if (contains(imageChannelCounts(), channels)) return {};
   return "channels must be 1 (gray) or 4 (RGBA), not " + std::to_string(channels);
 }
 

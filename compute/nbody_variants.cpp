@@ -105,6 +105,22 @@ std::string nbodyConfigProblem(const NBodyConfig& c, const DeviceDescriptor& dev
   return {};
 }
 
+std::vector<int> nbodyWorkGroups() {
+  std::vector<int> sizes;
+  for (int wg = kNBodyWorkGroupStep; wg <= kNBodyLargestSweptWorkGroup; wg += kNBodyWorkGroupStep) sizes.push_back(wg);
+  return sizes;
+}
+
+const std::vector<ConfigParameter<NBodyConfig>>& nbodyConfigParameters() {
+  static const std::vector<ConfigParameter<NBodyConfig>> parameters = {
+      {"work_group", &NBodyConfig::workGroup},
+      {"unroll", &NBodyConfig::unroll},
+      {"bodies_per_item", &NBodyConfig::bodiesPerItem},
+      {"split", &NBodyConfig::split},
+  };
+  return parameters;
+}
+
 std::vector<int> nbodySweptWorkGroups() {
   std::vector<int> sizes;
   for (int wg = kNBodyWorkGroupStep; wg <= kNBodyLargestSweptWorkGroup; wg *= 2) sizes.push_back(wg);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/config_parameters.h"
 #include "compute/device_catalog.h"
 
 namespace ks {
@@ -25,6 +26,9 @@ const NBodyVariant* findNBodyVariant(const std::string& name);
 constexpr const char* kNBodyKernelFile = "nbody.cl";
 constexpr int kNBodyWorkGroupStep = 32;  // work-group sizes are multiples of 32, from 32 up
 constexpr int kNBodyLargestSweptWorkGroup = 1024;
+// Every work-group size the UI offers: the multiples of kNBodyWorkGroupStep up to
+// kNBodyLargestSweptWorkGroup (a device may refuse the larger ones).
+std::vector<int> nbodyWorkGroups();
 // The work-group sizes sweeps try: powers of two from kNBodyWorkGroupStep to
 // kNBodyLargestSweptWorkGroup (any multiple of 32 runs; these are the ones worth timing).
 std::vector<int> nbodySweptWorkGroups();
@@ -43,6 +47,10 @@ struct NBodyConfig {
   std::string extraOptions;     // appended as is (e.g. -cl-nv-maxrregcount=64, -DLET_COMPILER_UNROLL)
   bool operator==(const NBodyConfig&) const = default;
 };
+
+// Its whole-number parameters by name (compute/config_parameters.h), as runs and
+// tuning.json name them.
+const std::vector<ConfigParameter<NBodyConfig>>& nbodyConfigParameters();
 
 std::string nbodyBuildOptions(const NBodyConfig& config);
 std::string describeNBodyConfig(const NBodyConfig& config);  // "blocked wg=256 unroll=8 B=2 fp32 native_rsqrt"

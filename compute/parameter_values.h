@@ -1,23 +1,11 @@
 #pragma once
-// What a kernel parameter may take, read from the variant tables (nbody_variants,
-// image_rotate, image_transpose, image_histogram): every value that some variant
-// offers, ascending, each once. The CLI checks, the sweep panel's choices and the
-// combos offer these; whether one variant takes a value is its *ConfigProblem()'s
-// answer. No list of values is written down anywhere else.
+// Names and value lists as text, for help texts and messages. The values a kernel
+// parameter may take are in its operation's descriptor (compute/kernel_op.h).
 #include <algorithm>
 #include <string>
 #include <vector>
 
 namespace ks {
-
-template <class Variant>
-std::vector<int> valuesOverVariants(const std::vector<Variant>& table, std::vector<int> Variant::*member) {
-  std::vector<int> values;
-  for (const Variant& v : table) values.insert(values.end(), (v.*member).begin(), (v.*member).end());
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
-  return values;
-}
 
 template <class Variant>
 std::vector<std::string> variantNames(const std::vector<Variant>& table) {

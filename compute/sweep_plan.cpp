@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "compute/kernel_op.h"
+
 namespace ks {
 namespace {
 
@@ -25,8 +27,9 @@ void add(SweepPlan<Config>& plan, const Config& c, std::string problem) {
 SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& r, const NBodyConfig& base,
                                       const DeviceDescriptor& device) {
   std::vector<int> groups;
-  const size_t limit = device.maxWorkGroupSize ? device.maxWorkGroupSize : 1024;
-  for (int wg = kNBodyWorkGroupStep; wg <= static_cast<int>(std::min<size_t>(limit, 1024)); wg *= 2) groups.push_back(wg);
+  const size_t limit = device.maxWorkGroupSize ? device.maxWorkGroupSize : kNBodyLargestSweptWorkGroup;
+  for (int wg : nbodySweptWorkGroups())
+    if (static_cast<size_t>(wg) <= limit) groups.push_back(wg);
   SweepPlan<NBodyConfig> plan;
   // Names not in the table are refused too (nbodyConfigProblem says so).
   std::vector<std::string> names;
@@ -35,12 +38,16 @@ SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& r, const NBodyConf
   for (const auto& n : r.variants)
     if (!findNBodyVariant(n)) names.push_back(n);
   for (const std::string& name : names) {
-    const NBodyVariant* v = findNBodyVariant(name);
+    const KernelOpVariant* v = nbodyOp().variant(name);
+    // An unknown variant: one configuration, which nbodyConfigProblem refuses by name.
     const std::vector<int> one{1};
+    auto offered = [&](const char* parameter) -> const std::vector<int>& {
+      return v ? v->parameter(parameter)->values : one;
+    };
     for (int wg : orAll(r.workGroups, groups))
-      for (int u : orAll(r.unrolls, v ? v->unrolls : one))
-        for (int b : orAll(r.bodiesPerItem, v ? v->bodiesPerItem : one))
-          for (int sp : orAll(r.splits, v ? v->splits : one)) {
+      for (int u : orAll(r.unrolls, offered("unroll")))
+        for (int b : orAll(r.bodiesPerItem, offered("bodies_per_item")))
+          for (int sp : orAll(r.splits, offered("split"))) {
             NBodyConfig c = base;
             c.variant = name;
             c.workGroup = wg;
@@ -69,6 +76,10 @@ SweepPlan<TransposeConfig> planTransposeSweep(const TransposeSweepRanges& r, con
   SweepPlan<TransposeConfig> plan;
   for (const auto& v : imageTransposeVariants()) {
     if (!chosen(r.variants, v.name)) continue;
+    const KernelOpVariant& described = *transposeOp().variant(v.name);
+    auto offered = [&](const char* parameter) -> const std::vector<int>& {
+      return described.parameter(parameter)->values;
+    };
     TransposeConfig c;
     c.variant = v.name;
     switch (v.kind) {
@@ -80,8 +91,8 @@ SweepPlan<TransposeConfig> planTransposeSweep(const TransposeSweepRanges& r, con
         }
         break;
       case TransposeKind::Tiled:
-        for (int t : orAll(r.tiles, v.tiles))
-          for (int rows : orAll(r.rowsPerItem, v.rowsPerItem)) {
+        for (int t : orAll(r.tiles, offered("tile")))
+          for (int rows : orAll(r.rowsPerItem, offered("rows_per_item"))) {
             c.tile = t;
             c.rowsPerItem = rows;
             add(plan, c, imageTransposeConfigProblem(c, device, channels));
@@ -89,8 +100,8 @@ SweepPlan<TransposeConfig> planTransposeSweep(const TransposeSweepRanges& r, con
         break;
       case TransposeKind::Block4x4:
       case TransposeKind::Gray16:
-        for (int t : orAll(r.tiles, v.tiles))
-          for (int wg : orAll(r.workGroups, v.workGroups)) {
+        for (int t : orAll(r.tiles, offered("tile")))
+          for (int wg : orAll(r.workGroups, offered("work_group"))) {
             c.tile = t;
             c.workGroup = wg;
             add(plan, c, imageTransposeConfigProblem(c, device, channels));

@@ -13,16 +13,15 @@ std::string firstLine(const std::string& text) { return text.substr(0, text.find
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> nbodyParameters(const NBodyConfig& c) {
-  return {{"variant", c.variant},
-          {"work_group", std::to_string(c.workGroup)},
-          {"unroll", std::to_string(c.unroll)},
-          {"bodies_per_item", std::to_string(c.bodiesPerItem)},
-          {"split", std::to_string(c.split)},
-          {"precision", c.fp64 ? "fp64" : "fp32"},
-          {"native_rsqrt", c.nativeRsqrt && !c.fp64 ? "1" : "0"},
-          {"fast_math", c.fastRelaxedMath ? "1" : "0"},
-          {"ftz", c.denormsAreZero ? "1" : "0"},
-          {"extra_options", c.extraOptions}};
+  std::vector<std::pair<std::string, std::string>> p = {{"variant", c.variant}};
+  // work_group, unroll, bodies_per_item, split: the descriptor's names (compute/kernel_op.h).
+  for (const auto& parameter : nbodyConfigParameters()) p.emplace_back(parameter.name, std::to_string(c.*parameter.member));
+  p.insert(p.end(), {{"precision", c.fp64 ? "fp64" : "fp32"},
+                     {"native_rsqrt", c.nativeRsqrt && !c.fp64 ? "1" : "0"},
+                     {"fast_math", c.fastRelaxedMath ? "1" : "0"},
+                     {"ftz", c.denormsAreZero ? "1" : "0"},
+                     {"extra_options", c.extraOptions}});
+  return p;
 }
 
 std::vector<std::pair<std::string, std::string>> transposeParameters(const TransposeConfig& c) {

@@ -15,20 +15,18 @@ namespace {
 
 json nbodyJson(const TunedNBody& t) {
   const NBodyConfig& c = t.config;
-  return {{"variant", c.variant},     {"work_group", c.workGroup},    {"unroll", c.unroll},
-          {"bodies_per_item", c.bodiesPerItem}, {"split", c.split}, {"fp64", c.fp64},
-          {"native_rsqrt", c.nativeRsqrt}, {"fast_math", c.fastRelaxedMath}, {"ftz", c.denormsAreZero},
-          {"extra_options", c.extraOptions}, {"bodies", t.bodies}, {"gflops", t.rate}, {"time", t.time}};
+  json j = {{"variant", c.variant},         {"fp64", c.fp64},
+            {"native_rsqrt", c.nativeRsqrt}, {"fast_math", c.fastRelaxedMath}, {"ftz", c.denormsAreZero},
+            {"extra_options", c.extraOptions}, {"bodies", t.bodies}, {"gflops", t.rate}, {"time", t.time}};
+  for (const auto& p : nbodyConfigParameters()) j[p.name] = c.*p.member;  // work_group, unroll, ...
+  return j;
 }
 
 TunedNBody nbodyFrom(const json& j) {
   TunedNBody t;
   NBodyConfig& c = t.config;
   c.variant = j.at("variant").get<std::string>();
-  c.workGroup = j.at("work_group").get<int>();
-  c.unroll = j.at("unroll").get<int>();
-  c.bodiesPerItem = j.at("bodies_per_item").get<int>();
-  c.split = j.at("split").get<int>();
+  for (const auto& p : nbodyConfigParameters()) c.*p.member = j.at(p.name).get<int>();
   c.fp64 = j.at("fp64").get<bool>();
   c.nativeRsqrt = j.at("native_rsqrt").get<bool>();
   c.fastRelaxedMath = j.at("fast_math").get<bool>();

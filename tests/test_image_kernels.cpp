@@ -26,6 +26,7 @@
 #include "compute/image_reference.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/kernel_op.h"
 #include "test_devices.h"
 #include "test_require.h"
 
@@ -154,11 +155,11 @@ TransposeConfig transposeConfig(const std::string& variant) {
 }
 
 // Rows per work-item for the tiled variants' tile sizes in the test below, in
-// order of preference: the list {1, 2, 4, 8} started at a different place for each
+// order of preference: the values the tiled variants offer, started at a different place for each
 // variant and tile, so that between them every value runs on every size; the next
 // one where the device refuses a configuration (work-group size limits).
 std::vector<int> tiledRowsPreference(int variantIndex, int tileIndex, int tile) {
-  const std::vector<int> rows = {1, 2, 4, 8};
+  const std::vector<int>& rows = transposeOp().parameter("rows_per_item").values;
   std::vector<int> out;
   for (size_t k = 0; k < rows.size(); ++k) {
     const int r = rows[(static_cast<size_t>(variantIndex + tileIndex) + k) % rows.size()];
@@ -215,7 +216,7 @@ TEST_F(ImageKernels, EveryTransposeVariantIsBitExactOnEverySize) {
   // Every variant on every size, gray and RGBA; the tiled variants at each tile
   // size (8, 16, 32: the edge handling and the local-memory indexing depend on
   // it). Each configuration is built once and runs over all the sizes.
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     std::vector<std::pair<TransposeConfig, std::unique_ptr<ImageTransposer>>> runners;
     int tiledIndex = 0;
     for (const auto& v : imageTransposeVariants()) {
@@ -228,7 +229,7 @@ TEST_F(ImageKernels, EveryTransposeVariantIsBitExactOnEverySize) {
         runners.emplace_back(c, std::make_unique<ImageTransposer>(*compute_, c));
         continue;
       }
-      const std::vector<int> tiles = {8, 16, 32};
+      const std::vector<int>& tiles = transposeOp().variant(v.name)->parameter("tile")->values;
       for (size_t ti = 0; ti < tiles.size(); ++ti) {
         TransposeConfig c = transposeConfig(v.name);
         c.tile = tiles[ti];
@@ -333,7 +334,7 @@ TEST_F(ImageKernels, BlockOrdersVisitEveryBlockOnce) {
   // a block order that skipped a block or took one twice leaves wrong pixels.
   for (const auto& v : imageTransposeVariants()) {
     if (v.order == BlockOrder::Rows) continue;
-    for (int channels : {1, 4}) {
+    for (int channels : imageChannelCounts()) {
       TransposeConfig c = transposeConfig(v.name);
       if (v.kind == TransposeKind::Block4x4) c.tile = 32, c.workGroup = 64;  // more blocks per image
       if (v.kind == TransposeKind::Gray16) c.tile = 64, c.workGroup = 64;
@@ -350,7 +351,7 @@ TEST_F(ImageKernels, BlockOrdersVisitEveryBlockOnce) {
 }
 
 TEST_F(ImageKernels, DefaultTransposeConfigurationsRunHere) {
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     const TransposeConfig c = defaultTransposeConfig(channels);
     ASSERT_EQ(imageTransposeConfigProblem(c, compute_->device(), channels), "") << describeTransposeConfig(c);
     ImageTransposer t(*compute_, c);
@@ -402,7 +403,7 @@ TEST_F(ImageKernels, EveryRotationVariantMatchesItsReferenceOnEverySize) {
     ImageRotator r(*compute_, c);
     const int tolerance = v.exact ? 0 : v.image ? imageBilinearTolerance(compute_->device()) : 1;
     // Every variant on every size, the quarter turn onto an expanded (w <-> h) canvas included.
-    for (int channels : {1, 4})
+    for (int channels : imageChannelCounts())
       for (const Size& s : kSizes) {
         const HostImage in = randomHostImage({s.width, s.height, channels}, 3);
         for (const RotateParams& p : rotateCases()) {
@@ -429,7 +430,7 @@ TEST_F(ImageKernels, RotationWithOnePixelPerWorkItemAndOtherWorkGroups) {
     ImageRotator r(*compute_, c);
     const ImageRotateVariant& v = r.variant();
     const int tolerance = v.exact ? 0 : v.image ? imageBilinearTolerance(compute_->device()) : 1;
-    for (int channels : {1, 4}) {
+    for (int channels : imageChannelCounts()) {
       const HostImage in = randomHostImage({257, 31, channels}, 9);
       for (const RotateParams& p : rotateCases())
         EXPECT_EQ(difference(rotate(r, in, p), rotateReference(in, p, v.sampling), tolerance), "")
@@ -461,7 +462,7 @@ TEST_F(ImageKernels, ImageRotationBlocksOfPixelsPerWorkItemMatchTheReference) {
       ImageRotator r(*compute_, c);
       const ImageRotateVariant& v = r.variant();
       const int tolerance = v.exact ? 0 : imageBilinearTolerance(compute_->device());
-      for (int channels : {1, 4})
+      for (int channels : imageChannelCounts())
         for (const Size& s : kSizes) {
           const HostImage in = randomHostImage({s.width, s.height, channels}, 13);
           for (const RotateParams& p : rotateCases()) {
@@ -514,7 +515,7 @@ TEST_F(ImageKernels, StagedRotationLocalMemoryIsWhatTheKernelDeclares) {
   // Regions of 393, 3474, 4179 and 1096 pixels: 1, 2, 3 and 0 past a multiple of 4.
   for (const RotateConfig& c : {RotateConfig{"nearest_local", 16, 2, 1}, RotateConfig{"bilinear_local", 16, 8, 4},
                                 RotateConfig{"bilinear_local", 16, 16, 4}, RotateConfig{"nearest_local", 32, 4, 1}})
-    for (int channels : {1, 4}) {
+    for (int channels : imageChannelCounts()) {
       if (!runnable(c, channels)) continue;
       ImageRotator r(*compute_, c);
       const uint64_t reported = r.info(channels).localMemBytes;
@@ -622,7 +623,7 @@ TEST_F(ImageKernels, ForwardMappingEqualsTheSeedsCpuFunction) {
   c.pixelsPerItem = 1;
   ImageRotator r(*compute_, c);
   size_t overwritten = 0;
-  for (int channels : {1, 4})
+  for (int channels : imageChannelCounts())
     for (const Size& s : {Size{1, 1}, Size{1, 1000}, Size{1000, 1}, Size{17, 13}, Size{256, 200}, Size{1000, 777},
                           Size{4099, 3}}) {
       const HostImage in = randomHostImage({s.width, s.height, channels}, 1);
@@ -800,7 +801,7 @@ void expectHistogramMatches(const ImageHistogramResult& got, const HostImage& in
 }
 
 TEST_F(ImageKernels, EveryHistogramVariantCountsExactlyOnEverySize) {
-  for (int channels : {1, 4})
+  for (int channels : imageChannelCounts())
     for (const HistogramConfig& c : histogramConfigs(channels)) {
       if (!histogramRunsHere(c, compute_->device(), channels)) continue;
       ImageHistogrammer h(*compute_, c);
@@ -823,7 +824,7 @@ TEST_F(ImageKernels, TheHistogramMergeReachesEveryLoopOnThisDevice) {
   c.workGroup = 32;
   c.pixelsPerItem = 16;
   const size_t perGroup = 32 * 16;
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     ImageHistogrammer h(*compute_, c);
     const size_t rows = h.mergeRows(channels);
     ASSERT_GE(rows, 1u);
@@ -906,7 +907,7 @@ TEST_F(ImageKernels, UcharSubHistogramsDoNotOverflowOnAConstantImage) {
   // 1000x777 pixels of one value: the seed's design (256 pixels per work-item
   // counted in uchar bins) would wrap every bin to 0. At most 255 pixels per
   // work-item, any number of work-groups, must count all 777000.
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     HistogramConfig c;
     c.variant = "subhist_uchar";
     c.workGroup = 32;
@@ -924,7 +925,7 @@ TEST_F(ImageKernels, UcharSubHistogramsDoNotOverflowOnAConstantImage) {
   }
   // The flushed counters (each item counts thousands of pixels, 240 at a time)
   // and local atomics (every work-item hits one bin: the worst case).
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     HistogramConfig flushed;
     flushed.variant = "subhist_flush";
     flushed.workGroup = 32;
@@ -983,7 +984,7 @@ TEST_F(ImageKernels, ToRgbaWritesThePictureGlDraws) {
   ASSERT_TRUE(build->ok()) << build->error << "\n" << build->log;
   Kernel toRgba(build->program.get(), "to_rgba");
   const size_t local = 64;
-  for (int channels : {1, 4})
+  for (int channels : imageChannelCounts())
     for (const Size& s : kSizes) {
       const HostImage in = randomHostImage({s.width, s.height, channels}, 29);
       const size_t pixels = in.layout.pixels();
@@ -1204,7 +1205,7 @@ DeviceDescriptor fakeH200() {
 
 TEST(ImageVariantTables, TheDefaultRotationIsTheSamplerOneWhereImagesWork) {
   DeviceDescriptor gpu = fakeH200();
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     const RotateConfig d = defaultRotateConfig(channels, gpu);
     EXPECT_EQ(describeRotateConfig(d), "bilinear_image wg=32x8 ppi=2x4");
     EXPECT_EQ(imageRotateConfigProblem(d, gpu, channels), "");
@@ -1246,7 +1247,7 @@ TEST(ImageVariantTables, TheFusedHistogramNeedsDeviceScopeFences) {
   // The default: fused with 1024-item groups where it can, the portable one where it cannot.
   EXPECT_EQ(defaultHistogramConfig(1, gpu), defaultHistogramConfig(1)) << "no fences: the merge kernel";
   const DeviceDescriptor h200 = fakeH200();
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     const HistogramConfig best = defaultHistogramConfig(channels, h200);
     EXPECT_EQ(best.variant, "local_atomic_fused");
     EXPECT_EQ(best.workGroup, 1024);
@@ -1263,7 +1264,7 @@ TEST(ImageVariantTables, TheHistogramTestConfigurationsFitAGpuToo) {
   // these tests also run on (48 KB of local memory), not PoCL alone. (The list's
   // last entry, the default for the device at hand, is chosen to fit that device.)
   const DeviceDescriptor gpu = fakeH200();
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     std::vector<HistogramConfig> configs = histogramConfigs(channels);
     if (sharedCompute()) configs.pop_back();
     for (const HistogramConfig& c : configs)
@@ -1352,7 +1353,7 @@ TEST(ImageVariantTables, CountingFewerChannelsOffersMoreHistogramCopies) {
 
 TEST(ImageVariantTables, EveryListedConfigurationIsValidAndDescribed) {
   const DeviceDescriptor gpu = fakeH200();
-  for (int channels : {1, 4}) {
+  for (int channels : imageChannelCounts()) {
     const auto rotate = allRotateConfigs(gpu, channels);
     const auto transpose = allTransposeConfigs(gpu, channels);
     const auto histogram = allHistogramConfigs(gpu, channels);
@@ -1373,7 +1374,7 @@ TEST(ImageVariantTables, EveryListedConfigurationIsValidAndDescribed) {
   // Every variant of every table appears in the sweeps.
   for (const auto& v : imageTransposeVariants()) {
     bool seen = false;
-    for (int channels : {1, 4})
+    for (int channels : imageChannelCounts())
       for (const auto& c : allTransposeConfigs(gpu, channels)) seen |= c.variant == v.name;
     EXPECT_TRUE(seen) << v.name;
   }

@@ -11,6 +11,7 @@
 
 #include "compute/compute_context.h"
 #include "compute/device_catalog.h"
+#include "compute/kernel_op.h"
 #include "compute/nbody_gpu.h"
 #include "compute/nbody_tuning.h"
 #include "test_devices.h"
@@ -95,12 +96,14 @@ TEST_F(NBodyKernels, LargeWorkGroupsMatchTheReference) {
 TEST_F(NBodyKernels, UnrollBlockingAndSplitCombinations) {
   // 1000 leaves the last group part empty; 2g fills it (each unrolled step and
   // each slice's last body is a real one).
-  for (int unroll : {1, 2, 4, 8, 16, 32}) {
+  // Every value the variants offer (compute/kernel_op.h).
+  for (int unroll : nbodyOp().variant("tiled")->parameter("unroll")->values) {
     const NBodyConfig c = config("tiled", 64, unroll, 1, 1);
     for (size_t n : {size_t{1000}, 2 * nbodyBodiesPerGroup(c)}) expectMatchesReference(c, n);
   }
-  for (int b : {1, 2, 4})
-    for (int split : {1, 2, 4}) {
+  const KernelOpVariant& blocked = *nbodyOp().variant("blocked");
+  for (int b : blocked.parameter("bodies_per_item")->values)
+    for (int split : blocked.parameter("split")->values) {
       const NBodyConfig c = config("blocked", 64, 8, b, split);
       for (size_t n : {size_t{1000}, 2 * nbodyBodiesPerGroup(c)}) expectMatchesReference(c, n);
     }

@@ -17,6 +17,7 @@
 #include "app/app_state.h"
 #include "app/lab_renderer.h"
 #include "app/image_angle.h"
+#include "compute/kernel_op.h"
 #include "io/image_paths.h"
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
@@ -204,8 +205,8 @@ void pipelineSection(AppState& state) {
     ImGui::SameLine();
     ImGui::ColorEdit4("background", lab.background, ImGuiColorEditFlags_NoInputs);
   }
-  const std::vector<int>& widths = imageWorkGroupWidths();
-  const std::vector<int>& heights = imageWorkGroupHeights();
+  const std::vector<int>& widths = rotateOp().parameter("work_group_x").values;
+  const std::vector<int>& heights = rotateOp().parameter("work_group_y").values;
   // Two narrow combos (x, y) and the label: as wide as fits, 80 pixels at most.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float labelWidth = ImGui::CalcTextSize("work-group").x + style.ItemInnerSpacing.x;
@@ -239,12 +240,12 @@ void pipelineSection(AppState& state) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("rotate work-group height (y)");
   // Output pixels per work-item, as the variant offers them.
-  if (rotateVariant) {
+  if (const KernelOpVariant* described = rotateVariant ? rotateOp().variant(rotate.variant) : nullptr) {
     const std::string current = std::to_string(rotate.pixelsPerItem) + "x" + std::to_string(rotate.rowsPerItem);
     ImGui::SetNextItemWidth(80);
     if (ImGui::BeginCombo("pixels per work-item", current.c_str())) {
-      for (int ppi : rotateVariant->pixelsPerItem)
-        for (int rows : rotateVariant->rowsPerItem) {
+      for (int ppi : described->parameter("pixels_per_item")->values)
+        for (int rows : described->parameter("rows_per_item")->values) {
           const std::string text = std::to_string(ppi) + "x" + std::to_string(rows);
           RotateConfig c = rotate;
           c.pixelsPerItem = ppi;

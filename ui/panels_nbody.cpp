@@ -12,6 +12,7 @@
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "lab/tuning_cache.h"
+#include "compute/kernel_op.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {
@@ -57,8 +58,8 @@ void kernelSection(AppState& state) {
   const DeviceDescriptor* device = activeDevice(state);
   bool changed = false;
 
-  std::vector<std::string> variants;
-  for (const auto& v : nbodyVariants()) variants.push_back(v.name);
+  const KernelOp& op = nbodyOp();
+  const std::vector<std::string> variants = op.variantNames();
   changed |= configCombo<std::string>(
       "variant", c.variant, variants, state, c,
       [](NBodyConfig& k, const std::string& v) {
@@ -74,18 +75,22 @@ void kernelSection(AppState& state) {
 
   std::vector<int> groups;
   const int maxGroup = device ? static_cast<int>(std::min<size_t>(device->maxWorkGroupSize, 1024)) : 256;
-  for (int wg = kNBodyWorkGroupStep; wg <= maxGroup; wg += kNBodyWorkGroupStep) groups.push_back(wg);
+  for (int wg : op.parameter("work_group").values)
+    if (wg <= maxGroup) groups.push_back(wg);
   changed |= configCombo<int>("work-group", std::to_string(c.workGroup), groups, state, c,
                               [](NBodyConfig& k, const int& v) { k.workGroup = v; }, intName);
-  if (const NBodyVariant* v = findNBodyVariant(c.variant)) {
-    if (v->unrolls.size() > 1)
-      changed |= configCombo<int>("unroll", std::to_string(c.unroll), v->unrolls, state, c,
+  if (const KernelOpVariant* v = op.variant(c.variant)) {
+    const std::vector<int>& unrolls = v->parameter("unroll")->values;
+    const std::vector<int>& bodiesPerItem = v->parameter("bodies_per_item")->values;
+    const std::vector<int>& splits = v->parameter("split")->values;
+    if (unrolls.size() > 1)
+      changed |= configCombo<int>("unroll", std::to_string(c.unroll), unrolls, state, c,
                                   [](NBodyConfig& k, const int& u) { k.unroll = u; }, intName);
-    if (v->bodiesPerItem.size() > 1)
-      changed |= configCombo<int>("bodies / item", std::to_string(c.bodiesPerItem), v->bodiesPerItem, state, c,
+    if (bodiesPerItem.size() > 1)
+      changed |= configCombo<int>("bodies / item", std::to_string(c.bodiesPerItem), bodiesPerItem, state, c,
                                   [](NBodyConfig& k, const int& b) { k.bodiesPerItem = b; }, intName);
-    if (v->splits.size() > 1)
-      changed |= configCombo<int>("items / body", std::to_string(c.split), v->splits, state, c,
+    if (splits.size() > 1)
+      changed |= configCombo<int>("items / body", std::to_string(c.split), splits, state, c,
                                   [](NBodyConfig& k, const int& s) { k.split = s; }, intName);
   }
   const bool hasFp64 = device && device->hasExtension("cl_khr_fp64");

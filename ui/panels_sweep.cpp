@@ -13,8 +13,8 @@
 #include "app/sweep_runner.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "compute/kernel_op.h"
 #include "compute/nbody_step_budget.h"
-#include "compute/parameter_values.h"
 #include "lab/sweep_runs.h"
 
 namespace ks {
@@ -169,11 +169,12 @@ void drawSweepPanel(AppState& state) {
       ImGui::InputInt("warm-up frames", &ui.warmupFrames);
       ui.warmupFrames = std::clamp(ui.warmupFrames, 1, 10000);
     } else if (ui.target == SweepTarget::NBody) {
-      nameChoices("variants", ui.nbodyVariants, variantNames(nbodyVariants()));
+      const KernelOp& op = nbodyOp();
+      nameChoices("variants", ui.nbodyVariants, op.variantNames());
       intChoices("work-group", ui.workGroups, nbodySweptWorkGroups(), true);
-      intChoices("unroll", ui.unrolls, valuesOverVariants(nbodyVariants(), &NBodyVariant::unrolls), true);
-      intChoices("bodies/item", ui.bodiesPerItem, valuesOverVariants(nbodyVariants(), &NBodyVariant::bodiesPerItem), true);
-      intChoices("split", ui.splits, valuesOverVariants(nbodyVariants(), &NBodyVariant::splits), true);
+      intChoices("unroll", ui.unrolls, op.parameter("unroll").values, true);
+      intChoices("bodies/item", ui.bodiesPerItem, op.parameter("bodies_per_item").values, true);
+      intChoices("split", ui.splits, op.parameter("split").values, true);
       ImGui::SetNextItemWidth(150);
       // The scene's N until the user types another: a winner is tuned for the N it ran at.
       int bodies = static_cast<int>(sweptBodies(state));
@@ -186,12 +187,11 @@ void drawSweepPanel(AppState& state) {
       launchEstimate(state);
       hintText("precision and build flags: as the N-body scene runs now");
     } else {
-      const auto& table = imageTransposeVariants();
-      nameChoices("variants", ui.transposeVariants, variantNames(table));
-      intChoices("tile", ui.tiles, valuesOverVariants(table, &ImageTransposeVariant::tiles), true);
-      intChoices("rows/item (tiled)", ui.rowsPerItem, valuesOverVariants(table, &ImageTransposeVariant::rowsPerItem), true);
-      intChoices("work-group (4x4)", ui.tileWorkGroups, valuesOverVariants(table, &ImageTransposeVariant::workGroups),
-                 true);
+      const KernelOp& op = transposeOp();
+      nameChoices("variants", ui.transposeVariants, op.variantNames());
+      intChoices("tile", ui.tiles, op.parameter("tile").values, true);
+      intChoices("rows/item (tiled)", ui.rowsPerItem, op.parameter("rows_per_item").values, true);
+      intChoices("work-group (4x4)", ui.tileWorkGroups, op.parameter("work_group").values, true);
       ImGui::SetNextItemWidth(150);
       ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
       ui.imageSize = std::clamp(ui.imageSize, 16, 16384);

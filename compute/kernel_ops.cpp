@@ -1,0 +1,259 @@
+// The five operations' descriptors (compute/kernel_op.h), made once from their
+// variant tables: the per-variant value lists are read from the tables, never
+// written here.
+#include <algorithm>
+#include <stdexcept>
+
+#include "compute/image_copy.h"
+#include "compute/image_histogram.h"
+#include "compute/image_layout.h"
+#include "compute/image_rotate.h"
+#include "compute/image_transpose.h"
+#include "compute/kernel_op.h"
+#include "compute/nbody_variants.h"
+
+namespace ks {
+
+const VariantParameter* KernelOpVariant::parameter(std::string_view wanted) const {
+  for (const VariantParameter& p : parameters)
+    if (p.name == wanted) return &p;
+  return nullptr;
+}
+
+const KernelParameter& KernelOp::parameter(std::string_view wanted) const {
+  for (const KernelParameter& p : parameters)
+    if (p.name == wanted) return p;
+  throw std::out_of_range("the " + name + " operation has no parameter '" + std::string(wanted) + "'");
+}
+
+const KernelOpVariant* KernelOp::variant(std::string_view wanted) const {
+  for (const KernelOpVariant& v : variants)
+    if (v.name == wanted) return &v;
+  return nullptr;
+}
+
+std::vector<std::string> KernelOp::variantNames() const {
+  std::vector<std::string> names;
+  for (const KernelOpVariant& v : variants) names.push_back(v.name);
+  return names;
+}
+
+const std::vector<int>& imageChannelCounts() {
+  static const std::vector<int> counts = {1, 4};
+  return counts;
+}
+
+namespace {
+
+// The parameters' value lists: the union of what the variants offer, ascending.
+void collectValues(KernelOp& op) {
+  for (KernelParameter& p : op.parameters) {
+    for (const KernelOpVariant& v : op.variants)
+      if (const VariantParameter* vp = v.parameter(p.name)) p.values.insert(p.values.end(), vp->values.begin(), vp->values.end());
+    std::sort(p.values.begin(), p.values.end());
+    p.values.erase(std::unique(p.values.begin(), p.values.end()), p.values.end());
+  }
+}
+
+KernelOp makeNBodyOp() {
+  KernelOp op;
+  op.name = "nbody";
+  op.kernelFile = kNBodyKernelFile;
+  op.figureOfMerit = "interactions/s";
+  op.workModel = "nbodyStepWork";
+  op.check = "nbodyConfigProblem";
+  op.parameters = {
+      {"work_group", "TILE", "work-items", "work-items per group; the tiled variants stage a tile of that many bodies", {}},
+      {"unroll", "UNROLL", "times", "the inner loop over a tile unrolled this many times", {}},
+      {"bodies_per_item", "BODIES_PER_ITEM", "bodies", "bodies each work-item integrates (register blocking)", {}},
+      {"split", "SPLIT", "work-items", "work-items sharing one body (for small N)", {}},
+  };
+  for (const NBodyVariant& v : nbodyVariants())
+    op.variants.push_back({v.name, v.kernel, v.description,
+                           {{"work_group", "TILE", nbodyWorkGroups()},
+                            {"unroll", "UNROLL", v.unrolls},
+                            {"bodies_per_item", "BODIES_PER_ITEM", v.bodiesPerItem},
+                            {"split", "SPLIT", v.splits}}});
+  op.constraints = {
+      {"work-group a multiple of 32", "work-group size W is not a multiple of 32"},
+      {"work-group within the device's limits", "work-group size W exceeds the device's maximum M"},
+      {"unroll, bodies per work-item and split offered by the variant", "unroll U is not offered by the V variant"},
+      {"unroll divides the tile slice of each split", "unroll U does not divide the tile slice of W/S"},
+      {"fp64 only with cl_khr_fp64", "fp64 needs cl_khr_fp64, which the device lacks"},
+      {"the tile fits in local memory", "the tile needs N bytes of local memory; the device has M"},
+  };
+  collectValues(op);
+  return op;
+}
+
+KernelOp makeRotateOp() {
+  KernelOp op;
+  op.name = "rotate";
+  op.kernelFile = kRotateKernelFile;
+  op.figureOfMerit = "GB/s";
+  op.workModel = "rotateWork";
+  op.check = "imageRotateConfigProblem";
+  op.parameters = {
+      {"channels", "CHANNELS", "channels", "values per pixel: 1 gray, 4 RGBA", {}},
+      {"work_group_x", "WG_X", "work-items", "work-group width (x)", {}},
+      {"work_group_y", "WG_Y", "work-items", "work-group height (y)", {}},
+      {"pixels_per_item", "PIXELS_PER_ITEM", "pixels", "consecutive output pixels of a row per work-item", {}},
+      {"rows_per_item", "ROWS_PER_ITEM", "rows", "rows of the work-item's block of output pixels", {}},
+  };
+  for (const ImageRotateVariant& v : imageRotateVariants()) {
+    // Only the staged variants size their local region from the work-group.
+    const std::string wgX = v.staged ? "WG_X" : "", wgY = v.staged ? "WG_Y" : "";
+    op.variants.push_back({v.name, v.kernel, v.description,
+                           {{"channels", "CHANNELS", imageChannelCounts()},
+                            {"work_group_x", wgX, imageWorkGroupWidths()},
+                            {"work_group_y", wgY, imageWorkGroupHeights()},
+                            {"pixels_per_item", "PIXELS_PER_ITEM", v.pixelsPerItem},
+                            {"rows_per_item", "ROWS_PER_ITEM", v.rowsPerItem}}});
+  }
+  op.constraints = {
+      {"1 or 4 channels", "channels must be 1 (gray) or 4 (RGBA)"},
+      {"work-group shape offered and within the device's limits", "work-group X x Y = N work-items exceeds the device's maximum M"},
+      {"pixels and rows per work-item offered by the variant", "P pixels per work-item are not offered by the V variant"},
+      {"the staged source region fits in local memory", "the staged source region needs N bytes of local memory; the device has M"},
+      {"image variants only on devices with image support", "the V variant reads an image2d_t, and the device has no image support"},
+  };
+  collectValues(op);
+  return op;
+}
+
+KernelOp makeTransposeOp() {
+  KernelOp op;
+  op.name = "transpose";
+  op.kernelFile = kTransposeKernelFile;
+  op.figureOfMerit = "GB/s";
+  op.workModel = "transposeWork";
+  op.check = "imageTransposeConfigProblem";
+  op.parameters = {
+      {"channels", "CHANNELS", "channels", "values per pixel: 1 gray, 4 RGBA", {}},
+      {"tile", "TILE", "pixels", "the side of the square tile copied through local memory", {}},
+      {"rows_per_item", "ROWS", "rows", "rows of the tile each work-item moves (tiled variants)", {}},
+      {"work_group", "B4_WG", "work-items", "work-items per group (4x4 variants)", {}},
+      {"work_group_x", "", "work-items", "work-group width (naive variant)", {}},
+      {"work_group_y", "", "work-items", "work-group height (naive variant)", {}},
+  };
+  for (const ImageTransposeVariant& v : imageTransposeVariants()) {
+    KernelOpVariant out{v.name, v.kernel, v.description, {}};
+    const bool gray16 = v.kind == TransposeKind::Gray16;
+    out.parameters.push_back({"channels", "CHANNELS", gray16 ? std::vector<int>{imageChannelCounts().front()}
+                                                             : imageChannelCounts()});
+    switch (v.kind) {
+      case TransposeKind::Naive:
+        out.parameters.push_back({"work_group_x", "", imageWorkGroupWidths()});
+        out.parameters.push_back({"work_group_y", "", imageWorkGroupHeights()});
+        break;
+      case TransposeKind::Tiled:
+        out.parameters.push_back({"tile", "TILE", v.tiles});
+        out.parameters.push_back({"rows_per_item", "ROWS", v.rowsPerItem});
+        break;
+      case TransposeKind::Block4x4:
+      case TransposeKind::Gray16:
+        out.parameters.push_back({"tile", gray16 ? "G16_TILE" : "B4_TILE", v.tiles});
+        out.parameters.push_back({"work_group", gray16 ? "G16_WG" : "B4_WG", v.workGroups});
+        break;
+    }
+    op.variants.push_back(std::move(out));
+  }
+  op.constraints = {
+      {"1 or 4 channels; the 4x16 variants gray only", "the V variant is for gray images"},
+      {"tile, rows and work-group offered by the variant", "tile T is not offered by the V variant"},
+      {"rows per work-item at most the tile", "R rows per work-item exceed the tile of T"},
+      {"a work-group no larger than the tile's 4x4 blocks", "a work-group of W is more than the N 4x4 blocks of a TxT tile"},
+      {"work-group within the device's limits", "work-group size W exceeds the device's maximum M"},
+      {"the tile fits in local memory", "the tile needs N bytes of local memory; the device has M"},
+  };
+  collectValues(op);
+  return op;
+}
+
+KernelOp makeHistogramOp() {
+  KernelOp op;
+  op.name = "histogram";
+  op.kernelFile = kHistogramKernelFile;
+  op.figureOfMerit = "GB/s";
+  op.workModel = "histogramWork";
+  op.check = "imageHistogramConfigProblem";
+  op.parameters = {
+      {"channels", "CHANNELS", "channels", "values per pixel: 1 gray, 4 RGBA", {}},
+      {"work_group", "WG", "work-items", "work-items per work-group", {}},
+      {"pixels_per_item", "PIXELS_PER_ITEM", "pixels", "pixels each work-item counts (at most 255: uchar bins)", {}},
+      {"copies", "COPIES", "histograms", "copies of the group's histogram in local memory (spreads conflicts)", {}},
+      {"groups_per_compute_unit", "", "work-groups", "work-groups launched per compute unit", {}},
+  };
+  for (const ImageHistogramVariant& v : imageHistogramVariants()) {
+    KernelOpVariant out{v.name, v.kernel, v.description,
+                        {{"channels", "CHANNELS", imageChannelCounts()}, {"work_group", "WG", v.workGroups}}};
+    if (!v.pixelsPerItem.empty()) out.parameters.push_back({"pixels_per_item", "PIXELS_PER_ITEM", v.pixelsPerItem});
+    if (!v.copies.empty()) out.parameters.push_back({"copies", "COPIES", v.copies});
+    if (!v.groupsPerComputeUnit.empty())
+      out.parameters.push_back({"groups_per_compute_unit", "", v.groupsPerComputeUnit});
+    op.variants.push_back(std::move(out));
+  }
+  op.constraints = {
+      {"1 or 4 channels", "channels must be 1 (gray) or 4 (RGBA)"},
+      {"work-group, copies and groups per compute unit offered by the variant",
+       "work-group size W is not offered by the V variant"},
+      {"at most 255 pixels per work-item (uchar bins)", "P pixels per work-item would overflow the uchar bins"},
+      {"the fused variant only with device-scope fences",
+       "local_atomic_fused needs device-scope memory fences (OpenCL 2.0 or later)"},
+      {"256-item work-groups for the statistics reduction", "the statistics reduction needs work-groups of 256"},
+      {"the histograms fit in local memory", "the histograms need N bytes of local memory; the device has M"},
+  };
+  collectValues(op);
+  return op;
+}
+
+KernelOp makeCopyOp() {
+  KernelOp op;
+  op.name = "copy";
+  op.kernelFile = kCopyKernelFile;
+  op.figureOfMerit = "GB/s";
+  op.workModel = "";  // the bandwidth reference itself: bytes read + written
+  op.check = "ImageCopier";
+  op.parameters = {{"work_group", "", "work-items", "work-items per group (16 bytes each)", {}}};
+  op.variants = {{"copy", "copy_bytes", "a plain copy of the bytes, 16 per work-item: the bandwidth reference",
+                  {{"work_group", "", {kCopyWorkGroup}}}}};
+  op.constraints = {{"work-group within the device's limits", "work-group size W exceeds the device's maximum M"}};
+  collectValues(op);
+  return op;
+}
+
+}  // namespace
+
+const KernelOp& nbodyOp() {
+  static const KernelOp op = makeNBodyOp();
+  return op;
+}
+const KernelOp& rotateOp() {
+  static const KernelOp op = makeRotateOp();
+  return op;
+}
+const KernelOp& transposeOp() {
+  static const KernelOp op = makeTransposeOp();
+  return op;
+}
+const KernelOp& histogramOp() {
+  static const KernelOp op = makeHistogramOp();
+  return op;
+}
+const KernelOp& copyOp() {
+  static const KernelOp op = makeCopyOp();
+  return op;
+}
+
+const std::vector<const KernelOp*>& kernelOps() {
+  static const std::vector<const KernelOp*> ops = {&nbodyOp(), &rotateOp(), &transposeOp(), &histogramOp(), &copyOp()};
+  return ops;
+}
+
+const KernelOp* findKernelOp(std::string_view name) {
+  for (const KernelOp* op : kernelOps())
+    if (op->name == name) return op;
+  return nullptr;
+}
+
+}  // namespace ks
