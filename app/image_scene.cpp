@@ -455,6 +455,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   // rotation or transpose that cannot run (a kernel that does not build) does not
   // leave that histogram stale; it runs, and the failure is reported after.
   std::exception_ptr pictureFailure;
+  std::unique_ptr<SharedImage> newPicture;
   const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
   const ImageLayout result = wanted.transpose ? transposedLayout(rotated) : rotated;
   try {
@@ -475,10 +476,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
       if (result_ == transposedBuffer_.get()) result_ = nullptr;
       retire(std::exchange(transposedBuffer_, Buffer(compute_.context(), CL_MEM_READ_WRITE, result.bytes())));
     }
-    if (!resultImage_ || resultImage_->width() != result.width || resultImage_->height() != result.height) {
-      std::unique_ptr<SharedImage> picture = makePicture(result.width, result.height);
-      retire(std::exchange(resultImage_, std::move(picture)));
-    }
+    if (resultNeedsNewPicture(wanted)) newPicture = makePicture(result.width, result.height);
   } catch (...) {
     if (wanted.histogramOfResult) throw;
     pictureFailure = std::current_exception();
@@ -489,7 +487,11 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
                                               result, imageLabSettingsOf(lab)});
   // Handed to GL's side here, on the frame loop's thread (interop acquires wait for
   // GL fences and are GL calls); released in finishRun.
-  SharedBuffer* rgba = run.picture ? &resultImage_->beginUpdate(compute_.queue()) : nullptr;
+  if (run.picture) {
+    run.newPicture = std::move(newPicture);
+    run.target = run.newPicture ? run.newPicture.get() : resultImage_.get();
+  }
+  SharedBuffer* rgba = run.picture ? &run.target->beginUpdate(compute_.queue()) : nullptr;
   RunEvents& events = running_.emplace();
   // The commands, in order. Everything they use is captured by value or belongs to
   // the run until it has finished (the frame loop leaves it alone meanwhile).
@@ -497,7 +499,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
                   original = originalBuffer_.get(), originalLayout = originalLayout_,
                   rotatedBuffer = rotatedBuffer_.get(), transposedBuffer = transposedBuffer_.get(),
                   rotator = rotator_.get(), transposer = transposer_.get(), histogrammer = histogrammer_.get(),
-                  image = resultImage_.get()](Queue& queue) {
+                  image = run.target](Queue& queue) {
     if (!wanted.histogramOfResult) histogrammer->enqueueCompute(queue, original, originalLayout, &events.histogram);
     if (!picture) return;
     // The image variants include an upload only after a new source.
@@ -525,23 +527,26 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
 void ImageScene::abandonRun() noexcept {
   // Hand the picture back to GL whatever failed (a reloaded display.cl with other
   // arguments, a launch error): acquiring it again next time needs it released.
-  if (inFlight_ && inFlight_->picture && resultImage_) {
+  if (inFlight_ && inFlight_->picture && inFlight_->target) {
     try {
-      resultImage_->abandonUpdate(compute_.queue());
+      inFlight_->target->abandonUpdate(compute_.queue());
     } catch (const std::exception&) {
       // The first error is the one to report.
     }
   }
+  if (inFlight_) retire(std::move(inFlight_->newPicture));
   inFlight_.reset();
   running_.reset();
 }
 
 void ImageScene::finishRun(AppState& state) {
   ImageLabState& lab = state.image;
-  const InFlight run = *std::exchange(inFlight_, std::nullopt);
+  InFlight run = std::move(*inFlight_);
+  inFlight_.reset();
   if (run.picture) {
     slowGlWorkThisFrame_ = true;  // as in finishUpload
-    resultImage_->endUpdate(compute_.queue());  // shown when the device is done: a frame later at most
+    run.target->endUpdate(compute_.queue());
+    if (run.newPicture) retire(std::exchange(resultImage_, std::move(run.newPicture)));  // shown when the device is done: a frame later at most
     result_ = run.result;
     resultLayout_ = run.layout;
     const InteropTimings& t = resultImage_->timings();

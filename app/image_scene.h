@@ -156,6 +156,11 @@ class ImageScene final : public Scene {
     cl_mem result;
     ImageLayout layout;
     ImageLabSettings choices;  // the panel's choices it ran with: lastGoodChoices_ once it worked
+    // A result of another size is written into a new picture, which replaces the one
+    // shown once the run is done: until then the last result stays in view (a new
+    // picture is blank until its run ends, a second or more on a CPU device).
+    std::unique_ptr<SharedImage> newPicture;
+    SharedImage* target = nullptr;  // the picture the run writes: newPicture or resultImage_
   };
   std::optional<InFlight> inFlight_;
   // A decoded file on its way to the device (background runs only): the worker's

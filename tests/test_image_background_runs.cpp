@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "app/app_state.h"
+#include "app/lab_renderer.h"
+#include "compute/interop/interop.h"
 #include "compute/image_reference.h"
 #include "compute/image_rotate.h"
 #include "session_fixture.h"
@@ -248,6 +250,42 @@ TEST_F(ImageBackgroundRunsTest, OpeningABigPictureHoldsNoFrame) {
     ASSERT_FALSE(lab.statistics.channels.empty());
     EXPECT_EQ(lab.resultHeight, h + 2);
     EXPECT_EQ(lab.statistics.channels[0].count, uint64_t(w) * uint64_t(h + 2)) << "the new picture's histogram";
+  });
+}
+
+// A run whose result has another size (the canvas expanded) writes a new picture:
+// until the run is done, the last result stays shown, whole and at its own size
+// (issue 22: a blank picture was suspected with the canvas expanding while spinning).
+TEST_F(ImageBackgroundRunsTest, TheLastResultStaysShownWhileOneOfAnotherSizeIsMade) {
+  state_.requestedScene = SceneKind::Image;
+  frame();
+  onEachCpuDevice([&] {
+    ImageLabState& lab = state_.image;
+    lab.expandCanvas = false;  // as the last device left it
+    lab.angle = 0.0f;
+    openPictureForALongRun();
+    const int w = lab.resultWidth, h = lab.resultHeight;
+    lab.expandCanvas = true;
+    lab.angle = 30.0f;
+    frame();
+    ASSERT_TRUE(lab.runInFlight) << lab.message;
+    int framesInFlight = 0;
+    while (lab.runInFlight && framesInFlight < 20000) {
+      ASSERT_TRUE(lab.renderer && lab.renderer->image(Picture::Result));
+      const SharedImage& shown = *lab.renderer->image(Picture::Result);
+      ASSERT_EQ(shown.width(), w) << "a picture of another size is shown before its run is done";
+      ASSERT_EQ(shown.height(), h);
+      ASSERT_EQ(lab.resultWidth, w);
+      ++framesInFlight;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      frame();
+    }
+    EXPECT_GT(framesInFlight, 3);
+    frameUntilIdle();
+    EXPECT_GT(lab.resultWidth, w) << "the expanded canvas";
+    const SharedImage& shown = *lab.renderer->image(Picture::Result);
+    EXPECT_EQ(shown.width(), lab.resultWidth);
+    EXPECT_EQ(shown.height(), lab.resultHeight);
   });
 }
 
