@@ -153,7 +153,7 @@ void ImageScene::useImage(HostImage image, Buffer buffer, std::unique_ptr<Shared
   lab.channels = original_.channels;
   lab.defaultRotate = rotateDefault_;
   lab.defaultHistogram = defaults(originalLayout_.channels).histogram;
-  lab.fitRequested = true;
+  fitWhenShown_ = true;  // fitted to its first result (until then the last result stays shown)
   applied_.reset();  // recompute everything for the new image
 }
 
@@ -546,7 +546,8 @@ void ImageScene::finishRun(AppState& state) {
   if (run.picture) {
     slowGlWorkThisFrame_ = true;  // as in finishUpload
     run.target->endUpdate(compute_.queue());
-    if (run.newPicture) retire(std::exchange(resultImage_, std::move(run.newPicture)));  // shown when the device is done: a frame later at most
+    if (run.newPicture) retire(std::exchange(resultImage_, std::move(run.newPicture)));
+    lab.fitRequested = lab.fitRequested || std::exchange(fitWhenShown_, false);  // shown when the device is done: a frame later at most
     result_ = run.result;
     resultLayout_ = run.layout;
     const InteropTimings& t = resultImage_->timings();

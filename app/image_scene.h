@@ -141,6 +141,7 @@ class ImageScene final : public Scene {
   std::unique_ptr<SharedImage> originalImage_, resultImage_;
   std::vector<std::shared_ptr<void>> retired_;  // no longer used: freed one a frame
   bool slowGlWorkThisFrame_ = false;
+  bool fitWhenShown_ = false;  // a new image: the view is fitted to its first result
   LabRenderer renderer_;
   ImageLabState* lab_;  // where the pictures are published; cleared when the scene goes
   // The last run's kernel events, read when they have finished.
