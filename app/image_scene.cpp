@@ -572,27 +572,6 @@ bool ImageScene::resultNeedsNewPicture(const Applied& wanted) const {
   return !resultImage_ || resultImage_->width() != result.width || resultImage_->height() != result.height;
 }
 
-bool ImageScene::programsBuilt(const Applied& wanted) {
-  const int channels = originalLayout_.channels;
-  const DeviceDescriptor& device = compute_.device();
-  // Configurations the device refuses build nothing: runPipeline says why.
-  std::vector<std::pair<std::string, std::string>> programs;
-  if (imageRotateConfigProblem(wanted.rotate, device, channels).empty())
-    programs.emplace_back(kRotateKernelFile, imageRotateBuildOptions(wanted.rotate, channels));
-  if (wanted.transpose && imageTransposeConfigProblem(wanted.transposeConfig, device, channels).empty())
-    programs.emplace_back(kTransposeKernelFile, imageTransposeBuildOptions(wanted.transposeConfig, channels));
-  if (imageHistogramConfigProblem(wanted.histogram, device, channels).empty())
-    for (std::string& options : imageHistogramProgramOptions(wanted.histogram, channels, device))
-      programs.emplace_back(kHistogramKernelFile, std::move(options));
-  bool built = true;
-  for (const auto& [file, options] : programs)
-    if (!compute_.kernelFileReady(file, options)) {
-      compute_.prefetchKernelFile(file, options);
-      built = false;
-    }
-  return built;
-}
-
 bool ImageScene::canStartRun() const {
   if (!runs_) return true;
   // One at a time, and each once the last one's picture and histogram have reached
@@ -755,10 +734,10 @@ void ImageScene::update(AppState& state, double seconds) {
   // A change while a background run is in flight waits for it: the newest settings
   // run as soon as it has finished (those in between are never run).
   const bool wantsRun = !applied_ || !(*applied_ == wanted) || lab.dirty;
-  // Background runs start once their programs are built and, where the result
-  // needs a new picture, in a frame without other slow GL work (see makePicture).
-  const bool runReady = wantsRun && canStartRun() &&
-                        (!runs_ || (programsBuilt(wanted) && !(slowGlWorkThisFrame_ && resultNeedsNewPicture(wanted))));
+  // Background runs whose result needs a new picture start in a frame without
+  // other slow GL work (see makePicture).
+  const bool runReady =
+      wantsRun && canStartRun() && !(runs_ && slowGlWorkThisFrame_ && resultNeedsNewPicture(wanted));
   if (runReady) {
     lab.dirty = false;
     try {

@@ -86,10 +86,6 @@ class ImageScene final : public Scene {
   // A run that failed or was dropped: its picture handed back to GL unchanged.
   void abandonRun() noexcept;
   bool backgroundRunBusy() const { return runs_ && runs_->busy(); }
-  // Background runs: whether every program a run of `wanted` needs is built; those
-  // that are not start building on the program cache's worker thread (a first build
-  // of rotate.cl or histogram.cl took 200-500 ms of a frame on PoCL).
-  bool programsBuilt(const Applied& wanted);
   // A picture made for the lab. Making one of a large image is slow (llvmpipe
   // clears a 74 MB buffer in about 100 ms), and so are dropping one and handing a
   // finished one to GL (a copy of it, inside the call on PoCL's basic device):
