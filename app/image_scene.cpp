@@ -101,7 +101,7 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
 }
 
 ImageScene::~ImageScene() {
-  discardBackgroundRun();  // before the pictures and buffers the run writes go
+  discardBackgroundRun(false);  // before the pictures and buffers the run writes go
   lab_->runInFlight = false;
   try {
     if (inspectRead_) inspectRead_->done.wait();  // the device writes into it
@@ -133,10 +133,16 @@ void ImageScene::setImage(HostImage image, const std::string& path, AppState& st
   compute_.queue().writeBuffer(buffer, 0, layout.bytes(), image.pixels.data());
   std::unique_ptr<SharedImage> picture;
   showOnImage(buffer.get(), layout, picture);
-  original_ = std::move(image);
+  useImage(std::move(image), std::move(buffer), std::move(picture), path, state);
+}
+
+void ImageScene::useImage(HostImage image, Buffer buffer, std::unique_ptr<SharedImage> picture,
+                          const std::string& path, AppState& state) {
+  const ImageLayout layout{image.width, image.height, image.channels};
+  retire(std::exchange(original_, std::move(image)));
   originalLayout_ = layout;
-  originalBuffer_ = std::move(buffer);
-  originalImage_ = std::move(picture);
+  retire(std::exchange(originalBuffer_, std::move(buffer)));
+  retire(std::exchange(originalImage_, std::move(picture)));
   if (rotator_) rotator_->sourceChanged();
   rotateDefault_ = defaultRotateConfig(originalLayout_, compute_.device(), maxImage2d_);
   ImageLabState& lab = state.image;
@@ -147,7 +153,7 @@ void ImageScene::setImage(HostImage image, const std::string& path, AppState& st
   lab.channels = original_.channels;
   lab.defaultRotate = rotateDefault_;
   lab.defaultHistogram = defaults(originalLayout_.channels).histogram;
-  lab.fitRequested = true;
+  fitWhenShown_ = true;  // fitted to its first result (until then the last result stays shown)
   applied_.reset();  // recompute everything for the new image
 }
 
@@ -250,6 +256,12 @@ void ImageScene::openRequested(AppState& state, bool canReplaceImage) {
       lab.openMessage = lab.message;
       lab.openFailed = false;
       loader_.cancel();
+    } else if (upload_ && !upload_->stopped) {  // decoded: the worker finishes the upload, which is then dropped
+      upload_->stopped = true;
+      lab.message = "stopped opening " + upload_->path + "; the previous image stays";
+      state.report(lab.message);
+      lab.openMessage = lab.message;
+      lab.openFailed = false;
     }
   }
   // The test image replaces the image at once: not while a run reads it.
@@ -287,25 +299,82 @@ void ImageScene::finishOpening(DecodedImage decoded, AppState& state) {
   const std::string& file = decoded.path;
   try {
     if (!decoded.image) throw ImageFileError(decoded.error);
+    if (runs_) {  // put on the device by the worker; opened() once it is there
+      startUpload(std::move(*decoded.image), file, decoded.seconds);
+      return;
+    }
     setImage(std::move(*decoded.image), file, state);
-    lab.message = "opened " + file + " (" + lab.description + ")" + loadNote_;
-    addRecentImage(lab.recent, file, kMaxRecentImages);
-    lab.openFailed = false;
+    opened(state);
+    return;
   } catch (const ImageFileError& e) {
     lab.message = std::string("cannot open: ") + e.what() + loadNote_;  // the message names the file
-    lab.openFailed = true;
   } catch (const std::exception& e) {
     // The previous image stays (setImage changes nothing when it fails).
     lab.message = "cannot open '" + file + "': " + e.what() + loadNote_;
-    lab.openFailed = true;
   }
+  lab.openFailed = true;
   state.report(lab.message);
   lab.openMessage = lab.message;
 }
 
+void ImageScene::opened(AppState& state) {
+  ImageLabState& lab = state.image;
+  lab.message = "opened " + lab.path + " (" + lab.description + ")" + loadNote_;
+  addRecentImage(lab.recent, lab.path, kMaxRecentImages);
+  lab.openFailed = false;
+  state.report(lab.message);
+  lab.openMessage = lab.message;
+}
+
+void ImageScene::startUpload(HostImage image, const std::string& path, double decodeSeconds) {
+  // New objects: until the worker is done with them the scene's own stay as they are.
+  auto upload = std::make_unique<Upload>();
+  upload->path = path;
+  upload->layout = {image.width, image.height, image.channels};
+  upload->buffer = Buffer(compute_.context(), CL_MEM_READ_ONLY, upload->layout.bytes());
+  upload->picture = makePicture(image.width, image.height);
+  upload->image = std::move(image);
+  upload->decodeSeconds = decodeSeconds;
+  upload->since = std::chrono::steady_clock::now();
+  // Handed to GL's side here, on the frame loop's thread; released in finishUpload.
+  SharedBuffer& rgba = upload->picture->beginUpdate(compute_.queue());
+  Upload* u = upload.get();
+  upload_ = std::move(upload);
+  runs_->start([this, u, &rgba](Queue& queue) {
+    queue.writeBuffer(u->buffer, 0, u->layout.bytes(), u->image.pixels.data());
+    enqueueToRgba(queue, u->buffer.get(), u->layout, *u->picture, rgba);
+  });
+}
+
+void ImageScene::finishUpload(AppState& state) {
+  const std::unique_ptr<Upload> upload = std::move(upload_);
+  slowGlWorkThisFrame_ = true;  // the picture's copy to GL: inside this call on PoCL's basic device
+  upload->picture->endUpdate(compute_.queue());  // shown when the copy to GL is done: a frame later at most
+  compute_.queue().flush();
+  if (upload->stopped) return;  // its picture goes; the previous one stays
+  useImage(std::move(upload->image), std::move(upload->buffer), std::move(upload->picture), upload->path, state);
+  opened(state);
+}
+
+void ImageScene::abandonUpload() noexcept {
+  if (!upload_) return;
+  try {
+    upload_->picture->abandonUpdate(compute_.queue());
+  } catch (const std::exception&) {
+    // The picture goes with the upload.
+  }
+  upload_.reset();
+}
+
 void ImageScene::publishLoading(ImageLabState& lab) const {
-  lab.loadingPath = loader_.busy() ? loader_.busyPath() : std::string();
-  lab.loadingSeconds = loader_.busySeconds();
+  if (loader_.busy() || !upload_ || upload_->stopped) {
+    lab.loadingPath = loader_.busy() ? loader_.busyPath() : std::string();
+    lab.loadingSeconds = loader_.busySeconds();
+  } else {  // decoded, and on its way to the device
+    lab.loadingPath = upload_->path;
+    lab.loadingSeconds =
+        upload_->decodeSeconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - upload_->since).count();
+  }
   lab.loadingWaitsFor = loader_.waitingFor();
 }
 
@@ -386,6 +455,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   // rotation or transpose that cannot run (a kernel that does not build) does not
   // leave that histogram stale; it runs, and the failure is reported after.
   std::exception_ptr pictureFailure;
+  std::unique_ptr<SharedImage> newPicture;
   const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
   const ImageLayout result = wanted.transpose ? transposedLayout(rotated) : rotated;
   try {
@@ -400,14 +470,13 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     // anything after this fails (inspect, save and an interop switch read it).
     if (rotatedBuffer_.bytes() < rotated.bytes()) {
       if (result_ == rotatedBuffer_.get()) result_ = nullptr;
-      rotatedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, rotated.bytes());
+      retire(std::exchange(rotatedBuffer_, Buffer(compute_.context(), CL_MEM_READ_WRITE, rotated.bytes())));
     }
     if (wanted.transpose && transposedBuffer_.bytes() < result.bytes()) {
       if (result_ == transposedBuffer_.get()) result_ = nullptr;
-      transposedBuffer_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, result.bytes());
+      retire(std::exchange(transposedBuffer_, Buffer(compute_.context(), CL_MEM_READ_WRITE, result.bytes())));
     }
-    if (!resultImage_ || resultImage_->width() != result.width || resultImage_->height() != result.height)
-      resultImage_ = interop_->createImage(result.width, result.height, TextureView::Pixels);
+    if (resultNeedsNewPicture(wanted)) newPicture = makePicture(result.width, result.height);
   } catch (...) {
     if (wanted.histogramOfResult) throw;
     pictureFailure = std::current_exception();
@@ -418,7 +487,11 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
                                               result, imageLabSettingsOf(lab)});
   // Handed to GL's side here, on the frame loop's thread (interop acquires wait for
   // GL fences and are GL calls); released in finishRun.
-  SharedBuffer* rgba = run.picture ? &resultImage_->beginUpdate(compute_.queue()) : nullptr;
+  if (run.picture) {
+    run.newPicture = std::move(newPicture);
+    run.target = run.newPicture ? run.newPicture.get() : resultImage_.get();
+  }
+  SharedBuffer* rgba = run.picture ? &run.target->beginUpdate(compute_.queue()) : nullptr;
   RunEvents& events = running_.emplace();
   // The commands, in order. Everything they use is captured by value or belongs to
   // the run until it has finished (the frame loop leaves it alone meanwhile).
@@ -426,7 +499,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
                   original = originalBuffer_.get(), originalLayout = originalLayout_,
                   rotatedBuffer = rotatedBuffer_.get(), transposedBuffer = transposedBuffer_.get(),
                   rotator = rotator_.get(), transposer = transposer_.get(), histogrammer = histogrammer_.get(),
-                  image = resultImage_.get()](Queue& queue) {
+                  image = run.target](Queue& queue) {
     if (!wanted.histogramOfResult) histogrammer->enqueueCompute(queue, original, originalLayout, &events.histogram);
     if (!picture) return;
     // The image variants include an upload only after a new source.
@@ -454,22 +527,27 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
 void ImageScene::abandonRun() noexcept {
   // Hand the picture back to GL whatever failed (a reloaded display.cl with other
   // arguments, a launch error): acquiring it again next time needs it released.
-  if (inFlight_ && inFlight_->picture && resultImage_) {
+  if (inFlight_ && inFlight_->picture && inFlight_->target) {
     try {
-      resultImage_->abandonUpdate(compute_.queue());
+      inFlight_->target->abandonUpdate(compute_.queue());
     } catch (const std::exception&) {
       // The first error is the one to report.
     }
   }
+  if (inFlight_) retire(std::move(inFlight_->newPicture));
   inFlight_.reset();
   running_.reset();
 }
 
 void ImageScene::finishRun(AppState& state) {
   ImageLabState& lab = state.image;
-  const InFlight run = *std::exchange(inFlight_, std::nullopt);
+  InFlight run = std::move(*inFlight_);
+  inFlight_.reset();
   if (run.picture) {
-    resultImage_->endUpdate(compute_.queue());  // shown when the device is done: a frame later at most
+    slowGlWorkThisFrame_ = true;  // as in finishUpload
+    run.target->endUpdate(compute_.queue());
+    if (run.newPicture) retire(std::exchange(resultImage_, std::move(run.newPicture)));
+    lab.fitRequested = lab.fitRequested || std::exchange(fitWhenShown_, false);  // shown when the device is done: a frame later at most
     result_ = run.result;
     resultLayout_ = run.layout;
     const InteropTimings& t = resultImage_->timings();
@@ -483,6 +561,17 @@ void ImageScene::finishRun(AppState& state) {
   ++lab.pipelineRuns;
 }
 
+std::unique_ptr<SharedImage> ImageScene::makePicture(int width, int height) {
+  slowGlWorkThisFrame_ = true;
+  return interop_->createImage(width, height, TextureView::Pixels);
+}
+
+bool ImageScene::resultNeedsNewPicture(const Applied& wanted) const {
+  const ImageLayout rotated = rotatedLayout(originalLayout_, wanted.params);
+  const ImageLayout result = wanted.transpose ? transposedLayout(rotated) : rotated;
+  return !resultImage_ || resultImage_->width() != result.width || resultImage_->height() != result.height;
+}
+
 bool ImageScene::canStartRun() const {
   if (!runs_) return true;
   // One at a time, and each once the last one's picture and histogram have reached
@@ -493,6 +582,22 @@ bool ImageScene::canStartRun() const {
 
 void ImageScene::pollBackgroundRun(AppState& state) {
   if (!backgroundRunBusy()) return;
+  if (upload_) {
+    try {
+      if (runs_->poll()) finishUpload(state);
+    } catch (const std::exception& e) {
+      ImageLabState& lab = state.image;
+      const bool stopped = upload_->stopped;
+      const std::string file = upload_->path;
+      abandonUpload();
+      if (stopped) return;
+      lab.message = "cannot open '" + file + "': " + errorText(e) + loadNote_;  // the previous image stays
+      lab.openFailed = true;
+      state.report(lab.message);
+      lab.openMessage = lab.message;
+    }
+    return;
+  }
   try {
     if (!runs_->poll()) return;
     state.image.runInFlight = false;
@@ -505,12 +610,25 @@ void ImageScene::pollBackgroundRun(AppState& state) {
   }
 }
 
-void ImageScene::discardBackgroundRun() noexcept {
+void ImageScene::discardBackgroundRun(bool decodeAgain) noexcept {
   if (!backgroundRunBusy()) return;
   try {
     runs_->wait();
   } catch (const std::exception&) {
     // Its result is dropped anyway.
+  }
+  if (upload_) {
+    // A picture on its way to the device: decoded again and put on the device anew
+    // (the scene that comes next asks for loadingPath).
+    if (decodeAgain && !upload_->stopped) {
+      try {
+        loader_.request(upload_->path, limits());
+      } catch (const std::exception&) {
+        // Left as it is: the previous picture stays.
+      }
+    }
+    abandonUpload();
+    return;
   }
   abandonRun();
   applied_.reset();  // run again with what comes next
@@ -586,6 +704,7 @@ void ImageScene::pipelineFailed(AppState& state, const std::exception& e) {
 void ImageScene::update(AppState& state, double seconds) {
   ImageLabState& lab = state.image;
   renderer_.beginFrame();
+  slowGlWorkThisFrame_ = false;
   // A background run that finished is handed to GL first: shown below if it is quick.
   pollBackgroundRun(state);
   // What the device finished since the last frame goes on screen and into the panels.
@@ -615,7 +734,11 @@ void ImageScene::update(AppState& state, double seconds) {
   // A change while a background run is in flight waits for it: the newest settings
   // run as soon as it has finished (those in between are never run).
   const bool wantsRun = !applied_ || !(*applied_ == wanted) || lab.dirty;
-  if (wantsRun && canStartRun()) {
+  // Background runs whose result needs a new picture start in a frame without
+  // other slow GL work (see makePicture).
+  const bool runReady =
+      wantsRun && canStartRun() && !(runs_ && slowGlWorkThisFrame_ && resultNeedsNewPicture(wanted));
+  if (runReady) {
     lab.dirty = false;
     try {
       runPipeline(state, wanted);
@@ -626,7 +749,9 @@ void ImageScene::update(AppState& state, double seconds) {
       applied_ = wanted;  // do not retry the failing combination every frame
     }
   }
-  lab.runInFlight = backgroundRunBusy() || (runs_ && wantsRun && !canStartRun());
+  lab.runInFlight = backgroundRunBusy() || (runs_ && wantsRun && !runReady);
+  // One picture dropped a frame, in a frame without other slow GL work (tens of ms each).
+  if (!slowGlWorkThisFrame_ && !retired_.empty()) retired_.erase(retired_.begin());
   inspect(state);
   // Saving reads the result: not while a background run writes it.
   if (lab.saveRequested && !backgroundRunBusy()) {

@@ -7,8 +7,10 @@
 // pixels are read back without blocking and published when they arrive (the next
 // frame at most). Driven by AppState::image; the panels place the pictures (zoom,
 // pan, inspector) and LabRenderer draws them inside ImGui's draw lists.
+#include <chrono>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "io/image_file.h"
 #include "io/image_loader.h"
@@ -57,6 +59,16 @@ class ImageScene final : public Scene {
   void publishLoading(ImageLabState& lab) const;
   // All or nothing: an image that cannot be put on the device leaves the previous one.
   void setImage(HostImage image, const std::string& path, AppState& state);
+  // The image, its device buffer and its picture (made and filled) become the lab's.
+  void useImage(HostImage image, Buffer buffer, std::unique_ptr<SharedImage> picture, const std::string& path,
+                AppState& state);
+  // An image opened from a file is shown: the message and the recent files.
+  void opened(AppState& state);
+  // Background runs: a decoded file is put on the device (upload, its picture made)
+  // by the worker; the previous image stays shown and in use until finishUpload.
+  void startUpload(HostImage image, const std::string& path, double decodeSeconds);
+  void finishUpload(AppState& state);
+  void abandonUpload() noexcept;
   void runPipeline(AppState& state, const Applied& wanted);
   // What a run still needs from the frame loop once its kernels are enqueued
   // (inline) or finished (background): the result picture released to GL, the
@@ -68,10 +80,24 @@ class ImageScene final : public Scene {
   void pollBackgroundRun(AppState& state);
   // Waits for a background run in flight and drops its result (what it used is
   // about to change or go: kernels reloaded, another interop path, the scene closing).
-  void discardBackgroundRun() noexcept;
+  // `decodeAgain`: a file on its way to the device is asked for again (the scene
+  // stays; a scene that goes leaves it to the next one, through loadingPath).
+  void discardBackgroundRun(bool decodeAgain = true) noexcept;
   // A run that failed or was dropped: its picture handed back to GL unchanged.
   void abandonRun() noexcept;
   bool backgroundRunBusy() const { return runs_ && runs_->busy(); }
+  // A picture made for the lab. Making one of a large image is slow (llvmpipe
+  // clears a 74 MB buffer in about 100 ms), and so are dropping one and handing a
+  // finished one to GL (a copy of it, inside the call on PoCL's basic device):
+  // background runs do at most one of them a frame.
+  std::unique_ptr<SharedImage> makePicture(int width, int height);
+  bool resultNeedsNewPicture(const Applied& wanted) const;
+  // What the lab no longer uses (a picture, a device buffer, an image's pixels):
+  // with background runs, freed later, one a frame (see update).
+  template <typename T>
+  void retire(T unused) {
+    if (runs_) retired_.push_back(std::make_shared<T>(std::move(unused)));
+  }
   // Whether a new run may start now: background runs go one at a time, each once
   // the last one's picture and histogram have been handed to GL.
   bool canStartRun() const;
@@ -109,6 +135,9 @@ class ImageScene final : public Scene {
   std::unique_ptr<ImageTransposer> transposer_;
   std::unique_ptr<ImageHistogrammer> histogrammer_;
   std::unique_ptr<SharedImage> originalImage_, resultImage_;
+  std::vector<std::shared_ptr<void>> retired_;  // no longer used: freed one a frame
+  bool slowGlWorkThisFrame_ = false;
+  bool fitWhenShown_ = false;  // a new image: the view is fitted to its first result
   LabRenderer renderer_;
   ImageLabState* lab_;  // where the pictures are published; cleared when the scene goes
   // The last run's kernel events, read when they have finished.
@@ -124,8 +153,26 @@ class ImageScene final : public Scene {
     cl_mem result;
     ImageLayout layout;
     ImageLabSettings choices;  // the panel's choices it ran with: lastGoodChoices_ once it worked
+    // A result of another size is written into a new picture, which replaces the one
+    // shown once the run is done: until then the last result stays in view (a new
+    // picture is blank until its run ends, a second or more on a CPU device).
+    std::unique_ptr<SharedImage> newPicture;
+    SharedImage* target = nullptr;  // the picture the run writes: newPicture or resultImage_
   };
   std::optional<InFlight> inFlight_;
+  // A decoded file on its way to the device (background runs only): the worker's
+  // run writes `buffer` and the picture; nothing here is the lab's until it finished.
+  struct Upload {
+    std::string path;
+    HostImage image;
+    ImageLayout layout;
+    Buffer buffer;
+    std::unique_ptr<SharedImage> picture;
+    double decodeSeconds = 0.0;
+    std::chrono::steady_clock::time_point since;
+    bool stopped = false;  // the user stopped opening it: dropped when the worker is done
+  };
+  std::unique_ptr<Upload> upload_;  // a fixed address: the worker's run uses it
   // A pixel of the result asked for by the inspector, read without blocking.
   struct InspectRead {
     Event done;

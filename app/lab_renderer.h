@@ -26,6 +26,7 @@ class LabRenderer {
   // The scene's picture for `which` (null: none to draw), and its histogram.
   void setImage(Picture which, SharedImage* image) { images_[static_cast<int>(which)] = image; }
   bool has(Picture which) const { return images_[static_cast<int>(which)] != nullptr; }
+  const SharedImage* image(Picture which) const { return images_[static_cast<int>(which)]; }
   void setHistogram(HistogramDisplay* histogram) { histogram_ = histogram; }
   // Forgets the last frame's draws; once per frame, before add.
   void beginFrame() { draws_.clear(); }

@@ -19,6 +19,9 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   interopQueue_.clear(), interopResults_.clear();
   ui.results.clear();
   ui.resultsTarget = target_;  // the panel shows them while this kind is chosen
+  // The last sweep's counts go with its results (a start refused below shows none).
+  ui.done = ui.total = ui.refused = 0;
+  ui.elapsedSeconds = ui.etaSeconds = 0.0;
   if (target_ == SweepTarget::Interop) {
     // Paths the device and GL context cannot use are refused with the reason.
     for (const InteropPathStatus& p : state.interopPaths) {

@@ -311,14 +311,21 @@ ImageHistogrammer::~ImageHistogrammer() {
 
 const KernelBuild& ImageHistogrammer::mainKernel(const Built& built) const { return built.histogram; }
 
+std::vector<std::string> imageHistogramProgramOptions(const HistogramConfig& config, int channels,
+                                                      const DeviceDescriptor& device) {
+  const ImageHistogramVariant* variant = findImageHistogramVariant(config.variant);
+  const std::string options = imageHistogramBuildOptions(config, channels);
+  const std::string counting =
+      variant && variant->fused ? options + " " + deviceScopeFenceLanguageOption(device) : options;
+  return {counting, options, options + histogramPercentileOptions()};
+}
+
 std::shared_ptr<ImageHistogrammerBuilt> ImageHistogrammer::makeBuilt(int channels) {
   auto b = std::make_shared<Built>();
-  const std::string options = imageHistogramBuildOptions(config_, channels);
-  const std::string histogramOptions =
-      variant_->fused ? options + " " + deviceScopeFenceLanguageOption(compute_.device()) : options;
-  b->histogram = buildKernel(compute_, kHistogramKernelFile, histogramOptions, variant_->kernel,
+  const std::vector<std::string> options = imageHistogramProgramOptions(config_, channels, compute_.device());
+  b->histogram = buildKernel(compute_, kHistogramKernelFile, options[0], variant_->kernel,
                              static_cast<size_t>(config_.workGroup));
-  b->merge = buildKernel(compute_, kHistogramKernelFile, options, "histogram_merge", 8);
+  b->merge = buildKernel(compute_, kHistogramKernelFile, options[1], "histogram_merge", 8);
   // Rows of the merge's (8, rows) work-group: a power of two up to 128 that the
   // kernel and the device allow.
   size_t rowLimit = std::min<size_t>(128, b->merge.info.workGroupSize / 8);
@@ -327,7 +334,7 @@ std::shared_ptr<ImageHistogrammerBuilt> ImageHistogrammer::makeBuilt(int channel
     rowLimit = std::min(rowLimit, compute_.device().maxWorkItemSizes[1]);
   b->mergeRows = 1;
   while (b->mergeRows * 2 <= rowLimit) b->mergeRows *= 2;
-  b->stats = buildKernel(compute_, kHistogramKernelFile, options + histogramPercentileOptions(), "histogram_stats",
+  b->stats = buildKernel(compute_, kHistogramKernelFile, options[2], "histogram_stats",
                          kHistogramBins);
   return b;
 }

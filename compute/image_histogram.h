@@ -78,6 +78,11 @@ HistogramConfig defaultHistogramConfig(int channels);
 // defaultHistogramConfig(channels).
 HistogramConfig defaultHistogramConfig(int channels, const DeviceDescriptor& device);
 std::string imageHistogramBuildOptions(const HistogramConfig& config, int channels);
+// The programs (kernels/histogram.cl, build options) a histogrammer of `config`
+// builds for this channel count: counting, merge, statistics. The caller can have
+// them built off its thread first (ComputeContext::prefetchKernelFile).
+std::vector<std::string> imageHistogramProgramOptions(const HistogramConfig& config, int channels,
+                                                      const DeviceDescriptor& device);
 // Empty when the device's kernels can order global atomics device-wide (OpenCL C
 // 2.0+ atomic_work_item_fence with memory_scope_device), else why not.
 std::string deviceScopeFenceProblem(const DeviceDescriptor& device);

@@ -370,6 +370,31 @@ TEST_F(LayoutUi, TheSweepResultsAreInViewAtTheDefaultSize) {
   }
 }
 
+// The Sweep panel's progress bar after a switch of kind (issue 22): the last sweep's
+// count ("12 / 12") is of the kind swept, not of the one chosen now; a new sweep
+// starts from nothing.
+TEST_F(LayoutUi, TheSweepProgressIsOfTheKindChosen) {
+  SweepUiState& sweep = state_.runs.sweep;
+  sweep.target = sweep.resultsTarget = SweepTarget::NBody;
+  sweep.done = sweep.total = 12;
+  sweep.refused = 3;
+  SweepProgress shown = sweepProgressToShow(sweep);
+  EXPECT_FLOAT_EQ(shown.fraction, 1.0f);
+  EXPECT_NE(shown.overlay.find("12 / 12"), std::string::npos) << shown.overlay;
+  sweep.target = SweepTarget::Transpose;
+  shown = sweepProgressToShow(sweep);
+  EXPECT_FLOAT_EQ(shown.fraction, 0.0f) << "the N-body sweep's count under transpose";
+  EXPECT_EQ(shown.overlay.find("12"), std::string::npos) << shown.overlay;
+  EXPECT_EQ(shown.overlay, "no transpose sweep yet");
+  sweep.active = true;  // a sweep of this kind running: its own count
+  sweep.resultsTarget = SweepTarget::Transpose;
+  sweep.done = 2;
+  sweep.total = 8;
+  shown = sweepProgressToShow(sweep);
+  EXPECT_FLOAT_EQ(shown.fraction, 0.25f);
+  EXPECT_NE(shown.overlay.find("2 / 8"), std::string::npos) << shown.overlay;
+}
+
 // The Sweep panel (audit): the results of the kind chosen only (after a switch it
 // showed the other kind's), what was measured before the refused, which follow in a
 // section of their own, shut while anything was measured (they came first and pushed

@@ -67,6 +67,12 @@ struct SweepRows {
   std::vector<size_t> measured, refused;
 };
 SweepRows sweepRowsToShow(const SweepUiState& sweep);
+// The Sweep panel's progress bar: the last sweep's counts only while its kind is chosen.
+struct SweepProgress {
+  float fraction = 0.0f;
+  std::string overlay;
+};
+SweepProgress sweepProgressToShow(const SweepUiState& sweep);
 
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
 // `pressed`: GLFW key codes pressed since the last frame (RenderSurface::takePressedKeys).

@@ -134,6 +134,21 @@ std::string formatSeconds(double s) {
 
 }  // namespace
 
+SweepProgress sweepProgressToShow(const SweepUiState& ui) {
+  SweepProgress p;
+  // The counts are of the last sweep: under another kind they would read as its own.
+  if (!ui.active && ui.resultsTarget != ui.target) {
+    p.overlay = std::string("no ") + sweepKindName(ui.target) + " sweep yet";
+    return p;
+  }
+  p.fraction = ui.total ? static_cast<float>(ui.done) / static_cast<float>(ui.total) : 0.0f;
+  char overlay[96];
+  std::snprintf(overlay, sizeof overlay, "%zu / %zu  (%zu refused)  elapsed %s  ETA %s", ui.done, ui.total, ui.refused,
+                formatSeconds(ui.elapsedSeconds).c_str(), ui.active ? formatSeconds(ui.etaSeconds).c_str() : "-");
+  p.overlay = overlay;
+  return p;
+}
+
 SweepRows sweepRowsToShow(const SweepUiState& sweep) {
   SweepRows rows;
   if (sweep.resultsTarget != sweep.target && !sweep.active) return rows;  // of the other kind: stale here
@@ -220,11 +235,8 @@ void drawSweepPanel(AppState& state) {
     ui.cancelRequested = true;
   }
   ImGui::SameLine();
-  char overlay[96];
-  std::snprintf(overlay, sizeof overlay, "%zu / %zu  (%zu refused)  elapsed %s  ETA %s", ui.done, ui.total, ui.refused,
-                formatSeconds(ui.elapsedSeconds).c_str(), ui.active ? formatSeconds(ui.etaSeconds).c_str() : "-");
-  ImGui::ProgressBar(ui.total ? static_cast<float>(ui.done) / static_cast<float>(ui.total) : 0.0f, ImVec2(-1, 0),
-                     overlay);
+  const SweepProgress progress = sweepProgressToShow(ui);
+  ImGui::ProgressBar(progress.fraction, ImVec2(-1, 0), progress.overlay.c_str());
   if (!ui.status.empty() && (ui.active || ui.resultsTarget == ui.target)) ImGui::TextWrapped("%s", ui.status.c_str());
   if (ui.active && ui.launchMs > kSmoothLaunchMs)
     ImGui::TextColored(kWarning, "a launch takes %.0f ms here: the window pauses for each", ui.launchMs);
