@@ -159,8 +159,11 @@ bool CeilingMeasurement::kernelsReady() const {
 std::string CeilingMeasurement::progress() const {
   if (done()) return "done";
   if (!program_ && !kernelsReady()) return "compiling the kernels";
-  return std::string(ceilingName(ceilingAt(next_)).label) + " (" + std::to_string(next_ + 1) + " of " +
-         std::to_string(kCeilingCount) + ")";
+  std::string text = std::string(ceilingName(ceilingAt(next_)).label) + " (" + std::to_string(next_ + 1) + " of " +
+                     std::to_string(kCeilingCount) + ")";
+  if (pieces_.size() > 1)
+    text += ", part " + std::to_string(nextPiece_ + 1) + " of " + std::to_string(pieces_.size());
+  return text;
 }
 
 bool CeilingMeasurement::step(bool wait) {
@@ -171,11 +174,20 @@ bool CeilingMeasurement::step(bool wait) {
   }
   const Ceiling c = ceilingAt(next_);
   try {
-    result_[c] = measure(c);
+    if (pieces_.empty()) {
+      pieces_ = piecesOf(c);
+      nextPiece_ = 0;
+      pending_ = CeilingFigure{};
+    }
+    pieces_[nextPiece_++]();
+    if (nextPiece_ < pieces_.size()) return false;  // more of this benchmark next step
+    result_[c] = pending_;
   } catch (const std::exception& e) {
     result_[c] = CeilingFigure{};
     result_[c].error = e.what();
   }
+  pieces_.clear();
+  nextPiece_ = 0;
   if (++next_ == kCeilingCount) {
     result_.time = isoTimeNow();
     input_ = Buffer();
@@ -185,6 +197,12 @@ bool CeilingMeasurement::step(bool wait) {
   return done();
 }
 
+std::vector<CeilingMeasurement::Piece> CeilingMeasurement::piecesOf(Ceiling c) {
+  if (c == Ceiling::Copy) return copyPieces();
+  if (c == Ceiling::Read && program_->ok()) return readPieces();
+  return {[this, c] { pending_ = measure(c); }};
+}
+
 CeilingFigure CeilingMeasurement::measure(Ceiling c) {
   if (c != Ceiling::Copy && !program_->ok()) {
     CeilingFigure f;
@@ -192,8 +210,8 @@ CeilingFigure CeilingMeasurement::measure(Ceiling c) {
     return f;
   }
   switch (c) {
-    case Ceiling::Copy: return measureCopy();
-    case Ceiling::Read: return measureRead();
+    case Ceiling::Copy:
+    case Ceiling::Read: break;  // in pieces: copyPieces(), readPieces()
     case Ceiling::Fp32Mad: return measureMad(false);
     case Ceiling::Fp64Mad: return measureMad(true);
     case Ceiling::Rsqrt: return measureRsqrt(false);
@@ -205,78 +223,121 @@ CeilingFigure CeilingMeasurement::measure(Ceiling c) {
   return {};
 }
 
-void CeilingMeasurement::makeBuffers() {
-  if (input_.get()) return;
+// The input's known values are written a quarter at a time: on a CPU device
+// making and writing 32 MiB takes tens of milliseconds.
+constexpr size_t kInputParts = 4;
+
+void CeilingMeasurement::allocateBuffers() {
   if (plan_.bufferBytes < (size_t{1} << 20)) throw std::runtime_error("the device's largest allocation is too small");
   input_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, plan_.bufferBytes);
   output_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, plan_.bufferBytes);
+}
+
+void CeilingMeasurement::writeInputPart(size_t part, size_t parts) {
   // Known values (all four floats of a float4 alike): the host can redo the read kernel's sums.
-  std::vector<float> values(plan_.bufferBytes / sizeof(float));
-  for (size_t i = 0; i < values.size(); ++i) values[i] = inputValue(i / 4);
-  compute_.queue().writeBuffer(input_, 0, plan_.bufferBytes, values.data());
+  const size_t float4s = plan_.bufferBytes / 16;
+  const size_t begin = float4s * part / parts, end = float4s * (part + 1) / parts;
+  std::vector<float> values(4 * (end - begin));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = inputValue(begin + i / 4);
+  compute_.queue().writeBuffer(input_, begin * 16, values.size() * sizeof(float), values.data());
 }
 
-CeilingFigure CeilingMeasurement::measureCopy() {
-  makeBuffers();
-  if (!copier_) copier_ = std::make_unique<ImageCopier>(compute_, static_cast<int>(plan_.workGroup));
-  Queue& queue = compute_.queue();
-  const size_t bytes = plan_.bufferBytes;
+void CeilingMeasurement::makeBuffers() {
+  if (input_.get()) return;
+  allocateBuffers();
+  for (size_t part = 0; part < kInputParts; ++part) writeInputPart(part, kInputParts);
+}
+
+std::vector<CeilingMeasurement::Piece> CeilingMeasurement::copyPieces() {
+  std::vector<Piece> pieces;
+  pieces.push_back([this] {
+    allocateBuffers();
+    if (!copier_) copier_ = std::make_unique<ImageCopier>(compute_, static_cast<int>(plan_.workGroup));
+  });
+  for (size_t part = 0; part < kInputParts; ++part) pieces.push_back([this, part] { writeInputPart(part, kInputParts); });
   // Untouched output may not be backed by memory yet: the first copy is a warm-up.
-  copier_->run(queue, input_.get(), output_.get(), bytes);
-  std::vector<ImageOpEvents> events(static_cast<size_t>(plan_.runs));
-  for (ImageOpEvents& e : events) copier_->run(queue, input_.get(), output_.get(), bytes, &e);
-  queue.finish();
-  std::vector<double> ms;
-  for (const ImageOpEvents& e : events) ms.push_back(e.elapsedMs());
-  // The copy must have copied: the output's last float is the input's.
-  float last = -1.0f;
-  queue.readBuffer(output_, bytes - sizeof(float), sizeof(float), &last);
-  if (last != inputValue(bytes / 16 - 1)) throw std::runtime_error("the copy kernel's output is not its input");
-  CeilingFigure f;
-  f.value = perSecond(2.0 * static_cast<double>(bytes), summarize(ms).min);
-  f.method = format("copy.cl: %zu MiB read and written (both counted), 16 bytes per work-item, groups of %zu, %s",
-                    bytes >> 20, plan_.workGroup, runsText(plan_).c_str());
-  return f;
+  pieces.push_back([this] {
+    copier_->run(compute_.queue(), input_.get(), output_.get(), plan_.bufferBytes);
+    compute_.queue().finish();
+  });
+  auto ms = std::make_shared<std::vector<double>>();
+  for (int run = 0; run < plan_.runs; ++run)
+    pieces.push_back([this, ms] {
+      ImageOpEvents e;
+      copier_->run(compute_.queue(), input_.get(), output_.get(), plan_.bufferBytes, &e);
+      compute_.queue().finish();
+      ms->push_back(e.elapsedMs());
+    });
+  pieces.push_back([this, ms] {
+    const size_t bytes = plan_.bufferBytes;
+    // The copy must have copied: the output's last float is the input's.
+    float last = -1.0f;
+    compute_.queue().readBuffer(output_, bytes - sizeof(float), sizeof(float), &last);
+    if (last != inputValue(bytes / 16 - 1)) throw std::runtime_error("the copy kernel's output is not its input");
+    pending_.value = perSecond(2.0 * static_cast<double>(bytes), summarize(*ms).min);
+    pending_.method =
+        format("copy.cl: %zu MiB read and written (both counted), 16 bytes per work-item, groups of %zu, %s",
+               bytes >> 20, plan_.workGroup, runsText(plan_).c_str());
+  });
+  return pieces;
 }
 
-CeilingFigure CeilingMeasurement::measureRead() {
-  makeBuffers();
-  Kernel kernel(program_->program.get(), "read_sum");
-  Queue& queue = compute_.queue();
-  const size_t count = plan_.bufferBytes / 16;  // float4s
-  // Each work-item reads at least 64 float4s: its one written sum is then under 1/256 of its traffic.
-  const size_t items = std::min(plan_.groups * plan_.workGroup * 4, std::max<size_t>(count / 64, plan_.workGroup)) /
-                       plan_.workGroup * plan_.workGroup;
-  const cl_uint perItem = static_cast<cl_uint>(count / items) & ~cl_uint{1};  // the kernel reads pairs
-  // GPUs: neighbours read neighbours (coalesced); CPUs: each work-item its own block (a stream per core).
-  const bool gpu = compute_.device().kind == DeviceKind::Gpu;
-  Buffer sums(compute_.context(), CL_MEM_WRITE_ONLY, items * sizeof(float));
-  kernel.setArg(0, input_);
-  kernel.setArg(1, sums);
-  kernel.setArg(2, perItem);
-  kernel.setArg(3, static_cast<cl_uint>(gpu ? 1 : perItem));
-  kernel.setArg(4, static_cast<cl_uint>(gpu ? items : 1));
-  queue.enqueueKernel(kernel, {items}, {plan_.workGroup});  // warm-up
-  std::vector<Event> events(static_cast<size_t>(plan_.runs));
-  for (Event& e : events) queue.enqueueKernel(kernel, {items}, {plan_.workGroup}, &e);
-  queue.finish();
-  std::vector<double> ms;
-  for (const Event& e : events) ms.push_back(e.elapsedMs());
-  const std::vector<float> got = readAll<float>(queue, sums, items);
-  // Each work-item's sum, redone (whole numbers: exact in any order).
-  for (size_t i = 0; i < items; ++i) {
-    double expected = 0.0;
-    for (size_t k = 0; k < perItem; ++k) expected += 4.0 * inputValue(gpu ? i + k * items : i * perItem + k);
-    if (got[i] != expected)
-      throw std::runtime_error(format("the read kernel's sum for work-item %zu is %g, expected %g", i, got[i], expected));
-  }
-  const double bytes = static_cast<double>(items) * perItem * 16.0;
-  CeilingFigure f;
-  f.value = perSecond(bytes, summarize(ms).min);
-  f.method = format("%.0f MiB summed as float4 by %zu work-items in groups of %zu, %u float4s each (%s), %s",
-                    bytes / 1048576.0, items, plan_.workGroup, perItem,
-                    gpu ? "neighbours read neighbours" : "each its own block", runsText(plan_).c_str());
-  return f;
+std::vector<CeilingMeasurement::Piece> CeilingMeasurement::readPieces() {
+  // What the pieces share: made by the first, used by the others.
+  struct Read {
+    Kernel kernel;
+    Buffer sums;
+    size_t items = 0;
+    cl_uint perItem = 0;
+    bool gpu = false;
+    std::vector<double> ms;
+  };
+  auto r = std::make_shared<Read>();
+  std::vector<Piece> pieces;
+  pieces.push_back([this, r] {
+    makeBuffers();  // made by the copy's pieces unless they failed
+    r->kernel = Kernel(program_->program.get(), "read_sum");
+    const size_t count = plan_.bufferBytes / 16;  // float4s
+    // Each work-item reads at least 64 float4s: its one written sum is then under 1/256 of its traffic.
+    r->items = std::min(plan_.groups * plan_.workGroup * 4, std::max<size_t>(count / 64, plan_.workGroup)) /
+               plan_.workGroup * plan_.workGroup;
+    r->perItem = static_cast<cl_uint>(count / r->items) & ~cl_uint{1};  // the kernel reads pairs
+    // GPUs: neighbours read neighbours (coalesced); CPUs: each work-item its own block (a stream per core).
+    r->gpu = compute_.device().kind == DeviceKind::Gpu;
+    r->sums = Buffer(compute_.context(), CL_MEM_WRITE_ONLY, r->items * sizeof(float));
+    r->kernel.setArg(0, input_);
+    r->kernel.setArg(1, r->sums);
+    r->kernel.setArg(2, r->perItem);
+    r->kernel.setArg(3, static_cast<cl_uint>(r->gpu ? 1 : r->perItem));
+    r->kernel.setArg(4, static_cast<cl_uint>(r->gpu ? r->items : 1));
+    compute_.queue().enqueueKernel(r->kernel, {r->items}, {plan_.workGroup});  // warm-up
+    compute_.queue().finish();
+  });
+  for (int run = 0; run < plan_.runs; ++run)
+    pieces.push_back([this, r] {
+      Event e;
+      compute_.queue().enqueueKernel(r->kernel, {r->items}, {plan_.workGroup}, &e);
+      compute_.queue().finish();
+      r->ms.push_back(e.elapsedMs());
+    });
+  pieces.push_back([this, r] {
+    const std::vector<float> got = readAll<float>(compute_.queue(), r->sums, r->items);
+    // Each work-item's sum, redone (whole numbers: exact in any order).
+    for (size_t i = 0; i < r->items; ++i) {
+      double expected = 0.0;
+      for (size_t k = 0; k < r->perItem; ++k)
+        expected += 4.0 * inputValue(r->gpu ? i + k * r->items : i * r->perItem + k);
+      if (got[i] != expected)
+        throw std::runtime_error(
+            format("the read kernel's sum for work-item %zu is %g, expected %g", i, got[i], expected));
+    }
+    const double bytes = static_cast<double>(r->items) * r->perItem * 16.0;
+    pending_.value = perSecond(bytes, summarize(r->ms).min);
+    pending_.method = format("%.0f MiB summed as float4 by %zu work-items in groups of %zu, %u float4s each (%s), %s",
+                             bytes / 1048576.0, r->items, plan_.workGroup, r->perItem,
+                             r->gpu ? "neighbours read neighbours" : "each its own block", runsText(plan_).c_str());
+  });
+  return pieces;
 }
 
 CeilingFigure CeilingMeasurement::measureMad(bool fp64) {
