@@ -5,7 +5,8 @@
 // global-memory benchmarks are cut into pieces of one launch each (the input
 // written a quarter at a time, the warm-up, each timed launch, the check): done in
 // one step, the 32 MiB copy held a CPU device's frame for 229 ms (issue 23). The
-// others are one piece of a few short launches each. Sizes come from the device; the iterations of each
+// local-memory ones take a piece per shape measured; the others one piece of a few
+// short launches each. Sizes come from the device; the iterations of each
 // kernel are scaled until one launch takes a set time, then the fastest of a
 // few timed launches counts. Every kernel's output is checked against what the CPU
 // computes: a wrong result gives an error, not a figure.
@@ -83,8 +84,16 @@ class CeilingMeasurement {
   CeilingFigure measure(Ceiling c);
   CeilingFigure measureMad(bool fp64);
   CeilingFigure measureRsqrt(bool native);
-  CeilingFigure measureLocalBandwidth();
-  CeilingFigure measureLocalAtomics();
+  // One shape of the local-memory benchmarks: its rate, iterations and work-group size.
+  struct LocalRate {
+    double rate = 0.0;
+    int amount = 0;
+    size_t wg = 0;
+  };
+  LocalRate measureLocalBandwidth(int lanes);  // 1: 4-byte words, 4: 16-byte words
+  LocalRate measureLocalAtomics(bool spread);  // random bins, or bins no two work-items share at once
+  CeilingFigure localBandwidthFigure(const LocalRate& narrow, const LocalRate& wide) const;
+  CeilingFigure localAtomicsFigure(const LocalRate& random, const LocalRate& spread) const;
   void makeBuffers();
 };
 
