@@ -43,10 +43,12 @@ void fitBodiesToDevice(ComputeContext& compute, NBodyState& nb, const NBodyConfi
   const size_t wanted = static_cast<size_t>(nb.bodies);
   const size_t probeBodies = std::min(wanted, kProbeBodies);
   std::string problem;
+  const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, probeBodies);
   const double ms = probeNBodyStepMs(compute, makeNBodyPreset(nb.preset, probeBodies, static_cast<uint64_t>(nb.seed)),
-                                     config, nbodyPresetDefaults(nb.preset, probeBodies).params, &problem);
+                                     config, defaults.params, &problem);
   if (!problem.empty()) return;  // the scene's own start says what is wrong
-  const StartBodies choice = chooseStartBodies(wanted, probeBodies, ms);
+  // A frame takes the preset's steps: their time together must fit the budget.
+  const StartBodies choice = chooseStartBodies(wanted, probeBodies, ms, defaults.stepsPerFrame);
   if (choice.why.empty()) return;
   nb.bodies = static_cast<int>(choice.bodies);
   nb.message = choice.why;
@@ -74,6 +76,7 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
   } else {
     system = makeNBodyPreset(nb.preset, static_cast<size_t>(nb.bodies), static_cast<uint64_t>(nb.seed));
     nb.params = defaults.params;
+    nb.stepsPerFrame = defaults.stepsPerFrame;
   }
   cameraDistance_ = defaults.cameraDistance;
   // A sweep's cached winner for this device first, then the built-in table.
@@ -135,6 +138,7 @@ void NBodyScene::resetSystem(AppState& state) {
     restartConservation();
     const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, bodies);
     nb.params = defaults.params;
+    nb.stepsPerFrame = defaults.stepsPerFrame;
     cameraDistance_ = defaults.cameraDistance;
     if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
     nb.style.brightness = brightnessFor(bodies);

@@ -1,14 +1,19 @@
 #pragma once
 // Measures a device's ceilings (compute/ceilings.h) with the micro-kernels of
-// kernels/ceilings.cl and the copy of kernels/copy.cl, one micro-benchmark per
-// step(), so the viewer can run one per frame and stay responsive (each step is
-// a few short launches: on a CPU device about a tenth of a second, on a GPU a
-// few tens of milliseconds). Sizes come from the device; the iterations of each
+// kernels/ceilings.cl and the copy of kernels/copy.cl, a piece of a micro-benchmark
+// per step(), so the viewer can run one piece per frame and stay responsive. The
+// global-memory benchmarks are cut into pieces of one launch each (the input
+// written a quarter at a time, the warm-up, each timed launch, the check): done in
+// one step, the 32 MiB copy held a CPU device's frame for 229 ms (issue 23). The
+// local-memory ones take a piece per shape measured; the others one piece of a few
+// short launches each. Sizes come from the device; the iterations of each
 // kernel are scaled until one launch takes a set time, then the fastest of a
 // few timed launches counts. Every kernel's output is checked against what the CPU
 // computes: a wrong result gives an error, not a figure.
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "compute/ceilings.h"
 #include "compute/cl_objects.h"
@@ -40,16 +45,17 @@ class CeilingMeasurement {
   CeilingMeasurement(const CeilingMeasurement&) = delete;
   CeilingMeasurement& operator=(const CeilingMeasurement&) = delete;
 
-  // Runs the next micro-benchmark; while the kernels still compile it runs
-  // nothing and returns at once (`wait`: block until they are built instead).
-  // Returns done().
+  // Runs the next piece of the current micro-benchmark; while the kernels still
+  // compile it runs nothing and returns at once (`wait`: block until they are
+  // built instead). Returns done().
   bool step(bool wait = false);
   bool done() const { return next_ >= kCeilingCount; }
   void runToEnd() {
     while (!step(true)) {
     }
   }
-  // "FP32 multiply-add rate (3 of 8)", or "compiling the kernels".
+  // "FP32 multiply-add rate (3 of 8)", "global memory copy (1 of 8), part 4 of 11",
+  // or "compiling the kernels".
   std::string progress() const;
   const MeasuredCeilings& result() const { return result_; }
   const CeilingPlan& plan() const { return plan_; }
@@ -63,14 +69,31 @@ class CeilingMeasurement {
   Buffer input_, output_;  // the global buffers, made by the copy step
   size_t next_ = 0;
   MeasuredCeilings result_;
+  // The current micro-benchmark's pieces (empty between benchmarks), the next one
+  // to run, and the figure they fill in.
+  using Piece = std::function<void()>;
+  std::vector<Piece> pieces_;
+  size_t nextPiece_ = 0;
+  CeilingFigure pending_;
+  std::vector<Piece> piecesOf(Ceiling c);
+  std::vector<Piece> copyPieces();
+  std::vector<Piece> readPieces();
+  void allocateBuffers();
+  void writeInputPart(size_t part, size_t parts);
   bool kernelsReady() const;
   CeilingFigure measure(Ceiling c);
-  CeilingFigure measureCopy();
-  CeilingFigure measureRead();
   CeilingFigure measureMad(bool fp64);
   CeilingFigure measureRsqrt(bool native);
-  CeilingFigure measureLocalBandwidth();
-  CeilingFigure measureLocalAtomics();
+  // One shape of the local-memory benchmarks: its rate, iterations and work-group size.
+  struct LocalRate {
+    double rate = 0.0;
+    int amount = 0;
+    size_t wg = 0;
+  };
+  LocalRate measureLocalBandwidth(int lanes);  // 1: 4-byte words, 4: 16-byte words
+  LocalRate measureLocalAtomics(bool spread);  // random bins, or bins no two work-items share at once
+  CeilingFigure localBandwidthFigure(const LocalRate& narrow, const LocalRate& wide) const;
+  CeilingFigure localAtomicsFigure(const LocalRate& random, const LocalRate& spread) const;
   void makeBuffers();
 };
 

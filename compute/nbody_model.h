@@ -41,10 +41,13 @@ const char* nbodyPresetName(NBodyPreset preset);  // "cube", "shell", "disk", "c
 std::optional<NBodyPreset> parseNBodyPreset(const std::string& name);
 
 // Parameters and a camera distance under which a preset looks right and stays
-// stable for thousands of steps (scaled with n where that matters).
+// stable for thousands of steps (scaled with n where that matters), and the steps
+// the viewer takes per frame: a preset whose dt is cut for accuracy takes more, so
+// that it still moves on screen at the pace it was designed for.
 struct NBodyPresetDefaults {
   NBodyParams params;
   double cameraDistance = 10.0;
+  int stepsPerFrame = 1;
 };
 NBodyPresetDefaults nbodyPresetDefaults(NBodyPreset preset, size_t n);
 

@@ -26,8 +26,8 @@ struct StartBodies {
 };
 
 // The scene's starting N on a device whose step of `probeBodies` took `probeMs`:
-// `wanted` when its predicted step fits kStartStepBudgetMs, else the largest N
-// that does. No measurement (probeMs <= 0) keeps `wanted`.
-StartBodies chooseStartBodies(size_t wanted, size_t probeBodies, double probeMs);
+// `wanted` when its predicted frame of `stepsPerFrame` steps fits kStartStepBudgetMs,
+// else the largest N that does. No measurement (probeMs <= 0) keeps `wanted`.
+StartBodies chooseStartBodies(size_t wanted, size_t probeBodies, double probeMs, int stepsPerFrame = 1);
 
 }  // namespace ks

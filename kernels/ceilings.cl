@@ -84,39 +84,62 @@ __kernel void read_sum(__global const float4* restrict in, __global float* restr
 // Each work-group keeps 4 words per work-item in local memory. Per iteration every
 // item reads 32 words (neighbouring items, neighbouring words: no bank conflicts)
 // and writes one, between barriers, so each read sees the previous iteration's
-// writes. Unsigned sums wrap exactly: the host can replay it.
+// writes. Unsigned sums wrap exactly: the host can replay it. WORD is uint (4-byte
+// accesses) in local_bandwidth and uint4 (16-byte, as kernels that stage float4s
+// read) in local_bandwidth_wide: the host takes the faster, since one width alone
+// understated what real kernels reach (issue 23).
 #define LOCAL_READS 32
-__kernel void local_bandwidth(__global uint* out, const int iterations, __local uint* words) {
-  const uint lid = (uint)get_local_id(0), items = (uint)get_local_size(0);
-  const uint mask = 4 * items - 1;  // items is a power of two
-  for (uint j = 0; j < 4; ++j) words[lid + j * items] = lid + j * items;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  uint sum = 0;
-  for (int i = 0; i < iterations; ++i) {
-#pragma unroll
-    for (uint k = 0; k < LOCAL_READS; ++k) sum += words[(lid + ((uint)i * LOCAL_READS + k) * 33u) & mask];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    words[lid + ((uint)i & 3u) * items] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
+#define LOCAL_BANDWIDTH(WORD, INIT)                                                                        \
+  const uint lid = (uint)get_local_id(0), items = (uint)get_local_size(0);                                 \
+  const uint mask = 4 * items - 1; /* items is a power of two */                                           \
+  for (uint j = 0; j < 4; ++j) words[lid + j * items] = INIT(lid + j * items);                             \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                                            \
+  WORD sum = (WORD)(0);                                                                                    \
+  for (int i = 0; i < iterations; ++i) {                                                                   \
+    _Pragma("unroll")                                                                                      \
+    for (uint k = 0; k < LOCAL_READS; ++k) sum += words[(lid + ((uint)i * LOCAL_READS + k) * 33u) & mask]; \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                          \
+    words[lid + ((uint)i & 3u) * items] = sum;                                                             \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                          \
   }
+
+#define NARROW_WORD(v) (v)
+#define WIDE_WORD(v) ((uint4)((v), (v) + 1u, (v) + 2u, (v) + 3u))
+__kernel void local_bandwidth(__global uint* out, const int iterations, __local uint* words) {
+  LOCAL_BANDWIDTH(uint, NARROW_WORD)
   out[get_global_id(0)] = sum;
 }
 
+__kernel void local_bandwidth_wide(__global uint* out, const int iterations, __local uint4* words) {
+  LOCAL_BANDWIDTH(uint4, WIDE_WORD)
+  // The four lanes differ (lane c of a word starts at the word's number + c): all four must be right.
+  out[get_global_id(0)] = sum.x ^ (sum.y * 3u) ^ (sum.z * 5u) ^ (sum.w * 7u);
+}
+
 // ---- local atomics ----------------------------------------------------------------------------
-// What bounds a histogram: atomic_inc on 256 local bins, each work-item's bins drawn
-// by a linear congruential generator (uniform spread, so neighbours collide as
-// often as chance has it). Each group writes its bins; the host can replay them.
+// What bounds a histogram: atomic_inc on 256 local bins. `spread` 0: each work-item's
+// bins drawn by a linear congruential generator (uniform, so neighbours collide as
+// often as chance has it); 1: neighbouring work-items on neighbouring bins, each
+// moving on by one bin per increment, so no two items of a 256-item group hit one
+// bin at once (what a histogram with a copy of its bins per lane reaches; random
+// bins alone understated it, issue 23). Each group writes its bins; the host can
+// replay them.
 #define ATOMIC_BINS 256
-__kernel void local_atomics(__global uint* out, const int iterations, const uint seed) {
+__kernel void local_atomics(__global uint* out, const int iterations, const uint seed, const int spread) {
   __local uint bins[ATOMIC_BINS];
   const uint lid = (uint)get_local_id(0), items = (uint)get_local_size(0);
   for (uint b = lid; b < ATOMIC_BINS; b += items) bins[b] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  uint x = seed ^ ((uint)get_global_id(0) * 0x9E3779B9u);
+  if (spread) {
 #pragma unroll 8
-  for (int i = 0; i < iterations; ++i) {
-    x = x * 1664525u + 1013904223u;
-    atomic_inc(&bins[x >> 24]);
+    for (int i = 0; i < iterations; ++i) atomic_inc(&bins[(lid + (uint)i) & (ATOMIC_BINS - 1)]);
+  } else {
+    uint x = seed ^ ((uint)get_global_id(0) * 0x9E3779B9u);
+#pragma unroll 8
+    for (int i = 0; i < iterations; ++i) {
+      x = x * 1664525u + 1013904223u;
+      atomic_inc(&bins[x >> 24]);
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint b = lid; b < ATOMIC_BINS; b += items) out[get_group_id(0) * ATOMIC_BINS + b] = bins[b];

@@ -1748,7 +1748,7 @@ TEST(App, NBodyDriftIsMeasuredAtTheTimeStepGiven) {
   TempDir dir("ks-app-drift-dt");
   const size_t n = 64;
   const int steps = 20;
-  const double dt = 0.02;  // 8 times the cube preset's
+  const double dt = 0.02;  // 25 times the cube preset's
   const RunResult r = runApp(dir, {"--bench", "nbody", "--n", std::to_string(n), "--preset", "cube", "--fp64",
                                    "--drift-steps", std::to_string(steps), "--dt", "0.02", "--iterations", "2",
                                    "--variant", "tiled", "--wg", "32", "--unroll", "1", "--json",

@@ -1,7 +1,8 @@
 // The Profiler's "Clocks and power" section: SM and memory clocks, board power,
 // temperature and throttle reasons as NVML reports them (compute/gpu_monitor.h
 // samples them off the frame loop), with small graphs of the SM clock and the
-// power; one line why where NVML has nothing to say.
+// power over value and time axes (ui/telemetry_chart.h); one line why where NVML
+// has nothing to say.
 #include <imgui.h>
 
 #include <algorithm>
@@ -11,33 +12,9 @@
 
 #include "app/app_state.h"
 #include "ui/panels.h"
+#include "ui/telemetry_chart.h"
 
 namespace ks {
-namespace {
-
-// One figure over the samples kept (oldest left), its newest value written over it.
-void figureGraph(const char* id, const std::vector<GpuSample>& history, std::optional<double> GpuSample::*figure,
-                 const char* format, float width) {
-  std::vector<float> values;
-  for (const auto& s : history)
-    if (s.*figure) values.push_back(static_cast<float>(*(s.*figure)));
-  char overlay[64] = "-";
-  if (!values.empty()) std::snprintf(overlay, sizeof overlay, format, static_cast<double>(values.back()));
-  float top = 0.0f;
-  for (float v : values) top = std::max(top, v);
-  ImGui::PlotLines(id, values.data(), static_cast<int>(values.size()), 0, overlay, 0.0f, top > 0.0f ? top * 1.1f : 1.0f,
-                   ImVec2(width, 3.0f * ImGui::GetTextLineHeight()));
-  if (ImGui::IsItemHovered() && !values.empty()) {
-    float low = values.front(), high = values.front();
-    for (float v : values) low = std::min(low, v), high = std::max(high, v);
-    char range[96];
-    std::snprintf(range, sizeof range, "over the last %zu samples: %.0f to %.0f", values.size(),
-                  static_cast<double>(low), static_cast<double>(high));
-    tooltipText(range);
-  }
-}
-
-}  // namespace
 
 void drawClocksSection(AppState& state) {
   if (!ImGui::CollapsingHeader("Clocks and power", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -61,9 +38,9 @@ void drawClocksSection(AppState& state) {
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool sideBySide = avail >= 30.0f * ImGui::GetFontSize();
   const float width = sideBySide ? (avail - ImGui::GetStyle().ItemSpacing.x) * 0.5f : avail;
-  figureGraph("##sm clock", t.history, &GpuSample::smClockMHz, "SM clock %.0f MHz", width);
+  drawTelemetryChart(kSmClockChartId, t.history, &GpuSample::smClockMHz, "SM clock", "MHz", width);
   if (sideBySide) ImGui::SameLine();
-  figureGraph("##power", t.history, &GpuSample::powerW, "power %.1f W", width);
+  drawTelemetryChart(kPowerChartId, t.history, &GpuSample::powerW, "board power", "W", width);
 }
 
 }  // namespace ks
