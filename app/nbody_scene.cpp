@@ -124,9 +124,12 @@ void NBodyScene::publishRunning(AppState& state) const {
   nb.runningConfig = simulation_->config();
   nb.kernelInfo = simulation_->kernel().info();
   const NBodyKernel& k = simulation_->kernel();
+  KernelWork work = nbodyStepWork(simulation_->bodies(), k.config());
+  // Split over K devices, the timed kernel is one device's: its slice (about N / K
+  // bodies, the slices start equal) against all N, a K-th of the step's work.
+  if (split_ && split_->devices() > 1) work = scaledWork(work, 1.0 / static_cast<double>(split_->devices()));
   state.activeKernels = {{"n-body step", describeNBodyConfig(k.config()), kNBodyKernelFile, k.build().options,
-                          k.build().buildMs, k.build().fromDisk, k.info(), "nbody step",
-                          nbodyStepWork(simulation_->bodies(), k.config())}};
+                          k.build().buildMs, k.build().fromDisk, k.info(), "nbody step", work}};
 }
 
 void NBodyScene::resetSystem(AppState& state) {

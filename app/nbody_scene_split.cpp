@@ -95,6 +95,7 @@ bool NBodyScene::startSplit(const std::vector<size_t>& wanted, AppState& state) 
   }
   split.running = wanted;
   clearFigures(split);
+  publishRunning(state);  // the timed kernel is now one device's slice
   nb.conservation.unavailable = "energy and momenta are not measured while the step is split over several devices";
   split.message = "the N-body step is split over " + std::to_string(wanted.size()) +
                   (wanted.size() == 1 ? " device, " : " devices, ") + deviceNames(state, wanted) + "; device " +
@@ -114,13 +115,14 @@ std::vector<size_t> NBodyScene::joinSplit(AppState& state) {
   clearFigures(split);
   state.nbody.conservation.unavailable.clear();
   restartConservation();
+  publishRunning(state);
   return ran;
 }
 
 void NBodyScene::advanceSplit(AppState& state, int steps, double seconds) {
   NBodyState& nb = state.nbody;
   split_->advance(steps, nb.params, nb.split);
-  simulation_->showDisplayValues(split_->displayValues());
+  simulation_->showDisplayValues(split_->displayValues(), split_->padded() * 4);
   nb.steps += static_cast<unsigned long long>(steps);
   nb.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
   // The step's kernel time is the slowest device's; the rate counts the whole

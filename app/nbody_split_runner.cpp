@@ -48,7 +48,9 @@ NBodySplitRunner::NBodySplitRunner(const std::vector<DeviceDescriptor>& devices,
                                    const std::filesystem::path& kernelsDir, const NBodySystem& system,
                                    const NBodyConfig& config)
     : group_(std::make_unique<DeviceGroup>(devices, kernelsDir)),
-      multi_(std::make_unique<NBodyMultiDevice>(*group_, system, config)) {}
+      multi_(std::make_unique<NBodyMultiDevice>(*group_, system, config)) {
+  multi_->gatherDisplayEachStep();
+}
 
 void NBodySplitRunner::advance(int steps, const NBodyParams& params, NBodySplitState& split) {
   if (steps <= 0) return;
@@ -70,8 +72,6 @@ void NBodySplitRunner::advance(int steps, const NBodyParams& params, NBodySplitS
   ++split.timedFrames;
   split.recent.push_back({kernelMs, exchangeMs, stepMs});
   if (split.recent.size() > NBodySplitState::kRecentFrames) split.recent.pop_front();
-  // Before any re-sizing: each slice's display values are on the device that computed them.
-  multi_->readDisplay(display_);
   if (k < 2) return;
   sinceRebalance_.push_back(kernelMs);
   if (sinceRebalance_.size() < kFramesBetweenRebalances) return;

@@ -26,8 +26,10 @@ class NBodySplitRunner {
   // step, this frame's mean) and re-sizes the slices when the devices did not
   // finish together.
   void advance(int steps, const NBodyParams& params, NBodySplitState& split);
-  // x, y, z and speed of every padded body after the last advance, for the display device.
-  const std::vector<float>& displayValues() const { return display_; }
+  // x, y, z and speed of every padded body after the last advance, for the display
+  // device: padded() * 4 floats in pinned host memory, read beside each step's exchange.
+  const float* displayValues() const { return multi_->displayOnHost(); }
+  size_t padded() const { return multi_->padded(); }
   NBodySystem download() { return multi_->download(); }
   size_t devices() const { return multi_->devices(); }
   const NBodyConfig& config() const { return multi_->config(); }
@@ -35,7 +37,6 @@ class NBodySplitRunner {
  private:
   std::unique_ptr<DeviceGroup> group_;  // declared first: destroyed after the devices' buffers
   std::unique_ptr<NBodyMultiDevice> multi_;
-  std::vector<float> display_;
   std::vector<std::vector<double>> sinceRebalance_;  // each frame's kernel times per device since the last re-size
 };
 

@@ -93,10 +93,9 @@ NBodyMultiDevice::~NBodyMultiDevice() {
   // Nothing may be in flight from or into the mapped memory when it is unmapped;
   // a failure here cannot be reported from a destructor and frees nothing less.
   for (auto& p : parts_) clFinish(p->compute->queue().get());
-  if (host_) {
-    clEnqueueUnmapMemObject(mappedOn_, pinned_.get(), host_, 0, nullptr, nullptr);
-    clFinish(mappedOn_);
-  }
+  if (host_) clEnqueueUnmapMemObject(mappedOn_, pinned_.get(), host_, 0, nullptr, nullptr);
+  if (displayHost_) clEnqueueUnmapMemObject(mappedOn_, displayPinned_.get(), displayHost_, 0, nullptr, nullptr);
+  if (host_ || displayHost_) clFinish(mappedOn_);
 }
 
 const NBodyKernel& NBodyMultiDevice::kernel(size_t device) const { return parts_.at(device)->kernel; }
@@ -115,6 +114,12 @@ NBodyMultiStepTimes NBodyMultiDevice::step(const NBodyParams& params) {
                                   slices_[d].count * bytesPerBody_, host_ + slices_[d].first * bytesPerBody_, 0,
                                   nullptr, reads[d].out()),
               "clEnqueueReadBuffer");
+    // After the positions: the exchange waits for those only; this read overlaps it.
+    if (displayHost_)
+      clCheck(clEnqueueReadBuffer(queue.get(), p.display.get(), CL_FALSE, slices_[d].first * 4 * sizeof(float),
+                                  slices_[d].count * 4 * sizeof(float), displayHost_ + slices_[d].first * 4, 0,
+                                  nullptr, nullptr),
+              "clEnqueueReadBuffer (display values)");
     queue.flush();
   }
   // Each slice goes on to the other devices as soon as it is on the host, while
@@ -181,12 +186,20 @@ bool NBodyMultiDevice::rebalance(const std::vector<double>& kernelMs) {
   return true;
 }
 
-void NBodyMultiDevice::readDisplay(std::vector<float>& out) {
+void NBodyMultiDevice::gatherDisplayEachStep() {
+  if (displayHost_) return;
   constexpr size_t kBytesPerBody = 4 * sizeof(float);
-  out.resize(padded_ * 4);
+  displayPinned_ = Buffer(parts_.front()->compute->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                          padded_ * kBytesPerBody);
+  cl_int status = CL_SUCCESS;
+  void* mapped = clEnqueueMapBuffer(mappedOn_, displayPinned_.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                    padded_ * kBytesPerBody, 0, nullptr, nullptr, &status);
+  clCheck(status, "clEnqueueMapBuffer (display values)");
+  displayHost_ = static_cast<float*>(mapped);
+  // The values as they are now, for a first frame before the next step.
   for (size_t d = 0; d < parts_.size(); ++d)
     parts_[d]->compute->queue().readBuffer(parts_[d]->display, slices_[d].first * kBytesPerBody,
-                                           slices_[d].count * kBytesPerBody, out.data() + slices_[d].first * 4);
+                                           slices_[d].count * kBytesPerBody, displayHost_ + slices_[d].first * 4);
 }
 
 NBodySystem NBodyMultiDevice::download() {

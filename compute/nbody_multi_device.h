@@ -59,8 +59,12 @@ class NBodyMultiDevice {
   NBodySystem download();
   // What the kernels wrote for drawing (x, y, z and speed per padded body, in
   // float), each slice from the device that computed it: the viewer hands it to
-  // the display device, which may be in another OpenCL context.
-  void readDisplay(std::vector<float>& out);
+  // the display device, which may be in another OpenCL context. Once asked for,
+  // every step also reads its slices' display values into pinned host memory,
+  // beside the exchange (no read of its own after the step): `displayOnHost`
+  // gives them, padded() * 4 floats, valid until the next step.
+  void gatherDisplayEachStep();
+  const float* displayOnHost() const { return displayHost_; }
 
  private:
   struct Part;
@@ -70,6 +74,8 @@ class NBodyMultiDevice {
   size_t bodies_ = 0, padded_ = 0, bytesPerBody_ = 0;
   Buffer pinned_;           // host memory in the group's context, mapped for the whole run
   unsigned char* host_ = nullptr;
+  Buffer displayPinned_;    // the same for the display values (gatherDisplayEachStep)
+  float* displayHost_ = nullptr;
   cl_command_queue mappedOn_ = nullptr;
   void gatherVelocities(std::vector<unsigned char>& out);
 };

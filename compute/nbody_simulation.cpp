@@ -55,22 +55,22 @@ void NBodySimulation::refreshDisplay() {
     for (int c = 0; c < 3; ++c) display[i * 4 + c] = static_cast<float>(system.positions[i][c]);
     display[i * 4 + 3] = static_cast<float>(glm::length(glm::dvec3(system.velocities[i])));
   }
-  writeDisplay(display);
+  writeDisplay(display.data(), display.size());
 }
 
-void NBodySimulation::showDisplayValues(const std::vector<float>& values) {
-  if (values.size() != state_->padded() * 4)
-    throw NBodyConfigError("the positions to draw are for " + std::to_string(values.size() / 4) + " bodies, the display for " +
+void NBodySimulation::showDisplayValues(const float* values, size_t count) {
+  if (count != state_->padded() * 4)
+    throw NBodyConfigError("the positions to draw are for " + std::to_string(count / 4) + " bodies, the display for " +
                            std::to_string(state_->padded()));
   display_->refresh();
   inFlight_.clear();  // steps from before the split are not this frame's: untimed
-  writeDisplay(values);
+  writeDisplay(values, count);
 }
 
-void NBodySimulation::writeDisplay(const std::vector<float>& display) {
+void NBodySimulation::writeDisplay(const float* values, size_t count) {
   SharedBuffer& out = display_->beginUpdate(compute_.queue());
-  const cl_int status = clEnqueueWriteBuffer(compute_.queue().get(), out.clMem(), CL_TRUE, 0,
-                                             display.size() * sizeof(float), display.data(), 0, nullptr, nullptr);
+  const cl_int status = clEnqueueWriteBuffer(compute_.queue().get(), out.clMem(), CL_TRUE, 0, count * sizeof(float),
+                                             values, 0, nullptr, nullptr);
   if (status != CL_SUCCESS) {
     display_->abandonUpdate(compute_.queue());
     throw ClError(status, "clEnqueueWriteBuffer (display refresh)");

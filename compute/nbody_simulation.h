@@ -42,7 +42,7 @@ class NBodySimulation {
   // Draws these values (x, y, z, speed per padded body) instead of this
   // simulation's own: the step split over other devices (app/nbody_split_runner.h)
   // gathers them. Waits until they are in the display buffer.
-  void showDisplayValues(const std::vector<float>& values);
+  void showDisplayValues(const float* values, size_t count);
 
   // The newest finished positions, for drawing now; call drawnByGl after the draw.
   GLuint displayBufferForDrawing();
@@ -55,7 +55,7 @@ class NBodySimulation {
   // Writes the display buffer from the current state (after anything that
   // replaced it), so a paused simulation still shows its bodies.
   void refreshDisplay();
-  void writeDisplay(const std::vector<float>& values);
+  void writeDisplay(const float* values, size_t count);
   ComputeContext& compute_;
   InteropBackend* interop_;  // the backend the display buffer comes from
   std::unique_ptr<NBodyKernel> kernel_;

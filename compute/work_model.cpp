@@ -4,6 +4,16 @@
 
 namespace ks {
 
+KernelWork scaledWork(KernelWork work, double fraction) {
+  work.dramBytes *= fraction;
+  work.fp32Instructions *= fraction;
+  work.fp64Instructions *= fraction;
+  work.rsqrtOps *= fraction;
+  work.localBytes *= fraction;
+  work.localAtomics *= fraction;
+  return work;
+}
+
 KernelWork nbodyStepWork(size_t bodies, const NBodyConfig& c) {
   const double n = static_cast<double>(bodies), interactions = n * n;
   const double real4Bytes = c.fp64 ? 32.0 : 16.0;

@@ -29,6 +29,8 @@ struct KernelWork {
 // N-body step: 12 arithmetic instructions and one rsqrt per interaction (3 subtractions,
 // 3 for |d|^2 + eps^2, 3 for m / r^3, 3 FMAs into the acceleration), N^2 interactions.
 KernelWork nbodyStepWork(size_t bodies, const NBodyConfig& config);
+// `work` with every amount times `fraction` (a share of a launch, as one device's slice of a split step).
+KernelWork scaledWork(KernelWork work, double fraction);
 KernelWork transposeWork(const ImageLayout& in, const TransposeConfig& config);
 KernelWork histogramWork(const ImageLayout& in, const HistogramConfig& config);
 KernelWork rotateWork(const ImageLayout& in, const ImageLayout& out);

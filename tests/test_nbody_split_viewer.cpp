@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/run_recorder.h"
+#include "compute/work_model.h"
 #include "session_fixture.h"
 
 namespace ks {
@@ -131,6 +132,14 @@ TEST_F(NBodySplitFromStart, FiguresReachTheStateAndARecordedRun) {
   EXPECT_GT(split.loadBalance, 0.0);
   EXPECT_LE(split.loadBalance, 1.0);
   EXPECT_GT(state_.nbody.kernelMs, 0.0) << "the Profiler's n-body step series";
+  // The timed kernel is one device's slice: a third of the step's work, so that the
+  // roofline's fraction is of one device's ceiling (a whole step's work over one
+  // device's time read 152 % of the H200's FP32 ceiling on two GPUs).
+  ASSERT_FALSE(state_.activeKernels.empty());
+  const KernelWork whole = nbodyStepWork(state_.nbody.runningBodies, state_.nbody.runningConfig);
+  EXPECT_NEAR(state_.activeKernels.front().work.fp32Instructions, whole.fp32Instructions / 3.0,
+              whole.fp32Instructions * 1e-12);
+  EXPECT_NEAR(state_.activeKernels.front().work.rsqrtOps, whole.rsqrtOps / 3.0, whole.rsqrtOps * 1e-12);
 
   ASSERT_EQ(state_.runs.runs.size(), 1u) << rec.status;
   const RunSplit& run = state_.runs.runs.back().m.split;
