@@ -90,7 +90,9 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
   };
   const bool imageLab = state.scene == SceneKind::Image && open.imageLab;
   std::vector<Share> left, strip;
-  if (placed(open.devices, "Devices")) left.push_back({"Devices", 0.20f});
+  // With several devices the Devices panel also holds the N-body step's split over
+  // them (issue 24): room for the list and its checkboxes without scrolling.
+  if (placed(open.devices, "Devices")) left.push_back({"Devices", state.devices.size() > 1 ? 0.5f : 0.20f});
   if (placed(open.deviceInfo, "Device info")) left.push_back({"Device info", 0.38f});
   if (placed(open.interop, "Interop")) left.push_back({"Interop", 0.24f});
   if (placed(open.log, "Log")) left.push_back({"Log", 0.18f});

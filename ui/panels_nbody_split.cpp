@@ -33,9 +33,12 @@ void drawNBodySplitChoice(AppState& state) {
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "Devices for N-body");
-  hintText("Tick the devices the N-body step is split over: the bodies are shared out by each device's measured "
-           "speed, and device %zu draws them all.",
-           display);
+  // One line, the rest on hover: the checkboxes stay in view in a short panel.
+  ImGui::SameLine();
+  ImGui::TextDisabled("(device %zu draws)", display);
+  if (ImGui::IsItemHovered())
+    tooltipText(("Tick the devices the N-body step is split over: the bodies are shared out by each device's "
+                 "measured speed, and device " + std::to_string(display) + " draws them all.").c_str());
   const std::vector<size_t> ticked = nbodySplitTicked(state, display);
   std::vector<size_t> eligible;
   for (size_t i = 0; i < state.devices.size(); ++i)
