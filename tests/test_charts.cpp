@@ -25,6 +25,7 @@
 #include "ui/scaling_chart.h"
 #include "ui/speed_accuracy_chart.h"
 #include "ui/style.h"
+#include "imgui_test_context.h"
 
 namespace ks {
 namespace {
@@ -33,13 +34,7 @@ namespace {
 class ChartsUi : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600.0f, 1000.0f);
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    test::createTestImGuiContext(ImVec2(1600.0f, 1000.0f));
     applyAppStyle();
     forgetDrawnCharts();  // the last test's, which may pass for this one's
   }

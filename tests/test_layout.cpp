@@ -23,6 +23,7 @@
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "ui/style.h"
+#include "imgui_test_context.h"
 
 namespace ks {
 namespace {
@@ -34,15 +35,7 @@ namespace fs = std::filesystem;
 class LayoutUi : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    for (int key = 0; key < ImGuiKey_COUNT; ++key) io.KeyMap[key] = key;
-    io.DisplaySize = ImVec2(1600.0f, 1000.0f);
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    test::createTestImGuiContext(ImVec2(1600.0f, 1000.0f), true);
     applyAppStyle();
     state_.runs.showRuns = state_.runs.showSweep = true;  // every panel open but the build log
   }

@@ -15,6 +15,7 @@
 #include "ui/panels.h"
 #include "ui/panels_nbody_split.h"
 #include "ui/style.h"
+#include "imgui_test_context.h"
 
 namespace ks {
 namespace {
@@ -31,13 +32,7 @@ DeviceDescriptor fakeDevice(int platform, int index, const std::string& platform
 class NBodySplitPanels : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600.0f, 1000.0f);
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    test::createTestImGuiContext(ImVec2(1600.0f, 1000.0f));
     applyAppStyle();
     state_.devices = {fakeDevice(0, 0, "Vendor A", "gpu-a0"), fakeDevice(0, 1, "Vendor A", "gpu-a1"),
                       fakeDevice(1, 0, "Vendor B", "cpu-b0")};

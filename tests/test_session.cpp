@@ -22,6 +22,7 @@
 #include "app/run_recorder.h"
 #include "app/session.h"
 #include "session_fixture.h"
+#include "imgui_test_context.h"
 
 namespace ks {
 namespace {
@@ -525,15 +526,7 @@ TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
 class ImageLabUi : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // as in a window (ui/imgui_layer.cpp)
-    for (int key = 0; key < ImGuiKey_COUNT; ++key) io.KeyMap[key] = key;  // keyboard navigation needs them mapped
-    io.DisplaySize = ImVec2(1280.0f, 800.0f);
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    test::createTestImGuiContext(ImVec2(1280.0f, 800.0f), true);
     state_.scene = SceneKind::Image;
     ImageLabState& lab = state_.image;
     lab.width = lab.height = lab.resultWidth = lab.resultHeight = 100;
@@ -668,13 +661,7 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
 // The Runs panel's bar chart spans the panel. Before, it was given a width of -1,
 // which ImGui 1.86's plots do not read as "fill": a strip 1-2 pixels wide, no chart.
 TEST(RunsPanelUi, TheComparisonChartSpansThePanel) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(1280.0f, 800.0f);
-  unsigned char* pixels = nullptr;
-  int width = 0, height = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+  ImGuiIO& io = test::createTestImGuiContext(ImVec2(1280.0f, 800.0f));
   AppState state;
   state.runs.showRuns = true;
   for (int i = 0; i < 3; ++i) {

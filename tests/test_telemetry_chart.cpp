@@ -11,6 +11,7 @@
 #include "ui/chart_axis.h"
 #include "ui/panels.h"
 #include "ui/telemetry_chart.h"
+#include "imgui_test_context.h"
 
 namespace ks {
 namespace {
@@ -18,13 +19,7 @@ namespace {
 class TelemetryCharts : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600.0f, 1000.0f);
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    test::createTestImGuiContext(ImVec2(1600.0f, 1000.0f));
     state_.telemetry.available = true;
     state_.telemetry.status = "PCI bus";
     state_.telemetry.nvmlDevice = "NVIDIA H200";

@@ -13,6 +13,7 @@
 #include "ui/chart_axis.h"
 #include "ui/panels.h"
 #include "ui/style.h"
+#include "imgui_test_context.h"
 
 namespace ks {
 namespace {
@@ -95,13 +96,7 @@ TEST(WorkModel, NothingMeasuredBindsNothing) {
 // The Profiler's roofline: the N-body step's point below the FP32 roof, labelled with
 // what binds it; the axes are decades.
 TEST(Roofline, TheRunningKernelIsAPointLabelledWithItsBound) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(1600.0f, 1000.0f);
-  unsigned char* pixels = nullptr;
-  int width = 0, height = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+  ImGuiIO& io = test::createTestImGuiContext(ImVec2(1600.0f, 1000.0f));
   applyAppStyle();
   AppState state;
   state.ceilings.measured = ceilings();
