@@ -1610,8 +1610,11 @@ TEST(App, TransposeAndImageBenchesSayWhatBoundEachKernel) {
   std::string error;
   const auto runs = readRunsJson(dir / "transpose.json", &error);
   ASSERT_TRUE(runs) << error;
-  for (const RunRecord& run : *runs)
-    if (run.ok()) EXPECT_TRUE(std::regex_match(run.m.bound, std::regex(R"(transpose: DRAM: [0-9]+ %)"))) << run.m.bound;
+  for (const RunRecord& run : *runs) {
+    if (run.ok()) {
+      EXPECT_TRUE(std::regex_match(run.m.bound, std::regex(R"(transpose: DRAM: [0-9]+ %)"))) << run.m.bound;
+    }
+  }
 
   // The whole image bench builds every variant and takes minutes on PoCL: its first
   // rows (the copy, then the transposes) are what is checked, the run stopped after 20 s.

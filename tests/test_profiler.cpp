@@ -169,7 +169,9 @@ TEST(FrameProfiler, ShownSummariesAlsoRefreshEverySoManyFrames) {
     p.record("frame", 2.0);
     EXPECT_DOUBLE_EQ(p.find("frame")->shown.max, 50.0);
     p.refreshShown(t0 + std::chrono::microseconds(i * 100));  // 60 frames in 6 ms
-    if (i < FrameProfiler::kShownRefreshFrames) EXPECT_EQ(p.find("frame")->shown.count, 1u) << i;
+    if (i < FrameProfiler::kShownRefreshFrames) {
+      EXPECT_EQ(p.find("frame")->shown.count, 1u) << i;
+    }
   }
   EXPECT_EQ(p.find("frame")->shown.count, FrameProfiler::kShownRefreshFrames + 1);
   EXPECT_DOUBLE_EQ(p.find("frame")->shown.median, 2.0);
