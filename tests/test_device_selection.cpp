@@ -5,20 +5,16 @@
 #include <vector>
 
 #include "compute/device_selection.h"
+#include "test_devices.h"
 
 namespace ks {
 namespace {
 
 DeviceDescriptor fake(int platformIndex, int deviceIndex, std::string platformName, std::string name,
                       DeviceKind kind, bool available = true, bool sharesGl = false) {
-  DeviceDescriptor d;
-  d.platformIndex = platformIndex;
-  d.deviceIndex = deviceIndex;
-  d.platformName = std::move(platformName);
+  DeviceDescriptor d = test::fakeDevice(platformIndex, deviceIndex, platformName, name, kind);
   d.platformVendor = d.platformName + " Vendor";
-  d.name = std::move(name);
   d.vendor = "Vendor of " + d.name;
-  d.kind = kind;
   d.available = available;
   d.sharesCurrentGlContext = sharesGl;
   return d;  // platform and id stay nullptr

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "compute/compute_context.h"
+#include "compute/device_catalog.h"
 
 namespace ks::test {
 
@@ -18,6 +19,19 @@ std::string openClMissing();
 inline std::filesystem::path testKernelsDir() {
   const char* dir = std::getenv("KS_KERNELS_DIR");
   return dir && *dir ? std::filesystem::path(dir) : std::filesystem::path(KERNELSCOPE_SOURCE_KERNELS_DIR);
+}
+
+// A device as the catalog would list it, without runtime handles (platform and id
+// stay null): for tests of what is chosen from a list of devices.
+inline DeviceDescriptor fakeDevice(int platformIndex, int deviceIndex, const std::string& platformName,
+                                   const std::string& name, DeviceKind kind = DeviceKind::Other) {
+  DeviceDescriptor d;
+  d.platformIndex = platformIndex;
+  d.deviceIndex = deviceIndex;
+  d.platformName = platformName;
+  d.name = name;
+  d.kind = kind;
+  return d;
 }
 
 // A context on a GPU when there is one (the GPU machine also lists PoCL), else

@@ -16,18 +16,12 @@
 #include "ui/panels_nbody_split.h"
 #include "ui/style.h"
 #include "imgui_test_context.h"
+#include "test_devices.h"
 
 namespace ks {
 namespace {
 
-DeviceDescriptor fakeDevice(int platform, int index, const std::string& platformName, const std::string& name) {
-  DeviceDescriptor d;
-  d.platformIndex = platform;
-  d.deviceIndex = index;
-  d.platformName = platformName;
-  d.name = name;
-  return d;
-}
+using test::fakeDevice;
 
 class NBodySplitPanels : public ::testing::Test {
  protected:
