@@ -584,11 +584,43 @@ TEST_F(ChartsUi, SpeedAgainstAccuracyPlotsAPointPerRunWithADrift) {
 
 // ---- the scaling view (issue 24) ---------------------------------------------
 
+// Its variant is the name's first word, as the benches' names begin.
 RunRecord splitRun(const std::string& name, int devices, double ms, size_t bodies = 1048576) {
   RunRecord r = nbodyRunWithDrift(name, ms, 0.0, bodies);
   r.status = "ok";
   r.m.split.devices = devices;
+  r.meta.parameters.emplace_back("variant", name.substr(0, name.find(' ')));
   return r;
+}
+
+RunRecord withParameter(RunRecord r, const std::string& key, const std::string& value) {
+  r.meta.parameters.emplace_back(key, value);
+  return r;
+}
+
+// Runs are grouped by their records, not their names: two runs of one name that
+// differ in a parameter are two lines, each labelled with what sets it apart; runs
+// named alike on other device counts still join (the count is m.split.devices).
+TEST(ScalingSeries, RunsOfOneNameThatDifferInAParameterAreTwoLines) {
+  const std::vector<RunRecord> runs = {
+      withParameter(splitRun("blocked on 1 device", 1, 100.0), "dt", "0.01"),
+      withParameter(splitRun("blocked on 2 devices", 2, 50.0), "dt", "0.01"),
+      withParameter(splitRun("blocked on 1 device", 1, 100.0), "dt", "0.02"),
+      withParameter(splitRun("blocked on 2 devices", 2, 80.0), "dt", "0.02"),
+      // A record that carries its device count as a parameter joins its configuration.
+      withParameter(withParameter(splitRun("blocked on 4 devices", 4, 25.0), "dt", "0.01"), "devices", "4")};
+  const std::vector<ScalingSeries> series = scalingSeries(runs);
+  ASSERT_EQ(series.size(), 2u);
+  EXPECT_EQ(series[0].name, "blocked (dt 0.01)");
+  EXPECT_EQ(series[1].name, "blocked (dt 0.02)");
+  ASSERT_EQ(series[0].points.size(), 3u);
+  EXPECT_EQ(series[0].points[1].run, 1u);
+  EXPECT_NEAR(series[0].points[1].speedUp, 2.0, 1e-9);
+  EXPECT_EQ(series[0].points[2].run, 4u);
+  EXPECT_NEAR(series[0].points[2].speedUp, 4.0, 1e-9);
+  ASSERT_EQ(series[1].points.size(), 2u);
+  EXPECT_EQ(series[1].points[1].run, 3u);
+  EXPECT_NEAR(series[1].points[1].speedUp, 100.0 / 80.0, 1e-9);
 }
 
 TEST(ScalingSeries, NamesLoseTheirDeviceCountAndRunsGroupByConfigurationAndBodies) {

@@ -33,28 +33,70 @@ std::string nameWithoutDeviceCount(const std::string& fullName) {
   return fullName;
 }
 
+namespace {
+
+using Parameters = std::vector<std::pair<std::string, std::string>>;
+
+// A run's configuration whatever it ran on: its parameters by name, less a count
+// of devices or ranks should a record carry one (the count is m.split.devices).
+Parameters configurationOf(const RunRecord& r) {
+  Parameters p;
+  for (const auto& kv : r.meta.parameters)
+    if (kv.first != "devices" && kv.first != "ranks") p.push_back(kv);
+  std::sort(p.begin(), p.end());
+  return p;
+}
+
+// "dt 0.02, preset plummer": the parameters of `mine` whose values differ in `other`.
+std::string differences(const Parameters& mine, const Parameters& other) {
+  std::string out;
+  for (const auto& [key, value] : mine) {
+    const auto it = std::find_if(other.begin(), other.end(), [&](const auto& kv) { return kv.first == key; });
+    if (it != other.end() && it->second == value) continue;
+    out += (out.empty() ? "" : ", ") + key + " " + (value.empty() ? "(none)" : value);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<ScalingSeries> scalingSeries(const std::vector<RunRecord>& runs) {
-  std::map<std::pair<std::string, std::string>, std::map<int, size_t>> groups;  // newest run per device count
-  std::vector<std::pair<std::string, std::string>> order;                       // groups as first met
+  std::map<Parameters, std::map<int, size_t>> groups;  // newest run per device count
+  std::vector<Parameters> order;                       // groups as first met
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunRecord& r = runs[i];
     if (r.meta.scene != "nbody" || r.status != "ok" || !(r.m.rate > 0.0) || !std::isfinite(r.m.rate)) continue;
-    const auto key = std::make_pair(nameWithoutDeviceCount(r.name), r.meta.parameter("bodies"));
+    Parameters key = configurationOf(r);
     if (!groups.count(key)) order.push_back(key);
     groups[key][std::max(r.m.split.devices, 1)] = i;
   }
   std::vector<ScalingSeries> series;
+  std::vector<const Parameters*> keys;
   for (const auto& key : order) {
     const std::map<int, size_t>& counts = groups[key];
     if (counts.size() < 2) continue;
-    ScalingSeries s{key.first, key.second, {}};
     const auto& [fewest, first] = *counts.begin();
+    // The name only labels the line: the grouping is by parameters.
+    ScalingSeries s{nameWithoutDeviceCount(runs[first].name), runs[first].meta.parameter("bodies"), {}};
     for (const auto& [devices, run] : counts) {
       const double speedUp = runs[run].m.rate / runs[first].m.rate * fewest;
       s.points.push_back({run, devices, speedUp, speedUp / devices});
     }
     series.push_back(std::move(s));
+    keys.push_back(&key);
   }
+  // Lines whose runs share a name (and body count) say what sets them apart.
+  std::vector<std::string> labels(series.size());
+  for (size_t a = 0; a < series.size(); ++a) {
+    for (size_t b = 0; b < series.size(); ++b) {
+      if (a == b || series[a].name != series[b].name || series[a].bodies != series[b].bodies) continue;
+      const std::string differ = differences(*keys[a], *keys[b]);
+      if (!differ.empty() && labels[a].find(differ) == std::string::npos)
+        labels[a] += (labels[a].empty() ? "" : "; ") + differ;
+    }
+  }
+  for (size_t a = 0; a < series.size(); ++a)
+    if (!labels[a].empty()) series[a].name += " (" + labels[a] + ")";
   return series;
 }
 

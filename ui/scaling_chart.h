@@ -23,17 +23,20 @@ struct ScalingPoint {
 };
 // Runs of one configuration and body count at different device counts.
 struct ScalingSeries {
-  std::string name;    // the runs' name without " on K devices" / " over K MPI ranks"
+  // The runs' name without " on K devices" / " over K MPI ranks" (a label only),
+  // with what sets it apart from another line of that name: "blocked (dt 0.02)".
+  std::string name;
   std::string bodies;  // the runs' body count
   std::vector<ScalingPoint> points;  // by device count, one each (the newest run of a count)
 };
 
 // The name without the device count it ran on ("... on 4 devices", "... over 2 MPI
 // ranks", "... on 1 device", also before an imported run's " @host"); the name
-// itself when it has none.
+// itself when it has none. For the legend only: runs are grouped by their records.
 std::string nameWithoutDeviceCount(const std::string& name);
-// The series among `runs`: N-body runs that finished with a rate, grouped by name
-// (less the device count) and body count; only groups with two device counts or more.
+// The series among `runs`: N-body runs that finished with a rate, grouped by their
+// parameters (body count included; any device or rank count left out) and placed by
+// m.split.devices; only groups with two device counts or more.
 std::vector<ScalingSeries> scalingSeries(const std::vector<RunRecord>& runs);
 
 // Draws the view in `height` pixels of the current window.
