@@ -99,6 +99,9 @@ NBodyMultiDevice::~NBodyMultiDevice() {
 }
 
 const NBodyKernel& NBodyMultiDevice::kernel(size_t device) const { return parts_.at(device)->kernel; }
+Queue& NBodyMultiDevice::queue(size_t device) { return parts_.at(device)->compute->queue(); }
+cl_mem NBodyMultiDevice::positions(size_t device) const { return parts_.at(device)->state.positionsIn(); }
+cl_mem NBodyMultiDevice::velocities(size_t device) const { return parts_.at(device)->state.velocities(); }
 
 NBodyMultiStepTimes NBodyMultiDevice::step(const NBodyParams& params) {
   const size_t k = parts_.size();

@@ -55,6 +55,11 @@ class NBodyMultiDevice {
   size_t padded() const { return padded_; }
   const NBodyConfig& config() const { return config_; }
   const NBodyKernel& kernel(size_t device) const;
+  // A device's queue and its buffers after the last step (positions: all bodies;
+  // velocities: only its slice's are current): for measurements enqueued after the steps.
+  Queue& queue(size_t device);
+  cl_mem positions(size_t device) const;
+  cl_mem velocities(size_t device) const;
   // Positions and velocities as they are now (each body's velocity from the device that owns it).
   NBodySystem download();
   // What the kernels wrote for drawing (x, y, z and speed per padded body, in

@@ -15,6 +15,7 @@
 #include "compute/device_catalog.h"
 #include "compute/device_group.h"
 #include "compute/nbody_multi_device.h"
+#include "compute/nbody_split_invariants.h"
 #include "test_devices.h"
 #include "test_require.h"
 
@@ -62,12 +63,7 @@ TEST(NBodySlices, LoadBalanceIsTheMeanOverTheSlowest) {
 }
 
 DeviceDescriptor fakeDevice(int platform, int index, const std::string& platformName) {
-  DeviceDescriptor d;
-  d.platformIndex = platform;
-  d.deviceIndex = index;
-  d.platformName = platformName;
-  d.name = "device " + std::to_string(index);
-  return d;
+  return test::fakeDevice(platform, index, platformName, "device " + std::to_string(index));
 }
 
 TEST(DeviceList, ParsesAllAndNumbersAndRefusesTheRest) {
@@ -237,6 +233,53 @@ TEST_F(NBodyMultiDeviceRun, ASingleDeviceGroupRunsLikeOneDevice) {
   split.step(params(n));
   split.step(params(n));
   expectSame(expected, split.download(), "one device through the split");
+}
+
+// Energy and momenta while split (each device measures its slice, against all
+// positions) are one device's figures for the same bodies: per body the same
+// arithmetic, only the order of the host's sums differs. Over unequal slices of
+// an uneven N whose last slice is mostly padding.
+TEST_F(NBodyMultiDeviceRun, EnergyAndMomentaOverTheSlicesAreOneDevicesFigures) {
+  const size_t n = 4099;
+  const NBodyConfig c = config("tiled", 64, 4, 1, 1);
+  const NBodySystem start = system(n);
+  NBodyMultiDevice split(*group_, start, c);
+  const size_t g = nbodyBodiesPerGroup(c), padded = split.padded();
+  split.setSlices({{0, 3 * g}, {3 * g, padded - 5 * g}, {padded - 2 * g, 2 * g}});
+  for (int s = 0; s < 3; ++s) split.step(params(n));
+  NBodySplitInvariants meters(*group_, c.fp64);
+  split.step(params(n));  // a measurement after steps enqueued on every queue
+  meters.enqueue(split, params(n));
+  EXPECT_TRUE(meters.busy());
+  const std::optional<NBodyInvariants> got = meters.poll(true);
+  ASSERT_TRUE(got);
+  EXPECT_FALSE(meters.busy());
+  EXPECT_GT(meters.lastKernelMs(), 0.0);
+
+  // The same bodies measured on one device.
+  const NBodySystem now = split.download();
+  ComputeContext& compute = (*group_)[0];
+  NBodyDeviceState one(compute, now, c);
+  NBodyInvariantsMeter meter(compute, c.fp64);
+  meter.enqueue(compute.queue(), one.positionsIn(), one.velocities(), n, params(n));
+  const std::optional<NBodyInvariants> want = meter.poll(true);
+  ASSERT_TRUE(want);
+  auto expectNear = [](double got, double want, const char* what) {
+    ASSERT_TRUE(std::isfinite(got)) << what;
+    EXPECT_NEAR(got, want, 1e-9 * std::abs(want) + 1e-300) << what;
+  };
+  expectNear(got->kinetic, want->kinetic, "kinetic energy");
+  expectNear(got->potential, want->potential, "potential energy");
+  expectNear(got->mass, want->mass, "mass");
+  expectNear(got->inertia, want->inertia, "inertia");
+  const double p = want->momentumScale(), l = want->angularMomentumScale();
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(got->momentum[k], want->momentum[k], 1e-9 * p) << "momentum " << k;
+    EXPECT_NEAR(got->angularMomentum[k], want->angularMomentum[k], 1e-9 * l) << "angular momentum " << k;
+  }
+  // And the host's double-precision reference, as loosely as the meter's own tests.
+  const NBodyInvariants reference = nbodyReferenceInvariants(now, params(n));
+  EXPECT_NEAR(got->energy(), reference.energy(), 1e-4 * std::abs(reference.energy()));
 }
 
 }  // namespace
