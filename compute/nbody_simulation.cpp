@@ -55,7 +55,7 @@ void NBodySimulation::refreshDisplay() {
     for (int c = 0; c < 3; ++c) display[i * 4 + c] = static_cast<float>(system.positions[i][c]);
     display[i * 4 + 3] = static_cast<float>(glm::length(glm::dvec3(system.velocities[i])));
   }
-  writeDisplay(display.data(), display.size());
+  writeDisplay(display.data(), display.size(), true);
 }
 
 void NBodySimulation::showDisplayValues(const float* values, size_t count) {
@@ -64,19 +64,31 @@ void NBodySimulation::showDisplayValues(const float* values, size_t count) {
                            std::to_string(state_->padded()));
   display_->refresh();
   inFlight_.clear();  // steps from before the split are not this frame's: untimed
-  writeDisplay(values, count);
+  writeDisplay(values, count, false);
 }
 
-void NBodySimulation::writeDisplay(const float* values, size_t count) {
+void NBodySimulation::waitForDisplayWrite() {
+  if (displayWrite_) displayWrite_.wait();
+  displayWrite_ = Event();
+}
+
+void NBodySimulation::writeDisplay(const float* values, size_t count, bool wait) {
+  // An update still in flight is waited for here (beginUpdate): one copy at a time.
   SharedBuffer& out = display_->beginUpdate(compute_.queue());
-  const cl_int status = clEnqueueWriteBuffer(compute_.queue().get(), out.clMem(), CL_TRUE, 0, count * sizeof(float),
-                                             values, 0, nullptr, nullptr);
+  const cl_int status = clEnqueueWriteBuffer(compute_.queue().get(), out.clMem(), wait ? CL_TRUE : CL_FALSE, 0,
+                                             count * sizeof(float), values, 0, nullptr,
+                                             wait ? nullptr : displayWrite_.out());
   if (status != CL_SUCCESS) {
+    displayWrite_ = Event();
     display_->abandonUpdate(compute_.queue());
     throw ClError(status, "clEnqueueWriteBuffer (display refresh)");
   }
   display_->endUpdate(compute_.queue());
-  display_->finishUpdates();
+  if (wait) {
+    display_->finishUpdates();
+  } else {
+    compute_.queue().flush();  // the copy starts now, not at the next blocking call
+  }
 }
 
 NBodyStepTiming NBodySimulation::advance(int steps, const NBodyParams& params) {

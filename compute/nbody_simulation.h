@@ -41,8 +41,16 @@ class NBodySimulation {
 
   // Draws these values (x, y, z, speed per padded body) instead of this
   // simulation's own: the step split over other devices (app/nbody_split_runner.h)
-  // gathers them. Waits until they are in the display buffer.
+  // gathers them. Never waits for the copy: GL draws the previous positions until
+  // it is done. `values` must stay as they are until displayWriteDone() (pinned
+  // host memory the copy reads from without staging).
   void showDisplayValues(const float* values, size_t count);
+  // The copy of the last showDisplayValues has finished (or there is none); never blocks.
+  bool displayWriteDone() const { return displayWrite_.complete(); }
+  // Waits for it: before its source is overwritten or freed.
+  void waitForDisplayWrite();
+  // An update of the display buffer was released and not yet seen finished.
+  bool displayUpdatePending() const { return display_->updatePending(); }
 
   // The newest finished positions, for drawing now; call drawnByGl after the draw.
   GLuint displayBufferForDrawing();
@@ -55,13 +63,16 @@ class NBodySimulation {
   // Writes the display buffer from the current state (after anything that
   // replaced it), so a paused simulation still shows its bodies.
   void refreshDisplay();
-  void writeDisplay(const float* values, size_t count);
+  // Copies `values` into the display buffer GL does not draw now; `wait`: until
+  // they are shown, else the copy is only enqueued (displayWrite_ its event).
+  void writeDisplay(const float* values, size_t count, bool wait);
   ComputeContext& compute_;
   InteropBackend* interop_;  // the backend the display buffer comes from
   std::unique_ptr<NBodyKernel> kernel_;
   std::unique_ptr<NBodyDeviceState> state_;
   std::unique_ptr<SharedBufferPair> display_;
   std::vector<Event> inFlight_;  // the last advance's kernel events
+  Event displayWrite_;           // the last showDisplayValues copy (its source must outlive it)
 };
 
 }  // namespace ks

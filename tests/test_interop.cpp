@@ -5,12 +5,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <memory>
+#include <thread>
 #include <optional>
 
 #include "compute/compute_context.h"
 #include "compute/device_catalog.h"
 #include "compute/interop/interop.h"
+#include "compute/nbody_simulation.h"
+#include "compute/nbody_tuning.h"
 #include "compute/interop/interop_check.h"
 #include "compute/interop/histogram_display.h"
 #include "compute/interop/picture_levels.h"
@@ -399,6 +403,72 @@ TEST_F(InteropTest, BuffersSurviveRepeatedPathAndSizeChanges) {
           << interopPathName(s.path) << " round " << round;
     }
   }
+}
+
+// ---- the split viewer's display copy (issue 24) ----------------------------------
+
+// The positions gathered from the split's devices go to the display device's
+// buffer without the frame waiting for the copy (NBodySimulation::showDisplayValues):
+// the update is only released, GL draws the previous positions until the copy is
+// done (held back here behind a user event on the in-order queue), then the new
+// ones, bit for bit.
+TEST_F(InteropTest, SplitPositionsAreCopiedWithoutWaitingAndDrawnOnceDone) {
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  const NBodyConfig config = tunedNBodyConfig(compute_->device(), 1001);
+  NBodySimulation sim(*compute_, *backend, makeNBodyPreset(NBodyPreset::DiskGalaxy, 1001, 5), config);
+  const size_t count = nbodyPaddedCount(sim.bodies(), config) * 4;
+  auto pattern = [&](float scale) {
+    std::vector<float> v(count);
+    for (size_t i = 0; i < count; ++i) v[i] = scale * static_cast<float>(i % 977) - 3.0f;
+    return v;
+  };
+  auto drawnValues = [&](GLuint buffer) {
+    std::vector<float> v(count);
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(count * sizeof(float)), v.data());
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glCheck("glGetBufferSubData");
+    return v;
+  };
+  auto drawnOnceDone = [&](GLuint notThis) {  // the buffer drawn once the update in flight is shown
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    GLuint drawn = sim.displayBufferForDrawing();
+    while (drawn == notThis && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      drawn = sim.displayBufferForDrawing();
+    }
+    return drawn;
+  };
+  const GLuint start = sim.displayBufferForDrawing();
+  sim.drawnByGl();
+
+  const std::vector<float> first = pattern(0.25f);
+  sim.showDisplayValues(first.data(), first.size());
+  ASSERT_TRUE(sim.displayUpdatePending()) << "the copy was waited for in the frame";
+  sim.waitForDisplayWrite();
+  EXPECT_TRUE(sim.displayWriteDone());
+  const GLuint afterFirst = drawnOnceDone(start);
+  ASSERT_NE(afterFirst, start);
+  EXPECT_EQ(drawnValues(afterFirst), first);
+  sim.drawnByGl();
+
+  cl_int status = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(compute_->context(), &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(compute_->queue().get(), 1, &gate, nullptr), CL_SUCCESS);
+  const std::vector<float> second = pattern(-0.5f);
+  sim.showDisplayValues(second.data(), second.size());
+  EXPECT_FALSE(sim.displayWriteDone()) << "the copy ran ahead of the event it waits behind";
+  for (int frame = 0; frame < 3; ++frame) {
+    EXPECT_EQ(sim.displayBufferForDrawing(), afterFirst) << "the previous positions are drawn until the copy is done";
+    sim.drawnByGl();
+  }
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  clReleaseEvent(gate);
+  sim.waitForDisplayWrite();
+  const GLuint afterSecond = drawnOnceDone(afterFirst);
+  ASSERT_NE(afterSecond, afterFirst);
+  EXPECT_EQ(drawnValues(afterSecond), second);
 }
 
 }  // namespace
