@@ -111,7 +111,10 @@ void NBodyScene::reloadKernels(AppState& state) {
   // The same configuration again: the build goes through the program cache with
   // the file's new text; setConfig keeps the running kernel when it throws.
   simulation_->setConfig(simulation_->config());
-  if (split_) startSplit(state.nbody.split.running, state);  // the split's devices build the new text too
+  // The split's devices build the new text too (off the frame; the split runs on meanwhile),
+  // as do those of a split being prepared.
+  if (splitStart_) beginSplit(std::vector<size_t>(splitStart_->wanted()), state);
+  else if (split_) beginSplit(state.nbody.split.running, state);
   meter_.reset();  // nbody_invariants.cl may have changed too
   meterFailed_ = false;
   restartConservation();
@@ -221,31 +224,45 @@ void NBodyScene::applyRequests(AppState& state) {
     }
     state.report("verify " + describeNBodyConfig(simulation_->config()) + ": " + nb.verification);
   }
-  if (!splitAgain.empty()) startSplit(splitAgain, state);
+  if (!splitAgain.empty()) beginSplit(splitAgain, state);
   publishRunning(state);
 }
 
 void NBodyScene::dropFailedMeter(AppState& state, const std::string& why) {
   NBodyConservationState& c = state.nbody.conservation;
   c.unavailable = "energy and momenta are not measured: " + why;
-  meter_.reset();
-  meterFailed_ = true;
+  if (split_) {
+    splitMeterFailed_ = true;  // the single device's meter stays for when the split ends
+  } else {
+    meter_.reset();
+    meterFailed_ = true;
+  }
   state.report(c.unavailable);
 }
 
 void NBodyScene::collectConservation(AppState& state) {
   NBodyConservationState& c = state.nbody.conservation;
-  if (!meter_ || split_) return;  // the display device's own bodies stand still while split
+  // While split each device measures its slice (NBodySplitInvariants); a
+  // measurement of the other kind, from before a switch, is not waited for.
+  if (split_ ? splitMeterFailed_ : !meter_) return;
   std::optional<NBodyInvariants> measured;
+  double kernelMs = 0.0;
   try {
-    measured = meter_->poll();
+    if (split_) {
+      NBodySplitInvariants& meters = split_->invariants();
+      measured = meters.poll();
+      kernelMs = meters.lastKernelMs();
+    } else {
+      measured = meter_->poll();
+      kernelMs = meter_->lastKernelMs();
+    }
   } catch (const std::exception& e) {
-    dropFailedMeter(state, e.what());
+    dropFailedMeter(state, errorText(e));
     return;
   }
   // A measurement of a system or configuration changed since is of no use.
-  if (!measured || pendingGeneration_ != conservationGeneration_) return;
-  c.kernelMs = meter_->lastKernelMs();
+  if (!measured || pendingGeneration_ != conservationGeneration_ || pendingFromSplit_ != (split_ != nullptr)) return;
+  c.kernelMs = kernelMs;
   c.lastStep = pendingStep_;
   if (baselineGeneration_ != conservationGeneration_) {
     baseline_ = measured;
@@ -266,9 +283,11 @@ void NBodyScene::collectConservation(AppState& state) {
 void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
   NBodyState& nb = state.nbody;
   NBodyConservationState& c = nb.conservation;
-  if (!c.on || split_) return;
+  if (!c.on) return;
   const bool fp64 = simulation_->config().fp64;
-  if (!meter_ || meterFp64_ != fp64) {
+  if (split_) {
+    if (splitMeterFailed_) return;  // said once; the next split tries again
+  } else if (!meter_ || meterFp64_ != fp64) {
     if (meterFailed_ && meterFp64_ == fp64) return;  // said once; a kernel reload tries again
     meterFp64_ = fp64;
     meterFailed_ = false;
@@ -285,16 +304,26 @@ void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
     baselineParams_ = nb.params;
     restartConservation();
   }
-  if (meter_->busy()) return;
+  try {
+    if (split_ ? split_->invariants().busy() : meter_->busy()) return;
+    if (split_) c.sumsInDouble = split_->invariants().sumsInDouble();
+  } catch (const std::exception& e) {  // the split's meters are made on first use
+    dropFailedMeter(state, errorText(e));
+    return;
+  }
   const bool wantBaseline = baselineGeneration_ != conservationGeneration_;
   if (!wantBaseline && (!afterSteps || nb.steps - lastMeasuredStep_ < static_cast<unsigned>(std::max(c.everySteps, 1))))
     return;
   try {
-    simulation_->measureInvariants(*meter_, nb.params);
+    if (split_)
+      split_->invariants().enqueue(split_->multi(), nb.params);
+    else
+      simulation_->measureInvariants(*meter_, nb.params);
   } catch (const std::exception& e) {
     dropFailedMeter(state, e.what());
     return;
   }
+  pendingFromSplit_ = split_ != nullptr;
   pendingGeneration_ = conservationGeneration_;
   pendingStep_ = lastMeasuredStep_ = nb.steps;
 }

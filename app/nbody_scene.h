@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/nbody_split_runner.h"
+#include "app/nbody_split_start.h"
 #include "app/scene.h"
 #include "compute/nbody_simulation.h"
 #include "render/orbit_camera.h"
@@ -20,6 +21,7 @@ class NBodyScene final : public Scene {
   // state.nbody. Throws when the simulation cannot be created at all.
   NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
              std::optional<NBodySystem> start = std::nullopt);
+  ~NBodyScene() override;
   void rebindInterop(InteropBackend& interop) override;
   void reloadKernels(AppState& state) override;
   void update(AppState& state, double seconds) override;
@@ -34,9 +36,16 @@ class NBodyScene final : public Scene {
   // The step split over several devices (app/nbody_scene_split.cpp).
   NBodySystem currentSystem() { return split_ ? split_->download() : simulation_->download(); }
   void applySplitRequest(AppState& state);
-  // Builds the split over `wanted` (indices into state.devices) from the bodies as
-  // they are now; on failure says why and keeps what ran. Returns whether it runs.
-  bool startSplit(const std::vector<size_t>& wanted, AppState& state);
+  // Starts preparing the split over `wanted` (indices into state.devices): its
+  // kernels build off the frame while the bodies go on as they run now; `atOnce`:
+  // waits for them (the split asked for on the command line, before any frame).
+  // On a problem says why and keeps what runs.
+  void beginSplit(const std::vector<size_t>& wanted, AppState& state, bool atOnce = false);
+  // The prepared split takes over once its devices are ready (`wait`: waits for
+  // them), from the bodies as they are then; on failure says why and keeps what ran.
+  void finishSplitStart(AppState& state, bool wait = false);
+  // A start no longer wanted: its worker finishes unwatched (dropped once done).
+  void giveUpSplitStart(AppState& state);
   // Back to the display device alone with the split's bodies; returns the devices
   // the split ran on (empty when there was none).
   std::vector<size_t> joinSplit(AppState& state);
@@ -51,6 +60,8 @@ class NBodyScene final : public Scene {
   ComputeContext& compute_;
   std::unique_ptr<NBodySimulation> simulation_;  // on the display device: steps alone, or draws the split's positions
   std::unique_ptr<NBodySplitRunner> split_;      // the step split over devices; none: simulation_ steps
+  std::unique_ptr<NBodySplitStart> splitStart_;  // a split being prepared: its kernels build off the frame
+  std::vector<std::unique_ptr<NBodySplitStart>> givenUp_;  // starts replaced before they were ready
   ParticleRenderer renderer_;
   OrbitCamera camera_;
   double cameraDistance_ = 10.0;
@@ -60,6 +71,8 @@ class NBodyScene final : public Scene {
   NBodyParams baselineParams_;
   unsigned conservationGeneration_ = 1, baselineGeneration_ = 0, pendingGeneration_ = 0;
   unsigned long long pendingStep_ = 0, lastMeasuredStep_ = 0;
+  bool pendingFromSplit_ = false;   // the measurement in flight is the split's (its meters), else meter_'s
+  bool splitMeterFailed_ = false;   // said once; the next split tries again
 };
 
 }  // namespace ks

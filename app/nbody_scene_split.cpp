@@ -2,6 +2,7 @@
 // request of the Devices panel or --devices, handing the bodies between the
 // display device and the split, and stepping the split each frame.
 #include <algorithm>
+#include <utility>
 
 #include "app/app_state.h"
 #include "app/nbody_scene.h"
@@ -41,13 +42,30 @@ void clearFigures(NBodySplitState& split) {
 
 }  // namespace
 
+NBodyScene::~NBodyScene() {
+  // The display device's last copy may still read the split's pinned memory,
+  // which goes with split_ (destroyed before simulation_).
+  try {
+    if (simulation_) simulation_->waitForDisplayWrite();
+  } catch (const std::exception&) {
+    // A failed copy read nothing more; nothing to report from a destructor.
+  }
+}
+
 void NBodyScene::applySplitRequest(AppState& state) {
   NBodySplitState& split = state.nbody.split;
+  std::erase_if(givenUp_, [](const auto& start) { return start->ready(); });
+  finishSplitStart(state);
   if (!split.requested) return;
   std::vector<size_t> wanted = std::move(*split.requested);
   split.requested.reset();
+  const bool atOnce = std::exchange(split.startAtOnce, false);
   const size_t display = state.activeDevice.value_or(state.devices.size());
   if (nbodySplitIsDisplayAlone(wanted, display)) {
+    if (splitStart_) {
+      giveUpSplitStart(state);
+      if (!split_) split.message = "the N-body step runs on " + compute_.device().displayName() + " alone";
+    }
     if (!split_) return;
     try {
       joinSplit(state);
@@ -60,28 +78,66 @@ void NBodyScene::applySplitRequest(AppState& state) {
     }
     return;
   }
-  if (split_ && wanted == split.running) return;
-  startSplit(wanted, state);
+  if (splitStart_ && wanted == splitStart_->wanted()) return;  // under way
+  if (split_ && wanted == split.running) {
+    if (splitStart_) giveUpSplitStart(state);  // back to what runs
+    return;
+  }
+  beginSplit(wanted, state, atOnce);
 }
 
-bool NBodyScene::startSplit(const std::vector<size_t>& wanted, AppState& state) {
-  NBodyState& nb = state.nbody;
-  NBodySplitState& split = nb.split;
+void NBodyScene::giveUpSplitStart(AppState& state) {
+  if (!splitStart_) return;
+  givenUp_.push_back(std::move(splitStart_));
+  state.nbody.split.preparing.clear();
+}
+
+void NBodyScene::beginSplit(const std::vector<size_t>& wanted, AppState& state, bool atOnce) {
+  NBodySplitState& split = state.nbody.split;
   const std::string still =
       split_ ? "still split over " + deviceNames(state, split.running) : "still on " + compute_.device().displayName() + " alone";
   const size_t display = state.activeDevice.value_or(state.devices.size());
   if (const std::string problem = nbodySplitProblem(state.devices, wanted, display); !problem.empty()) {
     split.message = "cannot split the N-body step over " + deviceNames(state, wanted) + ": " + problem + "; " + still;
     state.report(split.message);
-    return false;
+    return;
   }
   std::vector<DeviceDescriptor> devices;
   for (size_t i : wanted) devices.push_back(state.devices[i]);
+  giveUpSplitStart(state);
+  try {
+    splitStart_ = std::make_unique<NBodySplitStart>(wanted, std::move(devices), compute_.kernelsDir(),
+                                                    simulation_->config());
+  } catch (const std::exception& e) {  // no thread to build on
+    split.message = "cannot split the N-body step over " + deviceNames(state, wanted) + ": " + e.what() + "; " + still;
+    state.report(split.message);
+    return;
+  }
+  split.preparing = wanted;
+  split.message = "preparing " + std::to_string(wanted.size()) + (wanted.size() == 1 ? " device" : " devices") +
+                  " for the N-body step (building its kernel on each); " +
+                  (split_ ? "split over " + deviceNames(state, split.running) : "on " + compute_.device().displayName() + " alone") +
+                  " until then";
+  if (atOnce) finishSplitStart(state, true);
+}
+
+void NBodyScene::finishSplitStart(AppState& state, bool wait) {
+  if (!splitStart_ || (!wait && !splitStart_->ready())) return;
+  NBodyState& nb = state.nbody;
+  NBodySplitState& split = nb.split;
+  std::unique_ptr<NBodySplitStart> start = std::move(splitStart_);
+  split.preparing.clear();
+  const std::vector<size_t> wanted = start->wanted();
+  // The configuration changed while the kernels built: build the new one.
+  if (!(start->config() == simulation_->config())) return beginSplit(wanted, state, wait);
+  const std::string still =
+      split_ ? "still split over " + deviceNames(state, split.running) : "still on " + compute_.device().displayName() + " alone";
   try {
     // The bodies as they are now (from the running split, if any): the state goes on.
-    auto runner = std::make_unique<NBodySplitRunner>(devices, compute_.kernelsDir(), currentSystem(),
-                                                     simulation_->config());
-    split_ = std::move(runner);
+    // The running split's pinned memory goes with it: its last copy must be done.
+    const NBodySystem system = currentSystem();
+    simulation_->waitForDisplayWrite();
+    split_ = start->finish(system);
   } catch (const std::exception& e) {
     if (const auto* build = dynamic_cast<const ProgramBuildError*>(&e)) {
       state.buildFailures.push_back({build->build().label + " " + build->build().options,
@@ -91,39 +147,44 @@ bool NBodyScene::startSplit(const std::vector<size_t>& wanted, AppState& state) 
     split.message = "cannot split the N-body step over " + deviceNames(state, wanted) + ": " + failureText(e) +
                     "; " + still;
     state.report(split.message);
-    return false;
+    return;
   }
   split.running = wanted;
   clearFigures(split);
+  splitMeterFailed_ = false;
+  if (!meterFailed_) nb.conservation.unavailable.clear();  // a failure of the last split's meters
   publishRunning(state);  // the timed kernel is now one device's slice
-  nb.conservation.unavailable = "energy and momenta are not measured while the step is split over several devices";
+  const size_t display = state.activeDevice.value_or(state.devices.size());
   split.message = "the N-body step is split over " + std::to_string(wanted.size()) +
                   (wanted.size() == 1 ? " device, " : " devices, ") + deviceNames(state, wanted) + "; device " +
                   std::to_string(display) + " draws";
   state.report(split.message);
-  return true;
 }
 
 std::vector<size_t> NBodyScene::joinSplit(AppState& state) {
   if (!split_) return {};
   // setSystem throws before it changes anything: on failure the split runs on.
   simulation_->setSystem(split_->download());
+  simulation_->waitForDisplayWrite();  // the last copy read the split's pinned memory
   split_.reset();
   NBodySplitState& split = state.nbody.split;
   std::vector<size_t> ran = std::move(split.running);
   split.running.clear();
   clearFigures(split);
-  state.nbody.conservation.unavailable.clear();
-  restartConservation();
+  if (!meterFailed_) state.nbody.conservation.unavailable.clear();  // a failure of the split's meters
   publishRunning(state);
   return ran;
 }
 
 void NBodyScene::advanceSplit(AppState& state, int steps, double seconds) {
   NBodyState& nb = state.nbody;
+  // The last frame's copy to the display device reads the pinned memory these
+  // steps write: long done unless the display device lags a frame behind.
+  simulation_->waitForDisplayWrite();
   split_->advance(steps, nb.params, nb.split);
   simulation_->showDisplayValues(split_->displayValues(), split_->padded() * 4);
   nb.steps += static_cast<unsigned long long>(steps);
+  measureConservation(state, true);
   nb.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
   // The step's kernel time is the slowest device's; the rate counts the whole
   // step, exchange included, as --bench nbody --devices does.

@@ -47,9 +47,17 @@ std::vector<size_t> nbodySplitIndices(const std::vector<DeviceDescriptor>& devic
 NBodySplitRunner::NBodySplitRunner(const std::vector<DeviceDescriptor>& devices,
                                    const std::filesystem::path& kernelsDir, const NBodySystem& system,
                                    const NBodyConfig& config)
-    : group_(std::make_unique<DeviceGroup>(devices, kernelsDir)),
-      multi_(std::make_unique<NBodyMultiDevice>(*group_, system, config)) {
+    : NBodySplitRunner(std::make_unique<DeviceGroup>(devices, kernelsDir), system, config) {}
+
+NBodySplitRunner::NBodySplitRunner(std::unique_ptr<DeviceGroup> group, const NBodySystem& system,
+                                   const NBodyConfig& config)
+    : group_(std::move(group)), multi_(std::make_unique<NBodyMultiDevice>(*group_, system, config)) {
   multi_->gatherDisplayEachStep();
+}
+
+NBodySplitInvariants& NBodySplitRunner::invariants() {
+  if (!invariants_) invariants_ = std::make_unique<NBodySplitInvariants>(*group_, multi_->config().fp64);
+  return *invariants_;
 }
 
 void NBodySplitRunner::advance(int steps, const NBodyParams& params, NBodySplitState& split) {

@@ -13,6 +13,7 @@
 #include "app/nbody_split_state.h"
 #include "compute/device_group.h"
 #include "compute/nbody_multi_device.h"
+#include "compute/nbody_split_invariants.h"
 
 namespace ks {
 
@@ -22,6 +23,9 @@ class NBodySplitRunner {
   // with a message for the user (devices of two platforms, a failed build, ...).
   NBodySplitRunner(const std::vector<DeviceDescriptor>& devices, const std::filesystem::path& kernelsDir,
                    const NBodySystem& system, const NBodyConfig& config);
+  // The same on a group made beforehand (app/nbody_split_start.h: its builds are
+  // then in the devices' program caches).
+  NBodySplitRunner(std::unique_ptr<DeviceGroup> group, const NBodySystem& system, const NBodyConfig& config);
   // Runs `steps` steps (waiting for them); fills the figures of `split` (per
   // step, this frame's mean) and re-sizes the slices when the devices did not
   // finish together.
@@ -33,10 +37,15 @@ class NBodySplitRunner {
   NBodySystem download() { return multi_->download(); }
   size_t devices() const { return multi_->devices(); }
   const NBodyConfig& config() const { return multi_->config(); }
+  // Energy and momenta over all devices' slices (compute/nbody_split_invariants.h):
+  // the meters are made on the first call (throws ProgramBuildError or ClError).
+  NBodySplitInvariants& invariants();
+  NBodyMultiDevice& multi() { return *multi_; }
 
  private:
   std::unique_ptr<DeviceGroup> group_;  // declared first: destroyed after the devices' buffers
   std::unique_ptr<NBodyMultiDevice> multi_;
+  std::unique_ptr<NBodySplitInvariants> invariants_;  // declared after multi_: destroyed first (waits for its reads)
   std::vector<std::vector<double>> sinceRebalance_;  // each frame's kernel times per device since the last re-size
 };
 

@@ -17,6 +17,8 @@ struct NBodySplitState {
   std::optional<std::vector<size_t>> requested;
   // readings
   std::vector<size_t> running;         // the devices the step is split over now; empty: the display device alone
+  std::vector<size_t> preparing;       // devices whose kernels build for a split to come (off the frame)
+  bool startAtOnce = false;            // --devices: the first request waits for the builds (before any frame)
   std::vector<size_t> sliceBodies;     // bodies each running device integrates (padded, whole work-groups)
   std::vector<double> deviceKernelMs;  // each running device's kernel time per step, the newest frame's
   double exchangeMs = 0.0;             // per step, beyond the slowest kernel: exchange and launches (newest frame)

@@ -126,6 +126,7 @@ Session::Session(DeviceCatalog catalog, const AppOptions& options, const Setting
     try {
       state.nbody.split.requested =
           nbodySplitIndices(state.devices, state.devices[start.index].platformIndex, *options.nbody.devices);
+      state.nbody.split.startAtOnce = true;  // before the first frame: nothing on screen to keep moving
     } catch (const std::exception& e) {
       throw StartupError(kExitUsage, std::string("--devices: ") + e.what());
     }

@@ -238,7 +238,7 @@ TEST_F(NBodyMultiDeviceRun, ASingleDeviceGroupRunsLikeOneDevice) {
 // Energy and momenta while split (each device measures its slice, against all
 // positions) are one device's figures for the same bodies: per body the same
 // arithmetic, only the order of the host's sums differs. Over unequal slices of
-// an uneven N whose last slice is mostly padding.
+// an uneven N whose last slice is partly padding.
 TEST_F(NBodyMultiDeviceRun, EnergyAndMomentaOverTheSlicesAreOneDevicesFigures) {
   const size_t n = 4099;
   const NBodyConfig c = config("tiled", 64, 4, 1, 1);

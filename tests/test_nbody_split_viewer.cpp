@@ -7,13 +7,19 @@
 // met says why and changes nothing.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include "app/run_recorder.h"
 #include "compute/work_model.h"
 #include "session_fixture.h"
+#include "test_support.h"
 
 namespace ks {
 namespace {
@@ -64,6 +70,16 @@ class NBodySplitViewer : public test::SessionFixture {
         out.push_back(i);
     return out;
   }
+  // Frames until the split asked for runs (its kernels build off the frame), at
+  // most a generous minute on a loaded machine; returns whether it runs.
+  bool framesUntilSplit() {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!state_.nbody.split.active() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      frame();
+    }
+    return state_.nbody.split.active();
+  }
   bool splitFromStart_ = false;
 };
 
@@ -96,16 +112,85 @@ TEST_F(NBodySplitViewer, SwitchingOneThreeOneDevicesKeepsTheState) {
   frame();
   frame();
   state_.nbody.split.requested = allOnPlatform();
+  // The frame that asks does not wait for the devices' kernels: they build off
+  // the frame while the display device steps on alone.
+  frame();
+  const NBodySplitState& split = state_.nbody.split;
+  EXPECT_FALSE(split.active()) << split.message;
+  EXPECT_EQ(split.preparing, allOnPlatform());
+  EXPECT_NE(split.message.find("preparing 3 devices"), std::string::npos) << split.message;
+  EXPECT_EQ(state_.nbody.steps, 3u);
+  ASSERT_TRUE(framesUntilSplit()) << split.message;
+  EXPECT_EQ(split.running.size(), 3u) << split.message;
+  EXPECT_TRUE(split.preparing.empty());
   frame();
   frame();
-  frame();
-  EXPECT_EQ(state_.nbody.split.running.size(), 3u) << state_.nbody.split.message;
   state_.nbody.split.requested = std::vector<size_t>{*state_.activeDevice};
   frame();
   frame();
-  EXPECT_FALSE(state_.nbody.split.active()) << state_.nbody.split.message;
-  EXPECT_EQ(state_.nbody.steps, 7u);
-  expectSameBodies(*session_->snapshot(), oneDeviceAfter(7));
+  EXPECT_FALSE(split.active()) << split.message;
+  const unsigned long long steps = state_.nbody.steps;
+  EXPECT_GE(steps, 8u);
+  expectSameBodies(*session_->snapshot(), oneDeviceAfter(static_cast<int>(steps)));
+}
+
+// The app on a private copy of kernels/, so that a test can break a file after
+// the display device built it.
+class NBodySplitOwnKernels : public NBodySplitViewer {
+ protected:
+  void configure() override {
+    NBodySplitViewer::configure();
+    std::filesystem::copy(KERNELSCOPE_SOURCE_KERNELS_DIR, kernels_, std::filesystem::copy_options::recursive);
+    options_.kernelsDir = kernels_;
+  }
+  test::TempDir dir_;
+  std::filesystem::path kernels_ = dir_ / "kernels";
+};
+
+TEST_F(NBodySplitOwnKernels, AStartWhoseBuildFailsSaysWhyAndTheBodiesGoOnAlone) {
+  frame();
+  // The split's devices read nbody.cl when they build: now it does not compile.
+  test::writeFile(kernels_ / "nbody.cl", test::readFile(kernels_ / "nbody.cl") + "\nthis is not OpenCL C\n");
+  state_.nbody.split.requested = allOnPlatform();
+  frame();
+  const NBodySplitState& split = state_.nbody.split;
+  EXPECT_EQ(split.preparing.size(), 3u) << split.message;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!split.preparing.empty() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    frame();
+  }
+  EXPECT_TRUE(split.preparing.empty());
+  EXPECT_FALSE(split.active());
+  EXPECT_NE(split.message.find("cannot split the N-body step"), std::string::npos) << split.message;
+  EXPECT_NE(split.message.find("still on"), std::string::npos) << split.message;
+  EXPECT_FALSE(state_.buildFailures.empty());
+  const unsigned long long steps = state_.nbody.steps;
+  EXPECT_GE(steps, 2u);
+  frame();
+  EXPECT_EQ(state_.nbody.steps, steps + 1) << "it steps on alone";
+}
+
+TEST_F(NBodySplitFromStart, EnergyAndMomentaAreMeasuredWhileSplit) {
+  NBodyConservationState& c = state_.nbody.conservation;
+  c.everySteps = 2;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  frame();
+  ASSERT_EQ(state_.nbody.split.running.size(), 3u) << state_.nbody.split.message;
+  while (c.energyDrift.size() < 3 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    frame();
+  }
+  EXPECT_TRUE(c.unavailable.empty()) << c.unavailable;
+  ASSERT_TRUE(c.hasDrift) << "no measurement after the baseline while split";
+  EXPECT_GE(c.energyDrift.size(), 3u);
+  EXPECT_GT(c.lastStep, c.baselineStep);
+  EXPECT_GT(c.kernelMs, 0.0);
+  for (float d : c.energyDrift) {
+    ASSERT_TRUE(std::isfinite(d));
+    EXPECT_LT(std::abs(d), 1e-3) << "a few steps of the preset drift far less";
+  }
+  EXPECT_TRUE(std::isfinite(c.drift.momentum) && std::isfinite(c.drift.angularMomentum));
 }
 
 TEST_F(NBodySplitFromStart, FiguresReachTheStateAndARecordedRun) {

@@ -22,6 +22,7 @@ std::string nbodySplitJoinProblem(const AppState& state, size_t index, size_t di
 std::vector<size_t> nbodySplitTicked(const AppState& state, size_t display) {
   const NBodySplitState& split = state.nbody.split;
   if (split.requested) return split.requested->empty() ? std::vector<size_t>{display} : *split.requested;
+  if (!split.preparing.empty()) return split.preparing;  // ticked as asked while it gets ready
   if (split.active()) return split.running;
   return {display};
 }
@@ -68,7 +69,8 @@ void drawNBodySplitChoice(AppState& state) {
       if (ImGui::IsItemHovered()) tooltipText(problem.c_str());
     }
   }
-  if (split.requested) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "building the kernel on each device...");
+  if (!split.preparing.empty())
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "preparing %zu devices...", split.preparing.size());
   if (!split.message.empty()) ImGui::TextWrapped("%s", split.message.c_str());
 }
 
