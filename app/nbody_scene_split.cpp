@@ -118,7 +118,8 @@ void NBodyScene::beginSplit(const std::vector<size_t>& wanted, AppState& state, 
                   " for the N-body step (building its kernel on each); " +
                   (split_ ? "split over " + deviceNames(state, split.running) : "on " + compute_.device().displayName() + " alone") +
                   " until then";
-  if (atOnce) finishSplitStart(state, true);
+  if (atOnce) return finishSplitStart(state, true);
+  state.report(split.message);
 }
 
 void NBodyScene::finishSplitStart(AppState& state, bool wait) {

@@ -14,21 +14,20 @@ std::unique_ptr<DeviceGroup> prepareGroup(const std::vector<DeviceDescriptor>& d
                                           const std::filesystem::path& kernelsDir, const NBodyConfig& config) {
   auto group = std::make_unique<DeviceGroup>(devices, kernelsDir);
   const std::string stepOptions = nbodyBuildOptions(config);
+  // The energy meter runs on the first device only (compute/nbody_split_invariants.h).
+  ComputeContext& first = (*group)[0];
+  const std::string meterOptions = nbodyInvariantsBuildOptions(first.device(), config.fp64);
+  first.prefetchKernelFile(kNBodyInvariantsKernelFile, meterOptions);
+  for (size_t d = 0; d < group->size(); ++d) (*group)[d].prefetchKernelFile(kNBodyKernelFile, stepOptions);
   for (size_t d = 0; d < group->size(); ++d) {
-    ComputeContext& member = (*group)[d];
-    member.prefetchKernelFile(kNBodyKernelFile, stepOptions);
-    member.prefetchKernelFile(kNBodyInvariantsKernelFile, nbodyInvariantsBuildOptions(member.device(), config.fp64));
-  }
-  for (size_t d = 0; d < group->size(); ++d) {
-    ComputeContext& member = (*group)[d];
     // A failed build is not kept by the cache: said from here, so that the frame
     // that finishes the start does not compile it again.
-    const auto step = member.buildKernelFile(kNBodyKernelFile, stepOptions);
+    const auto step = (*group)[d].buildKernelFile(kNBodyKernelFile, stepOptions);
     if (!step->ok()) throw ProgramBuildError(step);
-    // The meter's build only warms the cache: its failure reaches the N-body panel
-    // when energy is measured, and does not stop the split.
-    member.buildKernelFile(kNBodyInvariantsKernelFile, nbodyInvariantsBuildOptions(member.device(), config.fp64));
   }
+  // The meter's build only warms the cache: its failure reaches the N-body panel
+  // when energy is measured, and does not stop the split.
+  first.buildKernelFile(kNBodyInvariantsKernelFile, meterOptions);
   return group;
 }
 

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "compute/compute_context.h"
-#include "compute/nbody_gpu.h"
 
 namespace ks {
 namespace {
@@ -65,19 +64,12 @@ NBodyInvariantsMeter::~NBodyInvariantsMeter() {
   }
 }
 
-void NBodyInvariantsMeter::enqueueRange(Queue& queue, cl_mem positions, cl_mem velocities, size_t bodies,
-                                        size_t first, size_t count, const NBodyParams& params) {
-  if (pending_ || bodies == 0 || count == 0) return;
-  if (first + count > bodies)
-    throw NBodyConfigError("bodies " + std::to_string(first) + " to " + std::to_string(first + count - 1) +
-                           " to measure, of " + std::to_string(bodies));
-  // The kernel writes body i's figures at 10 i, for every work-item below `bodies`
-  // (the last group may run past the range): the buffer spans all bodies, and only
-  // the range is read back.
-  const size_t valueBytes = sumFp64_ ? sizeof(double) : sizeof(float);
-  const size_t outBytes = bodies * kValuesPerBody * valueBytes;
+void NBodyInvariantsMeter::enqueue(Queue& queue, cl_mem positions, cl_mem velocities, size_t bodies,
+                                   const NBodyParams& params) {
+  if (pending_ || bodies == 0) return;
+  const size_t outBytes = bodies * kValuesPerBody * (sumFp64_ ? sizeof(double) : sizeof(float));
   if (out_.bytes() < outBytes) out_ = Buffer(context_, CL_MEM_WRITE_ONLY, outBytes);
-  measured_ = count;
+  bodies_ = bodies;
   kernel_.setArg(0, positions);
   kernel_.setArg(1, velocities);
   kernel_.setArg(2, static_cast<cl_int>(bodies));
@@ -91,22 +83,17 @@ void NBodyInvariantsMeter::enqueueRange(Queue& queue, cl_mem positions, cl_mem v
     kernel_.setArg(5, static_cast<cl_float>(params.dt));
   }
   kernel_.setArg(6, out_.get());
-  // The range through the global offset: get_global_id(0) is the body's own index.
   const size_t local = 64;
-  const size_t offset[1] = {first}, global[1] = {(count + local - 1) / local * local}, localSize[1] = {local};
-  clCheck(clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 1, offset, global, localSize, 0, nullptr,
-                                 kernelDone_.out()),
-          "clEnqueueNDRangeKernel (nbody_invariants)");
+  queue.enqueueKernel(kernel_, {(bodies + local - 1) / local * local}, {local}, &kernelDone_);
   void* host = nullptr;
   if (sumFp64_) {
-    hostDouble_.resize(count * kValuesPerBody);
+    hostDouble_.resize(bodies * kValuesPerBody);
     host = hostDouble_.data();
   } else {
-    hostFloat_.resize(count * kValuesPerBody);
+    hostFloat_.resize(bodies * kValuesPerBody);
     host = hostFloat_.data();
   }
-  queue.readBuffer(out_, first * kValuesPerBody * valueBytes, count * kValuesPerBody * valueBytes, host, false,
-                   &readDone_);
+  queue.readBuffer(out_, 0, outBytes, host, false, &readDone_);
   queue.flush();
   pending_ = true;
 }
@@ -119,7 +106,7 @@ std::optional<NBodyInvariants> NBodyInvariantsMeter::poll(bool wait) {
   kernelMs_ = kernelDone_.elapsedMs();
   // Kahan sums in double: a million bodies' shares add up without losing the drift.
   double sums[kValuesPerBody] = {}, lost[kValuesPerBody] = {};
-  for (size_t i = 0; i < measured_; ++i)
+  for (size_t i = 0; i < bodies_; ++i)
     for (size_t k = 0; k < kValuesPerBody; ++k) {
       const size_t at = i * kValuesPerBody + k;
       const double value = sumFp64_ ? hostDouble_[at] : static_cast<double>(hostFloat_[at]);

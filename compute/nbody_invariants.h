@@ -45,7 +45,8 @@ NBodyDrift nbodyDrift(const NBodyInvariants& now, const NBodyInvariants& baselin
 
 constexpr const char* kNBodyInvariantsKernelFile = "nbody_invariants.cl";
 struct DeviceDescriptor;
-// The build options of the meter for `device` (see the constructor below).
+// The build options of the meter for `device` (see the constructor below): the
+// split's start builds them ahead (app/nbody_split_start.h).
 std::string nbodyInvariantsBuildOptions(const DeviceDescriptor& device, bool positionsFp64,
                                         bool doubleSumsIfAvailable = true);
 
@@ -63,15 +64,7 @@ class NBodyInvariantsMeter {
   bool busy() const { return pending_; }
   bool sumsInDouble() const { return sumFp64_; }
   // Nothing is enqueued while the last measurement has not been collected.
-  void enqueue(Queue& queue, cl_mem positions, cl_mem velocities, size_t bodies, const NBodyParams& params) {
-    enqueueRange(queue, positions, velocities, bodies, 0, bodies, params);
-  }
-  // Only bodies first .. first + count - 1 (each against all `bodies` positions):
-  // a device that holds the velocities of that slice alone (nbody_split_invariants.h).
-  void enqueueRange(Queue& queue, cl_mem positions, cl_mem velocities, size_t bodies, size_t first, size_t count,
-                    const NBodyParams& params);
-  // The measurement in flight is done (or none is); never blocks.
-  bool finished() const { return !pending_ || readDone_.complete(); }
+  void enqueue(Queue& queue, cl_mem positions, cl_mem velocities, size_t bodies, const NBodyParams& params);
   // Never waits unless `wait` (tests); nothing while none is finished.
   std::optional<NBodyInvariants> poll(bool wait = false);
   double lastKernelMs() const { return kernelMs_; }
@@ -82,7 +75,7 @@ class NBodyInvariantsMeter {
   std::shared_ptr<const ProgramBuild> build_;
   Kernel kernel_;
   Buffer out_;
-  size_t measured_ = 0;  // bodies of the measurement in flight (its range)
+  size_t bodies_ = 0;
   std::vector<double> hostDouble_;
   std::vector<float> hostFloat_;
   Event kernelDone_, readDone_;

@@ -235,10 +235,9 @@ TEST_F(NBodyMultiDeviceRun, ASingleDeviceGroupRunsLikeOneDevice) {
   expectSame(expected, split.download(), "one device through the split");
 }
 
-// Energy and momenta while split (each device measures its slice, against all
-// positions) are one device's figures for the same bodies: per body the same
-// arithmetic, only the order of the host's sums differs. Over unequal slices of
-// an uneven N whose last slice is partly padding.
+// Energy and momenta while split (each slice's velocities gathered on the first
+// device, which holds all positions) are one device's figures for the same
+// bodies. Over unequal slices of an uneven N whose last slice is partly padding.
 TEST_F(NBodyMultiDeviceRun, EnergyAndMomentaOverTheSlicesAreOneDevicesFigures) {
   const size_t n = 4099;
   const NBodyConfig c = config("tiled", 64, 4, 1, 1);

@@ -74,6 +74,16 @@ TEST_F(NBodySplitPanels, TheChoiceOffersTheDrawingDevicesPlatformAndSaysWhyOther
   EXPECT_EQ(nbodySplitTicked(state_, 0), std::vector<size_t>{1});
 }
 
+// While the split's devices build their kernel, the heading's line says so (in
+// view however short the panel) and the devices asked for stay ticked.
+TEST_F(NBodySplitPanels, ASplitBeingPreparedIsSaidOnTheHeadingLineAndStaysTicked) {
+  EXPECT_FALSE(has(frameText([&] { drawNBodySplitChoice(state_); }), "preparing")) << "nothing under way";
+  state_.nbody.split.preparing = {0, 1};
+  const std::string text = frameText([&] { drawNBodySplitChoice(state_); });
+  EXPECT_TRUE(has(text, "Devices for N-body (preparing 2 devices...)")) << text;
+  EXPECT_EQ(nbodySplitTicked(state_, 0), (std::vector<size_t>{0, 1}));
+}
+
 TEST_F(NBodySplitPanels, TheProfilerHasARowPerDeviceWhileSplitAndNoneOtherwise) {
   state_.panels.profiler = true;
   auto profiler = [&] { return frameText([&] { drawNBodySplitProfile(state_); }); };

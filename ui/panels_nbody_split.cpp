@@ -36,7 +36,12 @@ void drawNBodySplitChoice(AppState& state) {
   ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "Devices for N-body");
   // One line, the rest on hover: the checkboxes stay in view in a short panel.
   ImGui::SameLine();
-  ImGui::TextDisabled("(device %zu draws)", display);
+  // On the heading's line, in view however short the panel: the split's devices
+  // build their kernel (a second or two) while the bodies go on as they ran.
+  if (!split.preparing.empty())
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "(preparing %zu devices...)", split.preparing.size());
+  else
+    ImGui::TextDisabled("(device %zu draws)", display);
   if (ImGui::IsItemHovered())
     tooltipText(("Tick the devices the N-body step is split over: the bodies are shared out by each device's "
                  "measured speed, and device " + std::to_string(display) + " draws them all.").c_str());
@@ -69,8 +74,6 @@ void drawNBodySplitChoice(AppState& state) {
       if (ImGui::IsItemHovered()) tooltipText(problem.c_str());
     }
   }
-  if (!split.preparing.empty())
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "preparing %zu devices...", split.preparing.size());
   if (!split.message.empty()) ImGui::TextWrapped("%s", split.message.c_str());
 }
 
