@@ -355,7 +355,14 @@ TEST_F(ChartsUi, HistogramRowsHaveLevelAndCountAxesAndRoomAt1024) {
                           kHistogramBins);
         EXPECT_LE(chart->x.back().value, 255.0);
         EXPECT_GT(chart->x.back().value + (chart->x[1].value - chart->x[0].value), 255.0) << "ticks stop short";
-        const double largest = *std::max_element(h.channel(c), h.channel(c) + kHistogramBins);
+        // The full height is the largest bin of the channels drawn in this plot (R, G
+        // and B overlaid share it).
+        double largest = 0.0;
+        for (int other = 0; other < h.channelCount(); ++other) {
+          const ChartAxes* o = drawnChart(std::string("histogram ") + histogramChannelName(h.imageChannels, other));
+          if (o && state_.image.showChannel[other] && o->plot.y0 == plot.y0)
+            largest = std::max(largest, double(*std::max_element(h.channel(other), h.channel(other) + kHistogramBins)));
+        }
         expectCountTicks(*chart, largest, logScale);
       }
       EXPECT_EQ(rows, 4) << "R, G, B and luminance are ticked";
@@ -388,11 +395,44 @@ TEST_F(ChartsUi, HoveringTheHistogramShowsTheCountOfTheLevel) {
       frames(2, at);
       chart = drawnChart("histogram G");
       ASSERT_NE(chart, nullptr);
-      const uint32_t count = state_.image.histogram.channel(1)[level];
-      EXPECT_EQ(chart->hover, "G level " + std::to_string(level) + ": " + std::to_string(count) + " pixels");
-      EXPECT_TRUE(drawnChart("histogram R")->hover.empty()) << "another row answers for the cursor";
+      // R, G and B are overlaid in one plot at both sizes: the counts of all three.
+      auto count = [&](int c) { return std::to_string(state_.image.histogram.channel(c)[level]); };
+      EXPECT_EQ(chart->hover, "level " + std::to_string(level) + ": R " + count(0) + ", G " + count(1) + ", B " +
+                                  count(2) + " pixels");
+      EXPECT_TRUE(drawnChart("histogram luminance")->hover.empty()) << "another row answers for the cursor";
     }
   }
+}
+
+// Issue 22: the histogram is readable at 1024x700 (its four stacked rows were 22
+// pixels tall with one count tick each): R, G and B share one plot, luminance has its
+// own, each tall enough for three count ticks; the picture still has most of the
+// window's height. A gray picture keeps its one row; a panel made tall enough for
+// rows of their own gets them.
+TEST_F(ChartsUi, HistogramRowsAreReadableAt1024x700) {
+  openPicture(state_);
+  for (const ImVec2 size : {ImVec2(1024, 700), ImVec2(1280, 800), ImVec2(1600, 1000)}) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    const ChartAxes* r = drawnChart("histogram R");
+    const ChartAxes* lum = drawnChart("histogram luminance");
+    ASSERT_TRUE(r && lum);
+    for (const char* name : {"G", "B"}) {
+      ASSERT_NE(drawnChart(std::string("histogram ") + name), nullptr);
+      EXPECT_EQ(drawnChart(std::string("histogram ") + name)->plot.y0, r->plot.y0) << name << " is not with R";
+    }
+    for (const ChartAxes* row : {r, lum}) {
+      EXPECT_GE(row->plot.height(), 3.0f * ImGui::GetTextLineHeight()) << "a row too short to read";
+      EXPECT_GE(row->y.size(), 3u) << "0 and at least two counts; row height " << row->plot.height();
+    }
+    ASSERT_TRUE(state_.image.viewArea);
+    EXPECT_GT(state_.image.viewArea->height(), 0.5f) << "the histogram took the picture's place";
+  }
+  // Rows of their own where the strip is tall enough.
+  ImGui::SetWindowSize("Histogram", ImVec2(900.0f, 700.0f));
+  frames(3);
+  ASSERT_TRUE(drawnChart("histogram R") && drawnChart("histogram G"));
+  EXPECT_NE(drawnChart("histogram R")->plot.y0, drawnChart("histogram G")->plot.y0) << "a tall strip still overlays";
 }
 
 // Item 10: unticking a channel while the panels are scrolled leaves what is under the
