@@ -19,6 +19,7 @@
 #include "app/app_state.h"
 #include "lab/run_record.h"
 #include "ui/chart_axis.h"
+#include "ui/fonts.h"
 #include "ui/frame_rate_text.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
@@ -230,6 +231,47 @@ TEST_F(ChartsUi, TheRunsTableIsReadableAt1024) {
   const float bar = ImGui::GetTextLineHeight() + 4.0f;
   EXPECT_GE(child->InnerRect.Max.y - chart->plot.y0, 2.0f * bar) << "fewer than two bars in view";
   EXPECT_LE(child->Pos.y + child->Size.y, runs->InnerRect.Max.y + 0.5f) << "the chart runs past the panel";
+}
+
+// Two recordings at 1024x700 beside the Sweep panel (the audit's FPS comparison): both
+// bars and the axis's labels under them in view, with a caption that wraps.
+// In the app's own font (DejaVu Sans, taller than ImGui's built-in one): the audit saw
+// the axis's labels cut there.
+TEST_F(ChartsUi, TwoRecordedRunsShowWholeAt1024) {
+  ImGui::DestroyContext();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  applyAppStyle();
+  const UiFonts fonts = loadUiFonts(1.0f);
+  if (!fonts.text) GTEST_SKIP() << fonts.message;
+  unsigned char* pixels = nullptr;
+  int atlasW = 0, atlasH = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &atlasW, &atlasH);
+  state_.runs.showRuns = state_.runs.showSweep = true;
+  for (int i = 0; i < 2; ++i) {
+    RunRecord r;
+    r.name = "recording " + std::to_string(i + 1) + ": nbody blocked wg=" + std::to_string(64 << i) +
+             " unroll=8 B=1 S=1 fp32 native_rsqrt";
+    r.meta.device = "pthread-skylake-avx512-AMD EPYC";
+    r.meta.parameters = {{"bodies", "3328"}, {"preset", "disk"}, {"fast_math", "0"}};
+    r.m.fps = 17.5 - 3.0 * i;
+    r.m.rate = 5.0 - i;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 44.0 + 10.0 * i;
+    state_.runs.addMeasuredRun(r);
+  }
+  resize(ImVec2(1024, 700));
+  const ImGuiWindow* runs = panel("Runs");
+  ASSERT_NE(runs, nullptr);
+  const ChartAxes* chart = drawnChart("runs");
+  ASSERT_NE(chart, nullptr);
+  EXPECT_EQ(chart->bars.size(), 2u);
+  const ImGuiWindow* child = nullptr;
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->ParentWindow == runs && std::string(w->Name).find("comparison chart") != std::string::npos) child = w;
+  ASSERT_NE(child, nullptr);
+  EXPECT_EQ(child->ScrollMax.y, 0.0f) << "the chart scrolls";
+  EXPECT_GE(child->InnerRect.Max.y, chart->plot.y1 + ImGui::GetTextLineHeight()) << "the axis's labels are cut";
 }
 
 // The Profiler's statistics at 1024 wide in a narrow strip (Runs and Sweep beside it):

@@ -375,7 +375,9 @@ void drawRunsPanel(AppState& state) {
   // The table keeps at least about half of what it shares with the chart (a header and
   // four rows or more); the chart gets the rest up to what its bars need, and scrolls
   // when it needs more (a sweep adds a bar per configuration).
-  const float fileControlsHeight = 3.0f * ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing();
+  // (a line for the last export's or import's message only when there is one)
+  const float fileControlsHeight = 3.0f * ImGui::GetFrameHeightWithSpacing() +
+                                   (runs.message.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing());
   const float shared = ImGui::GetContentRegionAvail().y - fileControlsHeight;
   const float tableRow = 2.0f * ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
   const float minTable = ImGui::GetFrameHeight() + 3.0f * tableRow;
@@ -390,7 +392,9 @@ void drawRunsPanel(AppState& state) {
   const float fewRows = ImGui::GetFrameHeight() + 3.0f * ImGui::GetTextLineHeightWithSpacing();
   // The bars keep room for their caption, axis and two bars at least, and the table
   // three rows (at 1024x700 four rows left the chart a strip that scrolled).
-  const float twoBars = std::min(barsHeight, chartExtraHeight() + 2.0f * chartRowHeight + 4.0f);
+  // (with the line a caption takes when it wraps: the axis's labels were cut without it)
+  const float twoBars = std::min(barsHeight, chartExtraHeight() + ImGui::GetTextLineHeightWithSpacing() +
+                                                 2.0f * chartRowHeight + 4.0f);
   const float chartHeight =
       scatter ? std::max(shared - std::max(fewRows, shared / 4.0f), 16.0f * ImGui::GetTextLineHeight())
               : std::min(barsHeight, std::max(shared - std::max(minTable, 0.5f * shared), twoBars));
