@@ -14,10 +14,7 @@ namespace {
 
 class InputQueueUi : public ::testing::Test {
  protected:
-  void SetUp() override {
-    test::createTestImGuiContext(ImVec2(800.0f, 600.0f));
-    ImGui::GetIO().MousePos = ImVec2(0.0f, 0.0f);  // the backend saw the cursor in the window
-  }
+  void SetUp() override { test::createTestImGuiContext(ImVec2(800.0f, 600.0f)); }
   void TearDown() override { ImGui::DestroyContext(); }
 
   // One frame: the queue's share of the events, then a window with a button.
@@ -25,6 +22,7 @@ class InputQueueUi : public ::testing::Test {
   bool frame(int key = -1, bool* keyPressed = nullptr) {
     ImGuiIO& io = ImGui::GetIO();
     io.DeltaTime = 1.0f / 3.0f;  // 3 FPS
+    io.MousePos = polled_;  // as ImGui_ImplGlfw_NewFrame polls the cursor: where it is now
     queue_.feed(io);
     ImGui::NewFrame();
     if (keyPressed) *keyPressed = ImGui::IsKeyPressed(key, false);
@@ -39,9 +37,13 @@ class InputQueueUi : public ::testing::Test {
   }
   void key(int code, bool down) { queue_.push({InputEvent::Kind::Key, code, down}); }
   void button(bool down) { queue_.push({InputEvent::Kind::MouseButton, 0, down}); }
-  void move(float x, float y) { queue_.push({InputEvent::Kind::CursorMove, 0, false, x, y}); }
+  void move(float x, float y) {
+    queue_.push({InputEvent::Kind::CursorMove, 0, false, x, y});
+    polled_ = ImVec2(x, y);
+  }
 
   InputQueue queue_;
+  ImVec2 polled_{0.0f, 0.0f};  // where the backend finds the cursor (in the window)
 };
 
 TEST_F(InputQueueUi, AKeyTappedBetweenTwoFramesIsPressedForOneFrame) {
@@ -95,6 +97,17 @@ TEST_F(InputQueueUi, ADoubleClickBetweenTwoFramesIsTwoClicks) {
   int clicks = 0;
   for (int i = 0; i < 6; ++i) clicks += frame();
   EXPECT_EQ(clicks, 2);
+}
+
+// With nothing waiting, the cursor is where the backend polled it: outside the window
+// no move events come, and the last one inside kept a tooltip up (seen in the window).
+TEST_F(InputQueueUi, WithNothingWaitingTheCursorIsWhereTheBackendSawIt) {
+  move(140.0f, 115.0f);
+  frame();
+  polled_ = ImVec2(1500.0f, 950.0f);  // out of the window: no move event
+  frame();
+  EXPECT_EQ(ImGui::GetIO().MousePos.x, 1500.0f);
+  EXPECT_EQ(ImGui::GetIO().MousePos.y, 950.0f);
 }
 
 TEST_F(InputQueueUi, ModifiersFollowTheirKeys) {

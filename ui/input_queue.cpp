@@ -54,7 +54,11 @@ void InputQueue::feed(ImGuiIO& io) {
   io.KeyAlt = keysDown_[GLFW_KEY_LEFT_ALT] || keysDown_[GLFW_KEY_RIGHT_ALT];
   io.KeySuper = keysDown_[GLFW_KEY_LEFT_SUPER] || keysDown_[GLFW_KEY_RIGHT_SUPER];
   for (int b = 0; b < 5; ++b) io.MouseDown[b] = buttonsDown_[b];
-  if (hasCursor_ && ImGui::IsMousePosValid(&io.MousePos)) io.MousePos = ImVec2(cursorX_, cursorY_);
+  // While events wait, the cursor is where the last one taken left it (a click where it
+  // was made). With none waiting the backend's polled position stands: it follows the
+  // cursor out of the window too, where no move events come (the last one inside left
+  // a picture's tooltip showing).
+  if (!events_.empty() && hasCursor_ && ImGui::IsMousePosValid(&io.MousePos)) io.MousePos = ImVec2(cursorX_, cursorY_);
 }
 
 }  // namespace ks

@@ -28,8 +28,8 @@ class InputQueue {
   void push(const InputEvent& event);
   // After the platform backend's new frame and before ImGui::NewFrame: this frame's
   // share of the events into io (KeysDown by GLFW key code, the modifiers,
-  // MouseDown, MousePos). Where the backend saw no cursor (it left the window),
-  // io.MousePos stays as the backend set it.
+  // MouseDown, and MousePos while events wait). With none waiting, or where the
+  // backend saw no cursor, io.MousePos stays as the backend polled it.
   void feed(ImGuiIO& io);
   size_t waiting() const { return events_.size(); }
 
