@@ -585,6 +585,21 @@ TEST_F(LayoutUi, RunsAndSweepShareTheStripInANarrowWindow) {
   }
 }
 
+// The Profiler's controls and numbers stay inside it where it is narrow: beside Runs
+// and Sweep at 1600x1000, in the left column at 1024x700 (audit: Reset, the vsync box
+// and the frame-time line ran past its right edge).
+TEST_F(LayoutUi, TheProfilerFitsItsWidthBesideRunsAndSweep) {
+  for (int i = 0; i < 30; ++i) state_.profiler.record("frame", 123.456 + i);
+  for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
+    ASSERT_TRUE(profiler && profiler->WasActive);
+    ASSERT_LT(profiler->Size.x, 400.0f) << "a wide panel: nothing to test";
+    EXPECT_LE(profiler->ContentSize.x, profiler->InnerRect.GetWidth() + 1.0f)
+        << placeOf(profiler) << ": its content is wider";
+  }
+}
+
 // Runs and Sweep opened after the picture was fitted: it is fitted again into what
 // they leave (it stayed at its size, under the taller strip).
 TEST_F(LayoutUi, OpeningRunsAndSweepRefitsThePicture) {
