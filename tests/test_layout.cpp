@@ -570,6 +570,18 @@ TEST_F(LayoutUi, RunsAndSweepShareTheStripInANarrowWindow) {
         EXPECT_EQ(w->Pos.x, 0.0f) << placeOf(w);
       }
       expectEveryPanelInside();
+      if (scene == SceneKind::Image) {
+        // Runs alone: the histogram stays beside it in the strip, its bars a pixel a level.
+        state_.runs.showSweep = false;
+        frames(3);
+        const ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+        const ImGuiWindow* histogram = ImGui::FindWindowByName("Histogram");
+        EXPECT_EQ(histogram->Pos.y, runs->Pos.y) << placeOf(histogram) << " is not beside " << placeOf(runs);
+        EXPECT_GE(histogram->Size.x, 256.0f + 8.0f * ImGui::GetFontSize()) << placeOf(histogram);
+        EXPECT_GE(runs->Size.x, 0.45f * size.x) << placeOf(runs);
+        state_.runs.showSweep = true;
+        frames(3);
+      }
       // Six panels in the left column: none over another (in the window, panels given
       // less than ImGui's smallest size were grown, counted as moved, and piled up).
       const std::vector<ImGuiWindow*> shown = panels();

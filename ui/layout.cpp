@@ -114,7 +114,10 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
   const bool workTakesStrip = work && width < 1400.0f;
   std::vector<Share>& others = workTakesStrip ? left : strip;
   // (There, as tall as the four small panels together: they are read, the others glanced at.)
-  if (placed(imageLab, "Histogram")) others.push_back({"Histogram", workTakesStrip ? 1.0f : 0.62f});
+  // The image lab's histogram keeps its place beside one of Runs and Sweep (at the
+  // foot of the left column it was 40 pixels tall): it moves only for both.
+  const bool bothWork = placed(state.runs.showRuns, "Runs") && placed(state.runs.showSweep, "Sweep");
+  if (placed(imageLab, "Histogram")) (bothWork ? others : strip).push_back({"Histogram", workTakesStrip && bothWork ? 1.0f : 0.62f});
   if (placed(open.profiler, "Profiler"))
     others.push_back({"Profiler", workTakesStrip ? 1.0f : work ? 0.45f : imageLab ? 0.38f : 0.62f});
   if (placed(open.buildLog, "Build log")) others.push_back({"Build log", 0.38f});
