@@ -661,8 +661,25 @@ void drawHistogramPanel(AppState& state) {
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const bool stacked = room.x - summaryWidth - percentilesWidth - 2.0f * style.ItemSpacing.x < minBarsWidth;
   std::pair<float, float> drawn;
+  const float columnWidth = std::max(summaryWidth, percentilesWidth) + style.ScrollbarSize + 2.0f;
+  // Too narrow for the bars even beside one column of statistics (beside the Runs panel
+  // at 1024 wide they got 75 pixels for 256 levels), and tall: the bars across the top,
+  // the statistics under them, scrolling.
+  if (stacked && summaryWidth > 0.0f && room.x - columnWidth - style.ItemSpacing.x < minBarsWidth &&
+      room.y >= 14.0f * ImGui::GetTextLineHeightWithSpacing()) {
+    ImGui::BeginChild("bars", ImVec2(0.0f, std::floor(0.55f * room.y)));
+    histogramBars(lab);
+    ImGui::EndChild();
+    ImGui::BeginChild("statistics under", ImVec2(0.0f, 0.0f));
+    drawn = statisticsTables(lab.statistics, room.x < summaryWidth + percentilesWidth + 2.0f * style.ItemSpacing.x);
+    ImGui::EndChild();
+    storage->SetFloat(summaryId, drawn.first);
+    storage->SetFloat(percentilesId, drawn.second);
+    ImGui::End();
+    return;
+  }
   if (stacked) {
-    const float width = std::max(summaryWidth, percentilesWidth) + style.ScrollbarSize + 2.0f;
+    const float width = columnWidth;
     ImGui::BeginChild("statistics", ImVec2(width, room.y));
     // Closer columns: the bars get what they give up.
     ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(2.0f, style.CellPadding.y));
