@@ -21,8 +21,11 @@ void LabRenderer::add(ImDrawList* list, Picture which, ImVec2 p0, ImVec2 p1) {
   if (SharedImage* image = images_[static_cast<int>(which)]) push(list, {this, image, nullptr, 0, false, {}, p0, p1});
 }
 
-void LabRenderer::addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1) {
-  if (histogram_) push(list, {this, nullptr, histogram_, channel, logScale, {colour.x, colour.y, colour.z, colour.w}, p0, p1});
+void LabRenderer::addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1,
+                               float top, bool overlay) {
+  if (histogram_)
+    push(list, {this, nullptr, histogram_, channel, logScale, {colour.x, colour.y, colour.z, colour.w}, p0, p1, top,
+                overlay});
 }
 
 void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
@@ -54,9 +57,9 @@ void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
     HistogramDisplay& histogram = *d.histogram;
     if (!histogram.texture()) return;
     if (!self.plot_) self.plot_ = std::make_unique<HistogramPlot>();
-    const ImVec4 frame = ImGui::GetStyle().Colors[ImGuiCol_FrameBg];
+    const ImVec4 frame = d.overlay ? ImVec4(0, 0, 0, 0) : ImGui::GetStyle().Colors[ImGuiCol_FrameBg];
     self.plot_->draw(histogram.texture(), histogram.channels(), d.channel, d.logScale, d.colour,
-                     {frame.x, frame.y, frame.z, frame.w}, rect);
+                     {frame.x, frame.y, frame.z, frame.w}, rect, d.top);
     histogram.drawnByGl();
   }
 }

@@ -34,8 +34,10 @@ class LabRenderer {
   // rectangle; drawn when ImGui renders this frame. Nothing when there is none.
   void add(ImDrawList* list, Picture which, ImVec2 p0, ImVec2 p1);
   // Channel `channel` of the histogram as bars over p0..p1 (nothing before the
-  // first histogram has reached GL).
-  void addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1);
+  // first histogram has reached GL). `top`: the count at full height (0: the
+  // channel's largest bin); `overlay`: no background, over what was drawn there.
+  void addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1,
+                    float top = 0.0f, bool overlay = false);
 
  private:
   struct Draw {
@@ -46,6 +48,8 @@ class LabRenderer {
     bool logScale;
     std::array<float, 4> colour;
     ImVec2 p0, p1;
+    float top = 0.0f;
+    bool overlay = false;
   };
   static void render(const ImDrawList* list, const ImDrawCmd* command);
   void push(ImDrawList* list, Draw draw);

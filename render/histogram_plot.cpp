@@ -10,13 +10,13 @@ HistogramPlot::HistogramPlot()
       vao_(createVertexArray()) {
   lookUpUniforms(program_.get(),
                  {{"rect", &rect_}, {"bins", &bins_}, {"channel", &channel_}, {"channels", &channels_},
-                  {"logScale", &log_}, {"colour", &colour_}, {"background", &background_}},
+                  {"logScale", &log_}, {"colour", &colour_}, {"background", &background_}, {"top", &top_}},
                  "histogram");
 }
 
 void HistogramPlot::draw(GLuint binsTexture, int channels, int channel, bool logScale,
                          const std::array<float, 4>& colour, const std::array<float, 4>& background,
-                         const PictureRect& r) const {
+                         const PictureRect& r, float top) const {
   if (channel < 0 || channel >= channels) return;
   drawBufferTextureQuad(program_, vao_, rect_, binsTexture, r, [&] {
     glUniform1i(bins_, 0);
@@ -25,6 +25,7 @@ void HistogramPlot::draw(GLuint binsTexture, int channels, int channel, bool log
     glUniform1i(log_, logScale ? 1 : 0);
     glUniform4f(colour_, colour[0], colour[1], colour[2], colour[3]);
     glUniform4f(background_, background[0], background[1], background[2], background[3]);
+    glUniform1f(top_, top);
   }, "HistogramPlot::draw");
 }
 

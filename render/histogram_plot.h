@@ -2,6 +2,9 @@
 // Draws one channel of a histogram as bars from a buffer texture of R32UI bins
 // (as compute/interop HistogramDisplay lays them out) into a rectangle of the
 // current framebuffer. render/ knows no OpenCL: it is handed the GL texture.
+// Several channels overlay in one plot with a shared `top` (the count at full
+// height) and, after the first, a transparent background (the bars blend as
+// ImGui's renderer has blending set).
 #include <glad/gl.h>
 
 #include <array>
@@ -15,12 +18,12 @@ class HistogramPlot {
  public:
   HistogramPlot();
   void draw(GLuint binsTexture, int channels, int channel, bool logScale, const std::array<float, 4>& colour,
-            const std::array<float, 4>& background, const PictureRect& rect) const;
+            const std::array<float, 4>& background, const PictureRect& rect, float top = 0.0f) const;
 
  private:
   ShaderProgram program_;
   VertexArray vao_;
-  GLint rect_ = -1, bins_ = -1, channel_ = -1, channels_ = -1, log_ = -1, colour_ = -1, background_ = -1;
+  GLint rect_ = -1, bins_ = -1, channel_ = -1, channels_ = -1, log_ = -1, colour_ = -1, background_ = -1, top_ = -1;
 };
 
 }  // namespace ks

@@ -321,10 +321,10 @@ TEST_F(InteropTest, HistogramBarsAreDrawnFromTheBinsOnTheDevice) {
   EXPECT_EQ(display.channels(), 2);
   const HistogramPlot plot;
   const int w = 256, h = 100;
-  auto columnHeights = [&](int channel, bool logScale) {
+  auto columnHeights = [&](int channel, bool logScale, float top = 0.0f) {
     const std::vector<uint8_t> drawn = drawOffscreen(w, h, [&] {
       plot.draw(display.texture(), display.channels(), channel, logScale, {1, 1, 1, 1}, {0, 0, 0, 1},
-                {0.0f, 0.0f, float(w), float(h), w, h});
+                {0.0f, 0.0f, float(w), float(h), w, h}, top);
     });
     std::vector<int> heights(w, 0);
     for (int y = 0; y < h; ++y)
@@ -341,6 +341,11 @@ TEST_F(InteropTest, HistogramBarsAreDrawnFromTheBinsOnTheDevice) {
   EXPECT_EQ(logged[10], h);
   EXPECT_NEAR(logged[200], std::log(10.0) / std::log(1001.0) * h, 1.0);
   EXPECT_EQ(logged[0], 0) << "an empty bin draws nothing on a log scale either";
+  // Overlaid with another channel, the bars share a full height (issue 22: the
+  // image lab's R, G and B in one plot): 1000 of 2000 is half the plot.
+  const std::vector<int> shared = columnHeights(1, false, 2000.0f);
+  EXPECT_NEAR(shared[10], h / 2.0, 1.0);
+  EXPECT_NEAR(columnHeights(0, false, 510.0f)[255], h / 2.0, 1.0);
 }
 
 TEST_F(InteropTest, HostPathBuffersAreBitExact) {

@@ -184,8 +184,10 @@ TEST_F(LayoutUi, ARunInASmallerWindowPutsThePanelsByItsEdges) {
   expectEveryPanelInside();
   const ImGuiWindow* nbody = ImGui::FindWindowByName("N-body");
   EXPECT_FLOAT_EQ(nbody->Pos.x + nbody->Size.x, 1024.0f) << placeOf(nbody);
+  // With Runs and Sweep open in a window this narrow, the profiler is at the foot of
+  // the left column, over their strip.
   const ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
-  EXPECT_FLOAT_EQ(profiler->Pos.y + profiler->Size.y, 700.0f - kStatusBarHeight) << placeOf(profiler);
+  EXPECT_FLOAT_EQ(profiler->Pos.y + profiler->Size.y, ImGui::FindWindowByName("Runs")->Pos.y) << placeOf(profiler);
   const ImGuiWindow* log = ImGui::FindWindowByName("Log");
   EXPECT_FLOAT_EQ(log->Pos.x + log->Size.x, 1024.0f) << "the moved panel, pushed inside: " << placeOf(log);
 }
@@ -202,7 +204,10 @@ TEST_F(LayoutUi, PanelsFollowTheWindowsEdges) {
     const ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
     EXPECT_FLOAT_EQ(nbody->Pos.x + nbody->Size.x, size.x) << placeOf(nbody);
     EXPECT_FLOAT_EQ(nbody->Pos.y, ImGui::GetFrameHeight()) << placeOf(nbody);
-    EXPECT_FLOAT_EQ(profiler->Pos.y + profiler->Size.y, size.y - kStatusBarHeight) << placeOf(profiler);
+    // Runs and Sweep are open: in a narrow window the strip is theirs, and the profiler
+    // is at the foot of the left column, over it.
+    const float foot = size.x < 1400.0f ? ImGui::FindWindowByName("Runs")->Pos.y : size.y - kStatusBarHeight;
+    EXPECT_FLOAT_EQ(profiler->Pos.y + profiler->Size.y, foot) << placeOf(profiler);
     EXPECT_FLOAT_EQ(profiler->Pos.x, 0.0f) << placeOf(profiler);
   }
   const ImGuiWindow* devices = ImGui::FindWindowByName("Devices");
@@ -540,6 +545,73 @@ TEST_F(LayoutUi, RunsAndSweepCoverNeitherTheViewNorEachOther) {
   }
 }
 
+// With Runs and Sweep open in a narrow window (1024 and 1280 wide) the strip along
+// the bottom is theirs: each about half the width, their controls and table inside
+// it (audit: beside the Profiler, and the histogram in the image lab, Runs got 410
+// or 312 pixels and its controls ran past its edge). The Profiler and the histogram
+// go to the left column, in view.
+TEST_F(LayoutUi, RunsAndSweepShareTheStripInANarrowWindow) {
+  for (const SceneKind scene : {SceneKind::NBody, SceneKind::Image}) {
+    if (scene == SceneKind::Image) openPicture(state_);
+    else state_.scene = scene;
+    for (ImVec2 size : {ImVec2(1024, 700), ImVec2(1280, 800)}) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(size.x)) + (scene == SceneKind::Image ? " image lab" : " N-body"));
+      resize(size.x, size.y);
+      for (const char* title : {"Runs", "Sweep"}) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(title);
+        ASSERT_TRUE(w && w->WasActive) << title;
+        EXPECT_GE(w->Size.x, 0.45f * size.x) << placeOf(w);
+        EXPECT_LE(w->ContentSize.x, w->InnerRect.GetWidth() + 1.0f) << placeOf(w) << ": its content is wider";
+      }
+      for (const char* title : {"Profiler", "Histogram"}) {
+        if (scene != SceneKind::Image && std::string(title) == "Histogram") continue;
+        const ImGuiWindow* w = ImGui::FindWindowByName(title);
+        ASSERT_TRUE(w && w->WasActive) << title;
+        EXPECT_EQ(w->Pos.x, 0.0f) << placeOf(w);
+      }
+      expectEveryPanelInside();
+      if (scene == SceneKind::Image) {
+        // Runs alone: the histogram stays beside it in the strip, its bars a pixel a level.
+        state_.runs.showSweep = false;
+        frames(3);
+        const ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+        const ImGuiWindow* histogram = ImGui::FindWindowByName("Histogram");
+        EXPECT_EQ(histogram->Pos.y, runs->Pos.y) << placeOf(histogram) << " is not beside " << placeOf(runs);
+        EXPECT_GE(histogram->Size.x, 256.0f + 8.0f * ImGui::GetFontSize()) << placeOf(histogram);
+        EXPECT_GE(runs->Size.x, 0.45f * size.x) << placeOf(runs);
+        state_.runs.showSweep = true;
+        frames(3);
+      }
+      // Six panels in the left column: none over another (in the window, panels given
+      // less than ImGui's smallest size were grown, counted as moved, and piled up).
+      const std::vector<ImGuiWindow*> shown = panels();
+      EXPECT_GE(shown.size(), scene == SceneKind::Image ? 9u : 8u);
+      for (size_t i = 0; i < shown.size(); ++i)
+        for (size_t j = i + 1; j < shown.size(); ++j) {
+          const ImGuiWindow *a = shown[i], *b = shown[j];
+          const ScreenRect ra{a->Pos.x, a->Pos.y, a->Pos.x + a->Size.x, a->Pos.y + a->Size.y};
+          const ScreenRect rb{b->Pos.x, b->Pos.y, b->Pos.x + b->Size.x, b->Pos.y + b->Size.y};
+          EXPECT_FALSE(ra.overlaps(rb)) << placeOf(a) << " and " << placeOf(b);
+        }
+    }
+  }
+}
+
+// The Profiler's controls and numbers stay inside it where it is narrow: beside Runs
+// and Sweep at 1600x1000, in the left column at 1024x700 (audit: Reset, the vsync box
+// and the frame-time line ran past its right edge).
+TEST_F(LayoutUi, TheProfilerFitsItsWidthBesideRunsAndSweep) {
+  for (int i = 0; i < 30; ++i) state_.profiler.record("frame", 123.456 + i);
+  for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    ImGuiWindow* profiler = ImGui::FindWindowByName("Profiler");
+    ASSERT_TRUE(profiler && profiler->WasActive);
+    ASSERT_LT(profiler->Size.x, 400.0f) << "a wide panel: nothing to test";
+    EXPECT_LE(profiler->ContentSize.x, profiler->InnerRect.GetWidth() + 1.0f)
+        << placeOf(profiler) << ": its content is wider";
+  }
+}
+
 // Runs and Sweep opened after the picture was fitted: it is fitted again into what
 // they leave (it stayed at its size, under the taller strip).
 TEST_F(LayoutUi, OpeningRunsAndSweepRefitsThePicture) {
@@ -799,6 +871,14 @@ TEST_F(LayoutUi, TheRunsTableKeepsRoomForTheNames) {
         table = t;
     ASSERT_NE(table, nullptr) << size.x << "x" << size.y;
     EXPECT_GE(table->Columns[1].WidthGiven, 12.0f * ImGui::GetFontSize()) << size.x << "x" << size.y;
+    // Every header shown whole, with its sort arrow (the audit: "speed..." at 1024 wide).
+    const float sortArrow = std::floor(0.65f * ImGui::GetFontSize() + ImGui::GetStyle().FramePadding.x);  // as ImGui's TableHeader
+    for (int n = 1; n < table->ColumnsCount; ++n) {
+      if (!(table->Columns[n].Flags & ImGuiTableColumnFlags_IsEnabled)) continue;
+      const char* name = ImGui::TableGetColumnName(table, n);
+      EXPECT_GE(table->Columns[n].WidthGiven, ImGui::CalcTextSize(name).x + sortArrow)
+          << name << " is clipped at " << size.x << "x" << size.y;
+    }
   }
 }
 

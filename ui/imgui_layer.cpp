@@ -8,9 +8,34 @@
 
 #include "app/render_surface.h"
 #include "ui/fonts.h"
+#include "ui/input_queue.h"
 #include "ui/style.h"
 
 namespace ks {
+namespace {
+
+// GLFW's callbacks are plain functions: the window's queue, and the callbacks they
+// replaced (ImGui's backend's, which call the window's own key callback in turn).
+InputQueue* g_inputQueue = nullptr;
+GLFWkeyfun g_nextKey = nullptr;
+GLFWmousebuttonfun g_nextButton = nullptr;
+GLFWcursorposfun g_nextCursor = nullptr;
+
+void queueKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (g_inputQueue && action != GLFW_REPEAT) g_inputQueue->push({InputEvent::Kind::Key, key, action == GLFW_PRESS});
+  if (g_nextKey) g_nextKey(window, key, scancode, action, mods);
+}
+void queueButton(GLFWwindow* window, int button, int action, int mods) {
+  if (g_inputQueue) g_inputQueue->push({InputEvent::Kind::MouseButton, button, action == GLFW_PRESS});
+  if (g_nextButton) g_nextButton(window, button, action, mods);
+}
+void queueCursor(GLFWwindow* window, double x, double y) {
+  if (g_inputQueue)
+    g_inputQueue->push({InputEvent::Kind::CursorMove, 0, false, static_cast<float>(x), static_cast<float>(y)});
+  if (g_nextCursor) g_nextCursor(window, x, y);
+}
+
+}  // namespace
 
 ImGuiLayer::ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniFile)
     : surface_(surface), iniFile_(iniFile.string()) {
@@ -33,13 +58,26 @@ ImGuiLayer::ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniF
     // would also press the highlighted widget with it, so it gets a key no keyboard
     // sends instead (it must have one while navigation is on). Enter still activates.
     io.KeyMap[ImGuiKey_Space] = GLFW_KEY_F25;
+    // Keys, buttons and the cursor reach ImGui through the queue (newFrame), one
+    // change of each a frame: the backend's own handling of them is overwritten there.
+    inputQueue_ = std::make_unique<InputQueue>();
+    g_inputQueue = inputQueue_.get();
+    g_nextKey = glfwSetKeyCallback(surface.window(), queueKey);
+    g_nextButton = glfwSetMouseButtonCallback(surface.window(), queueButton);
+    g_nextCursor = glfwSetCursorPosCallback(surface.window(), queueCursor);
   }
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
 ImGuiLayer::~ImGuiLayer() {
   ImGui_ImplOpenGL3_Shutdown();
-  if (surface_.window()) ImGui_ImplGlfw_Shutdown();
+  if (surface_.window()) {
+    glfwSetKeyCallback(surface_.window(), g_nextKey);
+    glfwSetMouseButtonCallback(surface_.window(), g_nextButton);
+    glfwSetCursorPosCallback(surface_.window(), g_nextCursor);
+    g_inputQueue = nullptr;
+    ImGui_ImplGlfw_Shutdown();
+  }
   ImGui::DestroyContext();
 }
 
@@ -47,6 +85,7 @@ void ImGuiLayer::newFrame(double deltaSeconds) {
   ImGui_ImplOpenGL3_NewFrame();
   if (surface_.window()) {
     ImGui_ImplGlfw_NewFrame();
+    inputQueue_->feed(ImGui::GetIO());
   } else {
     ImGuiIO& io = ImGui::GetIO();
     const SurfaceSize size = surface_.framebufferSize();

@@ -2,16 +2,18 @@
 // Dear ImGui set-up for either surface: the GLFW backend in a window; size,
 // time and no input when headless.
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace ks {
 
 class RenderSurface;
+class InputQueue;
 
 class ImGuiLayer {
  public:
   ImGuiLayer(RenderSurface& surface, const std::filesystem::path& iniFile);
-  ~ImGuiLayer();
+  ~ImGuiLayer();  // (out of line: InputQueue is incomplete here)
   ImGuiLayer(const ImGuiLayer&) = delete;
   ImGuiLayer& operator=(const ImGuiLayer&) = delete;
   void newFrame(double deltaSeconds);
@@ -25,6 +27,7 @@ class ImGuiLayer {
   std::string iniFile_;
   std::string fontMessage_;
   bool builtInFont_ = false;  // ImGui keeps the pointer: the string must outlive the context
+  std::unique_ptr<InputQueue> inputQueue_;  // with a window: its keys, buttons and cursor
 };
 
 }  // namespace ks

@@ -19,14 +19,19 @@ struct Share {
   float weight;
 };
 
-// The open panels of `shares` (by `open`) laid one after the other along [from, to).
+// The open panels of `shares` (by `open`) laid one after the other along [from, to),
+// each at least `least` long where there is room (a title bar and a line: a panel
+// given less than ImGui's smallest window is made bigger by ImGui, no longer at its
+// place, and counted as moved by the user, which upset the whole column).
 std::optional<std::pair<float, float>> spanOf(std::string_view title, const std::vector<Share>& shares, float from,
-                                              float to) {
+                                              float to, float least = 0.0f) {
   float total = 0.0f;
   for (const Share& s : shares) total += s.weight;
+  const float floor = std::min(least, (to - from) / float(std::max<size_t>(shares.size(), 1)));
+  const float shared = (to - from) - floor * float(shares.size());
   float at = from;
   for (const Share& s : shares) {
-    const float length = (to - from) * s.weight / total;
+    const float length = floor + shared * s.weight / total;
     if (s.title == title) return std::make_pair(at, at + length);
     at += length;
   }
@@ -102,9 +107,20 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
   // of the picture they hid what was being measured, and stacked there at 1024x700 the
   // Sweep panel hid the Runs chart.
   const bool work = placed(state.runs.showRuns, "Runs") || placed(state.runs.showSweep, "Sweep");
-  if (placed(imageLab, "Histogram")) strip.push_back({"Histogram", 0.62f});
-  if (placed(open.profiler, "Profiler")) strip.push_back({"Profiler", work ? 0.45f : imageLab ? 0.38f : 0.62f});
-  if (placed(open.buildLog, "Build log")) strip.push_back({"Build log", 0.38f});
+  // In a narrow window (1024 wide) four panels side by side left each too little for
+  // a table or a chart (the Runs columns clipped, the Profiler 176 pixels wide): with
+  // Runs or Sweep open the strip is theirs, and its other panels go to the foot of
+  // the left column.
+  const bool workTakesStrip = work && width < 1400.0f;
+  std::vector<Share>& others = workTakesStrip ? left : strip;
+  // (There, as tall as the four small panels together: they are read, the others glanced at.)
+  // The image lab's histogram keeps its place beside one of Runs and Sweep (at the
+  // foot of the left column it was 40 pixels tall): it moves only for both.
+  const bool bothWork = placed(state.runs.showRuns, "Runs") && placed(state.runs.showSweep, "Sweep");
+  if (placed(imageLab, "Histogram")) (bothWork ? others : strip).push_back({"Histogram", workTakesStrip && bothWork ? 1.0f : 0.62f});
+  if (placed(open.profiler, "Profiler"))
+    others.push_back({"Profiler", workTakesStrip ? 1.0f : work ? 0.45f : imageLab ? 0.38f : 0.62f});
+  if (placed(open.buildLog, "Build log")) others.push_back({"Build log", 0.38f});
   if (placed(state.runs.showRuns, "Runs")) strip.push_back({"Runs", 0.8f});
   if (placed(state.runs.showSweep, "Sweep")) strip.push_back({"Sweep", 0.75f});
   const char* scene = scenePanel(state);
@@ -126,7 +142,8 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
                                                : stripTop;
     return wholePixels(width - rightWidth, top, width, panelBottom);
   }
-  if (const auto span = spanOf(title, left, top, stripTop)) return wholePixels(0.0f, span->first, leftWidth, span->second);
+  if (const auto span = spanOf(title, left, top, stripTop, 2.0f * ImGui::GetFrameHeightWithSpacing()))
+    return wholePixels(0.0f, span->first, leftWidth, span->second);
   if (const auto span = spanOf(title, strip, 0.0f, width)) return wholePixels(span->first, stripTop, span->second, bottom);
   return std::nullopt;
 }

@@ -409,17 +409,41 @@ void histogramSection(AppState& state) {
   }
 }
 
-// Each channel shown: a row of bars, drawn by a shader from the bins the kernels
-// wrote (LabRenderer), with a count axis on its left (log(1 + count) when log scale
-// is on, as the shader draws), and one level axis (0..255) under the last row; the
-// count under the cursor comes from the read-back, never the log of it.
+// The rows of the histogram, each a list of channels: one channel a row, or, when
+// rows of one channel would be too short to read (four stacked rows were 22 pixels
+// tall with one tick at 1024x700), R, G and B overlaid in one row on a shared count
+// axis, alpha and luminance in their own. Decided from every channel of the image,
+// not those ticked, so that unticking one changes no row's height (item 10).
+std::vector<std::vector<int>> histogramRows(const ImageHistogram& h, const bool* showChannel, float rowsHeight,
+                                            float gap) {
+  const int channels = std::max(h.channelCount(), 1);
+  const float separateRow = (rowsHeight - gap * float(channels - 1)) / float(channels);
+  const bool overlay = h.imageChannels >= 3 && separateRow < 4.5f * ImGui::GetTextLineHeight();
+  std::vector<int> colour;  // overlaid: the colour channels ticked
+  if (overlay)
+    for (int c = 0; c < 3; ++c)
+      if (showChannel[c]) colour.push_back(c);
+  std::vector<std::vector<int>> rows;
+  for (int c = 0; c < h.channelCount(); ++c) {
+    if (!showChannel[std::min(c, 4)]) continue;
+    if (overlay && c < 3) {
+      if (c == colour.front()) rows.push_back(colour);  // in the place of its first channel
+      continue;
+    }
+    rows.push_back({c});
+  }
+  return rows;
+}
+
+// Each row: bars drawn by a shader from the bins the kernels wrote (LabRenderer), with
+// a count axis on its left (log(1 + count) when log scale is on, as the shader draws),
+// and one level axis (0..255) under the last row; the counts under the cursor come
+// from the read-back, never the log of them.
 void histogramBars(ImageLabState& lab) {
   const ImageHistogram& h = lab.histogram;
   static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
                                    {1, 1, 0.6f, 1}};
-  std::vector<int> shown;
-  for (int c = 0; c < h.channelCount(); ++c)
-    if (lab.showChannel[std::min(c, 4)]) shown.push_back(c);
+  auto colourOf = [&](int c) { return colours[h.imageChannels == 1 ? 3 : std::min(c, 4)]; };
   const float lineHeight = ImGui::GetTextLineHeight(), gap = 4.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   const float width = std::max(avail.x, 160.0f);
@@ -431,20 +455,25 @@ void histogramBars(ImageLabState& lab) {
   const float minRow = lineHeight + 6.0f;
   const float rowsHeight = std::max(avail.y - levelAxisHeight, float(channels) * minRow + gap * float(channels - 1));
   ImGui::InvisibleButton("##bars", ImVec2(width, rowsHeight + levelAxisHeight));
-  if (shown.empty()) {
+  const std::vector<std::vector<int>> rows = histogramRows(h, lab.showChannel, rowsHeight, gap);
+  if (rows.empty()) {
     ImGui::GetWindowDrawList()->AddText(origin, ImGui::GetColorU32(ImGuiCol_TextDisabled),
                                         "no channel shown (Image lab > Histogram)");
     return;
   }
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const float rowHeight = (rowsHeight - gap * float(shown.size() - 1)) / float(shown.size());
-  // Each row's count axis runs from 0 to the channel's largest bin (the shader's full height).
+  const float rowHeight = (rowsHeight - gap * float(rows.size() - 1)) / float(rows.size());
+  // Each row's count axis runs from 0 to the largest bin of its channels (the shader's full height).
   std::vector<double> largest;
-  for (int c : shown) largest.push_back(double(*std::max_element(h.channel(c), h.channel(c) + kHistogramBins)));
+  for (const auto& row : rows) {
+    double top = 0.0;
+    for (int c : row) top = std::max(top, double(*std::max_element(h.channel(c), h.channel(c) + kHistogramBins)));
+    largest.push_back(top);
+  }
   auto countTicks = [&](double top) {
     // About a label's height apart; at least 0 and one more (the labels that would overlap are left out).
-    const int target = std::max(2, static_cast<int>(rowHeight / (1.6f * lineHeight)));
+    const int target = std::max(2, static_cast<int>(rowHeight / (1.1f * lineHeight)));
     const std::vector<double> values = lab.logScale ? logTicks(top, target + 1) : niceTicks(0.0, top, target);
     return placeTicks(values, top, lab.logScale, 0.0f, 1.0f);  // fractions of the row, from its bottom
   };
@@ -458,9 +487,9 @@ void histogramBars(ImageLabState& lab) {
       placeTicks(niceTicks(0.0, kHistogramBins - 1, std::max(1, static_cast<int>(plotWidth / 40.0f))), kHistogramBins,
                  false, plotX0 + half, plotX0 + half + plotWidth);
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  for (size_t i = 0; i < shown.size(); ++i) {
-    const int c = shown[i];
-    const char* name = histogramChannelName(h.imageChannels, c);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::vector<int>& row = rows[i];
+    const bool overlaid = row.size() > 1;
     ChartAxes axes;
     axes.plot = {plotX0, origin.y + float(i) * (rowHeight + gap), plotX1, origin.y + float(i) * (rowHeight + gap) + rowHeight};
     axes.x = levels;
@@ -469,28 +498,51 @@ void histogramBars(ImageLabState& lab) {
     axes.y = countTicks(largest[i]);
     for (ChartTick& t : axes.y) t.pixel = axes.plot.y1 - t.pixel * axes.plot.height();
     const ImVec2 p0(axes.plot.x0, axes.plot.y0), p1(axes.plot.x1, axes.plot.y1);
-    const ImVec4 colour = colours[h.imageChannels == 1 ? 3 : c];
-    if (lab.renderer) lab.renderer->addHistogram(draw, c, lab.logScale, colour, p0, p1);
+    for (size_t k = 0; k < row.size(); ++k) {
+      // Overlaid, the bars are see-through (where two meet both show), on one full height.
+      ImVec4 colour = colourOf(row[k]);
+      if (overlaid) colour.w = 0.6f;
+      if (lab.renderer)
+        lab.renderer->addHistogram(draw, row[k], lab.logScale, colour, p0, p1, overlaid ? float(largest[i]) : 0.0f,
+                                   k > 0);
+    }
     drawYAxis(draw, axes.plot, axes.y, nullptr);
     for (const ChartTick& t : levels)  // the level gridlines, over the bars
       draw->AddLine(ImVec2(t.pixel, axes.plot.y0), ImVec2(t.pixel, axes.plot.y1), IM_COL32(255, 255, 255, 30));
-    if (i + 1 == shown.size()) drawXAxis(draw, axes.plot, levels, "level", false);
-    // The channel's name in its corner, over the bars, on a dark patch: bars of its
-    // colour up to the top (an even spread) hid it.
-    const std::string label = lab.logScale ? std::string(name) + " (log)" : std::string(name);
-    const ImVec2 text(p0.x + 4.0f, p0.y + 2.0f), textSize = ImGui::CalcTextSize(label.c_str());
-    draw->AddRectFilled(ImVec2(text.x - 2.0f, text.y - 1.0f), ImVec2(text.x + textSize.x + 2.0f, text.y + textSize.y),
+    if (i + 1 == rows.size()) drawXAxis(draw, axes.plot, levels, "level", false);
+    // The channels' names in the corner, each in its colour, over the bars on a dark
+    // patch: bars of its colour up to the top (an even spread) hid it.
+    std::vector<std::string> names;
+    for (int c : row) names.push_back(histogramChannelName(h.imageChannels, c));
+    if (lab.logScale) names.back() += " (log)";
+    float labelWidth = 0.0f;
+    for (const std::string& n : names) labelWidth += ImGui::CalcTextSize(n.c_str()).x + 6.0f;
+    const ImVec2 text(p0.x + 4.0f, p0.y + 2.0f);
+    draw->AddRectFilled(ImVec2(text.x - 2.0f, text.y - 1.0f), ImVec2(text.x + labelWidth - 4.0f, text.y + lineHeight),
                         IM_COL32(0, 0, 0, 170), 2.0f);
-    draw->AddText(text, ImGui::GetColorU32(colour), label.c_str());
+    float x = text.x;
+    for (size_t k = 0; k < row.size(); ++k) {
+      draw->AddText(ImVec2(x, text.y), ImGui::GetColorU32(colourOf(row[k])), names[k].c_str());
+      x += ImGui::CalcTextSize(names[k].c_str()).x + 6.0f;
+    }
     if (hovered && mouse.y >= axes.plot.y0 && mouse.y < axes.plot.y1 + gap && mouse.x >= plotX0) {
       const int bin = std::clamp(static_cast<int>((mouse.x - plotX0) / plotWidth * kHistogramBins), 0, kHistogramBins - 1);
-      axes.hover = std::string(name) + " level " + std::to_string(bin) + ": " + std::to_string(h.channel(c)[bin]) +
-                   " pixels";
+      if (!overlaid) {
+        axes.hover = std::string(histogramChannelName(h.imageChannels, row[0])) + " level " + std::to_string(bin) +
+                     ": " + std::to_string(h.channel(row[0])[bin]) + " pixels";
+      } else {  // "level 12: R 340, G 25, B 0 pixels"
+        axes.hover = "level " + std::to_string(bin) + ":";
+        for (size_t k = 0; k < row.size(); ++k)
+          axes.hover += std::string(k ? ", " : " ") + histogramChannelName(h.imageChannels, row[k]) + " " +
+                        std::to_string(h.channel(row[k])[bin]);
+        axes.hover += " pixels";
+      }
       ImGui::SetTooltip("%s", axes.hover.c_str());
-      const float x = plotX0 + (float(bin) + 0.5f) * plotWidth / kHistogramBins;  // the level hovered
-      draw->AddLine(ImVec2(x, axes.plot.y0), ImVec2(x, axes.plot.y1), IM_COL32(255, 255, 255, 120));
+      const float at = plotX0 + (float(bin) + 0.5f) * plotWidth / kHistogramBins;  // the level hovered
+      draw->AddLine(ImVec2(at, axes.plot.y0), ImVec2(at, axes.plot.y1), IM_COL32(255, 255, 255, 120));
     }
-    keepDrawnChart(std::string("histogram ") + name, std::move(axes));
+    // Kept under each channel's name: the channels of an overlaid row share its axes.
+    for (int c : row) keepDrawnChart(std::string("histogram ") + histogramChannelName(h.imageChannels, c), axes);
   }
 }
 
@@ -609,8 +661,25 @@ void drawHistogramPanel(AppState& state) {
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const bool stacked = room.x - summaryWidth - percentilesWidth - 2.0f * style.ItemSpacing.x < minBarsWidth;
   std::pair<float, float> drawn;
+  const float columnWidth = std::max(summaryWidth, percentilesWidth) + style.ScrollbarSize + 2.0f;
+  // Too narrow for the bars even beside one column of statistics (beside the Runs panel
+  // at 1024 wide they got 75 pixels for 256 levels), and tall: the bars across the top,
+  // the statistics under them, scrolling.
+  if (stacked && summaryWidth > 0.0f && room.x - columnWidth - style.ItemSpacing.x < minBarsWidth &&
+      room.y >= 14.0f * ImGui::GetTextLineHeightWithSpacing()) {
+    ImGui::BeginChild("bars", ImVec2(0.0f, std::floor(0.55f * room.y)));
+    histogramBars(lab);
+    ImGui::EndChild();
+    ImGui::BeginChild("statistics under", ImVec2(0.0f, 0.0f));
+    drawn = statisticsTables(lab.statistics, room.x < summaryWidth + percentilesWidth + 2.0f * style.ItemSpacing.x);
+    ImGui::EndChild();
+    storage->SetFloat(summaryId, drawn.first);
+    storage->SetFloat(percentilesId, drawn.second);
+    ImGui::End();
+    return;
+  }
   if (stacked) {
-    const float width = std::max(summaryWidth, percentilesWidth) + style.ScrollbarSize + 2.0f;
+    const float width = columnWidth;
     ImGui::BeginChild("statistics", ImVec2(width, room.y));
     // Closer columns: the bars get what they give up.
     ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(2.0f, style.CellPadding.y));

@@ -67,7 +67,9 @@ void frameGraph(const FrameProfiler& profiler) {
   if (!frame || frame->samples.empty()) return;
   const auto& samples = frame->samples.samples();
   const SampleSummary& sum = frame->shown;
+  ImGui::PushTextWrapPos(0.0f);  // wrapped in a narrow panel, not cut
   ImGui::TextDisabled("frame time: median %.2f ms, p95 %.2f ms, max %.2f ms", sum.median, sum.p95, sum.max);
+  ImGui::PopTextWrapPos();
   double slowest = 0.0;
   for (const auto v : samples) slowest = std::max(slowest, static_cast<double>(v));
   // 90 pixels, or what the panel shows of it (the strip is short at 1024x700).
@@ -162,7 +164,9 @@ void frameBreakdown(const FrameProfiler& profiler) {
   if (history.empty()) return;
   // Both charts on the frames' scale: the CPU stages add up to the frame time.
   const double tallest = std::max(profiler.shownFrameP95(), 1e-3);
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("where each frame's time went (CPU, wall clock)");
+  ImGui::PopTextWrapPos();
   stackedBreakdown(profiler, 0, kCpuStageCount, tallest, 80.0f);
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("what the GPU ran for each frame, meanwhile (OpenCL events, GL timer)");
@@ -175,6 +179,7 @@ void derivedRates(const AppState& state) {
   const double copyGbps = c.measured.value(Ceiling::Copy);
   const double fp32Mad = c.measured.value(Ceiling::Fp32Mad);
   const char* pending = c.measuring ? "being measured (Device info)" : "not measured (Device info)";
+  ImGui::PushTextWrapPos(0.0f);  // wrapped in a narrow panel, not cut
   if (copyGbps > 0.0) ImGui::Text("memory: %.1f GB/s measured (copy)", copyGbps);
   else ImGui::TextDisabled("memory bandwidth %s", pending);
   if (fp32Mad > 0.0) ImGui::Text("FP32 multiply-add: %.0f GFLOP/s measured", fp32Mad);
@@ -184,6 +189,7 @@ void derivedRates(const AppState& state) {
     ImGui::TextDisabled("vendor peak FP32: %.0f GFLOP/s = %s", c.peak->gflops, c.peak->formula.c_str());
   else
     ImGui::TextDisabled("vendor peak FP32 unknown: %s", c.peakUnknownWhy.c_str());
+  ImGui::PopTextWrapPos();
 
   hintText("Each kernel's work is counted by hand from its source (N-body: 12 arithmetic instructions and one "
            "rsqrt per interaction; transpose: every byte read and written once; histogram: the picture read once and "
@@ -232,19 +238,30 @@ void drawProfilerPanel(AppState& state) {
   if (!state.panels.profiler) return;
   placePanel(state, "Profiler");  // in the strip along the bottom
   if (ImGui::Begin("Profiler", &state.panels.profiler)) {
+    // The controls wrap or narrow in a narrow panel (the strip at 1600 wide with Runs
+    // and Sweep, the left column at 1024): Reset and the vsync box ran past its edge.
+    const ImGuiStyle& style = ImGui::GetStyle();
     ImGui::TextUnformatted(frameRateText(state.stats.fps, false).c_str());
     if (ImGui::IsItemHovered())
       tooltipText("Over the last quarter second: frames per second, and 1000 / that (the graph below has each frame).");
-    ImGui::SameLine();
+    const char* vsyncText = state.headless ? "(headless: no vsync)" : "vsync";
+    const float vsyncWidth = ImGui::CalcTextSize(vsyncText).x + ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
+    if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + vsyncWidth <= ImGui::GetWindowContentRegionMax().x +
+                                                                          ImGui::GetWindowPos().x)
+      ImGui::SameLine();
     if (state.headless)
-      ImGui::TextDisabled("(headless: no vsync)");
+      ImGui::TextDisabled("%s", vsyncText);
     else
-      ImGui::Checkbox("vsync", &state.vsync);
+      ImGui::Checkbox(vsyncText, &state.vsync);
     int window = static_cast<int>(state.profiler.window());
-    ImGui::SetNextItemWidth(200);
+    const float label = ImGui::CalcTextSize("window (samples)").x + style.ItemInnerSpacing.x;
+    const float reset = ImGui::CalcTextSize("Reset").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
+    const float room = ImGui::GetContentRegionAvail().x;
+    const bool resetBeside = room - label - reset >= 80.0f;  // else Reset goes under the slider
+    ImGui::SetNextItemWidth(std::clamp(room - label - (resetBeside ? reset : 0.0f), 40.0f, 200.0f));
     if (ImGui::SliderInt("window (samples)", &window, 10, 2000, "%d", ImGuiSliderFlags_Logarithmic))
       state.profiler.setWindow(static_cast<size_t>(window));
-    ImGui::SameLine();
+    if (resetBeside) ImGui::SameLine();
     if (ImGui::Button("Reset")) state.profiler.clear();
     frameGraph(state.profiler);
     frameBreakdown(state.profiler);

@@ -375,10 +375,12 @@ void drawRunsPanel(AppState& state) {
   // The table keeps at least about half of what it shares with the chart (a header and
   // four rows or more); the chart gets the rest up to what its bars need, and scrolls
   // when it needs more (a sweep adds a bar per configuration).
-  const float fileControlsHeight = 3.0f * ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing();
+  // (a line for the last export's or import's message only when there is one)
+  const float fileControlsHeight = 3.0f * ImGui::GetFrameHeightWithSpacing() +
+                                   (runs.message.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing());
   const float shared = ImGui::GetContentRegionAvail().y - fileControlsHeight;
   const float tableRow = 2.0f * ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
-  const float minTable = ImGui::GetFrameHeight() + 4.0f * tableRow;
+  const float minTable = ImGui::GetFrameHeight() + 3.0f * tableRow;
   const float runCount = static_cast<float>(std::max<size_t>(runs.runs.size(), 1));
   const float chartRowHeight = ImGui::GetTextLineHeight() + 4.0f;
   // (one line more for a caption that wraps in a narrow panel)
@@ -388,10 +390,15 @@ void drawRunsPanel(AppState& state) {
   // and axis labels take about six lines of it): the table keeps a quarter or a few
   // rows (the points name the runs), the scatter the rest.
   const float fewRows = ImGui::GetFrameHeight() + 3.0f * ImGui::GetTextLineHeightWithSpacing();
+  // The bars keep room for their caption, axis and two bars at least, and the table
+  // three rows (at 1024x700 four rows left the chart a strip that scrolled).
+  // (with the line a caption takes when it wraps: the axis's labels were cut without it)
+  const float twoBars = std::min(barsHeight, chartExtraHeight() + ImGui::GetTextLineHeightWithSpacing() +
+                                                 2.0f * chartRowHeight + 4.0f);
   const float chartHeight =
       scatter ? std::max(shared - std::max(fewRows, shared / 4.0f), 16.0f * ImGui::GetTextLineHeight())
-                           : std::min(barsHeight, std::max(shared - std::max(minTable, 0.5f * shared), 0.0f));
-  const float tableHeight = std::max(scatter ? fewRows : minTable, shared - chartHeight);
+              : std::min(barsHeight, std::max(shared - std::max(minTable, 0.5f * shared), twoBars));
+  const float tableHeight = std::max(fewRows, shared - chartHeight);
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(1, 1);
     const ImGuiTableColumnFlags hiddenWhenNarrow = narrow ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
@@ -409,8 +416,12 @@ void drawRunsPanel(AppState& state) {
                             narrow ? 0.0f : ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
     ImGui::TableSetupColumn("bound by", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow,
                             narrow ? 0.0f : ImGui::CalcTextSize("local atomics 104 %").x, kBound);
+    // Its header with room for the sort arrow beside it, as ImGui's table header leaves
+    // it ("speed..." was clipped at 1024 wide).
+    const float sortArrow = std::floor(0.65f * ImGui::GetFontSize() + ImGui::GetStyle().FramePadding.x);
     ImGui::TableSetupColumn("speed-up", ImGuiTableColumnFlags_WidthFixed,
-                            std::max(ImGui::CalcTextSize("speed-up").x, ImGui::CalcTextSize("999.99x *").x), kSpeedUp);
+                            std::max(ImGui::CalcTextSize("speed-up").x + sortArrow, ImGui::CalcTextSize("999.99x *").x),
+                            kSpeedUp);
     ImGui::TableHeadersRow();
     sortRows(rows, runs.runs, ImGui::TableGetSortSpecs(), base, runs.chartMetric);
     for (int i : rows) {
