@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "compute/image_op_checks.h"
+#include "compute/kernel_op.h"
 
 namespace ks {
 
@@ -156,23 +157,23 @@ std::string describeRotateConfig(const RotateConfig& c) {
 }
 
 std::string imageRotateConfigProblem(const RotateConfig& c, const DeviceDescriptor& device, int channels) {
+  // The words of each refusal are the descriptor's (compute/kernel_ops.cpp).
+  const KernelOp& op = rotateOp();
   const ImageRotateVariant* v = findImageRotateVariant(c.variant);
-  if (!v) return "unknown rotation variant '" + c.variant + "'";
+  if (!v) return op.refusal("variant", {{"variant", c.variant}});
   if (std::string p = channelsProblem(channels); !p.empty()) return p;
   if (std::string p = workGroup2dProblem(c.workGroupX, c.workGroupY, device); !p.empty()) return p;
   if (!contains(v->pixelsPerItem, c.pixelsPerItem))
-    return std::to_string(c.pixelsPerItem) + " pixels per work-item are not offered by the " + v->name +
-           " variant (" + listOf(v->pixelsPerItem) + ")";
+    return op.refusal("pixels_per_item_offered",
+                      {{"pixels", c.pixelsPerItem}, {"variant", v->name}, {"offered", listOf(v->pixelsPerItem)}});
   if (!contains(v->rowsPerItem, c.rowsPerItem))
-    return std::to_string(c.rowsPerItem) + " rows per work-item are not offered by the " + v->name + " variant (" +
-           listOf(v->rowsPerItem) + ")";
+    return op.refusal("rows_per_item_offered",
+                      {{"rows", c.rowsPerItem}, {"variant", v->name}, {"offered", listOf(v->rowsPerItem)}});
   if (v->staged)
     if (std::string p = localMemoryProblem(imageRotateLocalMemoryBytes(c, channels), device, "the staged source region");
         !p.empty())
       return p;
-  if (v->image && !deviceImageSupport(device))
-    return std::string("the ") + v->name +
-           " variant reads an image2d_t, and the device has no image support (CL_DEVICE_IMAGE_SUPPORT is false)";
+  if (v->image && !deviceImageSupport(device)) return op.refusal("image_support", {{"variant", v->name}});
   return {};
 }
 
