@@ -31,7 +31,8 @@ std::string channelsProblem(int channels) {
 std::string workGroup2dLimitsProblem(size_t x, size_t y, const DeviceDescriptor& device) {
   const size_t items = x * y;
   if (device.maxWorkGroupSize && items > device.maxWorkGroupSize)
-    return workGroup2dItemsConstraint().refusal({{"x", x}, {"y", y}, {"items", items}, {"max", device.maxWorkGroupSize}});
+    return workGroup2dItemsConstraint().refusal(
+        {{"x", x}, {"y", y}, {"items", items}, {"max", device.maxWorkGroupSize}});
   if (device.maxWorkItemSizes.size() >= 2 && (x > device.maxWorkItemSizes[0] || y > device.maxWorkItemSizes[1]))
     return workGroup2dSizesConstraint().refusal(
         {{"x", x}, {"y", y}, {"max_x", device.maxWorkItemSizes[0]}, {"max_y", device.maxWorkItemSizes[1]}});
@@ -82,9 +83,8 @@ KernelBuild buildKernel(ComputeContext& compute, const char* file, const std::st
   k.info = k.kernel.info(compute.device().id);
   // The compiled kernel may allow fewer work-items than the device (registers).
   if (k.info.launchableWorkGroupSize() < groupItems)
-    throw ImageConfigError(std::string(name) + " allows at most " + std::to_string(k.info.launchableWorkGroupSize()) +
-                           " work-items per group on this device (CL_KERNEL_WORK_GROUP_SIZE); " +
-                           std::to_string(groupItems) + " asked");
+    throw ImageConfigError(kernelWorkGroupConstraint().refusal(
+        {{"kernel", name}, {"max", k.info.launchableWorkGroupSize()}, {"items", groupItems}}));
   // Local memory is checked before the build, from the arrays the kernel declares
   // (localMemoryProblem), not from CL_KERNEL_LOCAL_MEM_SIZE: NVIDIA reports 4 bytes
   // more than a kernel declares (49156 for 48 KB of histogram copies) and runs it

@@ -272,9 +272,9 @@ std::shared_ptr<ImageRotatorBuilt> ImageRotator::makeBuilt(int channels) {
         break;
       }
     if (!found)
-      throw ImageConfigError(std::string("the device has no read-only 2D image format ") +
-                             (channels == 1 ? "CL_R or CL_LUMINANCE" : "CL_RGBA") + " / CL_UNORM_INT8 for the " +
-                             variant_->name + " variant");
+      throw ImageConfigError(rotateOp().refusal("image_format",
+                                                {{"formats", channels == 1 ? "CL_R or CL_LUMINANCE" : "CL_RGBA"},
+                                                 {"variant", variant_->name}}));
   }
   return b;
 }
@@ -334,9 +334,10 @@ void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_
   if (variant_->image) {
     const auto [maxW, maxH] = deviceMaxImage2d(compute_.device());
     if (static_cast<size_t>(inW) > maxW || static_cast<size_t>(inH) > maxH)
-      throw ImageConfigError("a " + describeImageLayout(inLayout) + " image exceeds the device's largest 2D image " +
-                             std::to_string(maxW) + "x" + std::to_string(maxH) + " (the " + variant_->name +
-                             " variant)");
+      throw ImageConfigError(rotateOp().refusal("image_size", {{"image", describeImageLayout(inLayout)},
+                                                               {"max_x", maxW},
+                                                               {"max_y", maxH},
+                                                               {"variant", variant_->name}}));
     if (!image_ || !(imageLayout_ == inLayout)) {
       imageSource_ = nullptr;
       cl_image_desc desc{};

@@ -24,7 +24,8 @@ std::string KernelConstraint::refusal(std::initializer_list<RefusalValue> values
 }
 
 const KernelConstraint& channelsConstraint() {
-  static const KernelConstraint c{"channels", "1 or 4 channels", "channels must be 1 (gray) or 4 (RGBA), not {channels}"};
+  static const KernelConstraint c{"channels", "1 or 4 channels",
+                                  "channels must be 1 (gray) or 4 (RGBA), not {channels}"};
   return c;
 }
 
@@ -80,6 +81,13 @@ const KernelConstraint& pixelsPerItemOfferedConstraint() {
 const KernelConstraint& rowsPerItemOfferedConstraint() {
   static const KernelConstraint c{"rows_per_item_offered", "rows per work-item the variant offers",
                                   "{rows} rows per work-item are not offered by the {variant} variant ({offered})"};
+  return c;
+}
+
+const KernelConstraint& kernelWorkGroupConstraint() {
+  static const KernelConstraint c{
+      "kernel_work_group", "the work-group within what the compiled kernel allows (CL_KERNEL_WORK_GROUP_SIZE)",
+      "{kernel} allows at most {max} work-items per group on this device (CL_KERNEL_WORK_GROUP_SIZE); {items} asked"};
   return c;
 }
 

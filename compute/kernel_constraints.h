@@ -18,6 +18,9 @@ const KernelConstraint& workGroupItemSizeConstraint();    // {items} {max}
 const KernelConstraint& workGroupOfferedConstraint();     // {items} {variant} {offered}
 const KernelConstraint& pixelsPerItemOfferedConstraint(); // {pixels} {variant} {offered}
 const KernelConstraint& rowsPerItemOfferedConstraint();   // {rows} {variant} {offered}
+// The compiled kernel allows fewer work-items per group than asked (registers):
+// {kernel} {max} {items}. Known only once the kernel is built.
+const KernelConstraint& kernelWorkGroupConstraint();
 // `what` needs more local memory than the device has: {bytes} {max}. `what` is
 // what the kernel keeps there ("the tile"); its words are part of the reason.
 KernelConstraint localMemoryConstraint(const std::string& what, const std::string& id = "local_memory");

@@ -83,9 +83,11 @@ KernelOp makeNBodyOp() {
                             {"split", "SPLIT", v.splits}}});
   op.constraints = {
       {"variant", "a variant the table offers", "unknown variant '{variant}'"},
-      {"work_group_multiple", "work-group a multiple of " + std::to_string(kNBodyWorkGroupStep), "work-group size {items} is not a multiple of {step}"},
+      {"work_group_multiple", "work-group a multiple of " + std::to_string(kNBodyWorkGroupStep),
+       "work-group size {items} is not a multiple of {step}"},
       workGroupItemsConstraint(),
       workGroupItemSizeConstraint(),
+      kernelWorkGroupConstraint(),
       {"unroll_offered", "an unroll the variant offers", "unroll {unroll} is not offered by the {variant} variant"},
       {"unroll_divides_tile", "unroll divides the tile", "unroll {unroll} does not divide the tile of {items}"},
       {"bodies_per_item_offered", "bodies per work-item the variant offers",
@@ -136,6 +138,11 @@ KernelOp makeRotateOp() {
       localMemoryConstraint("the staged source region"),
       {"image_support", "image variants only on devices with image support",
        "the {variant} variant reads an image2d_t, and the device has no image support (CL_DEVICE_IMAGE_SUPPORT is false)"},
+      {"image_format", "image variants only where the device reads 8-bit images of the pixel's channels",
+       "the device has no read-only 2D image format {formats} / CL_UNORM_INT8 for the {variant} variant"},
+      {"image_size", "image variants only for images within the device's largest 2D image",
+       "a {image} image exceeds the device's largest 2D image {max_x}x{max_y} (the {variant} variant)"},
+      kernelWorkGroupConstraint(),
   };
   collectValues(op);
   return op;
@@ -195,6 +202,7 @@ KernelOp makeTransposeOp() {
        "a work-group of {items} is more than the {count} {pieces} of a {tile}x{tile} tile"},
       workGroupItemsConstraint(),
       workGroupItemSizeConstraint(),
+      kernelWorkGroupConstraint(),
       localMemoryConstraint("the tile"),
   };
   collectValues(op);
@@ -249,6 +257,7 @@ KernelOp makeHistogramOp() {
        "the statistics reduction needs work-groups of {items}: {why}"},
       localMemoryConstraint("the sub-histograms", "local_memory_sub_histograms"),
       localMemoryConstraint("the histogram copies", "local_memory_copies"),
+      kernelWorkGroupConstraint(),
   };
   collectValues(op);
   return op;
@@ -266,7 +275,8 @@ KernelOp makeCopyOp() {
                   {{"work_group", "", {kCopyWorkGroup}}}}};
   op.constraints = {{"work_group_positive", "a positive work-group", "the copy's work-group size must be positive"},
                     workGroupItemsConstraint(),
-                    workGroupItemSizeConstraint()};
+                    workGroupItemSizeConstraint(),
+                    kernelWorkGroupConstraint()};
   collectValues(op);
   return op;
 }

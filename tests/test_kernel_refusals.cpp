@@ -1,13 +1,17 @@
 // A refused configuration's message is its constraint's reason from the operation's
 // descriptor (compute/kernel_op.h), with the numbers filled in: the checks
-// (*ConfigProblem) spell no refusal of their own. No OpenCL device needed: the
-// devices are descriptors made up here, small enough to refuse things.
+// (*ConfigProblem) and the runners spell no refusal of their own. The checks need
+// no OpenCL device: the devices are descriptors made up here, small enough to
+// refuse things; one refusal only a real device gives is asked of the test device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "compute/cl_objects.h"
 #include "compute/config_parameters.h"
 #include "compute/image_histogram.h"
 #include "compute/image_rotate.h"
@@ -15,6 +19,8 @@
 #include "compute/kernel_constraints.h"
 #include "compute/kernel_op.h"
 #include "compute/nbody_variants.h"
+#include "test_devices.h"
+#include "test_require.h"
 
 namespace ks {
 namespace {
@@ -183,15 +189,17 @@ TEST(KernelRefusals, ARefusedConfigurationSaysItsConstraintsReason) {
 }
 
 TEST(KernelRefusals, EveryNBodyRefusalIsAConstraintOfItsDescriptor) {
-  const std::set<std::string> hit = checkRefusals(nbodyOp(), nbodyConfigParameters(), [](NBodyConfig c, const DeviceDescriptor& d) {
-    std::vector<std::string> out = {nbodyConfigProblem(c, d)};
-    c.fp64 = true;
-    out.push_back(nbodyConfigProblem(c, d));
-    return out;
-  });
+  const std::set<std::string> hit =
+      checkRefusals(nbodyOp(), nbodyConfigParameters(), [](NBodyConfig c, const DeviceDescriptor& d) {
+        std::vector<std::string> out = {nbodyConfigProblem(c, d)};
+        c.fp64 = true;
+        out.push_back(nbodyConfigProblem(c, d));
+        return out;
+      });
   // Every offered unroll (at most 32) divides every work-group (a multiple of 32): the check guards values the
   // lists never hold.
-  EXPECT_EQ(hit, idsExcept(nbodyOp(), {"unroll_divides_tile"}));
+  // The compiled kernel's limit is known only once it is built.
+  EXPECT_EQ(hit, idsExcept(nbodyOp(), {"unroll_divides_tile", "kernel_work_group"}));
 }
 
 TEST(KernelRefusals, EveryRotateRefusalIsAConstraintOfItsDescriptor) {
@@ -200,8 +208,9 @@ TEST(KernelRefusals, EveryRotateRefusalIsAConstraintOfItsDescriptor) {
         return std::vector<std::string>{imageRotateConfigProblem(c, d, 1), imageRotateConfigProblem(c, d, 4),
                                         imageRotateConfigProblem(c, d, 3)};
       });
-  // A made-up device has no runtime handle, so it counts as image-capable.
-  EXPECT_EQ(hit, idsExcept(rotateOp(), {"image_support"}));
+  // A made-up device has no runtime handle, so it counts as image-capable; the
+  // image's formats and size and the compiled kernel's limit come up when it runs.
+  EXPECT_EQ(hit, idsExcept(rotateOp(), {"image_support", "image_format", "image_size", "kernel_work_group"}));
 }
 
 TEST(KernelRefusals, EveryTransposeRefusalIsAConstraintOfItsDescriptor) {
@@ -211,7 +220,7 @@ TEST(KernelRefusals, EveryTransposeRefusalIsAConstraintOfItsDescriptor) {
                                         imageTransposeConfigProblem(c, d, 3)};
       });
   // Every offered row count is at most every offered tile: the check guards values the lists never hold.
-  EXPECT_EQ(hit, idsExcept(transposeOp(), {"rows_within_tile"}));
+  EXPECT_EQ(hit, idsExcept(transposeOp(), {"rows_within_tile", "kernel_work_group"}));
 }
 
 TEST(KernelRefusals, EveryHistogramRefusalIsAConstraintOfItsDescriptor) {
@@ -223,7 +232,34 @@ TEST(KernelRefusals, EveryHistogramRefusalIsAConstraintOfItsDescriptor) {
         out.push_back(imageHistogramConfigProblem(c, d, 4));
         return out;
       });
-  EXPECT_EQ(hit, idsExcept(histogramOp(), {}));
+  EXPECT_EQ(hit, idsExcept(histogramOp(), {"kernel_work_group"}));
+}
+
+// A refusal the device gives when the rotation runs: an image wider than the
+// device's largest 2D image, through image2d_t.
+TEST(KernelRefusalsOnADevice, AnImageWiderThanTheDevicesImagesSaysItsConstraintsReason) {
+  KS_NEED("opencl", test::openClMissing());
+  const std::unique_ptr<ComputeContext> compute = test::makeTestCompute();
+  ASSERT_NE(compute, nullptr);
+  const auto [maxW, maxH] = deviceMaxImage2d(compute->device());
+  if (maxW == 0) GTEST_SKIP() << "the device has no image support";
+  const RotateConfig c{"nearest_image", 8, 8, 1, 1};
+  ASSERT_EQ(imageRotateConfigProblem(c, compute->device(), 1), "");
+  const ImageLayout wide{static_cast<int>(maxW) + 1, 1, 1};
+  Buffer in(compute->context(), CL_MEM_READ_WRITE, wide.bytes());
+  Buffer out(compute->context(), CL_MEM_READ_WRITE, wide.bytes());
+  ImageRotator rotator(*compute, c);
+  std::string why;
+  try {
+    rotator.run(compute->queue(), in.get(), wide, out.get(), wide, RotateParams{});
+  } catch (const ImageConfigError& e) {
+    why = e.what();
+  }
+  EXPECT_EQ(why, rotateOp().refusal("image_size", {{"image", describeImageLayout(wide)},
+                                                   {"max_x", maxW},
+                                                   {"max_y", maxH},
+                                                   {"variant", "nearest_image"}}));
+  EXPECT_EQ(constraintOf(rotateOp(), why), "image_size") << why;
 }
 
 }  // namespace
