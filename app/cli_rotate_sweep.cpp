@@ -2,6 +2,7 @@
 
 #include "compute/kernel_op.h"
 #include "compute/parameter_values.h"
+#include "compute/rotate_sweep_plan.h"
 
 namespace ks {
 
@@ -9,7 +10,8 @@ void addRotateSweepOptions(CLI::App& app, RotateSweepOptions& o, std::vector<std
   const KernelOp& op = rotateOp();
   auto* group = app.add_option_group("Rotate sweep",
                                      "Ranges for --bench rotate (default: each variant's own values, work-group shapes "
-                                     "of 256 work-items; the channels are --channels)");
+                                     "of " + std::to_string(kRotateSweptWorkGroupItems) +
+                                         " work-items; the channels are --channels)");
   group->add_option("--rotate-variant", o.variants, joinValues(op.variantNames()) + " (list)")
       ->delimiter(',')
       ->check(CLI::IsMember(op.variantNames()));

@@ -13,8 +13,8 @@ RotateParams rotateSweepParams() {
 }
 
 int rotateSweptWorkGroupItems(const DeviceDescriptor& device) {
-  // A common group size on GPUs, and no more than the device takes.
-  const size_t limit = device.maxWorkGroupSize ? std::min<size_t>(device.maxWorkGroupSize, 256) : 256;
+  const size_t most = kRotateSweptWorkGroupItems;
+  const size_t limit = device.maxWorkGroupSize ? std::min(device.maxWorkGroupSize, most) : most;
   int items = 1;
   while (static_cast<size_t>(items) * 2 <= limit) items *= 2;
   return items;

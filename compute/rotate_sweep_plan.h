@@ -28,8 +28,9 @@ struct RotateSweepRanges {
   std::map<std::string, std::vector<int>> values;
 };
 
-// The work-items of the shapes swept by default: 256, or the largest power of two
-// within the device's work-group limit.
+// The work-items of the shapes swept by default: kRotateSweptWorkGroupItems (a common
+// group size on GPUs), or the largest power of two within the device's work-group limit.
+constexpr int kRotateSweptWorkGroupItems = 256;
 int rotateSweptWorkGroupItems(const DeviceDescriptor& device);
 // What the Sweep panel starts with: the buffer and image bilinear variants, their own values.
 RotateSweepRanges quickRotateSweep();
