@@ -59,6 +59,12 @@ struct RotateSweepOptions {
   std::vector<int> pixelsPerItem, rowsPerItem;
 };
 
+// `--bench histogram`: the histogram sweep's ranges (empty: each variant's own values).
+struct HistogramSweepOptions {
+  std::vector<std::string> variants;
+  std::vector<int> workGroups;
+};
+
 // The image batch (app/image_batch.h): image files through the image lab's
 // pipeline without a window. A choice left unset is the lab's default.
 struct ImageBatchOptions {
@@ -104,6 +110,7 @@ struct AppOptions {
   NBodyOptions nbody;
   TransposeOptions transpose;
   RotateSweepOptions rotateSweep;
+  HistogramSweepOptions histogramSweep;
   ImageBatchOptions imageBatch;
   int record = 0;          // --record N: record N frames of the viewer (after --warmup) as a run
   int warmup = 10;         // frames skipped before a recording starts

@@ -1603,11 +1603,44 @@ TEST(App, RotateSweepWritesACompleteCsv) {
   EXPECT_EQ(ok, 2);
 }
 
+// `--bench histogram`: work-groups a variant does not offer refused with the reason, the others measured.
+TEST(App, HistogramSweepWritesACompleteCsv) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-histogram-sweep");
+  const fs::path csv = dir / "histogram.csv";
+  const RunResult r = runApp(dir, {"--bench", "histogram", "--histogram-variant", "subhist_uchar", "--histogram-wg",
+                                   "64,100", "--image-size", "40x24", "--channels", "1", "--iterations", "2", "--csv",
+                                   csv.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  std::string error;
+  const auto runs = runsFromCsv(test::readFile(csv), &error);
+  ASSERT_TRUE(runs) << error;
+  size_t ok = 0;
+  for (const RunRecord& run : *runs) {
+    EXPECT_EQ(run.meta.scene, "histogram");
+    EXPECT_EQ(run.meta.parameter("variant"), "subhist_uchar");
+    if (run.ok()) {
+      ++ok;
+      EXPECT_EQ(run.meta.parameter("work_group"), "64");
+      EXPECT_GT(run.m.rate, 0.0) << run.name;
+    } else {
+      EXPECT_EQ(run.meta.parameter("work_group"), "100") << run.status;
+      EXPECT_NE(run.status.find("not offered"), std::string::npos) << run.status;
+    }
+  }
+  EXPECT_EQ(ok * 2, runs->size()) << "each pixels-per-item value once at 64 (runs) and once at 100 (refused)";
+  const RunResult wrong = runApp(dir, {"--bench", "rotate", "--histogram-wg", "64"});
+  EXPECT_EQ(wrong.exitCode, 2) << wrong.describe();
+  EXPECT_NE((wrong.out + wrong.err).find("--histogram-wg: for --bench histogram"), std::string::npos)
+      << wrong.describe();
+}
+
 TEST(App, RotateSweepOptionsAreCheckedAndListed) {
   TempDir dir("ks-app-rotate-options");
   RunResult r = runApp(dir, {"--help"});
   EXPECT_EQ(r.exitCode, 0);
-  for (const char* text : {"rotate", "--rotate-variant", "--rotate-wg", "--pixels-per-item", "--rotate-rows-per-item"})
+  for (const char* text : {"rotate", "--rotate-variant", "--rotate-wg", "--pixels-per-item", "--rotate-rows-per-item",
+                           "histogram", "--histogram-variant", "--histogram-wg"})
     EXPECT_NE(r.out.find(text), std::string::npos) << text;
   r = runApp(dir, {"--bench", "rotate", "--rotate-variant", "sideways"});
   EXPECT_EQ(r.exitCode, 2) << r.describe();

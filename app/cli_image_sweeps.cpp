@@ -1,4 +1,4 @@
-#include "app/cli_rotate_sweep.h"
+#include "app/cli_image_sweeps.h"
 
 #include "compute/kernel_op.h"
 #include "compute/parameter_values.h"
@@ -40,6 +40,21 @@ void addRotateSweepOptions(CLI::App& app, RotateSweepOptions& o, std::vector<std
       ->check(CLI::Range(1, 4096));
 }
 
+void addHistogramSweepOptions(CLI::App& app, HistogramSweepOptions& o) {
+  const KernelOp& op = histogramOp();
+  auto* group = app.add_option_group("Histogram sweep",
+                                     "Ranges for --bench histogram (default: each variant's own values; the "
+                                     "channels are --channels)");
+  group->add_option("--histogram-variant", o.variants, joinValues(op.variantNames()) + " (list)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(op.variantNames()));
+  group->add_option("--histogram-wg", o.workGroups,
+                    "Work-group sizes (list; the variants offer " + joinValues(op.parameter("work_group").values) +
+                        ", each some of them; the others are listed with the reason)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 20));
+}
+
 std::string finishRotateSweepOptions(const CLI::App& app, const AppOptions& all, RotateSweepOptions& o,
                                      const std::vector<std::string>& shapes) {
   for (const std::string& shape : shapes) {
@@ -51,6 +66,8 @@ std::string finishRotateSweepOptions(const CLI::App& app, const AppOptions& all,
   // The ranges would be ignored without a word by the other runs: refused instead.
   for (const char* name : {"--rotate-variant", "--rotate-wg", "--pixels-per-item", "--rotate-rows-per-item"})
     if (app.count(name) > 0 && all.bench != "rotate") return std::string(name) + ": for --bench rotate";
+  for (const char* name : {"--histogram-variant", "--histogram-wg"})
+    if (app.count(name) > 0 && all.bench != "histogram") return std::string(name) + ": for --bench histogram";
   return {};
 }
 

@@ -1,6 +1,6 @@
-// The rotate sweep (issue 21, item 1): its plan read from the rotate descriptor,
-// refusals with the descriptor's reasons, run records keyed by the parameters'
-// names, and measured configurations whose output matches the CPU reference.
+// The rotate and histogram sweeps (issue 21, item 1): their plans read from the
+// descriptors, refusals with the descriptors' reasons, run records keyed by the
+// parameters' names, and measured configurations whose output matches the CPU reference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,10 +9,12 @@
 #include <memory>
 #include <set>
 
+#include "compute/histogram_sweep.h"
 #include "compute/image_reference.h"
 #include "compute/kernel_op.h"
 #include "compute/rotate_benchmark.h"
 #include "compute/rotate_sweep_plan.h"
+#include "lab/histogram_runs.h"
 #include "lab/rotate_runs.h"
 #include "test_devices.h"
 #include "test_require.h"
@@ -159,6 +161,70 @@ TEST(RotateSweepOnDevice, MeasuredConfigurationsMatchTheReference) {
       for (size_t i = 0; i < got.data.size(); ++i)
         worst = std::max(worst, std::abs(static_cast<int>(got.data[i]) - static_cast<int>(want.data[i])));
       EXPECT_LE(worst, tolerance) << describeRotateConfig(c) << ", " << describeImageLayout(layout);
+    }
+  }
+}
+
+TEST(HistogramSweepPlan, EachVariantSweepsOnlyItsOwnParameters) {
+  DeviceDescriptor device = bigDevice();
+  device.localMemBytes = 1 << 20;  // room for every copy count: only the work-group is refused
+  const KernelOp& op = histogramOp();
+  HistogramSweepRanges ranges{{"subhist_uchar", "local_atomic"}, {}};
+  ranges.values["work_group"] = {64, 100};
+  const SweepPlan<HistogramConfig> plan = planHistogramSweep(ranges, device, 4);
+  const KernelOpVariant& subhist = *op.variant("subhist_uchar");
+  const KernelOpVariant& local = *op.variant("local_atomic");
+  const size_t subhistEach = subhist.parameter("pixels_per_item")->values.size();
+  const size_t localEach =
+      local.parameter("copies")->values.size() * local.parameter("groups_per_compute_unit")->values.size();
+  EXPECT_EQ(plan.total(), 2 * (subhistEach + localEach));
+  for (const auto& [c, why] : plan.refused) {
+    EXPECT_EQ(c.workGroup, 100) << describeHistogramConfig(c) << ": " << why;
+    EXPECT_EQ(why, imageHistogramConfigProblem(c, device, 4));
+    EXPECT_NE(why.find("work-group size 100 is not offered"), std::string::npos) << why;
+  }
+  for (const HistogramConfig& c : plan.valid) EXPECT_EQ(c.workGroup, 64) << describeHistogramConfig(c);
+  // The records: one column per parameter, under the descriptor's names.
+  HistogramMeasurement m;
+  m.config = plan.valid.front();
+  m.layout = {40, 24, 4};
+  m.runMs = {0.2, 0.1, 0.3};
+  m.gigabytesPerSecond = 3.5;
+  const RunRecord r = histogramRun(device, m, 3);
+  EXPECT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(r.meta.scene, "histogram");
+  EXPECT_DOUBLE_EQ(r.m.kernelMs.median, 0.2);
+  for (const auto& p : histogramConfigParameters()) {
+    EXPECT_EQ(r.meta.parameter(p.name), std::to_string(m.config.*p.member)) << p.name;
+    EXPECT_NO_THROW(op.parameter(p.name)) << p.name << " is a descriptor name";
+  }
+}
+
+// Every histogram configuration a small sweep measures counts as the CPU does.
+TEST(HistogramSweepOnDevice, MeasuredConfigurationsMatchTheReference) {
+  KS_NEED("opencl", test::openClMissing());
+  std::unique_ptr<ComputeContext> compute = test::makeTestCompute();
+  ASSERT_TRUE(compute);
+  HistogramSweepRanges ranges{{"subhist_uchar", "local_atomic"}, {}};
+  ranges.values["work_group"] = {64};
+  ranges.values["copies"] = {1, 8};
+  ranges.values["groups_per_compute_unit"] = {1};
+  for (int channels : imageChannelCounts()) {
+    const ImageLayout layout{37, 23, channels};
+    const SweepPlan<HistogramConfig> plan = planHistogramSweep(ranges, compute->device(), channels);
+    ASSERT_FALSE(plan.valid.empty());
+    const HostImage in = randomHostImage(layout, 7);
+    const ImageHistogram want = histogramReference(in);
+    Buffer src(compute->context(), CL_MEM_READ_ONLY, layout.bytes());
+    Buffer bins(compute->context(), CL_MEM_READ_WRITE, histogramBinCount(layout) * sizeof(cl_uint));
+    compute->queue().writeBuffer(src, 0, layout.bytes(), in.data.data());
+    for (const HistogramConfig& c : plan.valid) {
+      const HistogramMeasurement m = measureHistogram(*compute, src.get(), bins.get(), layout, c, 2);
+      ASSERT_EQ(m.problem, "") << describeHistogramConfig(c);
+      EXPECT_TRUE(std::isfinite(m.gigabytesPerSecond) && m.gigabytesPerSecond > 0.0) << describeHistogramConfig(c);
+      std::vector<uint32_t> got(histogramBinCount(layout));
+      compute->queue().readBuffer(bins, 0, got.size() * sizeof(uint32_t), got.data());
+      EXPECT_EQ(got, want.bins) << describeHistogramConfig(c) << ", " << describeImageLayout(layout);
     }
   }
 }
