@@ -15,6 +15,7 @@
 #include <functional>
 #include <iostream>
 
+#include "app/cli_image_sweeps.h"
 #include "app/image_batch.h"
 #include "compute/image_histogram.h"
 #include "compute/image_rotate.h"
@@ -201,10 +202,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                  "At exit, write what the app showed (scene, image, log) as JSON to this file")
       ->check(outputFileProblem);
   app.add_option("--bench", options.bench,
-                 "Run a benchmark instead of the viewer: nbody, image, interop, transpose (a sweep of the transpose "
-                 "variants on an --image-size image, default 8192x8192) or ceilings (the device's measured memory, "
+                 "Run a benchmark instead of the viewer: nbody, image, interop, transpose, rotate or histogram (a "
+                 "sweep of that operation's variants on an --image-size image, default 8192x8192) or ceilings (the device's measured memory, "
                  "arithmetic, local memory and atomic rates)")
-      ->check(CLI::IsMember({"nbody", "image", "interop", "transpose", "ceilings"}));
+      ->check(CLI::IsMember({"nbody", "image", "interop", "transpose", "rotate", "histogram", "ceilings"}));
   std::string imageSize;
   app.add_option("--image-size", imageSize, "Image size for --bench image, WIDTHxHEIGHT (default 8192x8192)")
       ->check(sizeValidator(1, 65536));
@@ -314,9 +315,12 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   trGroup->add_option("--naive-wg", naiveShapes, "Work-group shapes WxH of the naive variant (list)")
       ->delimiter(',')
       ->check(sizeValidator(1, 4096));
-  trGroup->add_option("--channels", tr.channels, "Image channels to sweep: 1 (gray), 4 (RGBA) (list, default 4)")
+  trGroup->add_option("--channels", tr.channels, "Image channels to sweep (--bench transpose, rotate, histogram): 1 (gray), 4 (RGBA) (list, default 4)")
       ->delimiter(',')
       ->check(CLI::IsMember(transposes.parameter("channels").values));
+  std::vector<std::string> rotateShapes;
+  addRotateSweepOptions(app, options.rotateSweep, rotateShapes);
+  addHistogramSweepOptions(app, options.histogramSweep);
   ImageBatchOptions& batch = options.imageBatch;
   auto* batchGroup = app.add_option_group(
       "Image batch",
@@ -409,6 +413,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
     parseSize(shape, w, h);
     tr.naiveShapes.emplace_back(w, h);
   }
+  if (const std::string problem = finishRotateSweepOptions(app, options, options.rotateSweep, rotateShapes);
+      !problem.empty())
+    return usageError(problem);
   for (const char* name : {"--angle", "--rotate", "--expand", "--background", "--transparent", "--transpose",
                            "--histogram", "--histogram-of", "--save-result", "--histogram-out"})
     if (app.count(name) > 0) batch.given.push_back(name);

@@ -51,6 +51,20 @@ struct TransposeOptions {
   std::vector<int> channels{4};
 };
 
+// `--bench rotate`: the rotate sweep's ranges (empty: each variant's own values;
+// work-group shapes of 256 work-items, compute/rotate_sweep_plan.h). The channels are --channels.
+struct RotateSweepOptions {
+  std::vector<std::string> variants;
+  std::vector<std::pair<int, int>> workGroups;  // WxH
+  std::vector<int> pixelsPerItem, rowsPerItem;
+};
+
+// `--bench histogram`: the histogram sweep's ranges (empty: each variant's own values).
+struct HistogramSweepOptions {
+  std::vector<std::string> variants;
+  std::vector<int> workGroups;
+};
+
 // The image batch (app/image_batch.h): image files through the image lab's
 // pipeline without a window. A choice left unset is the lab's default.
 struct ImageBatchOptions {
@@ -95,6 +109,8 @@ struct AppOptions {
   std::string bench;       // "interop" or "nbody": run that benchmark instead of the viewer
   NBodyOptions nbody;
   TransposeOptions transpose;
+  RotateSweepOptions rotateSweep;
+  HistogramSweepOptions histogramSweep;
   ImageBatchOptions imageBatch;
   int record = 0;          // --record N: record N frames of the viewer (after --warmup) as a run
   int warmup = 10;         // frames skipped before a recording starts

@@ -15,6 +15,8 @@
 #include "app/bench_image.h"
 #include "app/bench_interop.h"
 #include "app/bench_nbody.h"
+#include "app/bench_histogram.h"
+#include "app/bench_rotate.h"
 #include "app/bench_transpose.h"
 #include "app/cli.h"
 #include "app/fps_counter.h"
@@ -98,6 +100,10 @@ const Mode kModes[] = {
      [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runImageBenchmark(std::move(c), o, ks::Settings{}); }},
     {[](const ks::AppOptions& o) { return o.bench == "transpose"; },
      [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runTransposeSweep(std::move(c), o, ks::Settings{}); }},
+    {[](const ks::AppOptions& o) { return o.bench == "histogram"; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runHistogramSweep(std::move(c), o, ks::Settings{}); }},
+    {[](const ks::AppOptions& o) { return o.bench == "rotate"; },
+     [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runRotateSweep(std::move(c), o, ks::Settings{}); }},
     {[](const ks::AppOptions& o) { return o.bench == "ceilings"; },
      [](ks::DeviceCatalog c, const ks::AppOptions& o) { return ks::runCeilingsBenchmark(std::move(c), o, ks::Settings{}); }},
     {[](const ks::AppOptions& o) { return o.bench == "interop"; },

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/rotate_sweep_plan.h"
 #include "compute/sweep_plan.h"
 #include "lab/run_record.h"
 #include "lab/tuning_cache.h"
@@ -29,7 +30,7 @@ struct RecordingState {
 
 // N-body and transpose sweeps measure kernels alone; the interop sweep records
 // the running scene on each interop path (frame times included).
-enum class SweepTarget { NBody, Transpose, Interop };
+enum class SweepTarget { NBody, Transpose, Interop, Rotate };
 
 // A sweep from the UI: ranges as check boxes over the variant tables' values.
 struct SweepUiState {
@@ -39,6 +40,9 @@ struct SweepUiState {
                    bodiesPerItem = quickNBodySweep().bodiesPerItem, splits = quickNBodySweep().splits;
   std::vector<std::string> transposeVariants = quickTransposeSweep().variants;
   std::vector<int> tiles, rowsPerItem, tileWorkGroups;  // empty: every value of the table
+  // Rotate: empty lists are each variant's own values (shapes: those of 256 work-items).
+  std::vector<std::string> rotateVariants = quickRotateSweep().variants;
+  std::vector<int> rotatePixelsPerItem, rotateRowsPerItem;
   int bodies = 0;  // 0: as many as the N-body scene runs (a winner is tuned for the N it was measured at)
   int imageSize = 2048;
   int channels = 4;

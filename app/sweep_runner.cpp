@@ -4,6 +4,7 @@
 
 #include "app/run_recorder.h"
 #include "app/session.h"
+#include "lab/rotate_runs.h"
 #include "lab/sweep_runs.h"
 #include "compute/sweep_plan.h"
 
@@ -17,6 +18,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   next_ = 0;
   nbodyQueue_.clear(), transposeQueue_.clear(), nbodyResults_.clear(), transposeResults_.clear();
   interopQueue_.clear(), interopResults_.clear();
+  rotateQueue_.clear(), rotateResults_.clear();
   ui.results.clear();
   ui.resultsTarget = target_;  // the panel shows them while this kind is chosen
   // The last sweep's counts go with its results (a start refused below shows none).
@@ -57,6 +59,8 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
     params_ = nbodyPresetDefaults(state.nbody.preset, bodies_).params;
     ui.total = plan.total();
     ui.refused = plan.refused.size();
+  } else if (target_ == SweepTarget::Rotate) {
+    if (!startRotate(state, compute)) return;
   } else {
     layout_ = {ui.imageSize, ui.imageSize, ui.channels};
     if (const std::string p = imageLayoutProblem(layout_); !p.empty() || layout_.bytes() > device.maxAllocBytes) {
@@ -96,6 +100,7 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   // what they use) while frames go on.
   nbodyTrial_.reset();
   transposeTrial_.reset();
+  rotateTrial_.reset();
   system_.reset();
   if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
   in_ = Buffer();
@@ -124,6 +129,10 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     // The interop path is the user's choice of the moment, not a tuned default: apply, do not cache.
     state.requestedInterop = interopResults_[static_cast<size_t>(best)];
     ui.message = "applied " + winner.name;
+    return;
+  }
+  if (target_ == SweepTarget::Rotate) {
+    applyRotateBest(state, static_cast<size_t>(best));
     return;
   }
   const TuningCache tuningBefore = runs.tuning;
@@ -171,6 +180,8 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
 
 std::pair<std::string, std::string> SweepRunner::programOf(size_t index) const {
   if (target_ == SweepTarget::NBody) return {kNBodyKernelFile, nbodyBuildOptions(nbodyQueue_[index])};
+  if (target_ == SweepTarget::Rotate)
+    return {kRotateKernelFile, imageRotateBuildOptions(rotateQueue_[index], layout_.channels)};
   return {kTransposeKernelFile, imageTransposeBuildOptions(transposeQueue_[index], layout_.channels)};
 }
 
@@ -214,13 +225,15 @@ void SweepRunner::step(AppState& state, Session& session) {
     return;
   }
   const DeviceDescriptor& device = compute.device();
-  const size_t queued = target_ == SweepTarget::NBody ? nbodyQueue_.size() : transposeQueue_.size();
+  const size_t queued = target_ == SweepTarget::NBody    ? nbodyQueue_.size()
+                        : target_ == SweepTarget::Rotate ? rotateQueue_.size()
+                                                         : transposeQueue_.size();
   auto updateClock = [&] {
     ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     ui.etaSeconds =
         next_ > 0 ? ui.elapsedSeconds / static_cast<double>(next_) * static_cast<double>(queued - next_) : 0.0;
   };
-  if ((nbodyTrial_ || transposeTrial_) && !pollTrial(state, device)) {
+  if ((nbodyTrial_ || transposeTrial_ || rotateTrial_) && !pollTrial(state, device)) {
     updateClock();
     return;
   }
@@ -248,6 +261,9 @@ void SweepRunner::step(AppState& state, Session& session) {
     if (target_ == SweepTarget::NBody)
       nbodyTrial_ = std::make_unique<NBodyTrial>(compute, *system_, nbodyQueue_[next_], params_, ui.repetitions,
                                                  kSweepBatchMs);
+    else if (target_ == SweepTarget::Rotate)
+      rotateTrial_ = std::make_unique<RotateTrial>(compute, in_.get(), out_.get(), layout_, rotateParams_,
+                                                   rotateQueue_[next_], ui.repetitions, kSweepBatchMs);
     else
       transposeTrial_ = std::make_unique<TransposeTrial>(compute, in_.get(), out_.get(), layout_, transposeQueue_[next_],
                                                          ui.repetitions, kSweepBatchMs);
@@ -261,15 +277,21 @@ void SweepRunner::step(AppState& state, Session& session) {
 
 bool SweepRunner::pollTrial(AppState& state, const DeviceDescriptor& device) {
   SweepUiState& ui = state.runs.sweep;
-  const bool ready = nbodyTrial_ ? nbodyTrial_->poll() : transposeTrial_->poll();
+  const bool ready = nbodyTrial_ ? nbodyTrial_->poll() : rotateTrial_ ? rotateTrial_->poll() : transposeTrial_->poll();
   if (!ready) {
-    ui.launchMs = nbodyTrial_ ? nbodyTrial_->longestStepMs() : transposeTrial_->longestRunMs();
+    ui.launchMs = nbodyTrial_    ? nbodyTrial_->longestStepMs()
+                  : rotateTrial_ ? rotateTrial_->longestRunMs()
+                                 : transposeTrial_->longestRunMs();
     return false;
   }
   if (nbodyTrial_) {
     ui.results.push_back(nbodyRun(device, nbodyTrial_->result(), system_->size(), ui.repetitions));
     nbodyResults_.push_back(nbodyQueue_[next_]);
     nbodyTrial_.reset();
+  } else if (rotateTrial_) {
+    ui.results.push_back(rotateRun(device, rotateTrial_->result(), ui.repetitions));
+    rotateResults_.push_back(rotateQueue_[next_]);
+    rotateTrial_.reset();
   } else {
     ui.results.push_back(transposeRun(device, transposeTrial_->result(), ui.repetitions));
     transposeResults_.push_back(transposeQueue_[next_]);

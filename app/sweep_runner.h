@@ -22,6 +22,7 @@
 #include "compute/interop/interop_path.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_model.h"
+#include "compute/rotate_benchmark.h"
 #include "compute/transpose_benchmark.h"
 
 namespace ks {
@@ -50,6 +51,10 @@ class SweepRunner {
   void stepInterop(AppState& state, const ComputeContext& compute);
   // The kernel file and build options configuration `index` of the queue runs with.
   std::pair<std::string, std::string> programOf(size_t index) const;
+  // Rotate sweep (app/sweep_runner_rotate.cpp): the plan queued and its buffers made;
+  // false when it cannot start (ui.status says why).
+  bool startRotate(AppState& state, ComputeContext& compute);
+  void applyRotateBest(AppState& state, size_t best);
 
   bool active_ = false;
   bool cancelled_ = false;  // the last sweep stopped before it measured every configuration
@@ -57,6 +62,9 @@ class SweepRunner {
   SweepTarget target_ = SweepTarget::NBody;
   std::vector<NBodyConfig> nbodyQueue_;
   std::vector<TransposeConfig> transposeQueue_;
+  std::vector<RotateConfig> rotateQueue_, rotateResults_;
+  std::unique_ptr<RotateTrial> rotateTrial_;
+  RotateParams rotateParams_;
   size_t next_ = 0;  // the configuration measured now (a trial in flight) or next
   std::unique_ptr<NBodyTrial> nbodyTrial_;
   std::unique_ptr<TransposeTrial> transposeTrial_;

@@ -3,13 +3,14 @@
 #include <algorithm>
 
 #include "compute/image_op_checks.h"
+#include "compute/kernel_op.h"
 
 namespace ks {
 
 ImageCopier::ImageCopier(ComputeContext& compute, int workGroup) : workGroup_(workGroup) {
   if (std::string p = workGroup1dProblem(static_cast<size_t>(std::max(workGroup, 1)), compute.device());
       workGroup < 1 || !p.empty())
-    throw ImageConfigError(workGroup < 1 ? "the copy's work-group size must be positive" : p);
+    throw ImageConfigError(workGroup < 1 ? copyOp().refusal("work_group_positive") : p);
   KernelBuild k = buildKernel(compute, kCopyKernelFile, "", "copy_bytes", static_cast<size_t>(workGroup));
   build_ = k.build;
   kernel_ = k.kernel;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "compute/image_op_checks.h"
+#include "compute/kernel_op.h"
 
 namespace ks {
 
@@ -109,16 +110,13 @@ std::string imageHistogramBuildOptions(const HistogramConfig& c, int channels) {
 
 std::string deviceScopeFenceProblem(const DeviceDescriptor& device) {
   const int major = device.openclMajorVersion();
-  if (major < 2)
-    return "local_atomic_fused needs device-scope memory fences (OpenCL 2.0 or later); the device reports '" +
-           device.deviceVersion + "'";
+  if (major < 2) return histogramOp().refusal("fence_version", {{"version", device.deviceVersion}});
   // NVIDIA's OpenCL 3.0 lists work-group-scope fences only (0x13), yet compiles a
   // memory_scope_device fence to membar.gl, CUDA's __threadfence (checked in its
   // PTX, see docs/BENCHMARKS.md): the one exception to the capability query.
   const cl_device_atomic_capabilities needed = CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
   if (major >= 3 && (device.atomicFenceCapabilities & needed) != needed && !device.isNvidia())
-    return "local_atomic_fused needs acquire-release fences of device scope, which the device does not offer "
-           "(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES)";
+    return histogramOp().refusal("fence_capabilities");
   return "";
 }
 
@@ -150,36 +148,35 @@ size_t imageHistogramLocalMemoryBytes(const HistogramConfig& c, int channels) {
 }
 
 std::string imageHistogramConfigProblem(const HistogramConfig& c, const DeviceDescriptor& device, int channels) {
+  // The words of each refusal are the descriptor's (compute/kernel_ops.cpp).
+  const KernelOp& op = histogramOp();
   const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
-  if (!v) return "unknown histogram variant '" + c.variant + "'";
+  if (!v) return op.refusal("variant", {{"variant", c.variant}});
   if (std::string p = channelsProblem(channels); !p.empty()) return p;
   if (c.countedChannels < 1 || c.countedChannels > kAllHistogramChannels)
-    return "the counted channels must be a non-empty subset of R, G, B, A and luminance (mask " +
-           std::to_string(c.countedChannels) + ")";
+    return op.refusal("counted_channels", {{"mask", c.countedChannels}});
   if (!contains(v->workGroups, c.workGroup))
-    return "work-group size " + std::to_string(c.workGroup) + " is not offered by the " + v->name + " variant (" +
-           listOf(v->workGroups) + ")";
+    return op.refusal("work_group_offered",
+                      {{"items", c.workGroup}, {"variant", v->name}, {"offered", listOf(v->workGroups)}});
   if (std::string p = workGroup1dProblem(static_cast<size_t>(c.workGroup), device); !p.empty()) return p;
   if (isSubHistogram(v)) {
     if (c.pixelsPerItem > kSubHistogramMaxPixelsPerItem)
-      return std::to_string(c.pixelsPerItem) +
-             " pixels per work-item would overflow the uchar sub-histogram bins (at most 255: an image of one value "
-             "would wrap to 0)";
+      return op.refusal("uchar_bins", {{"pixels", c.pixelsPerItem}, {"max", kSubHistogramMaxPixelsPerItem}});
     if (!contains(v->pixelsPerItem, c.pixelsPerItem))
-      return std::to_string(c.pixelsPerItem) + " pixels per work-item are not offered by the " + v->name +
-             " variant (" + listOf(v->pixelsPerItem) + ")";
+      return op.refusal("pixels_per_item_offered",
+                        {{"pixels", c.pixelsPerItem}, {"variant", v->name}, {"offered", listOf(v->pixelsPerItem)}});
   } else {
     if (!isFlushed(v) && !contains(v->copies, c.copies))
-      return std::to_string(c.copies) + " histogram copies are not offered by the " + v->name + " variant (" +
-             listOf(v->copies) + ")";
+      return op.refusal("copies_offered", {{"copies", c.copies}, {"variant", v->name}, {"offered", listOf(v->copies)}});
     if (!contains(v->groupsPerComputeUnit, c.groupsPerComputeUnit))
-      return std::to_string(c.groupsPerComputeUnit) + " groups per compute unit are not offered by the " + v->name +
-             " variant (" + listOf(v->groupsPerComputeUnit) + ")";
+      return op.refusal("groups_offered", {{"groups", c.groupsPerComputeUnit},
+                                           {"variant", v->name},
+                                           {"offered", listOf(v->groupsPerComputeUnit)}});
   }
   if (v->fused)
     if (std::string p = deviceScopeFenceProblem(device); !p.empty()) return p;
   if (std::string p = workGroup1dProblem(static_cast<size_t>(kHistogramBins), device); !p.empty())
-    return "the statistics reduction needs work-groups of " + std::to_string(kHistogramBins) + ": " + p;
+    return op.refusal("statistics_work_group", {{"items", kHistogramBins}, {"why", p}});
   return localMemoryProblem(imageHistogramLocalMemoryBytes(c, channels), device,
                             isSubHistogram(v) || isFlushed(v) ? "the sub-histograms" : "the histogram copies");
 }

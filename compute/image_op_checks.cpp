@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "compute/kernel_constraints.h"
 #include "compute/kernel_op.h"
 
 namespace ks {
@@ -24,42 +25,39 @@ std::string listOf(const std::vector<int>& values) {
 
 std::string channelsProblem(int channels) {
   if (contains(imageChannelCounts(), channels)) return {};
-  return "channels must be 1 (gray) or 4 (RGBA), not " + std::to_string(channels);
+  return channelsConstraint().refusal({{"channels", channels}});
 }
 
 std::string workGroup2dLimitsProblem(size_t x, size_t y, const DeviceDescriptor& device) {
   const size_t items = x * y;
   if (device.maxWorkGroupSize && items > device.maxWorkGroupSize)
-    return "work-group " + std::to_string(x) + "x" + std::to_string(y) + " = " + std::to_string(items) +
-           " work-items exceeds the device's maximum " + std::to_string(device.maxWorkGroupSize);
+    return workGroup2dItemsConstraint().refusal(
+        {{"x", x}, {"y", y}, {"items", items}, {"max", device.maxWorkGroupSize}});
   if (device.maxWorkItemSizes.size() >= 2 && (x > device.maxWorkItemSizes[0] || y > device.maxWorkItemSizes[1]))
-    return "work-group " + std::to_string(x) + "x" + std::to_string(y) + " exceeds the device's maximum work-item sizes " +
-           std::to_string(device.maxWorkItemSizes[0]) + "x" + std::to_string(device.maxWorkItemSizes[1]);
+    return workGroup2dSizesConstraint().refusal(
+        {{"x", x}, {"y", y}, {"max_x", device.maxWorkItemSizes[0]}, {"max_y", device.maxWorkItemSizes[1]}});
   return {};
 }
 
 std::string workGroup2dProblem(int x, int y, const DeviceDescriptor& device) {
   if (!contains(imageWorkGroupWidths(), x))
-    return "work-group width " + std::to_string(x) + " is not offered (" + listOf(imageWorkGroupWidths()) + ")";
+    return workGroupWidthConstraint().refusal({{"x", x}, {"offered", listOf(imageWorkGroupWidths())}});
   if (!contains(imageWorkGroupHeights(), y))
-    return "work-group height " + std::to_string(y) + " is not offered (" + listOf(imageWorkGroupHeights()) + ")";
+    return workGroupHeightConstraint().refusal({{"y", y}, {"offered", listOf(imageWorkGroupHeights())}});
   return workGroup2dLimitsProblem(static_cast<size_t>(x), static_cast<size_t>(y), device);
 }
 
 std::string workGroup1dProblem(size_t items, const DeviceDescriptor& device) {
   if (device.maxWorkGroupSize && items > device.maxWorkGroupSize)
-    return "work-group size " + std::to_string(items) + " exceeds the device's maximum " +
-           std::to_string(device.maxWorkGroupSize);
+    return workGroupItemsConstraint().refusal({{"items", items}, {"max", device.maxWorkGroupSize}});
   if (!device.maxWorkItemSizes.empty() && items > device.maxWorkItemSizes[0])
-    return "work-group size " + std::to_string(items) + " exceeds the device's maximum work-item size " +
-           std::to_string(device.maxWorkItemSizes[0]);
+    return workGroupItemSizeConstraint().refusal({{"items", items}, {"max", device.maxWorkItemSizes[0]}});
   return {};
 }
 
 std::string localMemoryProblem(size_t bytes, const DeviceDescriptor& device, const char* what) {
   if (device.localMemBytes && bytes > device.localMemBytes)
-    return std::string(what) + " needs " + std::to_string(bytes) + " bytes of local memory; the device has " +
-           std::to_string(device.localMemBytes);
+    return localMemoryConstraint(what).refusal({{"bytes", bytes}, {"max", device.localMemBytes}});
   return {};
 }
 
@@ -85,9 +83,8 @@ KernelBuild buildKernel(ComputeContext& compute, const char* file, const std::st
   k.info = k.kernel.info(compute.device().id);
   // The compiled kernel may allow fewer work-items than the device (registers).
   if (k.info.launchableWorkGroupSize() < groupItems)
-    throw ImageConfigError(std::string(name) + " allows at most " + std::to_string(k.info.launchableWorkGroupSize()) +
-                           " work-items per group on this device (CL_KERNEL_WORK_GROUP_SIZE); " +
-                           std::to_string(groupItems) + " asked");
+    throw ImageConfigError(kernelWorkGroupConstraint().refusal(
+        {{"kernel", name}, {"max", k.info.launchableWorkGroupSize()}, {"items", groupItems}}));
   // Local memory is checked before the build, from the arrays the kernel declares
   // (localMemoryProblem), not from CL_KERNEL_LOCAL_MEM_SIZE: NVIDIA reports 4 bytes
   // more than a kernel declares (49156 for 48 KB of histogram copies) and runs it

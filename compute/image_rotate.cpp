@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "compute/image_op_checks.h"
+#include "compute/kernel_op.h"
 
 namespace ks {
 
@@ -156,23 +157,23 @@ std::string describeRotateConfig(const RotateConfig& c) {
 }
 
 std::string imageRotateConfigProblem(const RotateConfig& c, const DeviceDescriptor& device, int channels) {
+  // The words of each refusal are the descriptor's (compute/kernel_ops.cpp).
+  const KernelOp& op = rotateOp();
   const ImageRotateVariant* v = findImageRotateVariant(c.variant);
-  if (!v) return "unknown rotation variant '" + c.variant + "'";
+  if (!v) return op.refusal("variant", {{"variant", c.variant}});
   if (std::string p = channelsProblem(channels); !p.empty()) return p;
   if (std::string p = workGroup2dProblem(c.workGroupX, c.workGroupY, device); !p.empty()) return p;
   if (!contains(v->pixelsPerItem, c.pixelsPerItem))
-    return std::to_string(c.pixelsPerItem) + " pixels per work-item are not offered by the " + v->name +
-           " variant (" + listOf(v->pixelsPerItem) + ")";
+    return op.refusal("pixels_per_item_offered",
+                      {{"pixels", c.pixelsPerItem}, {"variant", v->name}, {"offered", listOf(v->pixelsPerItem)}});
   if (!contains(v->rowsPerItem, c.rowsPerItem))
-    return std::to_string(c.rowsPerItem) + " rows per work-item are not offered by the " + v->name + " variant (" +
-           listOf(v->rowsPerItem) + ")";
+    return op.refusal("rows_per_item_offered",
+                      {{"rows", c.rowsPerItem}, {"variant", v->name}, {"offered", listOf(v->rowsPerItem)}});
   if (v->staged)
     if (std::string p = localMemoryProblem(imageRotateLocalMemoryBytes(c, channels), device, "the staged source region");
         !p.empty())
       return p;
-  if (v->image && !deviceImageSupport(device))
-    return std::string("the ") + v->name +
-           " variant reads an image2d_t, and the device has no image support (CL_DEVICE_IMAGE_SUPPORT is false)";
+  if (v->image && !deviceImageSupport(device)) return op.refusal("image_support", {{"variant", v->name}});
   return {};
 }
 
@@ -271,9 +272,9 @@ std::shared_ptr<ImageRotatorBuilt> ImageRotator::makeBuilt(int channels) {
         break;
       }
     if (!found)
-      throw ImageConfigError(std::string("the device has no read-only 2D image format ") +
-                             (channels == 1 ? "CL_R or CL_LUMINANCE" : "CL_RGBA") + " / CL_UNORM_INT8 for the " +
-                             variant_->name + " variant");
+      throw ImageConfigError(rotateOp().refusal("image_format",
+                                                {{"formats", channels == 1 ? "CL_R or CL_LUMINANCE" : "CL_RGBA"},
+                                                 {"variant", variant_->name}}));
   }
   return b;
 }
@@ -333,9 +334,10 @@ void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_
   if (variant_->image) {
     const auto [maxW, maxH] = deviceMaxImage2d(compute_.device());
     if (static_cast<size_t>(inW) > maxW || static_cast<size_t>(inH) > maxH)
-      throw ImageConfigError("a " + describeImageLayout(inLayout) + " image exceeds the device's largest 2D image " +
-                             std::to_string(maxW) + "x" + std::to_string(maxH) + " (the " + variant_->name +
-                             " variant)");
+      throw ImageConfigError(rotateOp().refusal("image_size", {{"image", describeImageLayout(inLayout)},
+                                                               {"max_x", maxW},
+                                                               {"max_y", maxH},
+                                                               {"variant", variant_->name}}));
     if (!image_ || !(imageLayout_ == inLayout)) {
       imageSource_ = nullptr;
       cl_image_desc desc{};

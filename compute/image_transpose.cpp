@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "compute/image_op_checks.h"
+#include "compute/kernel_op.h"
 
 namespace ks {
 
@@ -120,20 +121,20 @@ size_t imageTransposeLocalMemoryBytes(const TransposeConfig& c, int channels) {
 }
 
 std::string imageTransposeConfigProblem(const TransposeConfig& c, const DeviceDescriptor& device, int channels) {
+  // The words of each refusal are the descriptor's (compute/kernel_ops.cpp).
+  const KernelOp& op = transposeOp();
   const ImageTransposeVariant* v = findImageTransposeVariant(c.variant);
-  if (!v) return "unknown transpose variant '" + c.variant + "'";
+  if (!v) return op.refusal("variant", {{"variant", c.variant}});
   if (std::string p = channelsProblem(channels); !p.empty()) return p;
   switch (v->kind) {
     case TransposeKind::Naive: return workGroup2dProblem(c.workGroupX, c.workGroupY, device);
     case TransposeKind::Tiled: {
       if (!contains(v->tiles, c.tile))
-        return "tile " + std::to_string(c.tile) + " is not offered by the " + v->name + " variant (" + listOf(v->tiles) +
-               ")";
+        return op.refusal("tile_offered", {{"tile", c.tile}, {"variant", v->name}, {"offered", listOf(v->tiles)}});
       if (!contains(v->rowsPerItem, c.rowsPerItem))
-        return std::to_string(c.rowsPerItem) + " rows per work-item are not offered by the " + v->name + " variant (" +
-               listOf(v->rowsPerItem) + ")";
-      if (c.rowsPerItem > c.tile)
-        return std::to_string(c.rowsPerItem) + " rows per work-item exceed the tile of " + std::to_string(c.tile);
+        return op.refusal("rows_per_item_offered",
+                          {{"rows", c.rowsPerItem}, {"variant", v->name}, {"offered", listOf(v->rowsPerItem)}});
+      if (c.rowsPerItem > c.tile) return op.refusal("rows_within_tile", {{"rows", c.rowsPerItem}, {"tile", c.tile}});
       // The kernels' reqd_work_group_size(TILE, TILE / ROWS, 1): a 2D group, so each
       // dimension has its own device limit besides the items in all.
       const size_t x = static_cast<size_t>(c.tile), y = static_cast<size_t>(c.tile / c.rowsPerItem);
@@ -141,25 +142,23 @@ std::string imageTransposeConfigProblem(const TransposeConfig& c, const DeviceDe
       break;
     }
     case TransposeKind::Gray16:
-      if (channels != 1)
-        return std::string("the ") + v->name + " variant is for gray images (for RGBA, block4x4 already moves 16-byte "
-               "vectors)";
+      if (channels != 1) return op.refusal("gray_only", {{"variant", v->name}});
       [[fallthrough]];
     case TransposeKind::Block4x4: {
       if (!contains(v->tiles, c.tile))
-        return "tile " + std::to_string(c.tile) + " is not offered by the " + v->name + " variant (" + listOf(v->tiles) +
-               ")";
+        return op.refusal("tile_offered", {{"tile", c.tile}, {"variant", v->name}, {"offered", listOf(v->tiles)}});
       if (!contains(v->workGroups, c.workGroup))
-        return "work-group size " + std::to_string(c.workGroup) + " is not offered by the " + v->name + " variant (" +
-               listOf(v->workGroups) + ")";
+        return op.refusal("work_group_offered",
+                          {{"items", c.workGroup}, {"variant", v->name}, {"offered", listOf(v->workGroups)}});
       // Each item takes at least one unit of the tile's second phase: a 4x4 block,
       // or for Gray16 a piece of 4 output rows x 16 bytes.
       const bool gray16 = v->kind == TransposeKind::Gray16;
       const int units = (c.tile / 4) * (c.tile / (gray16 ? 16 : 4));
       if (c.workGroup > units)
-        return "a work-group of " + std::to_string(c.workGroup) + " is more than the " + std::to_string(units) +
-               (gray16 ? " pieces (4 rows x 16 bytes)" : " 4x4 blocks") + " of a " + std::to_string(c.tile) + "x" +
-               std::to_string(c.tile) + " tile";
+        return op.refusal("work_group_within_tile", {{"items", c.workGroup},
+                                                     {"count", units},
+                                                     {"pieces", gray16 ? "pieces (4 rows x 16 bytes)" : "4x4 blocks"},
+                                                     {"tile", c.tile}});
       if (std::string p = workGroup1dProblem(static_cast<size_t>(c.workGroup), device); !p.empty()) return p;
       break;
     }

@@ -10,8 +10,11 @@
 // variant offers come from the operation's variant table (nbody_variants.cpp,
 // image_rotate.cpp, ...), the one place they are written; the descriptor collects
 // them, so a new value or parameter is one line there and one here.
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ks {
@@ -40,10 +43,27 @@ struct KernelOpVariant {
   const VariantParameter* parameter(std::string_view name) const;  // null when the variant does not use it
 };
 
+// One value of a refusal's text: the placeholder's name and what fills it.
+struct RefusalValue {
+  std::string_view name;  // "bytes" fills "{bytes}"
+  std::string value;
+  RefusalValue(std::string_view n, std::string v) : name(n), value(std::move(v)) {}
+  RefusalValue(std::string_view n, const char* v) : name(n), value(v) {}
+  template <class Number>
+    requires std::is_integral_v<Number>
+  RefusalValue(std::string_view n, Number v) : name(n), value(std::to_string(v)) {}
+};
+
 // A rule a configuration must meet, and what the device's refusal says when not.
+// The reason is the one text of that refusal: the configuration checks
+// (*ConfigProblem) fill in its {placeholders}, nothing else spells it.
 struct KernelConstraint {
+  std::string id;      // what checks look it up by: "local_memory"
   std::string rule;    // "the tile fits in local memory"
-  std::string reason;  // "the tile needs N bytes of local memory; the device has M"
+  std::string reason;  // "the tile needs {bytes} bytes of local memory; the device has {max}"
+
+  // The reason with each {name} replaced by its value (a placeholder without a value stays as it is).
+  std::string refusal(std::initializer_list<RefusalValue> values = {}) const;
 };
 
 struct KernelOp {
@@ -59,6 +79,12 @@ struct KernelOp {
   // Throws std::out_of_range for a name the operation does not have (a programming error).
   const KernelParameter& parameter(std::string_view name) const;
   const KernelOpVariant* variant(std::string_view name) const;  // null when unknown
+  // Throws std::out_of_range for an id the operation does not list (a programming error).
+  const KernelConstraint& constraint(std::string_view id) const;
+  // What a check says when the configuration breaks constraint `id`.
+  std::string refusal(std::string_view id, std::initializer_list<RefusalValue> values = {}) const {
+    return constraint(id).refusal(values);
+  }
   std::vector<std::string> variantNames() const;
 };
 

@@ -9,6 +9,7 @@
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/kernel_constraints.h"
 #include "compute/kernel_op.h"
 #include "compute/nbody_variants.h"
 
@@ -24,6 +25,12 @@ const KernelParameter& KernelOp::parameter(std::string_view wanted) const {
   for (const KernelParameter& p : parameters)
     if (p.name == wanted) return p;
   throw std::out_of_range("the " + name + " operation has no parameter '" + std::string(wanted) + "'");
+}
+
+const KernelConstraint& KernelOp::constraint(std::string_view wanted) const {
+  for (const KernelConstraint& c : constraints)
+    if (c.id == wanted) return c;
+  throw std::out_of_range("the " + name + " operation has no constraint '" + std::string(wanted) + "'");
 }
 
 const KernelOpVariant* KernelOp::variant(std::string_view wanted) const {
@@ -75,12 +82,21 @@ KernelOp makeNBodyOp() {
                             {"bodies_per_item", "BODIES_PER_ITEM", v.bodiesPerItem},
                             {"split", "SPLIT", v.splits}}});
   op.constraints = {
-      {"work-group a multiple of 32", "work-group size W is not a multiple of 32"},
-      {"work-group within the device's limits", "work-group size W exceeds the device's maximum M"},
-      {"unroll, bodies per work-item and split offered by the variant", "unroll U is not offered by the V variant"},
-      {"unroll divides the tile slice of each split", "unroll U does not divide the tile slice of W/S"},
-      {"fp64 only with cl_khr_fp64", "fp64 needs cl_khr_fp64, which the device lacks"},
-      {"the tile fits in local memory", "the tile needs N bytes of local memory; the device has M"},
+      {"variant", "a variant the table offers", "unknown variant '{variant}'"},
+      {"work_group_multiple", "work-group a multiple of " + std::to_string(kNBodyWorkGroupStep),
+       "work-group size {items} is not a multiple of {step}"},
+      workGroupItemsConstraint(),
+      workGroupItemSizeConstraint(),
+      kernelWorkGroupConstraint(),
+      {"unroll_offered", "an unroll the variant offers", "unroll {unroll} is not offered by the {variant} variant"},
+      {"unroll_divides_tile", "unroll divides the tile", "unroll {unroll} does not divide the tile of {items}"},
+      {"bodies_per_item_offered", "bodies per work-item the variant offers",
+       "bodies per work-item {bodies} is not offered by the {variant} variant"},
+      {"split_offered", "a split the variant offers", "split {split} is not offered by the {variant} variant"},
+      {"unroll_divides_slice", "unroll divides the tile slice of each split",
+       "unroll {unroll} does not divide the tile slice of {items}/{split}"},
+      {"fp64", "fp64 only with cl_khr_fp64", "fp64 needs cl_khr_fp64, which the device lacks"},
+      localMemoryConstraint("the tile"),
   };
   collectValues(op);
   return op;
@@ -111,11 +127,22 @@ KernelOp makeRotateOp() {
                             {"rows_per_item", "ROWS_PER_ITEM", v.rowsPerItem}}});
   }
   op.constraints = {
-      {"1 or 4 channels", "channels must be 1 (gray) or 4 (RGBA)"},
-      {"work-group shape offered and within the device's limits", "work-group X x Y = N work-items exceeds the device's maximum M"},
-      {"pixels and rows per work-item offered by the variant", "P pixels per work-item are not offered by the V variant"},
-      {"the staged source region fits in local memory", "the staged source region needs N bytes of local memory; the device has M"},
-      {"image variants only on devices with image support", "the V variant reads an image2d_t, and the device has no image support"},
+      {"variant", "a variant the table offers", "unknown rotation variant '{variant}'"},
+      channelsConstraint(),
+      workGroupWidthConstraint(),
+      workGroupHeightConstraint(),
+      workGroup2dItemsConstraint(),
+      workGroup2dSizesConstraint(),
+      pixelsPerItemOfferedConstraint(),
+      rowsPerItemOfferedConstraint(),
+      localMemoryConstraint("the staged source region"),
+      {"image_support", "image variants only on devices with image support",
+       "the {variant} variant reads an image2d_t, and the device has no image support (CL_DEVICE_IMAGE_SUPPORT is false)"},
+      {"image_format", "image variants only where the device reads 8-bit images of the pixel's channels",
+       "the device has no read-only 2D image format {formats} / CL_UNORM_INT8 for the {variant} variant"},
+      {"image_size", "image variants only for images within the device's largest 2D image",
+       "a {image} image exceeds the device's largest 2D image {max_x}x{max_y} (the {variant} variant)"},
+      kernelWorkGroupConstraint(),
   };
   collectValues(op);
   return op;
@@ -159,12 +186,24 @@ KernelOp makeTransposeOp() {
     op.variants.push_back(std::move(out));
   }
   op.constraints = {
-      {"1 or 4 channels; the 4x16 variants gray only", "the V variant is for gray images"},
-      {"tile, rows and work-group offered by the variant", "tile T is not offered by the V variant"},
-      {"rows per work-item at most the tile", "R rows per work-item exceed the tile of T"},
-      {"a work-group no larger than the tile's 4x4 blocks", "a work-group of W is more than the N 4x4 blocks of a TxT tile"},
-      {"work-group within the device's limits", "work-group size W exceeds the device's maximum M"},
-      {"the tile fits in local memory", "the tile needs N bytes of local memory; the device has M"},
+      {"variant", "a variant the table offers", "unknown transpose variant '{variant}'"},
+      channelsConstraint(),
+      {"gray_only", "the 4x16 variants gray only",
+       "the {variant} variant is for gray images (for RGBA, block4x4 already moves 16-byte vectors)"},
+      workGroupWidthConstraint(),
+      workGroupHeightConstraint(),
+      workGroup2dItemsConstraint(),
+      workGroup2dSizesConstraint(),
+      {"tile_offered", "a tile the variant offers", "tile {tile} is not offered by the {variant} variant ({offered})"},
+      rowsPerItemOfferedConstraint(),
+      {"rows_within_tile", "rows per work-item at most the tile", "{rows} rows per work-item exceed the tile of {tile}"},
+      workGroupOfferedConstraint(),
+      {"work_group_within_tile", "a work-group no larger than the tile's pieces",
+       "a work-group of {items} is more than the {count} {pieces} of a {tile}x{tile} tile"},
+      workGroupItemsConstraint(),
+      workGroupItemSizeConstraint(),
+      kernelWorkGroupConstraint(),
+      localMemoryConstraint("the tile"),
   };
   collectValues(op);
   return op;
@@ -194,14 +233,31 @@ KernelOp makeHistogramOp() {
     op.variants.push_back(std::move(out));
   }
   op.constraints = {
-      {"1 or 4 channels", "channels must be 1 (gray) or 4 (RGBA)"},
-      {"work-group, copies and groups per compute unit offered by the variant",
-       "work-group size W is not offered by the V variant"},
-      {"at most 255 pixels per work-item (uchar bins)", "P pixels per work-item would overflow the uchar bins"},
-      {"the fused variant only with device-scope fences",
-       "local_atomic_fused needs device-scope memory fences (OpenCL 2.0 or later)"},
-      {"256-item work-groups for the statistics reduction", "the statistics reduction needs work-groups of 256"},
-      {"the histograms fit in local memory", "the histograms need N bytes of local memory; the device has M"},
+      {"variant", "a variant the table offers", "unknown histogram variant '{variant}'"},
+      channelsConstraint(),
+      {"counted_channels", "a non-empty set of counted channels",
+       "the counted channels must be a non-empty subset of R, G, B, A and luminance (mask {mask})"},
+      workGroupOfferedConstraint(),
+      workGroupItemsConstraint(),
+      workGroupItemSizeConstraint(),
+      {"uchar_bins", "at most " + std::to_string(kSubHistogramMaxPixelsPerItem) + " pixels per work-item (uchar bins)",
+       "{pixels} pixels per work-item would overflow the uchar sub-histogram bins (at most {max}: an image of one "
+       "value would wrap to 0)"},
+      pixelsPerItemOfferedConstraint(),
+      {"copies_offered", "histogram copies the variant offers",
+       "{copies} histogram copies are not offered by the {variant} variant ({offered})"},
+      {"groups_offered", "groups per compute unit the variant offers",
+       "{groups} groups per compute unit are not offered by the {variant} variant ({offered})"},
+      {"fence_version", "the fused variant only with device-scope fences",
+       "local_atomic_fused needs device-scope memory fences (OpenCL 2.0 or later); the device reports '{version}'"},
+      {"fence_capabilities", "the fused variant only with acquire-release fences of device scope",
+       "local_atomic_fused needs acquire-release fences of device scope, which the device does not offer "
+       "(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES)"},
+      {"statistics_work_group", std::to_string(kHistogramBins) + "-item work-groups for the statistics reduction",
+       "the statistics reduction needs work-groups of {items}: {why}"},
+      localMemoryConstraint("the sub-histograms", "local_memory_sub_histograms"),
+      localMemoryConstraint("the histogram copies", "local_memory_copies"),
+      kernelWorkGroupConstraint(),
   };
   collectValues(op);
   return op;
@@ -217,7 +273,10 @@ KernelOp makeCopyOp() {
   op.parameters = {{"work_group", "", "work-items", "work-items per group (16 bytes each)", {}}};
   op.variants = {{"copy", "copy_bytes", "a plain copy of the bytes, 16 per work-item: the bandwidth reference",
                   {{"work_group", "", {kCopyWorkGroup}}}}};
-  op.constraints = {{"work-group within the device's limits", "work-group size W exceeds the device's maximum M"}};
+  op.constraints = {{"work_group_positive", "a positive work-group", "the copy's work-group size must be positive"},
+                    workGroupItemsConstraint(),
+                    workGroupItemSizeConstraint(),
+                    kernelWorkGroupConstraint()};
   collectValues(op);
   return op;
 }

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "compute/kernel_constraints.h"
+
 namespace ks {
 
 NBodyKernel::NBodyKernel(ComputeContext& compute, const NBodyConfig& config) : config_(config) {
@@ -16,9 +18,9 @@ NBodyKernel::NBodyKernel(ComputeContext& compute, const NBodyConfig& config) : c
   info_ = kernel_.info(compute.device().id);
   // The compiled kernel may allow fewer work-items than the device (registers).
   if (info_.launchableWorkGroupSize() < static_cast<size_t>(config.workGroup))
-    throw NBodyConfigError("this kernel allows at most " + std::to_string(info_.launchableWorkGroupSize()) +
-                           " work-items per group on this device (CL_KERNEL_WORK_GROUP_SIZE); " +
-                           std::to_string(config.workGroup) + " asked");
+    throw NBodyConfigError(kernelWorkGroupConstraint().refusal({{"kernel", findNBodyVariant(config.variant)->kernel},
+                                                                {"max", info_.launchableWorkGroupSize()},
+                                                                {"items", config.workGroup}}));
   // Local memory was checked before the build from the tile the kernel declares
   // (nbodyConfigProblem); CL_KERNEL_LOCAL_MEM_SIZE can include the driver's own
   // bytes (see buildKernel in image_op_checks.cpp).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "compute/kernel_op.h"
+
 namespace ks {
 
 const std::vector<NBodyVariant>& nbodyVariants() {
@@ -75,33 +77,29 @@ static bool contains(const std::vector<int>& values, int value) {
 }
 
 std::string nbodyConfigProblem(const NBodyConfig& c, const DeviceDescriptor& device) {
+  // The words of each refusal are the descriptor's (compute/kernel_ops.cpp).
+  const KernelOp& op = nbodyOp();
   const NBodyVariant* v = findNBodyVariant(c.variant);
-  if (!v) return "unknown variant '" + c.variant + "'";
+  if (!v) return op.refusal("variant", {{"variant", c.variant}});
   if (c.workGroup < kNBodyWorkGroupStep || c.workGroup % kNBodyWorkGroupStep != 0)
-    return "work-group size " + std::to_string(c.workGroup) + " is not a multiple of 32";
+    return op.refusal("work_group_multiple", {{"items", c.workGroup}, {"step", kNBodyWorkGroupStep}});
   if (device.maxWorkGroupSize && static_cast<size_t>(c.workGroup) > device.maxWorkGroupSize)
-    return "work-group size " + std::to_string(c.workGroup) + " exceeds the device's maximum " +
-           std::to_string(device.maxWorkGroupSize);
+    return op.refusal("work_group_items", {{"items", c.workGroup}, {"max", device.maxWorkGroupSize}});
   if (!device.maxWorkItemSizes.empty() && static_cast<size_t>(c.workGroup) > device.maxWorkItemSizes[0])
-    return "work-group size " + std::to_string(c.workGroup) + " exceeds the device's maximum work-item size " +
-           std::to_string(device.maxWorkItemSizes[0]);
+    return op.refusal("work_group_item_size", {{"items", c.workGroup}, {"max", device.maxWorkItemSizes[0]}});
   if (!contains(v->unrolls, c.unroll))
-    return std::string("unroll ") + std::to_string(c.unroll) + " is not offered by the " + v->name + " variant";
+    return op.refusal("unroll_offered", {{"unroll", c.unroll}, {"variant", v->name}});
   if (v->localMemory && c.workGroup % c.unroll != 0)
-    return "unroll " + std::to_string(c.unroll) + " does not divide the tile of " + std::to_string(c.workGroup);
+    return op.refusal("unroll_divides_tile", {{"unroll", c.unroll}, {"items", c.workGroup}});
   if (!contains(v->bodiesPerItem, c.bodiesPerItem))
-    return std::string("bodies per work-item ") + std::to_string(c.bodiesPerItem) + " is not offered by the " +
-           v->name + " variant";
-  if (!contains(v->splits, c.split))
-    return std::string("split ") + std::to_string(c.split) + " is not offered by the " + v->name + " variant";
+    return op.refusal("bodies_per_item_offered", {{"bodies", c.bodiesPerItem}, {"variant", v->name}});
+  if (!contains(v->splits, c.split)) return op.refusal("split_offered", {{"split", c.split}, {"variant", v->name}});
   if (v->localMemory && (c.workGroup % c.split != 0 || (c.workGroup / c.split) % c.unroll != 0))
-    return "unroll " + std::to_string(c.unroll) + " does not divide the tile slice of " +
-           std::to_string(c.workGroup) + "/" + std::to_string(c.split);
-  if (c.fp64 && !device.hasExtension("cl_khr_fp64")) return "fp64 needs cl_khr_fp64, which the device lacks";
+    return op.refusal("unroll_divides_slice", {{"unroll", c.unroll}, {"items", c.workGroup}, {"split", c.split}});
+  if (c.fp64 && !device.hasExtension("cl_khr_fp64")) return op.refusal("fp64");
   const size_t local = nbodyLocalMemoryBytes(c);
   if (device.localMemBytes && local > device.localMemBytes)
-    return "the tile needs " + std::to_string(local) + " bytes of local memory; the device has " +
-           std::to_string(device.localMemBytes);
+    return op.refusal("local_memory", {{"bytes", local}, {"max", device.localMemBytes}});
   return {};
 }
 

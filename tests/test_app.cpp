@@ -1566,6 +1566,93 @@ TEST(App, BenchCeilingsPrintsEveryFigureWithItsMethod) {
       << runs[0].dump();
 }
 
+// `--bench rotate` (issue 21, item 1): refused blocks listed with the reason, the
+// others measured; the CSV's parameter columns are the rotate descriptor's names.
+TEST(App, RotateSweepWritesACompleteCsv) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-rotate-sweep");
+  const fs::path csv = dir / "rotate.csv";
+  const RunResult r = runApp(dir, {"--bench", "rotate", "--rotate-variant", "nearest,bilinear", "--rotate-wg",
+                                   "16x16,4096x4", "--pixels-per-item", "4,3", "--image-size", "40x24", "--channels",
+                                   "1", "--iterations", "2", "--csv", csv.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_NE(r.out.find("best: rotate "), std::string::npos) << r.out;
+  const std::string text = test::readFile(csv);
+  for (const char* column : {"param:variant", "param:work_group_x", "param:work_group_y", "param:pixels_per_item",
+                             "param:rows_per_item"})
+    EXPECT_NE(text.find(column), std::string::npos) << column;
+  std::string error;
+  const auto runs = runsFromCsv(text, &error);
+  ASSERT_TRUE(runs) << error;
+  // per variant: 16x16 ppi 4 (runs), 16x16 ppi 3 (not offered), 4096x4 ppi 4 and 3 (16384 work-items)
+  ASSERT_EQ(runs->size(), 8u) << text;
+  int ok = 0;
+  for (const RunRecord& run : *runs) {
+    EXPECT_EQ(run.meta.scene, "rotate");
+    if (run.ok()) {
+      ++ok;
+      EXPECT_GT(run.m.rate, 0.0) << run.name;
+      EXPECT_EQ(run.meta.parameter("pixels_per_item"), "4");
+      EXPECT_EQ(run.meta.parameter("work_group_x"), "16");
+    } else {
+      EXPECT_TRUE(run.meta.parameter("work_group_x") == "4096" || run.meta.parameter("pixels_per_item") == "3")
+          << run.status;
+      EXPECT_EQ(run.status.rfind("refused: ", 0), 0u) << run.status;
+    }
+  }
+  EXPECT_EQ(ok, 2);
+}
+
+// `--bench histogram`: work-groups a variant does not offer refused with the reason, the others measured.
+TEST(App, HistogramSweepWritesACompleteCsv) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-histogram-sweep");
+  const fs::path csv = dir / "histogram.csv";
+  const RunResult r = runApp(dir, {"--bench", "histogram", "--histogram-variant", "subhist_uchar", "--histogram-wg",
+                                   "64,100", "--image-size", "40x24", "--channels", "1", "--iterations", "2", "--csv",
+                                   csv.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  std::string error;
+  const auto runs = runsFromCsv(test::readFile(csv), &error);
+  ASSERT_TRUE(runs) << error;
+  size_t ok = 0;
+  for (const RunRecord& run : *runs) {
+    EXPECT_EQ(run.meta.scene, "histogram");
+    EXPECT_EQ(run.meta.parameter("variant"), "subhist_uchar");
+    if (run.ok()) {
+      ++ok;
+      EXPECT_EQ(run.meta.parameter("work_group"), "64");
+      EXPECT_GT(run.m.rate, 0.0) << run.name;
+    } else {
+      EXPECT_EQ(run.meta.parameter("work_group"), "100") << run.status;
+      EXPECT_NE(run.status.find("not offered"), std::string::npos) << run.status;
+    }
+  }
+  EXPECT_EQ(ok * 2, runs->size()) << "each pixels-per-item value once at 64 (runs) and once at 100 (refused)";
+  const RunResult wrong = runApp(dir, {"--bench", "rotate", "--histogram-wg", "64"});
+  EXPECT_EQ(wrong.exitCode, 2) << wrong.describe();
+  EXPECT_NE((wrong.out + wrong.err).find("--histogram-wg: for --bench histogram"), std::string::npos)
+      << wrong.describe();
+}
+
+TEST(App, RotateSweepOptionsAreCheckedAndListed) {
+  TempDir dir("ks-app-rotate-options");
+  RunResult r = runApp(dir, {"--help"});
+  EXPECT_EQ(r.exitCode, 0);
+  for (const char* text : {"rotate", "--rotate-variant", "--rotate-wg", "--pixels-per-item", "--rotate-rows-per-item",
+                           "histogram", "--histogram-variant", "--histogram-wg"})
+    EXPECT_NE(r.out.find(text), std::string::npos) << text;
+  r = runApp(dir, {"--bench", "rotate", "--rotate-variant", "sideways"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_NE((r.out + r.err).find("sideways"), std::string::npos) << r.describe();
+  r = runApp(dir, {"--bench", "rotate", "--rotate-wg", "16by16"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_NE((r.out + r.err).find("not a work-group shape WxH"), std::string::npos) << r.describe();
+  r = runApp(dir, {"--bench", "transpose", "--pixels-per-item", "4"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_NE((r.out + r.err).find("--pixels-per-item: for --bench rotate"), std::string::npos) << r.describe();
+}
+
 // `--bench transpose` and `--bench image` say what bound each kernel (issue 23, item 3)
 // once the device's ceilings are known. The cache here holds only a global-memory
 // ceiling of 1 GB/s, so that is what binds every kernel, and each row's fraction

@@ -353,7 +353,8 @@ TEST_F(LayoutUi, TheSweepResultsAreInViewAtTheDefaultSize) {
     state_.runs.sweep.results.push_back(r);
   }
   ImGui::GetIO().DisplaySize = ImVec2(1280.0f, 800.0f);
-  for (const SweepTarget target : {SweepTarget::NBody, SweepTarget::Transpose, SweepTarget::Interop}) {
+  for (const SweepTarget target :
+       {SweepTarget::NBody, SweepTarget::Transpose, SweepTarget::Interop, SweepTarget::Rotate}) {
     SCOPED_TRACE(static_cast<int>(target));
     state_.runs.sweep.target = state_.runs.sweep.resultsTarget = target;
     frames(3);
@@ -449,7 +450,8 @@ TEST_F(LayoutUi, TheSweepShowsItsOwnResultsFirstAndRefusalsInFull) {
 // sizes, for every target. Before, the transpose variants ran past its right edge.
 TEST_F(LayoutUi, TheSweepChoicesStayInsideThePanel) {
   for (const ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)})
-    for (const SweepTarget target : {SweepTarget::NBody, SweepTarget::Transpose, SweepTarget::Interop}) {
+    for (const SweepTarget target :
+         {SweepTarget::NBody, SweepTarget::Transpose, SweepTarget::Interop, SweepTarget::Rotate}) {
       SCOPED_TRACE(std::to_string(size.x) + " target " + std::to_string(static_cast<int>(target)));
       state_.runs.sweep.target = target;
       resize(size.x, size.y);

@@ -326,6 +326,47 @@ TEST_F(SweepRunnerTest, TransposeSweepRefusesWhatTheDeviceCannotRun) {
   EXPECT_EQ(ui.results[1].m.rateUnit, "GB/s");
 }
 
+// The rotate sweep (issue 21, item 1): refused blocks listed with the descriptor's
+// reason, the others measured in GB/s, and Apply best sets the image lab's rotation.
+TEST_F(SweepRunnerTest, RotateSweepMeasuresAndAppliesTheBestToTheImageLab) {
+  SweepUiState& ui = state_.runs.sweep;
+  ui.target = SweepTarget::Rotate;
+  ui.rotateVariants = {"nearest"};
+  ui.rotatePixelsPerItem = {2, 4};  // nearest offers 1 and 4
+  ui.imageSize = 40;
+  ui.channels = 1;
+  ui.repetitions = 2;
+  ui.startRequested = true;
+  frame();
+  framesUntilSweepEnds();
+  EXPECT_FALSE(ui.active) << ui.status;
+  EXPECT_EQ(ui.resultsTarget, SweepTarget::Rotate);
+  ASSERT_FALSE(ui.results.empty()) << ui.status;
+  size_t ok = 0, refused = 0;
+  for (const RunRecord& r : ui.results) {
+    EXPECT_EQ(r.meta.scene, "rotate");
+    EXPECT_EQ(r.m.rateUnit, "GB/s");
+    if (r.meta.parameter("pixels_per_item") == "2") {
+      ++refused;
+      EXPECT_NE(r.status.find("not offered by the nearest variant"), std::string::npos) << r.status;
+    } else {
+      ++ok;
+      EXPECT_TRUE(r.ok()) << r.name << ": " << r.status;
+      EXPECT_GT(r.m.rate, 0.0) << r.name;
+    }
+  }
+  EXPECT_EQ(ok, refused) << "each shape once with 4 pixels (runs) and once with 2 (refused)";
+  EXPECT_EQ(ui.total, ui.results.size());
+  const RunRecord& best = ui.results[static_cast<size_t>(bestRunIndex(ui.results))];
+  ui.applyBestRequested = true;
+  frame();
+  EXPECT_NE(ui.message.find("applied"), std::string::npos) << ui.message;
+  EXPECT_EQ(state_.image.rotateVariant, "nearest");
+  EXPECT_EQ(std::to_string(state_.image.rotateGroup[0]), best.meta.parameter("work_group_x"));
+  EXPECT_EQ(std::to_string(state_.image.rotateGroup[1]), best.meta.parameter("work_group_y"));
+  EXPECT_EQ(state_.image.rotateBlock[0], 4);
+}
+
 // Every path is a row: the ones the device cannot use refused with the reason,
 // the others recorded for K frames after the warm-up; the path in use before is
 // restored at the end.

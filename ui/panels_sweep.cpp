@@ -15,6 +15,7 @@
 #include "ui/panels.h"
 #include "compute/kernel_op.h"
 #include "compute/nbody_step_budget.h"
+#include "compute/rotate_sweep_plan.h"
 #include "lab/sweep_runs.h"
 
 namespace ks {
@@ -96,6 +97,7 @@ const char* sweepKindName(SweepTarget t) {
     case SweepTarget::NBody: return "N-body";
     case SweepTarget::Transpose: return "transpose";
     case SweepTarget::Interop: return "interop paths";
+    case SweepTarget::Rotate: return "rotate";
   }
   return "";
 }
@@ -130,6 +132,17 @@ std::string formatSeconds(double s) {
   if (s >= 60) std::snprintf(text, sizeof text, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
   else std::snprintf(text, sizeof text, "%.1fs", s);
   return text;
+}
+
+// The rotate sweep's ranges, from the rotate descriptor; the shapes are those of 256 work-items.
+void drawRotateSweepChoices(SweepUiState& ui) {
+  const KernelOp& op = rotateOp();
+  nameChoices("variants", ui.rotateVariants, op.variantNames());
+  intChoices("pixels/item", ui.rotatePixelsPerItem, op.parameter("pixels_per_item").values, true);
+  intChoices("rows/item (image variants)", ui.rotateRowsPerItem, op.parameter("rows_per_item").values, true);
+  hintText("work-groups: every shape of %d work-items (fewer where the device takes fewer); the image turned by %g "
+           "degrees",
+           kRotateSweptWorkGroupItems, kRotateSweepDegrees);
 }
 
 }  // namespace
@@ -174,6 +187,8 @@ void drawSweepPanel(AppState& state) {
     ImGui::RadioButton("N-body", &target, 0);
     sameLineIfCheckboxFits("Transpose");
     ImGui::RadioButton("Transpose", &target, 1);
+    sameLineIfCheckboxFits("Rotate");
+    ImGui::RadioButton("Rotate", &target, 3);
     sameLineIfCheckboxFits("Interop paths (running scene)");
     ImGui::RadioButton("Interop paths (running scene)", &target, 2);
     ui.target = static_cast<SweepTarget>(target);
@@ -202,11 +217,15 @@ void drawSweepPanel(AppState& state) {
       launchEstimate(state);
       hintText("precision and build flags: as the N-body scene runs now");
     } else {
-      const KernelOp& op = transposeOp();
-      nameChoices("variants", ui.transposeVariants, op.variantNames());
-      intChoices("tile", ui.tiles, op.parameter("tile").values, true);
-      intChoices("rows/item (tiled)", ui.rowsPerItem, op.parameter("rows_per_item").values, true);
-      intChoices("work-group (4x4)", ui.tileWorkGroups, op.parameter("work_group").values, true);
+      if (ui.target == SweepTarget::Rotate) {
+        drawRotateSweepChoices(ui);
+      } else {
+        const KernelOp& op = transposeOp();
+        nameChoices("variants", ui.transposeVariants, op.variantNames());
+        intChoices("tile", ui.tiles, op.parameter("tile").values, true);
+        intChoices("rows/item (tiled)", ui.rowsPerItem, op.parameter("rows_per_item").values, true);
+        intChoices("work-group (4x4)", ui.tileWorkGroups, op.parameter("work_group").values, true);
+      }
       ImGui::SetNextItemWidth(150);
       ImGui::InputInt("image size", &ui.imageSize, 256, 1024);
       ui.imageSize = std::clamp(ui.imageSize, 16, 16384);

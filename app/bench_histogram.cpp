@@ -1,0 +1,69 @@
+#include "app/bench_histogram.h"
+
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "app/bench_ceilings.h"
+#include "app/session.h"
+#include "compute/histogram_sweep.h"
+#include "lab/histogram_runs.h"
+#include "lab/sweep_runs.h"
+
+namespace ks {
+
+int runHistogramSweep(DeviceCatalog catalog, const AppOptions& options, const Settings& settings) {
+  StartDevice start = chooseStartDevice(std::move(catalog), options, settings, GlContextHandles{});
+  const DeviceDescriptor& device = start.devices[start.index];
+  ComputeContext compute(device, locateKernelsDir(options));
+  const HistogramSweepOptions& o = options.histogramSweep;
+  const int iterations = options.iterations;
+  std::printf("kernelscope histogram sweep on %s, driver %s: %dx%d, median of %d runs after 3 untimed\n",
+              device.displayName().c_str(), device.driverVersion.c_str(), options.imageBenchWidth,
+              options.imageBenchHeight, iterations);
+  HistogramSweepRanges ranges{o.variants, {}};
+  if (!o.workGroups.empty()) ranges.values["work_group"] = o.workGroups;
+  std::vector<RunRecord> runs;
+  for (int channels : options.transpose.channels) {
+    const ImageLayout layout{options.imageBenchWidth, options.imageBenchHeight, channels};
+    if (const std::string p = imageLayoutProblem(layout); !p.empty() || layout.bytes() > device.maxAllocBytes) {
+      std::fprintf(stderr, "kernelscope: error: %s: %s\n", describeImageLayout(layout).c_str(),
+                   p.empty() ? "larger than the device's largest buffer" : p.c_str());
+      return kExitUsage;
+    }
+    const SweepPlan<HistogramConfig> plan = planHistogramSweep(ranges, device, channels);
+    std::printf("\n== %s (%.1f MB): %zu combinations, %zu to run, %zu refused before running\n",
+                describeImageLayout(layout).c_str(), layout.bytes() / 1e6, plan.total(), plan.valid.size(),
+                plan.refused.size());
+    for (const auto& [c, why] : plan.refused) {
+      std::printf("%-50s refused: %s\n", describeHistogramConfig(c).c_str(), why.c_str());
+      runs.push_back(refusedHistogramRun(device, c, layout, why));
+    }
+    std::vector<uint8_t> random(layout.bytes());
+    std::mt19937 rng(1234);
+    for (auto& b : random) b = static_cast<uint8_t>(rng() >> 24);
+    Buffer in(compute.context(), CL_MEM_READ_ONLY, layout.bytes());
+    Buffer bins(compute.context(), CL_MEM_READ_WRITE, histogramBinCount(layout) * sizeof(cl_uint));
+    compute.queue().writeBuffer(in, 0, layout.bytes(), random.data());
+    for (const HistogramConfig& c : plan.valid) {
+      const RunRecord run =
+          histogramRun(device, measureHistogram(compute, in.get(), bins.get(), layout, c, iterations), iterations);
+      if (run.ok())
+        std::printf("%-50s %10.4f ms %9.1f GB/s\n", describeHistogramConfig(c).c_str(), run.m.kernelMs.median,
+                    run.m.rate);
+      else
+        std::printf("%-50s %s\n", describeHistogramConfig(c).c_str(), run.status.substr(0, 160).c_str());
+      std::fflush(stdout);
+      runs.push_back(run);
+    }
+  }
+  if (const int best = bestRunIndex(runs); best >= 0)
+    std::printf("best: %s (%s), %.1f GB/s (median %.4f ms)\n", runs[best].name.c_str(),
+                runs[best].meta.parameter("image").c_str(), runs[best].m.rate, runs[best].m.kernelMs.median);
+  else
+    std::printf("best: none of the %zu combinations ran\n", runs.size());
+  if (options.nbody.csv || options.nbody.json) stampCeilings(runs, ceilingsForRuns(compute, options));
+  return writeRunFiles(runs, options.nbody.csv, options.nbody.json);
+}
+
+}  // namespace ks

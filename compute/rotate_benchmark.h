@@ -1,0 +1,48 @@
+#pragma once
+// One rotation configuration measured on a device, as transpose_benchmark.h does
+// for transposes: build, 3 untimed runs, then `iterations` timed runs, each timed
+// as the sum of its commands (the forward variant runs clear, scatter, resolve).
+// Used by `--bench rotate` and the UI's rotate sweep.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compute/image_layout.h"
+#include "compute/image_rotate.h"
+
+namespace ks {
+
+struct RotateMeasurement {
+  RotateConfig config;
+  ImageLayout layout;     // the input
+  RotateParams params;
+  std::string problem;  // empty when it ran
+  uint64_t sourceHash = 0;
+  std::vector<double> runMs;        // one sample per timed run, device clock
+  double gigabytesPerSecond = 0.0;  // from the median run time, bytes of imageOpBytes(Rotate)
+};
+
+// `in` holds `layout`, `out` has room for rotatedLayout(layout, params). Never throws.
+RotateMeasurement measureRotate(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,
+                                const RotateParams& params, const RotateConfig& config, int iterations);
+
+// measureRotate for callers that must never wait (the UI's sweep): the launches
+// are enqueued a few at a time (PacedLaunches) and polled. The program must
+// already be built; `in` and `out` must outlive the trial's launches. Never
+// throws: failures land in the result's `problem`.
+class RotateTrial {
+ public:
+  RotateTrial(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout, const RotateParams& params,
+              const RotateConfig& config, int iterations, double batchBudgetMs);
+  ~RotateTrial();
+  bool poll();  // true once the result is ready
+  const RotateMeasurement& result() const { return result_; }
+  double longestRunMs() const;
+
+ private:
+  struct Running;
+  RotateMeasurement result_;
+  std::unique_ptr<Running> running_;
+};
+
+}  // namespace ks
