@@ -94,7 +94,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   // A CPU device runs one launch for longer than a frame may take: the trials run on a thread of their own.
   if (device.kind == DeviceKind::Cpu && target_ != SweepTarget::Interop)
     worker_ = std::make_unique<BackgroundRuns>(compute.context(), device.id);
-  ui.holdsDevice = worker_ != nullptr;
+  publishHold(ui);
   if (target_ == SweepTarget::Transpose) {
     // The picture the transposes read and write: random bytes, made, allocated and
     // written on the worker where there is one (at 8192x8192 RGBA that held the
@@ -120,7 +120,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
 void SweepRunner::finish(AppState& state, const std::string& status) {
   SweepUiState& ui = state.runs.sweep;
   active_ = false;
-  ui.active = ui.building = ui.holdsDevice = false;
+  ui.active = ui.building = false;
   ui.status = status;
   // Nothing waited for: launches in flight finish on the device (OpenCL keeps
   // what they use, the worker's trial keeps the picture) while frames go on.
@@ -130,6 +130,7 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
     if (!worker_->busy()) worker_->start([picture = std::move(picture_)](Queue&) {});
     retired_.push_back(std::move(worker_));
   }
+  publishHold(ui);  // held until a dropped trial's launch has finished
   system_.reset();
   if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
   picture_.reset();
@@ -157,6 +158,8 @@ void SweepRunner::pollRetiredWorkers() {
     return !worker->busy();
   });
 }
+
+void SweepRunner::publishHold(SweepUiState& ui) const { ui.holdsDevice = worker_ != nullptr || !retired_.empty(); }
 
 size_t sweptBodies(const AppState& state) {
   if (state.runs.sweep.bodies > 0) return static_cast<size_t>(state.runs.sweep.bodies);
@@ -230,6 +233,7 @@ void SweepRunner::step(AppState& state, Session& session) {
   SweepUiState& ui = state.runs.sweep;
   ComputeContext& compute = session.compute();
   pollRetiredWorkers();
+  publishHold(ui);
   if (ui.applyBestRequested) {
     ui.applyBestRequested = false;
     if (active_)

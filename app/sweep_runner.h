@@ -54,6 +54,9 @@ class SweepRunner {
   // finishes it in the background (retired_), never waited for by a frame.
   void dropTrial();
   void pollRetiredWorkers();
+  // state.runs.sweep.holdsDevice: while a worker runs launches on the CPU device,
+  // a dropped trial's last one included.
+  void publishHold(SweepUiState& ui) const;
   void start(AppState& state, ComputeContext& compute);
   void finish(AppState& state, const std::string& status);
   // The trial in flight polled; its result recorded once ready. True when it is.
