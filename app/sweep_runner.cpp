@@ -92,7 +92,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   }
   ui.done = ui.refused;
   // A CPU device runs one launch for longer than a frame may take: the trials run on a thread of their own.
-  if (device.kind == DeviceKind::Cpu && target_ != SweepTarget::Interop)
+  if (sweepLaunchesOffTheFrame(device) && target_ != SweepTarget::Interop)
     worker_ = std::make_unique<BackgroundRuns>(compute.context(), device.id);
   publishHold(ui);
   if (target_ == SweepTarget::Transpose) {
@@ -139,6 +139,8 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   for (const RunRecord& r : ui.results)
     if (r.ok()) state.runs.addMeasuredRun(r);
 }
+
+bool sweepLaunchesOffTheFrame(const DeviceDescriptor& device) { return device.kind == DeviceKind::Cpu; }
 
 SweepRunner::SweepRunner() = default;
 

@@ -36,6 +36,10 @@ class Session;
 // The bodies an N-body sweep runs: the Sweep panel's number, or (0) the scene's.
 size_t sweptBodies(const AppState& state);
 
+// Whether a sweep on `device` runs its launches on a worker thread rather than
+// polling them in the frame: CPU devices, where one launch can outlast a frame.
+bool sweepLaunchesOffTheFrame(const DeviceDescriptor& device);
+
 // Device work enqueued at once by a sweep: what a frame may wait for.
 constexpr double kSweepBatchMs = 40.0;
 // A launch longer than this pauses the window noticeably (the panel warns).
