@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -46,6 +47,7 @@ class SweepPanelLaunches : public ::testing::Test {
     ImGui::Render();
     ImGui::NewFrame();
     const std::string file = (dir_.path() / "panel.txt").string();
+    std::filesystem::remove(file);  // ImGui appends to a log file
     ImGui::LogToFile(-1, file.c_str());
     drawSweepPanel(state_);
     ImGui::LogFinish();
@@ -77,7 +79,12 @@ TEST_F(SweepPanelLaunches, ACpuDeviceSaysTheLaunchesRunBesideTheWindow) {
   state_.runs.sweep.launchMs = 812.0;
   text = panelText();
   EXPECT_FALSE(has(text, "pauses")) << text;
-  EXPECT_TRUE(has(text, "launches of 812.0 ms run beside the window")) << text;
+  EXPECT_TRUE(has(text, "launches of up to 812.0 ms run beside the window; the simulation waits")) << text;
+  // In the image lab no simulation runs to wait.
+  state_.scene = SceneKind::Image;
+  text = panelText();
+  EXPECT_TRUE(has(text, "launches of up to 812.0 ms run beside the window")) << text;
+  EXPECT_FALSE(has(text, "simulation")) << text;
 }
 
 }  // namespace

@@ -246,8 +246,8 @@ void drawSweepPanel(AppState& state) {
   ImGui::ProgressBar(progress.fraction, ImVec2(-1, 0), progress.overlay.c_str());
   if (!ui.status.empty() && (ui.active || ui.resultsTarget == ui.target)) ImGui::TextWrapped("%s", ui.status.c_str());
   if (ui.active && ui.holdsDevice)
-    ImGui::TextDisabled("launches of %.1f ms run beside the window; the simulation waits until the sweep ends",
-                        ui.launchMs);
+    ImGui::TextDisabled("launches of up to %.1f ms run beside the window%s", ui.launchMs,
+                        state.scene == SceneKind::NBody ? "; the simulation waits until the sweep ends" : "");
   else if (ui.active && ui.launchMs > kSmoothLaunchMs)
     ImGui::TextColored(kWarning, "a launch takes %.0f ms here: the window pauses for each", ui.launchMs);
   else if (ui.active && ui.launchMs > 0.0)
