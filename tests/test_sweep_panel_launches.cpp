@@ -73,9 +73,12 @@ TEST_F(SweepPanelLaunches, ACpuDeviceSaysTheLaunchesRunBesideTheWindow) {
   std::string text = panelText();
   EXPECT_FALSE(has(text, "pauses")) << text;
   EXPECT_TRUE(has(text, "launches run beside the window; the simulation waits until the sweep ends")) << text;
-  // While it runs: the launches' time, and no warning that the window pauses.
+  // While it runs: the launches' time once one has finished, and no warning that the window pauses.
   state_.runs.sweep.active = true;
   state_.runs.sweep.holdsDevice = true;
+  text = panelText();
+  EXPECT_FALSE(has(text, "0.0 ms")) << text;
+  EXPECT_TRUE(has(text, "launches run beside the window; the simulation waits")) << text;
   state_.runs.sweep.launchMs = 812.0;
   text = panelText();
   EXPECT_FALSE(has(text, "pauses")) << text;

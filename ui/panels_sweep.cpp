@@ -245,9 +245,13 @@ void drawSweepPanel(AppState& state) {
   const SweepProgress progress = sweepProgressToShow(ui);
   ImGui::ProgressBar(progress.fraction, ImVec2(-1, 0), progress.overlay.c_str());
   if (!ui.status.empty() && (ui.active || ui.resultsTarget == ui.target)) ImGui::TextWrapped("%s", ui.status.c_str());
-  if (ui.active && ui.holdsDevice)
-    ImGui::TextDisabled("launches of up to %.1f ms run beside the window%s", ui.launchMs,
-                        state.scene == SceneKind::NBody ? "; the simulation waits until the sweep ends" : "");
+  if (ui.active && ui.holdsDevice) {
+    const char* waits = state.scene == SceneKind::NBody ? "; the simulation waits until the sweep ends" : "";
+    if (ui.launchMs > 0.0)
+      ImGui::TextDisabled("launches of up to %.1f ms run beside the window%s", ui.launchMs, waits);
+    else  // none has finished yet
+      ImGui::TextDisabled("launches run beside the window%s", waits);
+  }
   else if (ui.active && ui.launchMs > kSmoothLaunchMs)
     ImGui::TextColored(kWarning, "a launch takes %.0f ms here: the window pauses for each", ui.launchMs);
   else if (ui.active && ui.launchMs > 0.0)
