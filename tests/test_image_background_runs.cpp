@@ -329,8 +329,10 @@ TEST_F(ImageBackgroundRunsTest, TheLastResultStaysShownWhileOneOfAnotherSizeIsMa
 }
 
 // While a run is in flight: another picture opened supersedes it (the newest
-// wins, nothing of the old one is shown after), a scene switch and the session's
-// end wait for it cleanly (run under the sanitizers in scripts/test-hardening.sh).
+// wins, nothing of the old one is shown after), a scene switch is put off until it
+// has finished (frames going on, the spin starting no new run meanwhile), the
+// session's end waits for it cleanly (run under the sanitizers in
+// scripts/test-hardening.sh).
 TEST_F(ImageBackgroundRunsTest, ARunInFlightIsSupersededOrClosedCleanly) {
   state_.requestedScene = SceneKind::Image;
   frame();
@@ -355,7 +357,8 @@ TEST_F(ImageBackgroundRunsTest, ARunInFlightIsSupersededOrClosedCleanly) {
     frame();
     ASSERT_TRUE(lab.runInFlight);
     state_.requestedScene = SceneKind::NBody;
-    frame();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (state_.scene != SceneKind::NBody && std::chrono::steady_clock::now() < deadline) frame();
     ASSERT_EQ(state_.scene, SceneKind::NBody);
     EXPECT_FALSE(lab.runInFlight);
     state_.requestedScene = SceneKind::Image;

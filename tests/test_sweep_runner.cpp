@@ -406,7 +406,11 @@ TEST_F(LongLaunchSweepTest, CancelDuringALongLaunchHoldsNoFrame) {
   double longestMs = 0.0;
   int frames = 0;
   const auto cancelled = std::chrono::steady_clock::now();
-  while (msSince(cancelled) < std::max(2.0 * launchMs, 1500.0)) {
+  // Frames for a while (the launch in flight may take longer than the estimate on
+  // a loaded machine): at least until the worker has let the dropped launch go.
+  const auto finishDeadline = cancelled + std::chrono::seconds(60);
+  while ((ui.holdsDevice || msSince(cancelled) < std::max(2.0 * launchMs, 1500.0)) &&
+         std::chrono::steady_clock::now() < finishDeadline) {
     const auto t = std::chrono::steady_clock::now();
     frame();
     longestMs = std::max(longestMs, msSince(t));
@@ -415,7 +419,7 @@ TEST_F(LongLaunchSweepTest, CancelDuringALongLaunchHoldsNoFrame) {
   std::printf("after the cancel, the longest of %d frames: %.1f ms (%dx%d RGBA transposes)\n", frames, longestMs,
               ui.imageSize, ui.imageSize);
   EXPECT_LT(longestMs, kBoundMs) << "the longest of " << frames << " frames after the cancel";
-  EXPECT_FALSE(ui.holdsDevice) << "the dropped launch has long finished";
+  EXPECT_FALSE(ui.holdsDevice) << "the dropped launch finished within a minute";
   ui.imageSize = 256;
   ui.startRequested = true;
   frame();
