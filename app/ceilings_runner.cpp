@@ -35,6 +35,12 @@ void CeilingsRunner::step(ComputeContext& compute, AppState& state) {
     if (!measurement_) begin(compute, state);
   }
   if (!measurement_) return;
+  // A sweep measuring on a CPU device's cores: measured beside it, both would be wrong,
+  // and each frame would wait for its launches.
+  if (state.runs.sweep.holdsDevice) {
+    c.progress = "waiting for the sweep to finish";
+    return;
+  }
   if (measurement_->step()) finish(compute, state);
   else c.progress = measurement_->progress();
 }

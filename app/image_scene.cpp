@@ -610,6 +610,24 @@ void ImageScene::pollBackgroundRun(AppState& state) {
   }
 }
 
+bool ImageScene::finishing() {
+  if (!backgroundRunBusy()) return false;
+  try {
+    if (!runs_->poll()) return true;
+  } catch (const std::exception&) {
+    // The scene is going: its run's failure matters to no one now.
+  }
+  // Done: dropped as a discarded run is (its picture handed back to GL; run again
+  // should the scene stay after all).
+  if (upload_) {
+    abandonUpload();
+  } else {
+    abandonRun();
+    applied_.reset();
+  }
+  return false;
+}
+
 void ImageScene::discardBackgroundRun(bool decodeAgain) noexcept {
   if (!backgroundRunBusy()) return;
   try {

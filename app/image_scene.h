@@ -38,6 +38,7 @@ class ImageScene final : public Scene {
   void reloadKernels(AppState& state) override;
   void update(AppState& state, double seconds) override;
   void draw(AppState& state, int viewportW, int viewportH) override;
+  bool finishing() override;
 
  private:
   // The pipeline's settings as last applied; a change recomputes.

@@ -339,7 +339,11 @@ void NBodyScene::update(AppState& state, double seconds) {
   }
   camera_.update(seconds);
 
-  const int steps = nb.paused ? (nb.stepRequested ? 1 : 0) : std::clamp(nb.stepsPerFrame, 1, 1000);
+  // While a sweep measures on a CPU device's cores the simulation holds: its steps
+  // would wait for the sweep's launches, each frame with them, and skew the timings.
+  const int steps = state.runs.sweep.holdsDevice ? 0
+                    : nb.paused                  ? (nb.stepRequested ? 1 : 0)
+                                                 : std::clamp(nb.stepsPerFrame, 1, 1000);
   nb.stepRequested = false;
   if (steps == 0) {
     nb.stepsPerSecond = 0.0;

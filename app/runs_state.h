@@ -53,6 +53,10 @@ struct SweepUiState {
   // readings
   bool active = false;
   bool building = false;  // the next configuration's program is compiling on a worker thread
+  // A CPU device is measuring on the sweep's worker thread: the scene's steps and the
+  // device's ceilings wait until it is done (on the same cores they would wait for
+  // its launches, holding frames, and skew what it measures).
+  bool holdsDevice = false;
   double launchMs = 0.0;  // the longest launch of the configuration being measured (device time)
   size_t done = 0, total = 0, refused = 0;
   double elapsedSeconds = 0.0, etaSeconds = 0.0;

@@ -29,6 +29,10 @@ class Scene {
   // reload). All or nothing: throws (ProgramBuildError with the log, ...) and
   // keeps the running kernels when any build fails.
   virtual void reloadKernels(AppState& state) = 0;
+  // Never waits: true while work the scene started still runs on another thread
+  // (the image lab's run on a CPU device); once false, that work is dropped and the
+  // scene may go without waiting. A switch to another scene is put off until then.
+  virtual bool finishing() { return false; }
   // The N-body bodies, so a device switch can carry them over.
   virtual std::optional<NBodySystem> snapshot() { return std::nullopt; }
 };

@@ -250,6 +250,11 @@ void Session::applyRequests(AppState& state) {
       }
     }
   }
+  // A scene whose work still runs on another thread goes once that work has finished
+  // (a frame or more later): closing it now would wait for it (issue 22: 1-2 s on
+  // PoCL), and so would the next scene's first use of the device's cores. Frames go
+  // on meanwhile; the scene starts nothing new while its run is in flight.
+  if (state.requestedScene && *state.requestedScene != state.scene && scene_->finishing()) return;
   if (state.requestedScene) {
     const SceneKind kind = *state.requestedScene;
     state.requestedScene.reset();

@@ -1,5 +1,7 @@
 #include "app/sweep_runner.h"
 
+#include <algorithm>
+#include <cstring>
 #include <random>
 
 #include "app/run_recorder.h"
@@ -9,6 +11,20 @@
 #include "compute/sweep_plan.h"
 
 namespace ks {
+
+namespace {
+
+std::vector<uint8_t> randomBytes(size_t count) {
+  std::vector<uint8_t> bytes(count);
+  std::mt19937_64 rng(1234);
+  for (size_t i = 0; i < count; i += 8) {  // eight bytes a draw
+    const uint64_t bits = rng();
+    std::memcpy(bytes.data() + i, &bits, std::min<size_t>(8, count - i));
+  }
+  return bytes;
+}
+
+}  // namespace
 
 void SweepRunner::start(AppState& state, ComputeContext& compute) {
   SweepUiState& ui = state.runs.sweep;
@@ -74,16 +90,32 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
       transposeResults_.push_back(c);
     }
     transposeQueue_ = plan.valid;
-    std::vector<uint8_t> random(layout_.bytes());
-    std::mt19937 rng(1234);
-    for (auto& b : random) b = static_cast<uint8_t>(rng() >> 24);
-    in_ = Buffer(compute.context(), CL_MEM_READ_ONLY, layout_.bytes());
-    out_ = Buffer(compute.context(), CL_MEM_READ_WRITE, layout_.bytes());
-    compute.queue().writeBuffer(in_, 0, layout_.bytes(), random.data());
+    picture_ = std::make_shared<SweepPicture>();
     ui.total = plan.total();
     ui.refused = plan.refused.size();
   }
   ui.done = ui.refused;
+  // A CPU device runs one launch for longer than a frame may take: the trials run on a thread of their own.
+  if (sweepLaunchesOffTheFrame(device) && target_ != SweepTarget::Interop)
+    worker_ = std::make_unique<BackgroundRuns>(compute.context(), device.id);
+  publishHold(ui);
+  if (target_ == SweepTarget::Transpose || target_ == SweepTarget::Rotate) {
+    // The picture the transposes or rotations read and write: random bytes, made,
+    // allocated and written on the worker where there is one (at 8192x8192 RGBA
+    // that held the frame that started the sweep for over a second).
+    const size_t outBytes =
+        target_ == SweepTarget::Rotate ? rotatedLayout(layout_, rotateParams_).bytes() : layout_.bytes();
+    auto make = [picture = picture_, context = compute.context(), bytes = layout_.bytes(), outBytes](Queue& queue) {
+      picture->in = Buffer(context, CL_MEM_READ_ONLY, bytes);
+      picture->out = Buffer(context, CL_MEM_READ_WRITE, outBytes);
+      const std::vector<uint8_t> random = randomBytes(bytes);
+      queue.writeBuffer(picture->in, 0, bytes, random.data());
+    };
+    if (worker_)
+      worker_->start(std::move(make));
+    else
+      make(compute.queue());
+  }
   active_ = true;
   cancelled_ = false;
   ui.active = true;
@@ -97,19 +129,45 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   ui.active = ui.building = false;
   ui.status = status;
   // Nothing waited for: launches in flight finish on the device (OpenCL keeps
-  // what they use) while frames go on.
-  nbodyTrial_.reset();
-  transposeTrial_.reset();
-  rotateTrial_.reset();
+  // what they use, the worker's trial keeps the picture) while frames go on.
+  dropTrial();
+  if (worker_) {
+    // The picture is freed on the worker too (two 256 MiB buffers took a frame 200 ms).
+    if (!worker_->busy()) worker_->start([picture = std::move(picture_)](Queue&) {});
+    retired_.push_back(std::move(worker_));
+  }
+  publishHold(ui);  // held until a dropped trial's launch has finished
   system_.reset();
   if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
-  in_ = Buffer();
-  out_ = Buffer();
+  picture_.reset();
   // Every result carries the device's ceilings; the runs that ran join the comparison table.
   for (RunRecord& r : ui.results) r.meta.ceilings = ceilingValues(state.ceilings.measured);
   for (const RunRecord& r : ui.results)
     if (r.ok()) state.runs.addMeasuredRun(r);
 }
+
+bool sweepLaunchesOffTheFrame(const DeviceDescriptor& device) { return device.kind == DeviceKind::Cpu; }
+
+SweepRunner::SweepRunner() = default;
+
+SweepRunner::~SweepRunner() {
+  dropTrial();  // the worker stops after its launch in flight; the workers' destructors wait for that launch
+}
+
+void SweepRunner::dropTrial() { trial_.reset(); }
+
+void SweepRunner::pollRetiredWorkers() {
+  std::erase_if(retired_, [](const std::unique_ptr<BackgroundRuns>& worker) {
+    try {
+      worker->poll();
+    } catch (const std::exception&) {
+      // A dropped trial's launch failed: its result was not wanted.
+    }
+    return !worker->busy();
+  });
+}
+
+void SweepRunner::publishHold(SweepUiState& ui) const { ui.holdsDevice = worker_ != nullptr || !retired_.empty(); }
 
 size_t sweptBodies(const AppState& state) {
   if (state.runs.sweep.bodies > 0) return static_cast<size_t>(state.runs.sweep.bodies);
@@ -188,6 +246,8 @@ std::pair<std::string, std::string> SweepRunner::programOf(size_t index) const {
 void SweepRunner::step(AppState& state, Session& session) {
   SweepUiState& ui = state.runs.sweep;
   ComputeContext& compute = session.compute();
+  pollRetiredWorkers();
+  publishHold(ui);
   if (ui.applyBestRequested) {
     ui.applyBestRequested = false;
     if (active_)
@@ -233,9 +293,21 @@ void SweepRunner::step(AppState& state, Session& session) {
     ui.etaSeconds =
         next_ > 0 ? ui.elapsedSeconds / static_cast<double>(next_) * static_cast<double>(queued - next_) : 0.0;
   };
-  if ((nbodyTrial_ || transposeTrial_ || rotateTrial_) && !pollTrial(state, device)) {
+  if (trial_ && !pollTrial(state, device)) {
     updateClock();
     return;
+  }
+  if (!trial_ && worker_ && worker_->busy()) {  // the transpose's picture on its way to the device
+    try {
+      if (!worker_->poll()) {
+        ui.status = "putting the picture on the device";
+        updateClock();
+        return;
+      }
+    } catch (const std::exception& e) {
+      finish(state, std::string("stopped: cannot put the picture on the device: ") + e.what());
+      return;
+    }
   }
   if (next_ < queued) {
     // The build runs on a worker thread while frames go on (a compile takes from
@@ -259,14 +331,16 @@ void SweepRunner::step(AppState& state, Session& session) {
       compute.prefetchKernelFile(nextFile, nextOptions);
     }
     if (target_ == SweepTarget::NBody)
-      nbodyTrial_ = std::make_unique<NBodyTrial>(compute, *system_, nbodyQueue_[next_], params_, ui.repetitions,
-                                                 kSweepBatchMs);
+      trial_ = SweepTrial::nbody(compute, worker_.get(), *system_, nbodyQueue_[next_], params_, ui.repetitions,
+                                 kSweepBatchMs);
     else if (target_ == SweepTarget::Rotate)
-      rotateTrial_ = std::make_unique<RotateTrial>(compute, in_.get(), out_.get(), layout_, rotateParams_,
-                                                   rotateQueue_[next_], ui.repetitions, kSweepBatchMs);
+      trial_ = SweepTrial::rotate(compute, worker_.get(), std::shared_ptr<const Buffer>(picture_, &picture_->in),
+                                  std::shared_ptr<const Buffer>(picture_, &picture_->out), layout_, rotateParams_,
+                                  rotateQueue_[next_], ui.repetitions, kSweepBatchMs);
     else
-      transposeTrial_ = std::make_unique<TransposeTrial>(compute, in_.get(), out_.get(), layout_, transposeQueue_[next_],
-                                                         ui.repetitions, kSweepBatchMs);
+      trial_ = SweepTrial::transpose(compute, worker_.get(), std::shared_ptr<const Buffer>(picture_, &picture_->in),
+                                     std::shared_ptr<const Buffer>(picture_, &picture_->out), layout_, transposeQueue_[next_],
+                                     ui.repetitions, kSweepBatchMs);
   }
   updateClock();
   if (next_ >= queued) {
@@ -277,26 +351,21 @@ void SweepRunner::step(AppState& state, Session& session) {
 
 bool SweepRunner::pollTrial(AppState& state, const DeviceDescriptor& device) {
   SweepUiState& ui = state.runs.sweep;
-  const bool ready = nbodyTrial_ ? nbodyTrial_->poll() : rotateTrial_ ? rotateTrial_->poll() : transposeTrial_->poll();
-  if (!ready) {
-    ui.launchMs = nbodyTrial_    ? nbodyTrial_->longestStepMs()
-                  : rotateTrial_ ? rotateTrial_->longestRunMs()
-                                 : transposeTrial_->longestRunMs();
+  if (!trial_->poll()) {
+    ui.launchMs = trial_->longestLaunchMs();
     return false;
   }
-  if (nbodyTrial_) {
-    ui.results.push_back(nbodyRun(device, nbodyTrial_->result(), system_->size(), ui.repetitions));
+  if (target_ == SweepTarget::NBody) {
+    ui.results.push_back(nbodyRun(device, trial_->nbodyResult(), system_->size(), ui.repetitions));
     nbodyResults_.push_back(nbodyQueue_[next_]);
-    nbodyTrial_.reset();
-  } else if (rotateTrial_) {
-    ui.results.push_back(rotateRun(device, rotateTrial_->result(), ui.repetitions));
+  } else if (target_ == SweepTarget::Rotate) {
+    ui.results.push_back(rotateRun(device, trial_->rotateResult(), ui.repetitions));
     rotateResults_.push_back(rotateQueue_[next_]);
-    rotateTrial_.reset();
   } else {
-    ui.results.push_back(transposeRun(device, transposeTrial_->result(), ui.repetitions));
+    ui.results.push_back(transposeRun(device, trial_->transposeResult(), ui.repetitions));
     transposeResults_.push_back(transposeQueue_[next_]);
-    transposeTrial_.reset();
   }
+  trial_.reset();
   ++next_;
   ++ui.done;
   return true;

@@ -2,9 +2,12 @@
 // The UI's sweeps, run from the frame loop without ever waiting for the device:
 // each configuration's program is built on a worker thread, then its warm-up and
 // K timed launches are enqueued a batch at a time (about kSweepBatchMs of device
-// work, one launch on a slow CPU device) and polled, median kept. A frame waits
-// for at most one batch (the scene's own work queues behind it), so the window
-// keeps drawing and Cancel acts at once. Acts on state.runs.sweep's requests:
+// work, one launch on a slow CPU device), median kept. On a GPU the frame polls
+// them (a frame waits for at most one batch: the scene's own work queues behind
+// it); on a CPU device, where one launch can take longer than a frame, they run on
+// the sweep's worker thread with a queue of its own (app/sweep_trial), so the
+// window keeps drawing and Cancel acts at once. A trial abandoned (Cancel, a device
+// switch, quitting) is never waited for by a frame. Acts on state.runs.sweep's requests:
 // start builds the plan with compute/sweep_plan (refused combinations listed,
 // never run), cancel stops queueing (launches in flight finish on their own),
 // apply-best puts the winner into the scene and the tuning cache.
@@ -16,6 +19,8 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "app/sweep_trial.h"
+#include "compute/background_runs.h"
 #include "compute/cl_objects.h"
 #include "compute/image_layout.h"
 #include "compute/image_transpose.h"
@@ -32,6 +37,10 @@ class Session;
 // The bodies an N-body sweep runs: the Sweep panel's number, or (0) the scene's.
 size_t sweptBodies(const AppState& state);
 
+// Whether a sweep on `device` runs its launches on a worker thread rather than
+// polling them in the frame: CPU devices, where one launch can outlast a frame.
+bool sweepLaunchesOffTheFrame(const DeviceDescriptor& device);
+
 // Device work enqueued at once by a sweep: what a frame may wait for.
 constexpr double kSweepBatchMs = 40.0;
 // A launch longer than this pauses the window noticeably (the panel warns).
@@ -39,9 +48,20 @@ constexpr double kSmoothLaunchMs = 100.0;
 
 class SweepRunner {
  public:
+  SweepRunner();
+  // A trial in flight on a worker stops after its launch; the workers are joined
+  // (at most one launch each: quitting does not wait for a whole configuration).
+  ~SweepRunner();
   void step(AppState& state, Session& session);
 
  private:
+  // The trial in flight dropped; its worker, still busy with the launch in flight,
+  // finishes it in the background (retired_), never waited for by a frame.
+  void dropTrial();
+  void pollRetiredWorkers();
+  // state.runs.sweep.holdsDevice: while a worker runs launches on the CPU device,
+  // a dropped trial's last one included.
+  void publishHold(SweepUiState& ui) const;
   void start(AppState& state, ComputeContext& compute);
   void finish(AppState& state, const std::string& status);
   // The trial in flight polled; its result recorded once ready. True when it is.
@@ -63,11 +83,12 @@ class SweepRunner {
   std::vector<NBodyConfig> nbodyQueue_;
   std::vector<TransposeConfig> transposeQueue_;
   std::vector<RotateConfig> rotateQueue_, rotateResults_;
-  std::unique_ptr<RotateTrial> rotateTrial_;
   RotateParams rotateParams_;
   size_t next_ = 0;  // the configuration measured now (a trial in flight) or next
-  std::unique_ptr<NBodyTrial> nbodyTrial_;
-  std::unique_ptr<TransposeTrial> transposeTrial_;
+  std::unique_ptr<SweepTrial> trial_;  // the configuration measured now, if any
+  // CPU devices: the thread the trials run on, made at the sweep's start.
+  std::unique_ptr<BackgroundRuns> worker_;
+  std::vector<std::unique_ptr<BackgroundRuns>> retired_;  // finishing a dropped trial's launch
   // What the results (state.runs.sweep.results) were measured with, index for index.
   std::vector<NBodyConfig> nbodyResults_;
   std::vector<TransposeConfig> transposeResults_;
@@ -81,7 +102,11 @@ class SweepRunner {
   NBodyParams params_;
   size_t bodies_ = 0;  // what the N-body sweep runs at
   ImageLayout layout_;
-  Buffer in_, out_;
+  // The transpose or rotate sweep's picture, shared with its trials (and with the worker that makes it).
+  struct SweepPicture {
+    Buffer in, out;
+  };
+  std::shared_ptr<SweepPicture> picture_;
   std::chrono::steady_clock::time_point start_;
 };
 

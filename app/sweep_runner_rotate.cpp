@@ -1,7 +1,5 @@
-// The rotate sweep's part of SweepRunner (app/sweep_runner.h): its plan, buffers
-// and "Apply best"; the frame loop that builds and measures is the runner's own.
-#include <random>
-
+// The rotate sweep's part of SweepRunner (app/sweep_runner.h): its plan and
+// "Apply best"; the frame loop that builds and measures is the runner's own.
 #include "app/sweep_runner.h"
 #include "compute/rotate_sweep_plan.h"
 #include "lab/rotate_runs.h"
@@ -27,12 +25,7 @@ bool SweepRunner::startRotate(AppState& state, ComputeContext& compute) {
     rotateResults_.push_back(c);
   }
   rotateQueue_ = plan.valid;
-  std::vector<uint8_t> random(layout_.bytes());
-  std::mt19937 rng(1234);
-  for (auto& b : random) b = static_cast<uint8_t>(rng() >> 24);
-  in_ = Buffer(compute.context(), CL_MEM_READ_ONLY, layout_.bytes());
-  out_ = Buffer(compute.context(), CL_MEM_READ_WRITE, rotated.bytes());
-  compute.queue().writeBuffer(in_, 0, layout_.bytes(), random.data());
+  picture_ = std::make_shared<SweepPicture>();  // made by start(), on the worker where there is one
   ui.total = plan.total();
   ui.refused = plan.refused.size();
   return true;

@@ -39,6 +39,10 @@ class BackgroundRuns {
   BackgroundRuns(const BackgroundRuns&) = delete;
   BackgroundRuns& operator=(const BackgroundRuns&) = delete;
 
+  // The worker's queue, for making what runs will enqueue on it (a sweep's trial
+  // is made on the caller's thread, then driven by a run). Commands go on it only
+  // from runs, on the worker's thread.
+  Queue& queue() { return queue_; }
   // Hands a run to the worker. Only while !busy() (throws std::logic_error else).
   void start(Run run);
   // True from start() until poll() has given the run's outcome.

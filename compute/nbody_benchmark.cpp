@@ -62,16 +62,16 @@ double probeNBodyStepMs(ComputeContext& compute, const NBodySystem& system, cons
 }
 
 struct NBodyTrial::Running {
-  Running(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config, const NBodyParams& params,
-          int iterations, double batchBudgetMs)
+  Running(ComputeContext& compute, Queue& queue, const NBodySystem& system, const NBodyConfig& config,
+          const NBodyParams& params, int iterations, double batchBudgetMs)
       : kernel(compute, config),
         state(compute, system, config),
         display(compute.context(), CL_MEM_WRITE_ONLY, state.padded() * 4 * sizeof(float)),
         params(params),
         launches(
-            compute.queue(),
-            [this, &compute](Event* event) {
-              kernel.enqueueStep(compute.queue(), state.positionsIn(), state.positionsOut(), state.velocities(),
+            queue,
+            [this, &queue](Event* event) {
+              kernel.enqueueStep(queue, state.positionsIn(), state.positionsOut(), state.velocities(),
                                  display.get(), state.padded(), this->params, event);
               state.swap();
             },
@@ -83,17 +83,16 @@ struct NBodyTrial::Running {
   PacedLaunches launches;
 };
 
-NBodyTrial::NBodyTrial(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config,
+NBodyTrial::NBodyTrial(ComputeContext& compute, Queue& queue, const NBodySystem& system, const NBodyConfig& config,
                        const NBodyParams& params, int iterations, double batchBudgetMs) {
   result_.config = config;
   iterations = std::max(iterations, 1);
   try {
     result_.sourceHash = hashSource(readKernelSource(compute.kernelsDir(), kNBodyKernelFile));
-    running_ = std::make_unique<Running>(compute, system, config, params, iterations, batchBudgetMs);
+    running_ = std::make_unique<Running>(compute, queue, system, config, params, iterations, batchBudgetMs);
     result_.info = running_->kernel.info();
     result_.buildLog = running_->kernel.build().log;
     result_.binary = programBinary(running_->kernel.build().program.get());
-    running_->launches.poll();  // the first launch starts now
   } catch (const ProgramBuildError& e) {
     result_.problem = std::string(e.what()) + "\n" + e.build().log;
     result_.buildFailed = true;

@@ -35,11 +35,13 @@ NBodyMeasurement measureNBody(ComputeContext& compute, const NBodySystem& system
 // about `batchBudgetMs`) and polled. The program must already be built (a build
 // here would block): ComputeContext::kernelFileReady. Never throws: failures
 // land in the result's `problem`. Dropping a trial waits for nothing: OpenCL
-// keeps what launches in flight use until they finish.
+// keeps what launches in flight use until they finish. The launches go on `queue`
+// (the context's, or a worker thread's: see app/sweep_trial.h), the first one in
+// the first poll(), so that a trial made on one thread can be driven on another.
 class NBodyTrial {
  public:
-  NBodyTrial(ComputeContext& compute, const NBodySystem& system, const NBodyConfig& config, const NBodyParams& params,
-             int iterations, double batchBudgetMs);
+  NBodyTrial(ComputeContext& compute, Queue& queue, const NBodySystem& system, const NBodyConfig& config,
+             const NBodyParams& params, int iterations, double batchBudgetMs);
   ~NBodyTrial();
   // True once the result is ready (measured, or failed).
   bool poll();

@@ -58,14 +58,14 @@ RotateMeasurement measureRotate(ComputeContext& compute, cl_mem in, cl_mem out, 
 // commands of a launch (the forward variant's clear and scatter; an image
 // variant's upload in its first, untimed launch) are kept here and added.
 struct RotateTrial::Running {
-  Running(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout, const RotateParams& params,
-          const RotateConfig& config, int iterations, double batchBudgetMs)
+  Running(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
+          const RotateParams& params, const RotateConfig& config, int iterations, double batchBudgetMs)
       : rotator(compute, config),
         launches(
-            compute.queue(),
-            [&compute, this, in, out, layout, params](Event* event) {
+            queue,
+            [&queue, this, in, out, layout, params](Event* event) {
               ImageOpEvents events;
-              rotator.run(compute.queue(), in, layout, out, rotatedLayout(layout, params), params, &events);
+              rotator.run(queue, in, layout, out, rotatedLayout(layout, params), params, &events);
               *event = std::move(events.commands.back().event);
               events.commands.pop_back();
               earlier[launched++] = std::move(events);
@@ -80,16 +80,15 @@ struct RotateTrial::Running {
   PacedLaunches launches;
 };
 
-RotateTrial::RotateTrial(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,
+RotateTrial::RotateTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
                          const RotateParams& params, const RotateConfig& config, int iterations, double batchBudgetMs) {
   result_.config = config;
   result_.layout = layout;
   result_.params = params;
   try {
     result_.sourceHash = hashSource(readKernelSource(compute.kernelsDir(), kRotateKernelFile));
-    running_ = std::make_unique<Running>(compute, in, out, layout, params, config, std::max(iterations, 1),
+    running_ = std::make_unique<Running>(compute, queue, in, out, layout, params, config, std::max(iterations, 1),
                                          batchBudgetMs);
-    running_->launches.poll();
   } catch (const ProgramBuildError& e) {
     result_.problem = std::string(e.what()) + "\n" + e.build().log;
     running_.reset();

@@ -29,10 +29,11 @@ RotateMeasurement measureRotate(ComputeContext& compute, cl_mem in, cl_mem out, 
 // measureRotate for callers that must never wait (the UI's sweep): the launches
 // are enqueued a few at a time (PacedLaunches) and polled. The program must
 // already be built; `in` and `out` must outlive the trial's launches. Never
-// throws: failures land in the result's `problem`.
+// throws: failures land in the result's `problem`. The launches go on `queue`,
+// the first one in the first poll() (as TransposeTrial's).
 class RotateTrial {
  public:
-  RotateTrial(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout, const RotateParams& params,
+  RotateTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout, const RotateParams& params,
               const RotateConfig& config, int iterations, double batchBudgetMs);
   ~RotateTrial();
   bool poll();  // true once the result is ready

@@ -36,14 +36,14 @@ TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem
 }
 
 struct TransposeTrial::Running {
-  Running(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout, const TransposeConfig& config,
+  Running(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout, const TransposeConfig& config,
           int iterations, double batchBudgetMs)
       : transposer(compute, config),
         launches(
-            compute.queue(),
-            [&compute, this, in, out, layout](Event* event) {
+            queue,
+            [&queue, this, in, out, layout](Event* event) {
               ImageOpEvents events;
-              transposer.run(compute.queue(), in, layout, out, transposedLayout(layout), &events);
+              transposer.run(queue, in, layout, out, transposedLayout(layout), &events);
               *event = std::move(events.commands.front().event);  // one command: "transpose"
             },
             3, iterations, batchBudgetMs) {
@@ -53,14 +53,14 @@ struct TransposeTrial::Running {
   PacedLaunches launches;
 };
 
-TransposeTrial::TransposeTrial(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,
+TransposeTrial::TransposeTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
                                const TransposeConfig& config, int iterations, double batchBudgetMs) {
   result_.config = config;
   result_.layout = layout;
   try {
     result_.sourceHash = hashSource(readKernelSource(compute.kernelsDir(), kTransposeKernelFile));
-    running_ = std::make_unique<Running>(compute, in, out, layout, config, std::max(iterations, 1), batchBudgetMs);
-    running_->launches.poll();
+    running_ = std::make_unique<Running>(compute, queue, in, out, layout, config, std::max(iterations, 1),
+                                         batchBudgetMs);
   } catch (const ProgramBuildError& e) {
     result_.problem = std::string(e.what()) + "\n" + e.build().log;
     running_.reset();

@@ -28,10 +28,11 @@ TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem
 // 3 warm-up and timed runs, enqueued a few at a time (PacedLaunches, batches of
 // about `batchBudgetMs`) and polled. The program must already be built. `in`
 // and `out` must outlive the trial's launches (OpenCL keeps buffers that queued
-// commands use). Never throws: failures land in the result's `problem`.
+// commands use). Never throws: failures land in the result's `problem`. The
+// launches go on `queue`, the first one in the first poll() (as NBodyTrial's).
 class TransposeTrial {
  public:
-  TransposeTrial(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,
+  TransposeTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
                  const TransposeConfig& config, int iterations, double batchBudgetMs);
   ~TransposeTrial();
   bool poll();  // true once the result is ready

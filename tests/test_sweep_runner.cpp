@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <thread>
 
 #include "app/app_state.h"
@@ -16,6 +18,8 @@
 #include "app/sweep_runner.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_step_budget.h"
+#include "compute/sample_stats.h"
+#include "compute/transpose_benchmark.h"
 #include "lab/sweep_runs.h"
 #include "session_fixture.h"
 #include "test_support.h"
@@ -299,6 +303,124 @@ TEST_F(SlowSweepTest, CancelStopsWithinAFewFramesOfTheClick) {
   ui.bodies = 256;
   ui.workGroups = {64};
   ui.repetitions = 3;
+  ui.startRequested = true;
+  frame();
+  framesUntilSweepEnds();
+  ASSERT_EQ(ui.results.size(), 1u) << ui.status;
+  EXPECT_TRUE(ui.results[0].ok()) << ui.results[0].status;
+}
+
+// Sweeps whose single launches take longer than a frame may (issue 22: a 2048x2048
+// RGBA transpose sweep's launch took 252 ms on PoCL, and the frame waited for the
+// whole launch, the scene's work queued behind it). On a CPU device the sweep's
+// launches run on a worker thread with a queue of their own, and the scene's steps
+// and the ceilings wait meanwhile: frames go on during each launch.
+class LongLaunchSweepTest : public SlowSweepTest {
+ protected:
+  static constexpr double kBoundMs = 200.0;  // the issue's ~100 ms, with room for a loaded 2-core machine
+
+  // A transpose sweep of one configuration on a picture sized from a launch measured
+  // at the issue's 2048x2048, so that one launch takes about three times what a frame
+  // may, whatever the device's speed. Returns the launch's time scaled from the probe
+  // by the pixels (a lower bound: larger pictures fit the caches worse). The
+  // device's ceilings are measured first: a fresh configuration measures them, a
+  // micro-benchmark a frame (each up to ~200 ms on a loaded machine), and that is not
+  // the sweep's work.
+  double startLongTransposeSweep() {
+    ComputeContext& compute = session_->compute();
+    TransposeConfig config;
+    config.variant = "tiled";
+    config.tile = 16;
+    config.rowsPerItem = 4;
+    const ImageLayout probe{2048, 2048, 4};
+    Buffer in(compute.context(), CL_MEM_READ_ONLY, probe.bytes());
+    Buffer out(compute.context(), CL_MEM_READ_WRITE, probe.bytes());
+    const TransposeMeasurement m = measureTranspose(compute, in.get(), out.get(), probe, config, 3);
+    EXPECT_TRUE(m.problem.empty()) << m.problem;
+    const double probeMs = std::max(summarize(m.runMs).median, 1e-3);
+    const double side = std::clamp(2048.0 * std::sqrt(3.0 * kBoundMs / probeMs), 2048.0, 8192.0);
+    const auto largest = static_cast<uint64_t>(std::sqrt(static_cast<double>(compute.device().maxAllocBytes) / 4));
+    SweepUiState& ui = state_.runs.sweep;
+    ui.target = SweepTarget::Transpose;
+    ui.transposeVariants = {"tiled"};
+    ui.tiles = {16};
+    ui.rowsPerItem = {4};
+    ui.tileWorkGroups = {};
+    ui.channels = 4;
+    ui.imageSize = static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(std::ceil(side / 64.0)) * 64, largest / 64 * 64));
+    ui.repetitions = 3;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    do frame();
+    while (state_.ceilings.measuring && std::chrono::steady_clock::now() < deadline);
+    ui.startRequested = true;
+    return probeMs * (ui.imageSize / 2048.0) * (ui.imageSize / 2048.0);
+  }
+  void SetUp() override {
+    SlowSweepTest::SetUp();
+    if (!HasFatalFailure() && !IsSkipped() && session_->compute().device().kind != DeviceKind::Cpu)
+      GTEST_SKIP() << "a GPU's launches are polled in the frame";
+  }
+};
+
+TEST_F(LongLaunchSweepTest, ALaunchLongerThanAFrameDoesNotHoldOne) {
+  startLongTransposeSweep();
+  SweepUiState& ui = state_.runs.sweep;
+  double longestMs = 0.0;
+  int frames = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while ((frames == 0 || ui.active) && std::chrono::steady_clock::now() < deadline) {
+    const auto t = std::chrono::steady_clock::now();
+    frame();
+    longestMs = std::max(longestMs, msSince(t));
+    ++frames;
+  }
+  ASSERT_FALSE(ui.active) << ui.status;
+  ASSERT_EQ(ui.results.size(), 1u);
+  const RunRecord& r = ui.results[0];
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(r.m.kernelMs.count, 3u) << "every timed launch is kept";
+  // The test means something only where one launch takes longer than a frame may.
+  EXPECT_GT(r.m.kernelMs.median, 1.5 * kBoundMs) << "a " << ui.imageSize << "x" << ui.imageSize << " RGBA transpose";
+  std::printf("longest of %d frames: %.1f ms; one launch (median): %.1f ms at %dx%d RGBA\n", frames, longestMs,
+              r.m.kernelMs.median, ui.imageSize, ui.imageSize);
+  EXPECT_LT(longestMs, kBoundMs) << "the longest of " << frames << " frames";
+}
+
+// Cancel in the middle of a long launch: the sweep stops in that frame, and no frame
+// after it waits for the launch the worker is still finishing (the scene holds its
+// steps until then); a new sweep runs at once.
+TEST_F(LongLaunchSweepTest, CancelDuringALongLaunchHoldsNoFrame) {
+  const double launchMs = startLongTransposeSweep();
+  SweepUiState& ui = state_.runs.sweep;
+  frame();  // starts it: the picture goes to the device, the program builds
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (ui.status.rfind("measuring", 0) != 0 && ui.active && std::chrono::steady_clock::now() < deadline) frame();
+  ASSERT_TRUE(ui.active) << ui.status << " at " << ui.imageSize << " (a launch: about " << launchMs << " ms)";
+  // Into the first launch.
+  const auto launched = std::chrono::steady_clock::now();
+  while (msSince(launched) < 0.2 * launchMs) frame();
+  ui.cancelRequested = true;
+  frame();
+  EXPECT_FALSE(ui.active) << ui.status;
+  EXPECT_NE(ui.status.find("cancelled after"), std::string::npos) << ui.status;
+  double longestMs = 0.0;
+  int frames = 0;
+  const auto cancelled = std::chrono::steady_clock::now();
+  // Frames for a while (the launch in flight may take longer than the estimate on
+  // a loaded machine): at least until the worker has let the dropped launch go.
+  const auto finishDeadline = cancelled + std::chrono::seconds(60);
+  while ((ui.holdsDevice || msSince(cancelled) < std::max(2.0 * launchMs, 1500.0)) &&
+         std::chrono::steady_clock::now() < finishDeadline) {
+    const auto t = std::chrono::steady_clock::now();
+    frame();
+    longestMs = std::max(longestMs, msSince(t));
+    ++frames;
+  }
+  std::printf("after the cancel, the longest of %d frames: %.1f ms (%dx%d RGBA transposes)\n", frames, longestMs,
+              ui.imageSize, ui.imageSize);
+  EXPECT_LT(longestMs, kBoundMs) << "the longest of " << frames << " frames after the cancel";
+  EXPECT_FALSE(ui.holdsDevice) << "the dropped launch finished within a minute";
+  ui.imageSize = 256;
   ui.startRequested = true;
   frame();
   framesUntilSweepEnds();
