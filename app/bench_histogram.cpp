@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/bench_ceilings.h"
+#include "app/bench_image_sweep_report.h"
 #include "app/session.h"
 #include "compute/histogram_sweep.h"
 #include "lab/histogram_runs.h"
@@ -23,7 +24,7 @@ int runHistogramSweep(DeviceCatalog catalog, const AppOptions& options, const Se
               options.imageBenchHeight, iterations);
   HistogramSweepRanges ranges{o.variants, {}};
   if (!o.workGroups.empty()) ranges.values["work_group"] = o.workGroups;
-  std::vector<RunRecord> runs;
+  ImageSweepReport report(50);
   for (int channels : options.transpose.channels) {
     const ImageLayout layout{options.imageBenchWidth, options.imageBenchHeight, channels};
     if (const std::string p = imageLayoutProblem(layout); !p.empty() || layout.bytes() > device.maxAllocBytes) {
@@ -36,8 +37,7 @@ int runHistogramSweep(DeviceCatalog catalog, const AppOptions& options, const Se
                 describeImageLayout(layout).c_str(), layout.bytes() / 1e6, plan.total(), plan.valid.size(),
                 plan.refused.size());
     for (const auto& [c, why] : plan.refused) {
-      std::printf("%-50s refused: %s\n", describeHistogramConfig(c).c_str(), why.c_str());
-      runs.push_back(refusedHistogramRun(device, c, layout, why));
+      report.refused(describeHistogramConfig(c), refusedHistogramRun(device, c, layout, why), why);
     }
     std::vector<uint8_t> random(layout.bytes());
     std::mt19937 rng(1234);
@@ -46,24 +46,13 @@ int runHistogramSweep(DeviceCatalog catalog, const AppOptions& options, const Se
     Buffer bins(compute.context(), CL_MEM_READ_WRITE, histogramBinCount(layout) * sizeof(cl_uint));
     compute.queue().writeBuffer(in, 0, layout.bytes(), random.data());
     for (const HistogramConfig& c : plan.valid) {
-      const RunRecord run =
-          histogramRun(device, measureHistogram(compute, in.get(), bins.get(), layout, c, iterations), iterations);
-      if (run.ok())
-        std::printf("%-50s %10.4f ms %9.1f GB/s\n", describeHistogramConfig(c).c_str(), run.m.kernelMs.median,
-                    run.m.rate);
-      else
-        std::printf("%-50s %s\n", describeHistogramConfig(c).c_str(), run.status.substr(0, 160).c_str());
-      std::fflush(stdout);
-      runs.push_back(run);
+      report.measured(describeHistogramConfig(c),
+                      histogramRun(device, measureHistogram(compute, in.get(), bins.get(), layout, c, iterations),
+                                   iterations),
+                      KernelBound{}, false);
     }
   }
-  if (const int best = bestRunIndex(runs); best >= 0)
-    std::printf("best: %s (%s), %.1f GB/s (median %.4f ms)\n", runs[best].name.c_str(),
-                runs[best].meta.parameter("image").c_str(), runs[best].m.rate, runs[best].m.kernelMs.median);
-  else
-    std::printf("best: none of the %zu combinations ran\n", runs.size());
-  if (options.nbody.csv || options.nbody.json) stampCeilings(runs, ceilingsForRuns(compute, options));
-  return writeRunFiles(runs, options.nbody.csv, options.nbody.json);
+  return report.finish(compute, options);
 }
 
 }  // namespace ks

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/bench_ceilings.h"
+#include "app/bench_image_sweep_report.h"
 #include "app/session.h"
 #include "compute/rotate_benchmark.h"
 #include "compute/rotate_sweep_plan.h"
@@ -28,8 +29,7 @@ int runRotateSweep(DeviceCatalog catalog, const AppOptions& options, const Setti
   RotateSweepRanges ranges{o.variants, {}};
   if (!o.pixelsPerItem.empty()) ranges.values["pixels_per_item"] = o.pixelsPerItem;
   if (!o.rowsPerItem.empty()) ranges.values["rows_per_item"] = o.rowsPerItem;
-  std::vector<RunRecord> runs;
-  std::vector<KernelBound> bounds;  // beside runs: what bound each (none for refused runs)
+  ImageSweepReport report(40);
   const std::optional<MeasuredCeilings> knownCeilings = cachedCeilings(compute, options);
   if (!knownCeilings)
     std::printf("(kernelscope --bench ceilings measures this device's ceilings; then this says what binds each run)\n");
@@ -59,9 +59,7 @@ int runRotateSweep(DeviceCatalog catalog, const AppOptions& options, const Setti
                 describeImageLayout(layout).c_str(), layout.bytes() / 1e6, plan.total(), plan.valid.size(),
                 plan.refused.size());
     for (const auto& [c, why] : plan.refused) {
-      std::printf("%-40s refused: %s\n", describeRotateConfig(c).c_str(), why.c_str());
-      runs.push_back(refusedRotateRun(device, c, layout, params, why));
-      bounds.emplace_back();
+      report.refused(describeRotateConfig(c), refusedRotateRun(device, c, layout, params, why), why);
     }
     std::vector<uint8_t> random(layout.bytes());
     std::mt19937 rng(1234);
@@ -77,25 +75,10 @@ int runRotateSweep(DeviceCatalog catalog, const AppOptions& options, const Setti
         bound = kernelBound(rotateWork(layout, rotated), run.m.kernelMs.median, *knownCeilings);
         if (!bound.label().empty()) run.m.bound = "rotate: " + bound.label();
       }
-      if (run.ok())
-        std::printf("%-40s %10.4f ms %9.1f GB/s%s%s\n", describeRotateConfig(c).c_str(), run.m.kernelMs.median,
-                    run.m.rate, bound.label().empty() ? "" : "   bound by ", bound.label().c_str());
-      else
-        std::printf("%-40s %s\n", describeRotateConfig(c).c_str(), run.status.substr(0, 160).c_str());
-      std::fflush(stdout);
-      runs.push_back(run);
-      bounds.push_back(bound);
+      report.measured(describeRotateConfig(c), std::move(run), bound, knownCeilings.has_value());
     }
   }
-  if (const int best = bestRunIndex(runs); best >= 0) {
-    std::printf("best: %s (%s), %.1f GB/s (median %.4f ms)\n", runs[best].name.c_str(),
-                runs[best].meta.parameter("image").c_str(), runs[best].m.rate, runs[best].m.kernelMs.median);
-    if (const std::string bound = bounds[static_cast<size_t>(best)].label(); !bound.empty())
-      std::printf("= bound by %s of the measured ceiling (every byte read and written once)\n", bound.c_str());
-  } else
-    std::printf("best: none of the %zu combinations ran\n", runs.size());
-  if (options.nbody.csv || options.nbody.json) stampCeilings(runs, ceilingsForRuns(compute, options));
-  return writeRunFiles(runs, options.nbody.csv, options.nbody.json);
+  return report.finish(compute, options);
 }
 
 }  // namespace ks

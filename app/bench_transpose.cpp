@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/bench_ceilings.h"
+#include "app/bench_image_sweep_report.h"
 #include "app/session.h"
 #include "compute/work_model.h"
 #include "lab/sweep_runs.h"
@@ -22,8 +23,7 @@ int runTransposeSweep(DeviceCatalog catalog, const AppOptions& options, const Se
   std::printf("kernelscope transpose sweep on %s, driver %s: %dx%d, median of %d runs after 3 untimed\n",
               device.displayName().c_str(), device.driverVersion.c_str(), options.imageBenchWidth,
               options.imageBenchHeight, iterations);
-  std::vector<RunRecord> runs;
-  std::vector<KernelBound> bounds;  // beside runs: what bound each (none for refused runs)
+  ImageSweepReport report(40);
   // What each run is compared with, when this device's ceilings have been measured.
   const std::optional<MeasuredCeilings> knownCeilings = cachedCeilings(compute, options);
   if (!knownCeilings)
@@ -41,9 +41,7 @@ int runTransposeSweep(DeviceCatalog catalog, const AppOptions& options, const Se
                 describeImageLayout(layout).c_str(), layout.bytes() / 1e6, plan.total(), plan.valid.size(),
                 plan.refused.size());
     for (const auto& [c, why] : plan.refused) {
-      std::printf("%-40s refused: %s\n", describeTransposeConfig(c).c_str(), why.c_str());
-      runs.push_back(refusedTransposeRun(device, c, layout, why));
-      bounds.emplace_back();
+      report.refused(describeTransposeConfig(c), refusedTransposeRun(device, c, layout, why), why);
     }
     std::vector<uint8_t> random(layout.bytes());
     std::mt19937 rng(1234);
@@ -58,28 +56,11 @@ int runTransposeSweep(DeviceCatalog catalog, const AppOptions& options, const Se
       if (run.ok() && knownCeilings) {
         bound = kernelBound(transposeWork(layout, c), run.m.kernelMs.median, *knownCeilings);
         if (!bound.label().empty()) run.m.bound = "transpose: " + bound.label();
-        std::printf("%-40s %10.4f ms %9.1f GB/s   bound by %s\n", describeTransposeConfig(c).c_str(),
-                    run.m.kernelMs.median, run.m.rate,
-                    bound.label().empty() ? "nothing measured" : bound.label().c_str());
-      } else if (run.ok()) {
-        std::printf("%-40s %10.4f ms %9.1f GB/s\n", describeTransposeConfig(c).c_str(), run.m.kernelMs.median,
-                    run.m.rate);
-      } else
-        std::printf("%-40s %s\n", describeTransposeConfig(c).c_str(), run.status.substr(0, 160).c_str());
-      std::fflush(stdout);
-      runs.push_back(run);
-      bounds.push_back(bound);
+      }
+      report.measured(describeTransposeConfig(c), std::move(run), bound, knownCeilings.has_value());
     }
   }
-  if (const int best = bestRunIndex(runs); best >= 0) {
-    std::printf("best: %s (%s), %.1f GB/s (median %.4f ms)\n", runs[best].name.c_str(),
-                runs[best].meta.parameter("image").c_str(), runs[best].m.rate, runs[best].m.kernelMs.median);
-    if (const std::string bound = bounds[static_cast<size_t>(best)].label(); !bound.empty())
-      std::printf("= bound by %s of the measured ceiling (every byte read and written once)\n", bound.c_str());
-  } else
-    std::printf("best: none of the %zu combinations ran\n", runs.size());
-  if (options.nbody.csv || options.nbody.json) stampCeilings(runs, ceilingsForRuns(compute, options));
-  return writeRunFiles(runs, options.nbody.csv, options.nbody.json);
+  return report.finish(compute, options);
 }
 
 }  // namespace ks

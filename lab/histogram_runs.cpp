@@ -1,6 +1,6 @@
 #include "lab/histogram_runs.h"
 
-#include "compute/sample_stats.h"
+#include "lab/sweep_runs.h"
 
 namespace ks {
 
@@ -25,17 +25,8 @@ RunRecord refusedHistogramRun(const DeviceDescriptor& device, const HistogramCon
 }
 
 RunRecord histogramRun(const DeviceDescriptor& device, const HistogramMeasurement& m, int iterations) {
-  RunRecord r = refusedHistogramRun(device, m.config, m.layout, m.problem);
-  r.meta.parameters.emplace_back("iterations", std::to_string(iterations));
-  r.meta.sourceHash = m.sourceHash ? hexHash(m.sourceHash) : "";
-  if (!m.problem.empty()) {
-    r.status = "failed: " + m.problem.substr(0, m.problem.find('\n'));
-    return r;
-  }
-  r.status = "ok";
-  r.m.kernelMs = summarize(m.runMs);
-  r.m.rate = m.gigabytesPerSecond;
-  return r;
+  return measuredImageRun(refusedHistogramRun(device, m.config, m.layout, m.problem), m.problem, m.sourceHash, m.runMs,
+                          m.gigabytesPerSecond, iterations);
 }
 
 }  // namespace ks

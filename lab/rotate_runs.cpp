@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "compute/sample_stats.h"
+#include "lab/sweep_runs.h"
 
 namespace ks {
 
@@ -30,17 +30,8 @@ RunRecord refusedRotateRun(const DeviceDescriptor& device, const RotateConfig& c
 }
 
 RunRecord rotateRun(const DeviceDescriptor& device, const RotateMeasurement& m, int iterations) {
-  RunRecord r = refusedRotateRun(device, m.config, m.layout, m.params, m.problem);
-  r.meta.parameters.emplace_back("iterations", std::to_string(iterations));
-  r.meta.sourceHash = m.sourceHash ? hexHash(m.sourceHash) : "";
-  if (!m.problem.empty()) {
-    r.status = "failed: " + m.problem.substr(0, m.problem.find('\n'));
-    return r;
-  }
-  r.status = "ok";
-  r.m.kernelMs = summarize(m.runMs);
-  r.m.rate = m.gigabytesPerSecond;
-  return r;
+  return measuredImageRun(refusedRotateRun(device, m.config, m.layout, m.params, m.problem), m.problem, m.sourceHash,
+                          m.runMs, m.gigabytesPerSecond, iterations);
 }
 
 }  // namespace ks

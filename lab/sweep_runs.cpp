@@ -88,18 +88,23 @@ RunRecord refusedTransposeRun(const DeviceDescriptor& device, const TransposeCon
   return r;
 }
 
-RunRecord transposeRun(const DeviceDescriptor& device, const TransposeMeasurement& m, int iterations) {
-  RunRecord r = refusedTransposeRun(device, m.config, m.layout, m.problem);
+RunRecord measuredImageRun(RunRecord r, const std::string& problem, uint64_t sourceHash,
+                           const std::vector<double>& runMs, double gigabytesPerSecond, int iterations) {
   r.meta.parameters.emplace_back("iterations", std::to_string(iterations));
-  r.meta.sourceHash = m.sourceHash ? hexHash(m.sourceHash) : "";
-  if (!m.problem.empty()) {
-    r.status = "failed: " + firstLine(m.problem);
+  r.meta.sourceHash = sourceHash ? hexHash(sourceHash) : "";
+  if (!problem.empty()) {
+    r.status = "failed: " + firstLine(problem);
     return r;
   }
   r.status = "ok";
-  r.m.kernelMs = summarize(m.runMs);
-  r.m.rate = m.gigabytesPerSecond;
+  r.m.kernelMs = summarize(runMs);
+  r.m.rate = gigabytesPerSecond;
   return r;
+}
+
+RunRecord transposeRun(const DeviceDescriptor& device, const TransposeMeasurement& m, int iterations) {
+  return measuredImageRun(refusedTransposeRun(device, m.config, m.layout, m.problem), m.problem, m.sourceHash, m.runMs,
+                          m.gigabytesPerSecond, iterations);
 }
 
 int bestRunIndex(const std::vector<RunRecord>& runs) {

@@ -3,9 +3,11 @@
 // key/value text, kernel times summarised with summarize(), the derived rate
 // (GFLOP/s for N-body, GB/s for transposes). Refused configurations become runs
 // whose status says why, so a sweep's file lists every combination.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lab/run_record.h"
 #include "compute/image_layout.h"
@@ -22,6 +24,13 @@ RunRecord refusedNBodyRun(const DeviceDescriptor& device, const NBodyConfig& con
 RunRecord transposeRun(const DeviceDescriptor& device, const TransposeMeasurement& m, int iterations);
 RunRecord refusedTransposeRun(const DeviceDescriptor& device, const TransposeConfig& config, const ImageLayout& layout,
                               const std::string& why);
+
+// An image operation's run (`refused` made by its refused...Run with the measurement's
+// configuration) completed with what was measured: iterations, source hash, and the
+// median kernel time and rate, or the failure's first line. One place for the
+// transpose, rotate and histogram records.
+RunRecord measuredImageRun(RunRecord refused, const std::string& problem, uint64_t sourceHash,
+                           const std::vector<double>& runMs, double gigabytesPerSecond, int iterations);
 
 // The parameters as they appear in runs ("variant", "work_group", ...).
 std::vector<std::pair<std::string, std::string>> nbodyParameters(const NBodyConfig& config);
