@@ -50,10 +50,10 @@ Parameters configurationOf(const RunRecord& r) {
 // "dt 0.02, preset plummer": the parameters of `mine` whose values differ in `other`.
 std::string differences(const Parameters& mine, const Parameters& other) {
   std::string out;
-  for (const auto& [key, value] : mine) {
-    const auto it = std::find_if(other.begin(), other.end(), [&](const auto& kv) { return kv.first == key; });
-    if (it != other.end() && it->second == value) continue;
-    out += (out.empty() ? "" : ", ") + key + " " + (value.empty() ? "(none)" : value);
+  for (const auto& kv : mine) {  // not a structured binding: clang 14 cannot capture one in the lambda
+    const auto it = std::find_if(other.begin(), other.end(), [&](const auto& o) { return o.first == kv.first; });
+    if (it != other.end() && it->second == kv.second) continue;
+    out += (out.empty() ? "" : ", ") + kv.first + " " + (kv.second.empty() ? "(none)" : kv.second);
   }
   return out;
 }
