@@ -50,7 +50,10 @@ Timing timeScaled(Queue& queue, const CeilingPlan& plan, int start,
     queue.finish();
     const double ms = std::max(event.elapsedMs(), 1e-3);
     const double scale = plan.targetMs / ms;
-    const int scaled = static_cast<int>(std::clamp(amount * scale, 1.0, static_cast<double>(kMaxIterations)));
+    // Never below 2: a kernel whose loop runs once whatever it is told gives the
+    // expected result for 1, and its check would pass (seen when a slow first launch
+    // on a loaded machine scaled 16 down to 1).
+    const int scaled = static_cast<int>(std::clamp(amount * scale, 2.0, static_cast<double>(kMaxIterations)));
     // Close enough, or as far as it may grow: that amount is timed.
     if (scale < 1.5 || amount >= kMaxIterations) {
       amount = scaled;
@@ -60,7 +63,7 @@ Timing timeScaled(Queue& queue, const CeilingPlan& plan, int start,
     amount = std::min(scaled, amount * 64);
   }
   Timing t;
-  t.amount = std::max(amount, 1);
+  t.amount = std::max(amount, 2);
   std::vector<Event> events(static_cast<size_t>(plan.runs));
   for (Event& e : events) launch(t.amount, &e);
   queue.finish();
