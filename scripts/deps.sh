@@ -6,7 +6,7 @@ set -euo pipefail
 
 KS_PACKAGES=(
   # toolchain
-  g++ cmake ninja-build pkg-config python3-glad
+  g++ cmake ninja-build pkg-config python3-glad lld
   # libraries (headers + static ImGui; GLFW's native header needs the Xrandr headers)
   libglfw3-dev libimgui-dev libglm-dev libstb-dev libegl-dev libgl-dev libvulkan-dev libx11-dev libxrandr-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers libcli11-dev nlohmann-json3-dev libgtest-dev
