@@ -8,6 +8,7 @@
 #include "app/app_state.h"
 #include "app/image_angle.h"
 #include "app/image_lab_settings.h"
+#include "compute/interop/rgba_conversion.h"
 #include "io/image_paths.h"
 #include "io/png_writer.h"
 #include "io/test_image.h"
@@ -183,7 +184,8 @@ void ImageScene::enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& l
   toRgba_.setArg(2, rgba.clMem());
   toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
   const size_t local = displayGroup_;
-  queue.enqueueKernel(toRgba_, {(layout.pixels() + local - 1) / local * local}, {local});
+  const size_t items = toRgbaWorkItems(layout.pixels());
+  queue.enqueueKernel(toRgba_, {(items + local - 1) / local * local}, {local});
   pictureLevels_->enqueue(queue, image, rgba);
 }
 

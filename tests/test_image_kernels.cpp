@@ -24,6 +24,7 @@
 #include "compute/image_histogram.h"
 #include "compute/image_layout.h"
 #include "compute/image_reference.h"
+#include "compute/interop/rgba_conversion.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
 #include "compute/kernel_op.h"
@@ -978,25 +979,32 @@ TEST_F(ImageKernels, TheFusedHistogramLeavesItsSumsZeroForTheNextRun) {
 
 // The copy into the interop layer's pixel buffer: RGBA as it is, gray g as
 // (g, g, g, 255) (opaque: GL blends the picture over the background). Every
-// pixel written, none past the end; sizes not a multiple of the work-group.
+// pixel written, none past the end; sizes not a multiple of the work-group, and
+// pixel counts of every remainder by four (the kernel moves four pixels a
+// work-item and the last one takes the rest one by one).
 TEST_F(ImageKernels, ToRgbaWritesThePictureGlDraws) {
   auto build = compute_->buildKernelFile("display.cl");
   ASSERT_TRUE(build->ok()) << build->error << "\n" << build->log;
   Kernel toRgba(build->program.get(), "to_rgba");
   const size_t local = 64;
+  std::vector<Size> sizes = kSizes;
+  for (const Size& s : std::vector<Size>{{2, 1}, {1, 3}, {5, 3}, {4099, 2}, {333, 7}}) sizes.push_back(s);
   for (int channels : imageChannelCounts())
-    for (const Size& s : kSizes) {
+    for (const Size& s : sizes) {
       const HostImage in = randomHostImage({s.width, s.height, channels}, 29);
       const size_t pixels = in.layout.pixels();
       const Buffer src = upload(in);
-      Buffer out = garbage(ImageLayout{s.width, s.height, 4});
+      // Four texels of garbage after the picture: none may be written.
+      const ImageLayout padded{static_cast<int>(pixels) + 4, 1, 4};
+      Buffer out = garbage(padded);
       toRgba.setArg(0, src.get());
       toRgba.setArg(1, static_cast<cl_int>(channels));
       toRgba.setArg(2, out.get());
       toRgba.setArg(3, static_cast<cl_int>(pixels));
-      compute_->queue().enqueueKernel(toRgba, {(pixels + local - 1) / local * local}, {local});
-      const HostImage got = download(out, ImageLayout{s.width, s.height, 4});
-      HostImage want(ImageLayout{s.width, s.height, 4});
+      const size_t items = toRgbaWorkItems(pixels);
+      compute_->queue().enqueueKernel(toRgba, {(items + local - 1) / local * local}, {local});
+      const HostImage got = download(out, padded);
+      HostImage want(padded, 0xCD);
       for (size_t i = 0; i < pixels; ++i)
         for (int c = 0; c < 4; ++c)
           want.data[i * 4 + c] = channels == 4 ? in.data[i * 4 + c] : c == 3 ? 255 : in.data[i];
