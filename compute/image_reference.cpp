@@ -190,4 +190,29 @@ ImageStatistics statisticsReference(const HostImage& in) {
   return stats;
 }
 
+std::vector<uint8_t> rgbaLevelChainReference(const std::vector<uint8_t>& level0, int width, int height) {
+  std::vector<uint8_t> chain(level0);
+  size_t from = 0;
+  int w = width, h = height;
+  while (w > 1 || h > 1) {
+    const int tw = std::max(w / 2, 1), th = std::max(h / 2, 1);
+    const size_t to = from + static_cast<size_t>(w) * static_cast<size_t>(h) * 4;
+    chain.resize(to + static_cast<size_t>(tw) * static_cast<size_t>(th) * 4);
+    for (int y = 0; y < th; ++y)
+      for (int x = 0; x < tw; ++x) {
+        const int x0 = std::min(2 * x, w - 1), x1 = std::min(2 * x + 1, w - 1);
+        const int y0 = std::min(2 * y, h - 1), y1 = std::min(2 * y + 1, h - 1);
+        for (int c = 0; c < 4; ++c) {
+          auto at = [&](int xx, int yy) { return unsigned{chain[from + (static_cast<size_t>(yy) * w + xx) * 4 + c]}; };
+          const unsigned sum = at(x0, y0) + at(x1, y0) + at(x0, y1) + at(x1, y1);
+          chain[to + (static_cast<size_t>(y) * tw + x) * 4 + c] = static_cast<uint8_t>((sum + 2) / 4);
+        }
+      }
+    from = to;
+    w = tw;
+    h = th;
+  }
+  return chain;
+}
+
 }  // namespace ks

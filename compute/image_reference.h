@@ -61,4 +61,11 @@ ImageHistogram histogramReference(const HostImage& in);
 // the sorted values.
 ImageStatistics statisticsReference(const HostImage& in);
 
+// kernels/display.cl halve_rgba and halve_rgba_tail: an RGBA8 picture's level chain
+// as SharedImage lays it out (level 0, then each level half the one above, rounded
+// down, down to 1x1), each texel the rounded mean of the 2x2 it covers (an odd last
+// row or column left out, a side of 1 read twice). `level0` holds width x height
+// RGBA texels; the result holds every level, level 0 first.
+std::vector<uint8_t> rgbaLevelChainReference(const std::vector<uint8_t>& level0, int width, int height);
+
 }  // namespace ks

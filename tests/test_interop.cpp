@@ -18,6 +18,7 @@
 #include "compute/interop/interop_check.h"
 #include "compute/interop/histogram_display.h"
 #include "compute/interop/picture_levels.h"
+#include "compute/image_reference.h"
 #include "render/histogram_plot.h"
 #include "compute/kernel_files.h"
 #include "render/egl_headless.h"
@@ -259,6 +260,49 @@ TEST_F(InteropTest, ShrunkPicturesAreBoxFilteredLikeTheMipmapsTheyReplace) {
   glBindTexture(GL_TEXTURE_2D, 0);
   glDeleteTextures(1, &texture);
   glCheck("mipmap comparison");
+}
+
+// Every level of the chain bit for bit as the CPU reference makes it, on sizes
+// whose chains take every way through PictureLevels: only the one-launch tail
+// (small pictures; a first level of exactly 64x64 texels), levels a launch each
+// and then the tail (a first level one texel over), odd halves, one row, one
+// column, and a tail whose first level needs several passes of its work-group.
+TEST_F(InteropTest, EveryLevelOfAPictureIsTheCpuReferenceBitForBit) {
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  const std::pair<int, int> sizes[] = {{1, 1},   {1, 37},  {37, 1},    {17, 13},  {64, 48},  {129, 65},
+                                       {8192, 2}, {8194, 2}, {4099, 3}, {1000, 777}, {256, 256}};
+  for (auto [w, h] : sizes) {
+    const std::string what = std::to_string(w) + "x" + std::to_string(h);
+    auto image = backend->createImage(w, h, TextureView::Pixels);  // the layout of the levels
+    const size_t texels = image->levelOffset(image->levelCount() - 1) +
+                          static_cast<size_t>(image->levelWidth(image->levelCount() - 1)) *
+                              static_cast<size_t>(image->levelHeight(image->levelCount() - 1));
+    auto buffer = backend->createBuffer(texels * 4);
+    const HostImage level0 = randomHostImage({w, h, 4}, static_cast<uint32_t>(w * 31 + h));
+    Queue& queue = compute_->queue();
+    buffer->acquireForCompute(queue);
+    std::vector<uint8_t> chain(texels * 4, 0xCD);
+    std::copy(level0.data.begin(), level0.data.end(), chain.begin());
+    clCheck(clEnqueueWriteBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
+                                 nullptr),
+            "clEnqueueWriteBuffer");
+    levels_->enqueue(queue, *image, *buffer);
+    clCheck(clEnqueueReadBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
+                                nullptr),
+            "clEnqueueReadBuffer");
+    buffer->releaseForDisplay(queue);
+    buffer->waitUntilReady();
+    const std::vector<uint8_t> want = rgbaLevelChainReference(level0.data, w, h);
+    ASSERT_EQ(want.size(), chain.size()) << what;
+    for (int k = 0; k < image->levelCount(); ++k) {
+      const size_t begin = image->levelOffset(k) * 4;
+      const size_t end = begin + static_cast<size_t>(image->levelWidth(k)) * image->levelHeight(k) * 4;
+      size_t bad = 0;
+      for (size_t i = begin; i < end; ++i) bad += chain[i] != want[i];
+      EXPECT_EQ(bad, 0u) << what << ", level " << k << " (" << image->levelWidth(k) << "x" << image->levelHeight(k)
+                         << ")";
+    }
+  }
 }
 
 TEST_F(InteropTest, SmoothPicturesAreBilinearWhenMagnified) {
