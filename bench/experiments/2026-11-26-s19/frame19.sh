@@ -1,6 +1,6 @@
 #!/bin/bash
-# Issue 19, nineteenth session: the image lab's frame with three shared buffers for the result (.gpu/s19disp)
-# against the eighteenth session's build, main before this session (.gpu/new), alternating in one call,
+# Issue 19, nineteenth session: the image lab's frame with to_rgba moving four pixels a work-item (.gpu/s19disp,
+# with its own kernels/) against the eighteenth session's build, main before this session (.gpu/new), alternating in one call,
 # headless EGL, external path, started as a user starts them. Based on ../2026-11-26-s13-frame/frame.sh.
 # Images: 6000x4000 and 8192x8192 RGB (PPM, made here with python3: gradients and 64-pixel checks).
 . .gpu/device-env.sh >/dev/null
