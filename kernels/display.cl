@@ -36,40 +36,16 @@ __kernel void to_rgba(__global const uchar* in, const int channels, __global uch
 // a side of 1 is read twice). Both levels
 // live in one buffer, at texel offsets `from` and `to`. The display shader reads the
 // level whose texels are about a screen pixel, so a shrunk picture shows no moire.
-// Texel i of the level at `to` (toW wide), from the level above it at `from`.
-uchar4 halved_texel(__global const uchar4* levels, const uint from, const int fromW, const int fromH, const int toW,
-                    const int i) {
+__kernel void halve_rgba(__global uchar4* levels, const uint from, const int fromW, const int fromH, const uint to,
+                         const int toW, const int toH) {
+  const int i = get_global_id(0);
+  if (i >= toW * toH) return;
   const int x = i % toW, y = i / toW;
   const int x0 = min(2 * x, fromW - 1), x1 = min(2 * x + 1, fromW - 1);
   const int y0 = min(2 * y, fromH - 1), y1 = min(2 * y + 1, fromH - 1);
   const uint4 sum = convert_uint4(levels[from + y0 * fromW + x0]) + convert_uint4(levels[from + y0 * fromW + x1]) +
                     convert_uint4(levels[from + y1 * fromW + x0]) + convert_uint4(levels[from + y1 * fromW + x1]);
-  return convert_uchar4((sum + 2u) / 4u);
-}
-
-__kernel void halve_rgba(__global uchar4* levels, const uint from, const int fromW, const int fromH, const uint to,
-                         const int toW, const int toH) {
-  const int i = get_global_id(0);
-  if (i >= toW * toH) return;
-  levels[to + i] = halved_texel(levels, from, fromW, fromH, toW, i);
-}
-
-// The last, smallest levels in one launch: one work-group makes `count` levels one
-// after the other, the first from the level at `from`, with a barrier between
-// them (each level is read by the whole group once written). Launched one level at
-// a time, the 64x64 and smaller levels of an 8192x8192 picture cost more in launches
-// than in work (see PictureLevels).
-__kernel void halve_rgba_tail(__global uchar4* levels, uint from, int fromW, int fromH, const int count) {
-  for (int k = 0; k < count; ++k) {
-    const int toW = max(fromW / 2, 1), toH = max(fromH / 2, 1);
-    const uint to = from + (uint)(fromW * fromH);
-    for (int i = get_local_id(0); i < toW * toH; i += get_local_size(0))
-      levels[to + i] = halved_texel(levels, from, fromW, fromH, toW, i);
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    from = to;
-    fromW = toW;
-    fromH = toH;
-  }
+  levels[to + i] = convert_uchar4((sum + 2u) / 4u);
 }
 
 // The histogram as GL draws it: the bins of `channels` channels (256 each) copied

@@ -262,15 +262,13 @@ TEST_F(InteropTest, ShrunkPicturesAreBoxFilteredLikeTheMipmapsTheyReplace) {
   glCheck("mipmap comparison");
 }
 
-// Every level of the chain bit for bit as the CPU reference makes it, on sizes
-// whose chains take every way through PictureLevels: only the one-launch tail
-// (small pictures; a first level of exactly 64x64 texels), levels a launch each
-// and then the tail (a first level one texel over), odd halves, one row, one
-// column, and a tail whose first level needs several passes of its work-group.
+// Every level of the chain bit for bit as the CPU reference makes it (the other
+// level tests compare what is drawn, within a level or two): odd halves, one row,
+// one column, one pixel, long thin chains and a picture of a thousand-odd pixels.
 TEST_F(InteropTest, EveryLevelOfAPictureIsTheCpuReferenceBitForBit) {
   auto backend = createInteropBackend(InteropPath::Host, *compute_);
-  const std::pair<int, int> sizes[] = {{1, 1},   {1, 37},  {37, 1},    {17, 13},  {64, 48},  {129, 65},
-                                       {8192, 2}, {8194, 2}, {4099, 3}, {1000, 777}, {256, 256}};
+  const std::pair<int, int> sizes[] = {{1, 1},    {1, 37},   {37, 1},   {17, 13},    {64, 48},
+                                       {129, 65}, {8194, 2}, {4099, 3}, {1000, 777}, {256, 256}};
   for (auto [w, h] : sizes) {
     const std::string what = std::to_string(w) + "x" + std::to_string(h);
     auto image = backend->createImage(w, h, TextureView::Pixels);  // the layout of the levels

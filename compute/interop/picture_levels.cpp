@@ -10,23 +10,11 @@ PictureLevels::PictureLevels(ComputeContext& compute) : build_(compute.buildKern
   if (!build_->ok()) throw ProgramBuildError(build_);
   halve_ = Kernel(build_->program.get(), "halve_rgba");
   group_ = std::clamp<size_t>(halve_.workGroupSize(compute.device().id), 1, 64);
-  tail_ = Kernel(build_->program.get(), "halve_rgba_tail");
-  tailGroup_ = std::clamp<size_t>(tail_.workGroupSize(compute.device().id), 1, 1024);
 }
 
 void PictureLevels::enqueue(Queue& queue, const SharedImage& image, SharedBuffer& pixels) {
   for (int k = 1; k < image.levelCount(); ++k) {
     const size_t texels = static_cast<size_t>(image.levelWidth(k)) * static_cast<size_t>(image.levelHeight(k));
-    if (texels <= kTailTexels) {
-      // This level and every smaller one: one work-group, one launch.
-      tail_.setArg(0, pixels.clMem());
-      tail_.setArg(1, static_cast<cl_uint>(image.levelOffset(k - 1)));
-      tail_.setArg(2, static_cast<cl_int>(image.levelWidth(k - 1)));
-      tail_.setArg(3, static_cast<cl_int>(image.levelHeight(k - 1)));
-      tail_.setArg(4, static_cast<cl_int>(image.levelCount() - k));
-      queue.enqueueKernel(tail_, {tailGroup_}, {tailGroup_});
-      return;
-    }
     halve_.setArg(0, pixels.clMem());
     halve_.setArg(1, static_cast<cl_uint>(image.levelOffset(k - 1)));
     halve_.setArg(2, static_cast<cl_int>(image.levelWidth(k - 1)));

@@ -1,10 +1,7 @@
 #pragma once
 // Writes a SharedImage's smaller levels from its level 0 on the device
 // (kernels/display.cl halve_rgba): what glGenerateMipmap did, without GL and
-// without a copy, right after the kernels that wrote level 0. A launch a level
-// while the levels are large; the small ones (kTailTexels or fewer texels) all in
-// one launch of one work-group (halve_rgba_tail): an 8192x8192 picture has 13
-// levels, and its last 7 cost more in launches than in work.
+// without a copy, right after the kernels that wrote level 0.
 #include <memory>
 
 #include "compute/cl_objects.h"
@@ -26,9 +23,8 @@ class PictureLevels {
 
  private:
   std::shared_ptr<const ProgramBuild> build_;
-  static constexpr size_t kTailTexels = 4096;  // 64x64
-  Kernel halve_, tail_;
-  size_t group_ = 64, tailGroup_ = 256;
+  Kernel halve_;
+  size_t group_ = 64;
 };
 
 }  // namespace ks
