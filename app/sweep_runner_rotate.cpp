@@ -9,23 +9,18 @@ namespace ks {
 bool SweepRunner::startRotate(AppState& state, ComputeContext& compute) {
   SweepUiState& ui = state.runs.sweep;
   const DeviceDescriptor& device = compute.device();
-  layout_ = {ui.imageSize, ui.imageSize, ui.channels};
   rotateParams_ = rotateSweepParams();
-  const ImageLayout rotated = rotatedLayout(layout_, rotateParams_);
-  if (const std::string p = imageLayoutProblem(layout_); !p.empty() || rotated.bytes() > device.maxAllocBytes) {
-    ui.status = "cannot sweep on " + describeImageLayout(layout_) + ": " + (p.empty() ? "too large" : p);
+  if (!choosePicture(ui, device, rotatedLayout({ui.imageSize, ui.imageSize, ui.channels}, rotateParams_).bytes()))
     return false;
-  }
   RotateSweepRanges ranges{ui.rotateVariants, {}};
   if (!ui.rotatePixelsPerItem.empty()) ranges.values["pixels_per_item"] = ui.rotatePixelsPerItem;
   if (!ui.rotateRowsPerItem.empty()) ranges.values["rows_per_item"] = ui.rotateRowsPerItem;
   const SweepPlan<RotateConfig> plan = planRotateSweep(ranges, device, ui.channels);
   for (const auto& [c, why] : plan.refused) {
     ui.results.push_back(refusedRotateRun(device, c, layout_, rotateParams_, why));
-    rotateResults_.push_back(c);
+    rotate_.results.push_back(c);
   }
-  rotateQueue_ = plan.valid;
-  picture_ = std::make_shared<SweepPicture>();  // made by start(), on the worker where there is one
+  rotate_.queue = plan.valid;
   ui.total = plan.total();
   ui.refused = plan.refused.size();
   return true;
@@ -33,7 +28,7 @@ bool SweepRunner::startRotate(AppState& state, ComputeContext& compute) {
 
 void SweepRunner::applyRotateBest(AppState& state, size_t best) {
   SweepUiState& ui = state.runs.sweep;
-  const RotateConfig& c = rotateResults_[best];
+  const RotateConfig& c = rotate_.results[best];
   ImageLabState& lab = state.image;
   lab.rotateVariant = c.variant;
   lab.rotateGroup[0] = c.workGroupX;
