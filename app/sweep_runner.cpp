@@ -62,15 +62,10 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
     bodies_ = sweptBodies(state);
     const SweepPlan<NBodyConfig> plan =
         planNBodySweep({ui.nbodyVariants, ui.workGroups, ui.unrolls, ui.bodiesPerItem, ui.splits}, base, device);
-    for (const auto& [c, why] : plan.refused) {
-      ui.results.push_back(refusedNBodyRun(device, c, why, bodies_));
-      nbody_.results.push_back(c);
-    }
-    nbody_.queue = plan.valid;
+    queuePlan(ui, nbody_, plan,
+              [&](const NBodyConfig& c, const std::string& why) { return refusedNBodyRun(device, c, why, bodies_); });
     system_ = makeNBodyPreset(state.nbody.preset, bodies_, 1);
     params_ = nbodyPresetDefaults(state.nbody.preset, bodies_).params;
-    ui.total = plan.total();
-    ui.refused = plan.refused.size();
   } else if (target_ == SweepTarget::Rotate) {
     if (!startRotate(state, compute)) return;
   } else if (target_ == SweepTarget::Histogram) {
@@ -79,13 +74,9 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
     if (!choosePicture(ui, device, ImageLayout{ui.imageSize, ui.imageSize, ui.channels}.bytes())) return;
     const SweepPlan<TransposeConfig> plan =
         planTransposeSweep({ui.transposeVariants, ui.tiles, ui.rowsPerItem, ui.tileWorkGroups, {}}, device, ui.channels);
-    for (const auto& [c, why] : plan.refused) {
-      ui.results.push_back(refusedTransposeRun(device, c, layout_, why));
-      transpose_.results.push_back(c);
-    }
-    transpose_.queue = plan.valid;
-    ui.total = plan.total();
-    ui.refused = plan.refused.size();
+    queuePlan(ui, transpose_, plan, [&](const TransposeConfig& c, const std::string& why) {
+      return refusedTransposeRun(device, c, layout_, why);
+    });
   }
   ui.done = ui.refused;
   // A CPU device runs one launch for longer than a frame may take: the trials run on a thread of their own.
@@ -181,17 +172,14 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     ui.message = "applied " + winner.name;
     return;
   }
-  if (target_ == SweepTarget::Rotate) {
-    applyRotateBest(state, static_cast<size_t>(best));
-    return;
-  }
-  if (target_ == SweepTarget::Histogram) {
-    applyHistogramBest(state, static_cast<size_t>(best));
-    return;
-  }
   const TuningCache tuningBefore = runs.tuning;
   TuningEntry& entry = runs.tuning.devices[tuningKey(compute.device())];
-  if (target_ == SweepTarget::NBody) {
+  ui.message = "applied " + winner.name;
+  if (target_ == SweepTarget::Rotate) {
+    applyRotateBest(state, static_cast<size_t>(best), entry);
+  } else if (target_ == SweepTarget::Histogram) {
+    applyHistogramBest(state, static_cast<size_t>(best), entry);
+  } else if (target_ == SweepTarget::NBody) {
     const NBodyConfig& c = nbody_.results[static_cast<size_t>(best)];
     state.nbody.config = c;
     state.nbody.configFromUser = true;
@@ -206,7 +194,6 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
     entry.transpose[layout_.channels] = TunedTranspose{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
   }
-  ui.message = "applied " + winner.name;
   // Measured at another N than the scene runs: said, so that nobody reads the winner as
   // the best for the scene's N (the tuning cache keeps it for the N it was measured at).
   const size_t sceneBodies =

@@ -10,7 +10,8 @@
 // switch, quitting) is never waited for by a frame. Acts on state.runs.sweep's requests:
 // start builds the plan with compute/sweep_plan (refused combinations listed,
 // never run), cancel stops queueing (launches in flight finish on their own),
-// apply-best puts the winner into the scene and the tuning cache.
+// apply-best puts the winner into the scene and the tuning cache (every kind but
+// interop paths, which are the choice of the moment).
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -29,6 +30,7 @@
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_model.h"
 #include "compute/rotate_benchmark.h"
+#include "compute/sweep_plan.h"
 #include "compute/transpose_benchmark.h"
 
 namespace ks {
@@ -80,10 +82,11 @@ class SweepRunner {
   // Rotate sweep (app/sweep_runner_rotate.cpp): the plan queued and its buffers made;
   // false when it cannot start (ui.status says why).
   bool startRotate(AppState& state, ComputeContext& compute);
-  void applyRotateBest(AppState& state, size_t best);
+  // Into the image lab, and into the device's tuning entry (saved by applyBest).
+  void applyRotateBest(AppState& state, size_t best, TuningEntry& entry);
   // Histogram sweep (app/sweep_runner_histogram.cpp), as the rotate's.
   bool startHistogram(AppState& state, ComputeContext& compute);
-  void applyHistogramBest(AppState& state, size_t best);
+  void applyHistogramBest(AppState& state, size_t best, TuningEntry& entry);
   size_t queuedCount() const;  // configurations the device runs in this sweep
 
   bool active_ = false;
@@ -101,6 +104,19 @@ class SweepRunner {
   KindPlan<RotateConfig> rotate_;
   KindPlan<HistogramConfig> histogram_;
   KindPlan<InteropPath> interop_;
+  // A plan's refused configurations become results at once (each a record of `refusedRun(config, why)`),
+  // its valid ones the kind's queue; the panel's counts follow.
+  template <class Config, class RefusedRun>
+  static void queuePlan(SweepUiState& ui, KindPlan<Config>& kind, const SweepPlan<Config>& plan,
+                        const RefusedRun& refusedRun) {
+    for (const auto& refused : plan.refused) {
+      ui.results.push_back(refusedRun(refused.first, refused.second));
+      kind.results.push_back(refused.first);
+    }
+    kind.queue = plan.valid;
+    ui.total = plan.total();
+    ui.refused = plan.refused.size();
+  }
   RotateParams rotateParams_;
   size_t next_ = 0;  // the configuration measured now (a trial in flight) or next
   std::unique_ptr<SweepTrial> trial_;  // the configuration measured now, if any

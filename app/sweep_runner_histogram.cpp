@@ -18,26 +18,24 @@ bool SweepRunner::startHistogram(AppState& state, ComputeContext& compute) {
   // A parameter with nothing ticked: each variant's own values (the panel says "(all)").
   std::erase_if(ranges.values, [](const auto& entry) { return entry.second.empty(); });
   const SweepPlan<HistogramConfig> plan = planHistogramSweep(ranges, device, ui.channels);
-  for (const auto& [c, why] : plan.refused) {
-    ui.results.push_back(refusedHistogramRun(device, c, layout_, why));
-    histogram_.results.push_back(c);
-  }
-  histogram_.queue = plan.valid;
-  ui.total = plan.total();
-  ui.refused = plan.refused.size();
+  queuePlan(ui, histogram_, plan, [&](const HistogramConfig& c, const std::string& why) {
+    return refusedHistogramRun(device, c, layout_, why);
+  });
   return true;
 }
 
-void SweepRunner::applyHistogramBest(AppState& state, size_t best) {
+void SweepRunner::applyHistogramBest(AppState& state, size_t best, TuningEntry& entry) {
   SweepUiState& ui = state.runs.sweep;
   const HistogramConfig& c = histogram_.results[best];
+  const RunRecord& winner = ui.results[best];
   ImageLabState& lab = state.image;
   lab.histogramVariant = c.variant;
   lab.histogramChoice = c;  // the lab counts the channels it shows (countedChannels follows them)
   lab.dirty = true;
   if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
-  ui.message = "applied " + ui.results[best].name + " to the image lab's histogram (measured on " +
-               describeImageLayout(layout_) + ")";
+  entry.histogram[layout_.channels] =
+      TunedHistogram{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
+  ui.message += " to the image lab's histogram (measured on " + describeImageLayout(layout_) + ")";
 }
 
 }  // namespace ks

@@ -16,19 +16,16 @@ bool SweepRunner::startRotate(AppState& state, ComputeContext& compute) {
   if (!ui.rotatePixelsPerItem.empty()) ranges.values["pixels_per_item"] = ui.rotatePixelsPerItem;
   if (!ui.rotateRowsPerItem.empty()) ranges.values["rows_per_item"] = ui.rotateRowsPerItem;
   const SweepPlan<RotateConfig> plan = planRotateSweep(ranges, device, ui.channels);
-  for (const auto& [c, why] : plan.refused) {
-    ui.results.push_back(refusedRotateRun(device, c, layout_, rotateParams_, why));
-    rotate_.results.push_back(c);
-  }
-  rotate_.queue = plan.valid;
-  ui.total = plan.total();
-  ui.refused = plan.refused.size();
+  queuePlan(ui, rotate_, plan, [&](const RotateConfig& c, const std::string& why) {
+    return refusedRotateRun(device, c, layout_, rotateParams_, why);
+  });
   return true;
 }
 
-void SweepRunner::applyRotateBest(AppState& state, size_t best) {
+void SweepRunner::applyRotateBest(AppState& state, size_t best, TuningEntry& entry) {
   SweepUiState& ui = state.runs.sweep;
   const RotateConfig& c = rotate_.results[best];
+  const RunRecord& winner = ui.results[best];
   ImageLabState& lab = state.image;
   lab.rotateVariant = c.variant;
   lab.rotateGroup[0] = c.workGroupX;
@@ -37,9 +34,8 @@ void SweepRunner::applyRotateBest(AppState& state, size_t best) {
   lab.rotateBlock[1] = c.rowsPerItem;
   lab.dirty = true;
   if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
-  // The tuning cache keeps N-body and transpose winners only: this one is the lab's choice until changed.
-  ui.message = "applied " + ui.results[best].name + " to the image lab's rotation (measured on " +
-               describeImageLayout(layout_) + "; not saved as this device's default)";
+  entry.rotate[layout_.channels] = TunedRotate{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
+  ui.message += " to the image lab's rotation (measured on " + describeImageLayout(layout_) + ")";
 }
 
 }  // namespace ks

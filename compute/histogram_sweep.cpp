@@ -93,14 +93,8 @@ HistogramMeasurement measureHistogram(ComputeContext& compute, cl_mem in, cl_mem
 
 HistogramTrial::HistogramTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem bins, const ImageLayout& layout,
                                const HistogramConfig& config, int iterations, double batchBudgetMs)
-    : result_(histogramMeasurement(layout, config)),
-      trial_(compute, queue, kHistogramKernelFile, prepareHistogram(compute, in, bins, layout, config),
-             imageOpBytes(ImageOp::Histogram, layout), iterations, batchBudgetMs) {}
-
-bool HistogramTrial::poll() {
-  if (!trial_.poll()) return false;
-  static_cast<ImageRunTimes&>(result_) = trial_.times();
-  return true;
-}
+    : ImageOpTrial(histogramMeasurement(layout, config), compute, queue, kHistogramKernelFile,
+                   prepareHistogram(compute, in, bins, layout, config), imageOpBytes(ImageOp::Histogram, layout),
+                   iterations, batchBudgetMs) {}
 
 }  // namespace ks

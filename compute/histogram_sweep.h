@@ -41,17 +41,10 @@ HistogramMeasurement measureHistogram(ComputeContext& compute, cl_mem in, cl_mem
 // RotateTrial is for rotations: the programs must already be built
 // (imageHistogramProgramOptions); `in` and `bins` must outlive the launches,
 // which go on `queue`, the first one in the first poll(). Never throws.
-class HistogramTrial {
+class HistogramTrial : public ImageOpTrial<HistogramMeasurement> {
  public:
   HistogramTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem bins, const ImageLayout& layout,
                  const HistogramConfig& config, int iterations, double batchBudgetMs);
-  bool poll();  // true once the result is ready
-  const HistogramMeasurement& result() const { return result_; }
-  double longestRunMs() const { return trial_.longestRunMs(); }
-
- private:
-  HistogramMeasurement result_;
-  PacedImageTrial trial_;
 };
 
 }  // namespace ks

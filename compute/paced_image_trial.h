@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/cl_objects.h"
@@ -57,6 +58,31 @@ class PacedImageTrial {
   size_t bytesPerRun_;
   ImageRunTimes times_;
   std::unique_ptr<Running> running_;
+};
+
+// A PacedImageTrial that fills an operation's measurement (RotateMeasurement, ...:
+// its configuration and image, and the times): what RotateTrial, TransposeTrial
+// and HistogramTrial are, each with a constructor of its own.
+template <class Measurement>
+class ImageOpTrial {
+ public:
+  bool poll() {  // true once the result is ready
+    if (!trial_.poll()) return false;
+    static_cast<ImageRunTimes&>(result_) = trial_.times();
+    return true;
+  }
+  const Measurement& result() const { return result_; }
+  double longestRunMs() const { return trial_.longestRunMs(); }
+
+ protected:
+  ImageOpTrial(Measurement measurement, ComputeContext& compute, Queue& queue, const std::string& kernelFile,
+               const ImageOpPrepare& prepare, size_t bytesPerRun, int iterations, double batchBudgetMs)
+      : result_(std::move(measurement)),
+        trial_(compute, queue, kernelFile, prepare, bytesPerRun, iterations, batchBudgetMs) {}
+
+ private:
+  Measurement result_;
+  PacedImageTrial trial_;
 };
 
 // The same runs on the context's queue, waited for. Never throws.

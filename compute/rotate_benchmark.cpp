@@ -42,14 +42,8 @@ RotateMeasurement measureRotate(ComputeContext& compute, cl_mem in, cl_mem out, 
 
 RotateTrial::RotateTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
                          const RotateParams& params, const RotateConfig& config, int iterations, double batchBudgetMs)
-    : result_(rotateMeasurement(layout, params, config)),
-      trial_(compute, queue, kRotateKernelFile, prepareRotate(compute, in, out, layout, params, config),
-             rotateBytes(layout, params), iterations, batchBudgetMs) {}
-
-bool RotateTrial::poll() {
-  if (!trial_.poll()) return false;
-  static_cast<ImageRunTimes&>(result_) = trial_.times();
-  return true;
-}
+    : ImageOpTrial(rotateMeasurement(layout, params, config), compute, queue, kRotateKernelFile,
+                   prepareRotate(compute, in, out, layout, params, config), rotateBytes(layout, params), iterations,
+                   batchBudgetMs) {}
 
 }  // namespace ks

@@ -29,17 +29,10 @@ RotateMeasurement measureRotate(ComputeContext& compute, cl_mem in, cl_mem out, 
 // already be built; `in` and `out` must outlive the trial's launches. Never
 // throws: failures land in the result's `problem`. The launches go on `queue`,
 // the first one in the first poll() (as TransposeTrial's).
-class RotateTrial {
+class RotateTrial : public ImageOpTrial<RotateMeasurement> {
  public:
   RotateTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout, const RotateParams& params,
               const RotateConfig& config, int iterations, double batchBudgetMs);
-  bool poll();  // true once the result is ready
-  const RotateMeasurement& result() const { return result_; }
-  double longestRunMs() const { return trial_.longestRunMs(); }
-
- private:
-  RotateMeasurement result_;
-  PacedImageTrial trial_;
 };
 
 }  // namespace ks

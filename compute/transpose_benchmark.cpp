@@ -41,14 +41,8 @@ TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem
 
 TransposeTrial::TransposeTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
                                const TransposeConfig& config, int iterations, double batchBudgetMs)
-    : result_(transposeMeasurement(layout, config)),
-      trial_(compute, queue, kTransposeKernelFile, prepareTranspose(compute, in, out, layout, config),
-             transposeBytes(layout), iterations, batchBudgetMs) {}
-
-bool TransposeTrial::poll() {
-  if (!trial_.poll()) return false;
-  static_cast<ImageRunTimes&>(result_) = trial_.times();
-  return true;
-}
+    : ImageOpTrial(transposeMeasurement(layout, config), compute, queue, kTransposeKernelFile,
+                   prepareTranspose(compute, in, out, layout, config), transposeBytes(layout), iterations,
+                   batchBudgetMs) {}
 
 }  // namespace ks

@@ -28,17 +28,10 @@ TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem
 // and `out` must outlive the trial's launches (OpenCL keeps buffers that queued
 // commands use). Never throws: failures land in the result's `problem`. The
 // launches go on `queue`, the first one in the first poll() (as NBodyTrial's).
-class TransposeTrial {
+class TransposeTrial : public ImageOpTrial<TransposeMeasurement> {
  public:
   TransposeTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
                  const TransposeConfig& config, int iterations, double batchBudgetMs);
-  bool poll();  // true once the result is ready
-  const TransposeMeasurement& result() const { return result_; }
-  double longestRunMs() const { return trial_.longestRunMs(); }
-
- private:
-  TransposeMeasurement result_;
-  PacedImageTrial trial_;
 };
 
 }  // namespace ks

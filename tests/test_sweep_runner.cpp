@@ -492,6 +492,14 @@ TEST_F(SweepRunnerTest, RotateSweepMeasuresAndAppliesTheBestToTheImageLab) {
   EXPECT_EQ(std::to_string(state_.image.rotateGroup[0]), best.meta.parameter("work_group_x"));
   EXPECT_EQ(std::to_string(state_.image.rotateGroup[1]), best.meta.parameter("work_group_y"));
   EXPECT_EQ(state_.image.rotateBlock[0], 4);
+  // Kept as this device's rotation for gray pictures (issue 21, item 2).
+  std::string warning;
+  const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
+  const TuningEntry* entry = saved.find(session_->compute().device());
+  ASSERT_TRUE(entry && entry->rotate.count(1)) << test::readFile(dir_ / "tuning.json");
+  EXPECT_EQ(std::to_string(entry->rotate.at(1).config.workGroupX), best.meta.parameter("work_group_x"));
+  EXPECT_EQ(entry->rotate.at(1).config.variant, "nearest");
+  EXPECT_EQ(entry->rotate.at(1).image, describeImageLayout({40, 40, 1}));
 }
 
 // The histogram sweep (issue 21, item 1): the plan from the histogram descriptor
@@ -548,6 +556,48 @@ TEST_F(SweepRunnerTest, HistogramSweepMeasuresAndAppliesTheBestToTheImageLab) {
   for (const auto& p : histogramConfigParameters())
     EXPECT_EQ(std::to_string((*state_.image.histogramChoice).*p.member), best.meta.parameter(p.name)) << p.name;
   EXPECT_TRUE(state_.requestedScene == SceneKind::Image || state_.scene == SceneKind::Image);
+  // Kept as this device's histogram for gray pictures (issue 21, item 2).
+  std::string warning;
+  const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
+  EXPECT_EQ(warning, "");
+  const TuningEntry* entry = saved.find(session_->compute().device());
+  ASSERT_TRUE(entry && entry->histogram.count(1)) << test::readFile(dir_ / "tuning.json");
+  EXPECT_EQ(entry->histogram.at(1).config, *state_.image.histogramChoice);
+  EXPECT_EQ(entry->histogram.at(1).image, describeImageLayout({40, 40, 1}));
+  EXPECT_DOUBLE_EQ(entry->histogram.at(1).rate, best.m.rate);
+  EXPECT_NE(ui.message.find("saved as this device's default"), std::string::npos) << ui.message;
+}
+
+// With no rotation or histogram of its own, the image lab runs the device's
+// winners from the tuning cache, as it does the transpose (issue 21, item 2).
+TEST_F(SweepRunnerTest, TheImageLabRunsTheDevicesRotateAndHistogramWinners) {
+  const DeviceDescriptor& device = session_->compute().device();
+  RotateConfig rotate;
+  rotate.variant = "nearest";
+  rotate.workGroupX = 16;
+  rotate.workGroupY = 4;
+  rotate.pixelsPerItem = 1;
+  HistogramConfig histogram = defaultHistogramConfig(4, device);
+  histogram.variant = "local_atomic";
+  histogram.workGroup = 64;
+  histogram.copies = 1;
+  histogram.groupsPerComputeUnit = 1;
+  ASSERT_EQ(imageRotateConfigProblem(rotate, device, 4), "");
+  ASSERT_EQ(imageHistogramConfigProblem(histogram, device, 4), "");
+  TuningEntry& entry = state_.runs.tuning.devices[tuningKey(device)];
+  entry.rotate[4] = TunedRotate{rotate, "2048x2048 RGBA", 1.0, "2026-11-26T23:00:00Z"};
+  entry.histogram[4] = TunedHistogram{histogram, "2048x2048 RGBA", 1.0, "2026-11-26T23:00:00Z"};
+  state_.image.useDefaultKernels();
+  state_.requestedScene = SceneKind::Image;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline &&
+         !(state_.scene == SceneKind::Image && state_.image.hasResult && !state_.image.runInFlight))
+    frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  EXPECT_EQ(state_.image.defaultRotate, rotate);
+  EXPECT_EQ(state_.image.defaultHistogram, histogram);
+  EXPECT_NE(state_.image.runningRotate.find("nearest"), std::string::npos) << state_.image.runningRotate;
+  EXPECT_NE(state_.image.runningHistogram.find("copies=1"), std::string::npos) << state_.image.runningHistogram;
 }
 
 // Every path is a row: the ones the device cannot use refused with the reason,
