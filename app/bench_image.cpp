@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
-#include <random>
 #include <vector>
 
 #include "app/bench_ceilings.h"
 #include "app/session.h"
+#include "compute/random_picture.h"
 #include "compute/image_copy.h"
 #include "compute/sweep_plan.h"
 #include "compute/image_histogram.h"
@@ -84,9 +84,7 @@ int runImageBenchmark(DeviceCatalog catalog, const AppOptions& options, const Se
       std::printf("%s: skipped (%s)\n", describeImageLayout(layout).c_str(), p.empty() ? "too large" : p.c_str());
       continue;
     }
-    std::vector<uint8_t> random(layout.bytes());
-    std::mt19937 rng(1234);
-    for (auto& b : random) b = static_cast<uint8_t>(rng() >> 24);
+    const std::vector<uint8_t> random = randomPictureBytes(layout.bytes());
     Buffer in(compute.context(), CL_MEM_READ_WRITE, layout.bytes());
     Buffer out(compute.context(), CL_MEM_READ_WRITE, layout.bytes() * 2);  // room for an expanded rotation
     queue.writeBuffer(in, 0, layout.bytes(), random.data());

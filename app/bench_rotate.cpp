@@ -1,12 +1,12 @@
 #include "app/bench_rotate.h"
 
 #include <cstdio>
-#include <random>
 #include <vector>
 
 #include "app/bench_ceilings.h"
 #include "app/bench_image_sweep_report.h"
 #include "app/session.h"
+#include "compute/random_picture.h"
 #include "compute/rotate_benchmark.h"
 #include "compute/rotate_sweep_plan.h"
 #include "compute/work_model.h"
@@ -61,9 +61,7 @@ int runRotateSweep(DeviceCatalog catalog, const AppOptions& options, const Setti
     for (const auto& [c, why] : plan.refused) {
       report.refused(describeRotateConfig(c), refusedRotateRun(device, c, layout, params, why), why);
     }
-    std::vector<uint8_t> random(layout.bytes());
-    std::mt19937 rng(1234);
-    for (auto& b : random) b = static_cast<uint8_t>(rng() >> 24);
+    const std::vector<uint8_t> random = randomPictureBytes(layout.bytes());
     Buffer in(compute.context(), CL_MEM_READ_ONLY, layout.bytes());
     Buffer out(compute.context(), CL_MEM_READ_WRITE, rotated.bytes());
     compute.queue().writeBuffer(in, 0, layout.bytes(), random.data());

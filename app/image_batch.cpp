@@ -58,8 +58,10 @@ fs::path samePathKey(const fs::path& file) {
 // (as the lab's variant list offers only those). Throws ImageConfigError with the
 // table's reason when none runs.
 RotateConfig rotationFor(const std::string& variant, const ImageLayout& layout, const DeviceDescriptor& device,
-                         std::array<size_t, 2> maxImage2d) {
-  RotateConfig config = defaultRotateConfig(layout, device, maxImage2d);
+                         std::array<size_t, 2> maxImage2d, const TuningCache& tuning) {
+  // A sweep's winner for this device (tuning.json), else the built-in default, as in the lab.
+  RotateConfig config =
+      preferredRotateConfig(tuning, device, layout, maxImage2d).value_or(defaultRotateConfig(layout, device, maxImage2d));
   if (variant.empty() || variant == config.variant) return config;
   const ImageRotateVariant* v = findImageRotateVariant(variant);
   if (!v) throw ImageConfigError("unknown rotate variant '" + variant + "'");  // the command line checked the name
@@ -94,10 +96,13 @@ TransposeConfig transposeFor(const std::string& variant, int channels, const Dev
   throw ImageConfigError("transpose variant " + variant + " offers no configuration");
 }
 
-// The histogram: the lab's default for the device; a variant asked for: its first
-// configuration the device runs, else the reason the lab's variant list gives.
-HistogramConfig histogramFor(const std::string& variant, int channels, const DeviceDescriptor& device) {
-  const HistogramConfig fallback = defaultHistogramConfig(channels, device);
+// The histogram: a sweep's winner for this device (tuning.json), else the lab's
+// default for the device; a variant asked for: its first configuration the device
+// runs, else the reason the lab's variant list gives.
+HistogramConfig histogramFor(const std::string& variant, int channels, const DeviceDescriptor& device,
+                             const TuningCache& tuning) {
+  const HistogramConfig fallback =
+      preferredHistogramConfig(tuning, device, channels).value_or(defaultHistogramConfig(channels, device));
   if (variant.empty() || variant == fallback.variant) return fallback;
   for (const HistogramConfig& c : allHistogramConfigs(device, channels))
     if (c.variant == variant) return c;
@@ -265,12 +270,12 @@ std::string processFile(Batch& batch, const fs::path& file) {
   if (const std::string p = imageLayoutProblem(layout); !p.empty()) throw ImageConfigError(quoted(file) + ": " + p);
 
   // Every configuration and size is settled before anything runs on the device.
-  const RotateConfig rotateConfig = rotationFor(o.rotateVariant, layout, device, batch.maxImage2d);
+  const RotateConfig rotateConfig = rotationFor(o.rotateVariant, layout, device, batch.maxImage2d, batch.tuning);
   if (const std::string p = imageRotateConfigProblem(rotateConfig, device, layout.channels); !p.empty())
     throw ImageConfigError(describeRotateConfig(rotateConfig) + ": " + p);
   std::optional<TransposeConfig> transposeConfig;
   if (o.transpose) transposeConfig = transposeFor(o.transposeVariant, layout.channels, device, batch.tuning);
-  const HistogramConfig histogramConfig = histogramFor(o.histogramVariant, layout.channels, device);
+  const HistogramConfig histogramConfig = histogramFor(o.histogramVariant, layout.channels, device, batch.tuning);
   const ImageLayout rotated = rotatedLayout(layout, batch.params);
   const ImageLayout result = transposeConfig ? transposedLayout(rotated) : rotated;
   if (const std::string p = resultSizeProblem(result, device.maxAllocBytes); !p.empty()) throw ImageConfigError(p);

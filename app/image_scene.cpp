@@ -389,8 +389,8 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   const DeviceDescriptor& device = compute_.device();
   const int channels = originalLayout_.channels;
   Applied a;
-  if (lab.rotateVariant.empty()) {  // nothing chosen yet: the fastest this device runs on this image
-    a.rotate = rotateDefault_;
+  if (lab.rotateVariant.empty()) {  // nothing chosen yet: a sweep's winner, else the fastest this device runs on this image
+    a.rotate = lab.defaultRotate;
   } else {
     a.rotate.variant = lab.rotateVariant;
     a.rotate.workGroupX = lab.rotateGroup[0];
@@ -420,7 +420,7 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
                         imageHistogramConfigProblem(*choice, device, channels).empty()
                     ? *choice
                     : firstValid([&] { return allHistogramConfigs(device, channels, counted); }, lab.histogramVariant,
-                                 defaults(channels).histogram);
+                                 lab.defaultHistogram);
   a.histogram.countedChannels = counted;
   a.histogramOfResult = lab.histogramOfResult;
   return a;
@@ -750,6 +750,11 @@ void ImageScene::update(AppState& state, double seconds) {
   // stored one), else the built-in default.
   lab.defaultTranspose = preferredTransposeConfig(state.runs.tuning, compute_.device(), originalLayout_.channels)
                              .value_or(defaultTransposeConfig(originalLayout_.channels));
+  // The rotation and the histogram likewise (issue 21: every operation's winner is kept).
+  lab.defaultRotate = preferredRotateConfig(state.runs.tuning, compute_.device(), originalLayout_, maxImage2d_)
+                          .value_or(rotateDefault_);
+  lab.defaultHistogram = preferredHistogramConfig(state.runs.tuning, compute_.device(), originalLayout_.channels)
+                             .value_or(defaults(originalLayout_.channels).histogram);
   const Applied wanted = wantedFrom(state);
   // A change while a background run is in flight waits for it: the newest settings
   // run as soon as it has finished (those in between are never run).

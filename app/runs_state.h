@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/histogram_sweep.h"
 #include "compute/rotate_sweep_plan.h"
 #include "compute/sweep_plan.h"
 #include "lab/run_record.h"
@@ -30,7 +31,7 @@ struct RecordingState {
 
 // N-body and transpose sweeps measure kernels alone; the interop sweep records
 // the running scene on each interop path (frame times included).
-enum class SweepTarget { NBody, Transpose, Interop, Rotate };
+enum class SweepTarget { NBody, Transpose, Interop, Rotate, Histogram };
 
 // A sweep from the UI: ranges as check boxes over the variant tables' values.
 struct SweepUiState {
@@ -43,6 +44,8 @@ struct SweepUiState {
   // Rotate: empty lists are each variant's own values (shapes: those of 256 work-items).
   std::vector<std::string> rotateVariants = quickRotateSweep().variants;
   std::vector<int> rotatePixelsPerItem, rotateRowsPerItem;
+  // Histogram: the ranges as the plan takes them; a parameter with an empty list: each variant's own values.
+  HistogramSweepRanges histogram = quickHistogramSweep();
   int bodies = 0;  // 0: as many as the N-body scene runs (a winner is tuned for the N it was measured at)
   int imageSize = 2048;
   int channels = 4;

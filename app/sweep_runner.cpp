@@ -1,30 +1,28 @@
 #include "app/sweep_runner.h"
 
 #include <algorithm>
-#include <cstring>
-#include <random>
 
 #include "app/run_recorder.h"
 #include "app/session.h"
+#include "lab/histogram_runs.h"
 #include "lab/rotate_runs.h"
 #include "lab/sweep_runs.h"
+#include "compute/random_picture.h"
 #include "compute/sweep_plan.h"
 
 namespace ks {
 
-namespace {
-
-std::vector<uint8_t> randomBytes(size_t count) {
-  std::vector<uint8_t> bytes(count);
-  std::mt19937_64 rng(1234);
-  for (size_t i = 0; i < count; i += 8) {  // eight bytes a draw
-    const uint64_t bits = rng();
-    std::memcpy(bytes.data() + i, &bits, std::min<size_t>(8, count - i));
+bool SweepRunner::choosePicture(SweepUiState& ui, const DeviceDescriptor& device, size_t outBytes) {
+  layout_ = {ui.imageSize, ui.imageSize, ui.channels};
+  if (const std::string p = imageLayoutProblem(layout_);
+      !p.empty() || std::max(layout_.bytes(), outBytes) > device.maxAllocBytes) {
+    ui.status = "cannot sweep on " + describeImageLayout(layout_) + ": " + (p.empty() ? "too large" : p);
+    return false;
   }
-  return bytes;
+  outBytes_ = outBytes;
+  picture_ = std::make_shared<SweepPicture>();  // made by start(), on the worker where there is one
+  return true;
 }
-
-}  // namespace
 
 void SweepRunner::start(AppState& state, ComputeContext& compute) {
   SweepUiState& ui = state.runs.sweep;
@@ -32,9 +30,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
   target_ = ui.target;
   compute_ = &compute;
   next_ = 0;
-  nbodyQueue_.clear(), transposeQueue_.clear(), nbodyResults_.clear(), transposeResults_.clear();
-  interopQueue_.clear(), interopResults_.clear();
-  rotateQueue_.clear(), rotateResults_.clear();
+  nbody_ = {}, transpose_ = {}, rotate_ = {}, histogram_ = {}, interop_ = {};
   ui.results.clear();
   ui.resultsTarget = target_;  // the panel shows them while this kind is chosen
   // The last sweep's counts go with its results (a start refused below shows none).
@@ -44,7 +40,7 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
     // Paths the device and GL context cannot use are refused with the reason.
     for (const InteropPathStatus& p : state.interopPaths) {
       if (p.available) {
-        interopQueue_.push_back(p.path);
+        interop_.queue.push_back(p.path);
         continue;
       }
       RunRecord r;
@@ -55,60 +51,47 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
       r.meta.interop = interopPathName(p.path);
       r.meta.parameters = sceneParameters(state);
       ui.results.push_back(std::move(r));
-      interopResults_.push_back(p.path);
+      interop_.results.push_back(p.path);
     }
     originalPath_ = state.interopPath;
     interopPhase_ = InteropPhase::Switch;
     ui.total = state.interopPaths.size();
-    ui.refused = ui.total - interopQueue_.size();
+    ui.refused = ui.total - interop_.queue.size();
   } else if (target_ == SweepTarget::NBody) {
     NBodyConfig base = state.nbody.runningConfig;  // precision and build flags as they run now
     bodies_ = sweptBodies(state);
     const SweepPlan<NBodyConfig> plan =
         planNBodySweep({ui.nbodyVariants, ui.workGroups, ui.unrolls, ui.bodiesPerItem, ui.splits}, base, device);
-    for (const auto& [c, why] : plan.refused) {
-      ui.results.push_back(refusedNBodyRun(device, c, why, bodies_));
-      nbodyResults_.push_back(c);
-    }
-    nbodyQueue_ = plan.valid;
+    queuePlan(ui, nbody_, plan,
+              [&](const NBodyConfig& c, const std::string& why) { return refusedNBodyRun(device, c, why, bodies_); });
     system_ = makeNBodyPreset(state.nbody.preset, bodies_, 1);
     params_ = nbodyPresetDefaults(state.nbody.preset, bodies_).params;
-    ui.total = plan.total();
-    ui.refused = plan.refused.size();
   } else if (target_ == SweepTarget::Rotate) {
     if (!startRotate(state, compute)) return;
+  } else if (target_ == SweepTarget::Histogram) {
+    if (!startHistogram(state, compute)) return;
   } else {
-    layout_ = {ui.imageSize, ui.imageSize, ui.channels};
-    if (const std::string p = imageLayoutProblem(layout_); !p.empty() || layout_.bytes() > device.maxAllocBytes) {
-      ui.status = "cannot sweep on " + describeImageLayout(layout_) + ": " + (p.empty() ? "too large" : p);
-      return;
-    }
+    if (!choosePicture(ui, device, ImageLayout{ui.imageSize, ui.imageSize, ui.channels}.bytes())) return;
     const SweepPlan<TransposeConfig> plan =
         planTransposeSweep({ui.transposeVariants, ui.tiles, ui.rowsPerItem, ui.tileWorkGroups, {}}, device, ui.channels);
-    for (const auto& [c, why] : plan.refused) {
-      ui.results.push_back(refusedTransposeRun(device, c, layout_, why));
-      transposeResults_.push_back(c);
-    }
-    transposeQueue_ = plan.valid;
-    picture_ = std::make_shared<SweepPicture>();
-    ui.total = plan.total();
-    ui.refused = plan.refused.size();
+    queuePlan(ui, transpose_, plan, [&](const TransposeConfig& c, const std::string& why) {
+      return refusedTransposeRun(device, c, layout_, why);
+    });
   }
   ui.done = ui.refused;
   // A CPU device runs one launch for longer than a frame may take: the trials run on a thread of their own.
   if (sweepLaunchesOffTheFrame(device) && target_ != SweepTarget::Interop)
     worker_ = std::make_unique<BackgroundRuns>(compute.context(), device.id);
   publishHold(ui);
-  if (target_ == SweepTarget::Transpose || target_ == SweepTarget::Rotate) {
-    // The picture the transposes or rotations read and write: random bytes, made,
+  if (picture_) {
+    // The picture the image operations read (and write): random bytes, made,
     // allocated and written on the worker where there is one (at 8192x8192 RGBA
     // that held the frame that started the sweep for over a second).
-    const size_t outBytes =
-        target_ == SweepTarget::Rotate ? rotatedLayout(layout_, rotateParams_).bytes() : layout_.bytes();
-    auto make = [picture = picture_, context = compute.context(), bytes = layout_.bytes(), outBytes](Queue& queue) {
+    auto make = [picture = picture_, context = compute.context(), bytes = layout_.bytes(),
+                 outBytes = outBytes_](Queue& queue) {
       picture->in = Buffer(context, CL_MEM_READ_ONLY, bytes);
       picture->out = Buffer(context, CL_MEM_READ_WRITE, outBytes);
-      const std::vector<uint8_t> random = randomBytes(bytes);
+      const std::vector<uint8_t> random = randomPictureBytes(bytes);
       queue.writeBuffer(picture->in, 0, bytes, random.data());
     };
     if (worker_)
@@ -185,24 +168,25 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
   const RunRecord& winner = ui.results[static_cast<size_t>(best)];
   if (target_ == SweepTarget::Interop) {
     // The interop path is the user's choice of the moment, not a tuned default: apply, do not cache.
-    state.requestedInterop = interopResults_[static_cast<size_t>(best)];
+    state.requestedInterop = interop_.results[static_cast<size_t>(best)];
     ui.message = "applied " + winner.name;
-    return;
-  }
-  if (target_ == SweepTarget::Rotate) {
-    applyRotateBest(state, static_cast<size_t>(best));
     return;
   }
   const TuningCache tuningBefore = runs.tuning;
   TuningEntry& entry = runs.tuning.devices[tuningKey(compute.device())];
-  if (target_ == SweepTarget::NBody) {
-    const NBodyConfig& c = nbodyResults_[static_cast<size_t>(best)];
+  ui.message = "applied " + winner.name;
+  if (target_ == SweepTarget::Rotate) {
+    applyRotateBest(state, static_cast<size_t>(best), entry);
+  } else if (target_ == SweepTarget::Histogram) {
+    applyHistogramBest(state, static_cast<size_t>(best), entry);
+  } else if (target_ == SweepTarget::NBody) {
+    const NBodyConfig& c = nbody_.results[static_cast<size_t>(best)];
     state.nbody.config = c;
     state.nbody.configFromUser = true;
     if (state.scene != SceneKind::NBody) state.requestedScene = SceneKind::NBody;
     entry.nbody = TunedNBody{c, bodies_, winner.m.rate, winner.meta.time};
   } else {
-    const TransposeConfig& c = transposeResults_[static_cast<size_t>(best)];
+    const TransposeConfig& c = transpose_.results[static_cast<size_t>(best)];
     state.image.transpose = true;
     state.image.transposeVariant = c.variant;
     state.image.transposeChoice = c;
@@ -210,7 +194,6 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
     entry.transpose[layout_.channels] = TunedTranspose{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
   }
-  ui.message = "applied " + winner.name;
   // Measured at another N than the scene runs: said, so that nobody reads the winner as
   // the best for the scene's N (the tuning cache keeps it for the N it was measured at).
   const size_t sceneBodies =
@@ -236,11 +219,39 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
   }
 }
 
-std::pair<std::string, std::string> SweepRunner::programOf(size_t index) const {
-  if (target_ == SweepTarget::NBody) return {kNBodyKernelFile, nbodyBuildOptions(nbodyQueue_[index])};
+std::vector<std::pair<std::string, std::string>> SweepRunner::programsOf(size_t index,
+                                                                         const DeviceDescriptor& device) const {
+  if (target_ == SweepTarget::NBody) return {{kNBodyKernelFile, nbodyBuildOptions(nbody_.queue[index])}};
   if (target_ == SweepTarget::Rotate)
-    return {kRotateKernelFile, imageRotateBuildOptions(rotateQueue_[index], layout_.channels)};
-  return {kTransposeKernelFile, imageTransposeBuildOptions(transposeQueue_[index], layout_.channels)};
+    return {{kRotateKernelFile, imageRotateBuildOptions(rotate_.queue[index], layout_.channels)}};
+  if (target_ == SweepTarget::Histogram) {  // counting and merging: a program each
+    std::vector<std::pair<std::string, std::string>> programs;
+    for (std::string& options : imageHistogramProgramOptions(histogram_.queue[index], layout_.channels, device))
+      programs.emplace_back(kHistogramKernelFile, std::move(options));
+    return programs;
+  }
+  return {{kTransposeKernelFile, imageTransposeBuildOptions(transpose_.queue[index], layout_.channels)}};
+}
+
+bool SweepRunner::programsReady(size_t index, ComputeContext& compute) const {
+  bool ready = true;
+  for (const auto& [file, options] : programsOf(index, compute.device()))
+    if (!compute.kernelFileReady(file, options)) {
+      compute.prefetchKernelFile(file, options);
+      ready = false;
+    }
+  return ready;
+}
+
+size_t SweepRunner::queuedCount() const {
+  switch (target_) {
+    case SweepTarget::NBody: return nbody_.queue.size();
+    case SweepTarget::Transpose: return transpose_.queue.size();
+    case SweepTarget::Rotate: return rotate_.queue.size();
+    case SweepTarget::Histogram: return histogram_.queue.size();
+    case SweepTarget::Interop: return interop_.queue.size();
+  }
+  return 0;
 }
 
 void SweepRunner::step(AppState& state, Session& session) {
@@ -285,9 +296,7 @@ void SweepRunner::step(AppState& state, Session& session) {
     return;
   }
   const DeviceDescriptor& device = compute.device();
-  const size_t queued = target_ == SweepTarget::NBody    ? nbodyQueue_.size()
-                        : target_ == SweepTarget::Rotate ? rotateQueue_.size()
-                                                         : transposeQueue_.size();
+  const size_t queued = queuedCount();
   auto updateClock = [&] {
     ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     ui.etaSeconds =
@@ -297,7 +306,7 @@ void SweepRunner::step(AppState& state, Session& session) {
     updateClock();
     return;
   }
-  if (!trial_ && worker_ && worker_->busy()) {  // the transpose's picture on its way to the device
+  if (!trial_ && worker_ && worker_->busy()) {  // the image sweep's picture on its way to the device
     try {
       if (!worker_->poll()) {
         ui.status = "putting the picture on the device";
@@ -314,9 +323,7 @@ void SweepRunner::step(AppState& state, Session& session) {
     // tens of milliseconds on a GPU driver to most of a second on PoCL); the
     // configuration's launches start in the first frame that finds it built, and
     // the next one starts building then, while this one is measured.
-    const auto [file, options] = programOf(next_);
-    if (!compute.kernelFileReady(file, options)) {
-      compute.prefetchKernelFile(file, options);
+    if (!programsReady(next_, compute)) {
       ui.building = true;
       ui.status = "building configuration " + std::to_string(next_ + 1) + " of " + std::to_string(queued) +
                   " on a worker thread";
@@ -326,20 +333,22 @@ void SweepRunner::step(AppState& state, Session& session) {
     ui.building = false;
     ui.launchMs = 0.0;
     ui.status = "measuring configuration " + std::to_string(next_ + 1) + " of " + std::to_string(queued);
-    if (next_ + 1 < queued) {
-      const auto [nextFile, nextOptions] = programOf(next_ + 1);
-      compute.prefetchKernelFile(nextFile, nextOptions);
-    }
+    if (next_ + 1 < queued)
+      for (const auto& [nextFile, nextOptions] : programsOf(next_ + 1, device))
+        compute.prefetchKernelFile(nextFile, nextOptions);
+    const std::shared_ptr<const Buffer> in(picture_, picture_ ? &picture_->in : nullptr),
+        out(picture_, picture_ ? &picture_->out : nullptr);
     if (target_ == SweepTarget::NBody)
-      trial_ = SweepTrial::nbody(compute, worker_.get(), *system_, nbodyQueue_[next_], params_, ui.repetitions,
+      trial_ = SweepTrial::nbody(compute, worker_.get(), *system_, nbody_.queue[next_], params_, ui.repetitions,
                                  kSweepBatchMs);
     else if (target_ == SweepTarget::Rotate)
-      trial_ = SweepTrial::rotate(compute, worker_.get(), std::shared_ptr<const Buffer>(picture_, &picture_->in),
-                                  std::shared_ptr<const Buffer>(picture_, &picture_->out), layout_, rotateParams_,
-                                  rotateQueue_[next_], ui.repetitions, kSweepBatchMs);
+      trial_ = SweepTrial::rotate(compute, worker_.get(), in, out, layout_, rotateParams_, rotate_.queue[next_],
+                                  ui.repetitions, kSweepBatchMs);
+    else if (target_ == SweepTarget::Histogram)
+      trial_ = SweepTrial::histogram(compute, worker_.get(), in, out, layout_, histogram_.queue[next_],
+                                     ui.repetitions, kSweepBatchMs);
     else
-      trial_ = SweepTrial::transpose(compute, worker_.get(), std::shared_ptr<const Buffer>(picture_, &picture_->in),
-                                     std::shared_ptr<const Buffer>(picture_, &picture_->out), layout_, transposeQueue_[next_],
+      trial_ = SweepTrial::transpose(compute, worker_.get(), in, out, layout_, transpose_.queue[next_],
                                      ui.repetitions, kSweepBatchMs);
   }
   updateClock();
@@ -357,13 +366,16 @@ bool SweepRunner::pollTrial(AppState& state, const DeviceDescriptor& device) {
   }
   if (target_ == SweepTarget::NBody) {
     ui.results.push_back(nbodyRun(device, trial_->nbodyResult(), system_->size(), ui.repetitions));
-    nbodyResults_.push_back(nbodyQueue_[next_]);
+    nbody_.results.push_back(nbody_.queue[next_]);
   } else if (target_ == SweepTarget::Rotate) {
     ui.results.push_back(rotateRun(device, trial_->rotateResult(), ui.repetitions));
-    rotateResults_.push_back(rotateQueue_[next_]);
+    rotate_.results.push_back(rotate_.queue[next_]);
+  } else if (target_ == SweepTarget::Histogram) {
+    ui.results.push_back(histogramRun(device, trial_->histogramResult(), ui.repetitions));
+    histogram_.results.push_back(histogram_.queue[next_]);
   } else {
     ui.results.push_back(transposeRun(device, trial_->transposeResult(), ui.repetitions));
-    transposeResults_.push_back(transposeQueue_[next_]);
+    transpose_.results.push_back(transpose_.queue[next_]);
   }
   trial_.reset();
   ++next_;
@@ -375,15 +387,15 @@ void SweepRunner::stepInterop(AppState& state, const ComputeContext& compute) {
   SweepUiState& ui = state.runs.sweep;
   auto updateClock = [&] {
     ui.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const size_t measured = next_, left = interopQueue_.size() - next_;
+    const size_t measured = next_, left = interop_.queue.size() - next_;
     ui.etaSeconds = measured > 0 ? ui.elapsedSeconds / static_cast<double>(measured) * static_cast<double>(left) : 0.0;
   };
-  if (next_ >= interopQueue_.size()) {
+  if (next_ >= interop_.queue.size()) {
     const int best = bestRunIndex(ui.results);
     finish(state, best < 0 ? "done: nothing ran" : "done; best: " + ui.results[static_cast<size_t>(best)].name);
     return;
   }
-  const InteropPath path = interopQueue_[next_];
+  const InteropPath path = interop_.queue[next_];
   switch (interopPhase_) {
     case InteropPhase::Switch:
       if (state.interopPath != path) state.requestedInterop = path;  // the session switches before the next frame
@@ -399,7 +411,7 @@ void SweepRunner::stepInterop(AppState& state, const ComputeContext& compute) {
         r.meta = runMetadataFor(compute.device());
         r.meta.interop = interopPathName(path);
         ui.results.push_back(std::move(r));
-        interopResults_.push_back(path);
+        interop_.results.push_back(path);
         ++next_, ++ui.done;
         interopPhase_ = InteropPhase::Switch;
         break;
@@ -431,7 +443,7 @@ void SweepRunner::stepInterop(AppState& state, const ComputeContext& compute) {
       r.m.rate = r.m.frameMs.median > 0 ? 1000.0 / r.m.frameMs.median : 0.0;
       r.m.rateUnit = "FPS (median frame)";
       ui.results.push_back(std::move(r));
-      interopResults_.push_back(path);
+      interop_.results.push_back(path);
       ++next_, ++ui.done;
       interopPhase_ = InteropPhase::Switch;
       break;

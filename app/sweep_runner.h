@@ -10,7 +10,8 @@
 // switch, quitting) is never waited for by a frame. Acts on state.runs.sweep's requests:
 // start builds the plan with compute/sweep_plan (refused combinations listed,
 // never run), cancel stops queueing (launches in flight finish on their own),
-// apply-best puts the winner into the scene and the tuning cache.
+// apply-best puts the winner into the scene and the tuning cache (every kind but
+// interop paths, which are the choice of the moment).
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -23,11 +24,13 @@
 #include "compute/background_runs.h"
 #include "compute/cl_objects.h"
 #include "compute/image_layout.h"
+#include "compute/histogram_sweep.h"
 #include "compute/image_transpose.h"
 #include "compute/interop/interop_path.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_model.h"
 #include "compute/rotate_benchmark.h"
+#include "compute/sweep_plan.h"
 #include "compute/transpose_benchmark.h"
 
 namespace ks {
@@ -69,30 +72,57 @@ class SweepRunner {
   void applyBest(AppState& state, const ComputeContext& compute);
   // Interop sweep: one frame of the switch / warm-up / record cycle.
   void stepInterop(AppState& state, const ComputeContext& compute);
-  // The kernel file and build options configuration `index` of the queue runs with.
-  std::pair<std::string, std::string> programOf(size_t index) const;
+  // The kernel files and build options configuration `index` of the queue runs with.
+  std::vector<std::pair<std::string, std::string>> programsOf(size_t index, const DeviceDescriptor& device) const;
+  // Whether all of them are built; those that are not are started building on a worker.
+  bool programsReady(size_t index, ComputeContext& compute) const;
+  // The image sweeps' picture: layout_ from the panel, a picture_ to be made with
+  // room for `outBytes` of output. False when the device cannot hold it (ui.status says why).
+  bool choosePicture(SweepUiState& ui, const DeviceDescriptor& device, size_t outBytes);
   // Rotate sweep (app/sweep_runner_rotate.cpp): the plan queued and its buffers made;
   // false when it cannot start (ui.status says why).
   bool startRotate(AppState& state, ComputeContext& compute);
-  void applyRotateBest(AppState& state, size_t best);
+  // Into the image lab, and into the device's tuning entry (saved by applyBest).
+  void applyRotateBest(AppState& state, size_t best, TuningEntry& entry);
+  // Histogram sweep (app/sweep_runner_histogram.cpp), as the rotate's.
+  bool startHistogram(AppState& state, ComputeContext& compute);
+  void applyHistogramBest(AppState& state, size_t best, TuningEntry& entry);
+  size_t queuedCount() const;  // configurations the device runs in this sweep
 
   bool active_ = false;
   bool cancelled_ = false;  // the last sweep stopped before it measured every configuration
   const ComputeContext* compute_ = nullptr;  // the context the sweep runs on (a device switch cancels it)
   SweepTarget target_ = SweepTarget::NBody;
-  std::vector<NBodyConfig> nbodyQueue_;
-  std::vector<TransposeConfig> transposeQueue_;
-  std::vector<RotateConfig> rotateQueue_, rotateResults_;
+  // One kind's plan: what the device runs, in order, and what the results
+  // (state.runs.sweep.results) were measured with, index for index.
+  template <class Config>
+  struct KindPlan {
+    std::vector<Config> queue, results;
+  };
+  KindPlan<NBodyConfig> nbody_;
+  KindPlan<TransposeConfig> transpose_;
+  KindPlan<RotateConfig> rotate_;
+  KindPlan<HistogramConfig> histogram_;
+  KindPlan<InteropPath> interop_;
+  // A plan's refused configurations become results at once (each a record of `refusedRun(config, why)`),
+  // its valid ones the kind's queue; the panel's counts follow.
+  template <class Config, class RefusedRun>
+  static void queuePlan(SweepUiState& ui, KindPlan<Config>& kind, const SweepPlan<Config>& plan,
+                        const RefusedRun& refusedRun) {
+    for (const auto& refused : plan.refused) {
+      ui.results.push_back(refusedRun(refused.first, refused.second));
+      kind.results.push_back(refused.first);
+    }
+    kind.queue = plan.valid;
+    ui.total = plan.total();
+    ui.refused = plan.refused.size();
+  }
   RotateParams rotateParams_;
   size_t next_ = 0;  // the configuration measured now (a trial in flight) or next
   std::unique_ptr<SweepTrial> trial_;  // the configuration measured now, if any
   // CPU devices: the thread the trials run on, made at the sweep's start.
   std::unique_ptr<BackgroundRuns> worker_;
   std::vector<std::unique_ptr<BackgroundRuns>> retired_;  // finishing a dropped trial's launch
-  // What the results (state.runs.sweep.results) were measured with, index for index.
-  std::vector<NBodyConfig> nbodyResults_;
-  std::vector<TransposeConfig> transposeResults_;
-  std::vector<InteropPath> interopQueue_, interopResults_;
   enum class InteropPhase { Switch, WarmUp, Record } interopPhase_ = InteropPhase::Switch;
   int warmupLeft_ = 0;
   InteropPath originalPath_ = InteropPath::Host;
@@ -102,11 +132,13 @@ class SweepRunner {
   NBodyParams params_;
   size_t bodies_ = 0;  // what the N-body sweep runs at
   ImageLayout layout_;
-  // The transpose or rotate sweep's picture, shared with its trials (and with the worker that makes it).
+  // The image sweeps' picture, shared with their trials (and with the worker that makes it):
+  // `out` has room for the output (a transpose, a rotation or the histogram's bins).
   struct SweepPicture {
     Buffer in, out;
   };
   std::shared_ptr<SweepPicture> picture_;
+  size_t outBytes_ = 0;
   std::chrono::steady_clock::time_point start_;
 };
 

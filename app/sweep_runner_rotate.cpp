@@ -9,31 +9,23 @@ namespace ks {
 bool SweepRunner::startRotate(AppState& state, ComputeContext& compute) {
   SweepUiState& ui = state.runs.sweep;
   const DeviceDescriptor& device = compute.device();
-  layout_ = {ui.imageSize, ui.imageSize, ui.channels};
   rotateParams_ = rotateSweepParams();
-  const ImageLayout rotated = rotatedLayout(layout_, rotateParams_);
-  if (const std::string p = imageLayoutProblem(layout_); !p.empty() || rotated.bytes() > device.maxAllocBytes) {
-    ui.status = "cannot sweep on " + describeImageLayout(layout_) + ": " + (p.empty() ? "too large" : p);
+  if (!choosePicture(ui, device, rotatedLayout({ui.imageSize, ui.imageSize, ui.channels}, rotateParams_).bytes()))
     return false;
-  }
   RotateSweepRanges ranges{ui.rotateVariants, {}};
   if (!ui.rotatePixelsPerItem.empty()) ranges.values["pixels_per_item"] = ui.rotatePixelsPerItem;
   if (!ui.rotateRowsPerItem.empty()) ranges.values["rows_per_item"] = ui.rotateRowsPerItem;
   const SweepPlan<RotateConfig> plan = planRotateSweep(ranges, device, ui.channels);
-  for (const auto& [c, why] : plan.refused) {
-    ui.results.push_back(refusedRotateRun(device, c, layout_, rotateParams_, why));
-    rotateResults_.push_back(c);
-  }
-  rotateQueue_ = plan.valid;
-  picture_ = std::make_shared<SweepPicture>();  // made by start(), on the worker where there is one
-  ui.total = plan.total();
-  ui.refused = plan.refused.size();
+  queuePlan(ui, rotate_, plan, [&](const RotateConfig& c, const std::string& why) {
+    return refusedRotateRun(device, c, layout_, rotateParams_, why);
+  });
   return true;
 }
 
-void SweepRunner::applyRotateBest(AppState& state, size_t best) {
+void SweepRunner::applyRotateBest(AppState& state, size_t best, TuningEntry& entry) {
   SweepUiState& ui = state.runs.sweep;
-  const RotateConfig& c = rotateResults_[best];
+  const RotateConfig& c = rotate_.results[best];
+  const RunRecord& winner = ui.results[best];
   ImageLabState& lab = state.image;
   lab.rotateVariant = c.variant;
   lab.rotateGroup[0] = c.workGroupX;
@@ -42,9 +34,8 @@ void SweepRunner::applyRotateBest(AppState& state, size_t best) {
   lab.rotateBlock[1] = c.rowsPerItem;
   lab.dirty = true;
   if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
-  // The tuning cache keeps N-body and transpose winners only: this one is the lab's choice until changed.
-  ui.message = "applied " + ui.results[best].name + " to the image lab's rotation (measured on " +
-               describeImageLayout(layout_) + "; not saved as this device's default)";
+  entry.rotate[layout_.channels] = TunedRotate{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
+  ui.message += " to the image lab's rotation (measured on " + describeImageLayout(layout_) + ")";
 }
 
 }  // namespace ks

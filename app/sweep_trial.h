@@ -1,5 +1,6 @@
 #pragma once
-// One sweep configuration being measured (an NBodyTrial, TransposeTrial or RotateTrial),
+// One sweep configuration being measured (an NBodyTrial, TransposeTrial, RotateTrial or
+// HistogramTrial),
 // driven so that no frame waits for its launches (issue 22).
 //
 // On a GPU the trial's launches go on the context's queue, a batch of about
@@ -20,6 +21,7 @@
 #include "compute/background_runs.h"
 #include "compute/cl_objects.h"
 #include "compute/compute_context.h"
+#include "compute/histogram_sweep.h"
 #include "compute/image_layout.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/rotate_benchmark.h"
@@ -45,6 +47,11 @@ class SweepTrial {
                                             std::shared_ptr<const Buffer> in, std::shared_ptr<const Buffer> out,
                                             const ImageLayout& layout, const RotateParams& params,
                                             const RotateConfig& config, int iterations, double batchBudgetMs);
+  // `in` holds `layout`, `bins` has room for histogramBinCount(layout) cl_uints; the trial shares them.
+  static std::unique_ptr<SweepTrial> histogram(ComputeContext& compute, BackgroundRuns* worker,
+                                               std::shared_ptr<const Buffer> in, std::shared_ptr<const Buffer> bins,
+                                               const ImageLayout& layout, const HistogramConfig& config,
+                                               int iterations, double batchBudgetMs);
   // Stops driving it (after the launch in flight, on the worker); never waits.
   ~SweepTrial();
   SweepTrial(const SweepTrial&) = delete;
@@ -58,9 +65,17 @@ class SweepTrial {
   NBodyMeasurement nbodyResult() const;
   TransposeMeasurement transposeResult() const;
   RotateMeasurement rotateResult() const;
+  HistogramMeasurement histogramResult() const;
 
  private:
   struct Job;
+  template <class Trial> struct Driving;
+  // The job of a trial made on the worker's queue (when there is a worker) or the context's.
+  template <class Trial, class... Args>
+  static std::unique_ptr<SweepTrial> make(ComputeContext& compute, BackgroundRuns* worker,
+                                          std::shared_ptr<const Buffer> in, std::shared_ptr<const Buffer> out,
+                                          Args&&... args);
+  template <class Trial> auto resultOf() const;
   SweepTrial(std::shared_ptr<Job> job, BackgroundRuns* worker);
   void startOnWorker();
   std::shared_ptr<Job> job_;  // shared with the worker's run while it drives it

@@ -1,12 +1,9 @@
 #include "compute/histogram_sweep.h"
 
 #include <algorithm>
-#include <cmath>
-#include <stdexcept>
+#include <memory>
 
-#include "compute/kernel_files.h"
 #include "compute/kernel_op.h"
-#include "compute/sample_stats.h"
 
 namespace ks {
 namespace {
@@ -29,13 +26,33 @@ void addProduct(SweepPlan<HistogramConfig>& plan, HistogramConfig c, size_t para
   }
 }
 
-double commandsMs(const ImageOpEvents& events) {
-  double ms = 0.0;
-  for (const ImageOpCommand& c : events.commands) ms += c.event.elapsedMs();
-  return ms;
+// Builds the histogrammer (counting, merge), and what one run enqueues.
+ImageOpPrepare prepareHistogram(ComputeContext& compute, cl_mem in, cl_mem bins, const ImageLayout& layout,
+                                const HistogramConfig& config) {
+  return [&compute, in, bins, layout, config] {
+    auto histogrammer = std::make_shared<ImageHistogrammer>(compute, config);
+    histogrammer->prepare(layout.channels);
+    return ImageOpLaunch([histogrammer, in, bins, layout](Queue& queue, ImageOpEvents& events) {
+      histogrammer->run(queue, in, layout, bins, &events);
+    });
+  };
+}
+
+HistogramMeasurement histogramMeasurement(const ImageLayout& layout, const HistogramConfig& config) {
+  HistogramMeasurement r;
+  r.config = config;
+  r.layout = layout;
+  return r;
 }
 
 }  // namespace
+
+HistogramSweepRanges quickHistogramSweep() {
+  // The default configuration's group size and groups per compute unit (values are
+  // the descriptor's, never spelled here); every number of copies.
+  const HistogramConfig d = defaultHistogramConfig(4);
+  return {{"subhist_uchar", d.variant}, {{"work_group", {d.workGroup}}, {"groups_per_compute_unit", {d.groupsPerComputeUnit}}}};
+}
 
 SweepPlan<HistogramConfig> planHistogramSweep(const HistogramSweepRanges& ranges, const DeviceDescriptor& device,
                                               int channels) {
@@ -67,31 +84,17 @@ SweepPlan<HistogramConfig> planHistogramSweep(const HistogramSweepRanges& ranges
 
 HistogramMeasurement measureHistogram(ComputeContext& compute, cl_mem in, cl_mem bins, const ImageLayout& layout,
                                       const HistogramConfig& config, int iterations) {
-  HistogramMeasurement r;
-  r.config = config;
-  r.layout = layout;
-  try {
-    r.sourceHash = hashSource(readKernelSource(compute.kernelsDir(), kHistogramKernelFile));
-    ImageHistogrammer histogrammer(compute, config);
-    histogrammer.prepare(layout.channels);
-    for (int i = 0; i < 3; ++i) histogrammer.run(compute.queue(), in, layout, bins);
-    compute.queue().finish();
-    for (int i = 0; i < std::max(iterations, 1); ++i) {
-      ImageOpEvents events;
-      histogrammer.run(compute.queue(), in, layout, bins, &events);
-      compute.queue().finish();
-      r.runMs.push_back(commandsMs(events));
-    }
-    const double median = summarize(r.runMs).median;
-    // A run time that is not a positive finite number is a failure, not a rate.
-    if (!(median > 0.0) || !std::isfinite(median)) throw std::runtime_error("the runs have no valid device time");
-    r.gigabytesPerSecond = imageGigabytesPerSecond(imageOpBytes(ImageOp::Histogram, layout), median);
-  } catch (const ProgramBuildError& e) {
-    r.problem = std::string(e.what()) + "\n" + e.build().log;
-  } catch (const std::exception& e) {
-    r.problem = e.what();
-  }
+  HistogramMeasurement r = histogramMeasurement(layout, config);
+  static_cast<ImageRunTimes&>(r) =
+      measureImageRuns(compute, kHistogramKernelFile, prepareHistogram(compute, in, bins, layout, config),
+                       imageOpBytes(ImageOp::Histogram, layout), iterations);
   return r;
 }
+
+HistogramTrial::HistogramTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem bins, const ImageLayout& layout,
+                               const HistogramConfig& config, int iterations, double batchBudgetMs)
+    : ImageOpTrial(histogramMeasurement(layout, config), compute, queue, kHistogramKernelFile,
+                   prepareHistogram(compute, in, bins, layout, config), imageOpBytes(ImageOp::Histogram, layout),
+                   iterations, batchBudgetMs) {}
 
 }  // namespace ks

@@ -9,17 +9,15 @@
 
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
+#include "compute/paced_image_trial.h"
 
 namespace ks {
 
-struct RotateMeasurement {
+// The times: bytes of imageOpBytes(Rotate) over the median run (compute/paced_image_trial.h).
+struct RotateMeasurement : ImageRunTimes {
   RotateConfig config;
   ImageLayout layout;     // the input
   RotateParams params;
-  std::string problem;  // empty when it ran
-  uint64_t sourceHash = 0;
-  std::vector<double> runMs;        // one sample per timed run, device clock
-  double gigabytesPerSecond = 0.0;  // from the median run time, bytes of imageOpBytes(Rotate)
 };
 
 // `in` holds `layout`, `out` has room for rotatedLayout(layout, params). Never throws.
@@ -31,19 +29,10 @@ RotateMeasurement measureRotate(ComputeContext& compute, cl_mem in, cl_mem out, 
 // already be built; `in` and `out` must outlive the trial's launches. Never
 // throws: failures land in the result's `problem`. The launches go on `queue`,
 // the first one in the first poll() (as TransposeTrial's).
-class RotateTrial {
+class RotateTrial : public ImageOpTrial<RotateMeasurement> {
  public:
   RotateTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout, const RotateParams& params,
               const RotateConfig& config, int iterations, double batchBudgetMs);
-  ~RotateTrial();
-  bool poll();  // true once the result is ready
-  const RotateMeasurement& result() const { return result_; }
-  double longestRunMs() const;
-
- private:
-  struct Running;
-  RotateMeasurement result_;
-  std::unique_ptr<Running> running_;
 };
 
 }  // namespace ks

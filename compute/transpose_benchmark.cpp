@@ -1,93 +1,48 @@
 #include "compute/transpose_benchmark.h"
 
-#include <algorithm>
-
-#include "compute/kernel_files.h"
-#include "compute/paced_launches.h"
-#include "compute/sample_stats.h"
+#include <memory>
 
 namespace ks {
+namespace {
 
-TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,
-                                      const TransposeConfig& config, int iterations) {
+// Builds the transposer, and what one run enqueues (one command: "transpose").
+ImageOpPrepare prepareTranspose(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,
+                                const TransposeConfig& config) {
+  return [&compute, in, out, layout, config] {
+    auto transposer = std::make_shared<ImageTransposer>(compute, config);
+    transposer->prepare(layout.channels);
+    return ImageOpLaunch([transposer, in, out, layout](Queue& queue, ImageOpEvents& events) {
+      transposer->run(queue, in, layout, out, transposedLayout(layout), &events);
+    });
+  };
+}
+
+size_t transposeBytes(const ImageLayout& layout) {
+  return imageOpBytes(ImageOp::Transpose, layout, transposedLayout(layout));
+}
+
+TransposeMeasurement transposeMeasurement(const ImageLayout& layout, const TransposeConfig& config) {
   TransposeMeasurement r;
   r.config = config;
   r.layout = layout;
-  try {
-    r.sourceHash = hashSource(readKernelSource(compute.kernelsDir(), kTransposeKernelFile));
-    ImageTransposer t(compute, config);
-    t.prepare(layout.channels);
-    const ImageLayout outLayout = transposedLayout(layout);
-    for (int i = 0; i < 3; ++i) t.run(compute.queue(), in, layout, out, outLayout);
-    compute.queue().finish();
-    for (int i = 0; i < std::max(iterations, 1); ++i) {
-      ImageOpEvents events;
-      t.run(compute.queue(), in, layout, out, outLayout, &events);
-      r.runMs.push_back(events.elapsedMs());
-    }
-    const double median = summarize(r.runMs).median;
-    r.gigabytesPerSecond = imageGigabytesPerSecond(imageOpBytes(ImageOp::Transpose, layout, outLayout), median);
-  } catch (const ProgramBuildError& e) {
-    r.problem = std::string(e.what()) + "\n" + e.build().log;
-  } catch (const std::exception& e) {
-    r.problem = e.what();
-  }
   return r;
 }
 
-struct TransposeTrial::Running {
-  Running(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout, const TransposeConfig& config,
-          int iterations, double batchBudgetMs)
-      : transposer(compute, config),
-        launches(
-            queue,
-            [&queue, this, in, out, layout](Event* event) {
-              ImageOpEvents events;
-              transposer.run(queue, in, layout, out, transposedLayout(layout), &events);
-              *event = std::move(events.commands.front().event);  // one command: "transpose"
-            },
-            3, iterations, batchBudgetMs) {
-    transposer.prepare(layout.channels);
-  }
-  ImageTransposer transposer;
-  PacedLaunches launches;
-};
+}  // namespace
+
+TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,
+                                      const TransposeConfig& config, int iterations) {
+  TransposeMeasurement r = transposeMeasurement(layout, config);
+  static_cast<ImageRunTimes&>(r) = measureImageRuns(compute, kTransposeKernelFile,
+                                                    prepareTranspose(compute, in, out, layout, config),
+                                                    transposeBytes(layout), iterations);
+  return r;
+}
 
 TransposeTrial::TransposeTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
-                               const TransposeConfig& config, int iterations, double batchBudgetMs) {
-  result_.config = config;
-  result_.layout = layout;
-  try {
-    result_.sourceHash = hashSource(readKernelSource(compute.kernelsDir(), kTransposeKernelFile));
-    running_ = std::make_unique<Running>(compute, queue, in, out, layout, config, std::max(iterations, 1),
-                                         batchBudgetMs);
-  } catch (const ProgramBuildError& e) {
-    result_.problem = std::string(e.what()) + "\n" + e.build().log;
-    running_.reset();
-  } catch (const std::exception& e) {
-    result_.problem = e.what();
-    running_.reset();
-  }
-}
-
-TransposeTrial::~TransposeTrial() = default;
-
-double TransposeTrial::longestRunMs() const { return running_ ? running_->launches.longestLaunchMs() : 0.0; }
-
-bool TransposeTrial::poll() {
-  if (!running_) return true;
-  try {
-    if (!running_->launches.poll()) return false;
-    result_.runMs = running_->launches.timedMs();
-    const double median = summarize(result_.runMs).median;
-    result_.gigabytesPerSecond =
-        imageGigabytesPerSecond(imageOpBytes(ImageOp::Transpose, result_.layout, transposedLayout(result_.layout)),
-                                median);
-  } catch (const std::exception& e) {
-    result_.problem = e.what();
-  }
-  running_.reset();
-  return true;
-}
+                               const TransposeConfig& config, int iterations, double batchBudgetMs)
+    : ImageOpTrial(transposeMeasurement(layout, config), compute, queue, kTransposeKernelFile,
+                   prepareTranspose(compute, in, out, layout, config), transposeBytes(layout), iterations,
+                   batchBudgetMs) {}
 
 }  // namespace ks

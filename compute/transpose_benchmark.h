@@ -8,16 +8,14 @@
 
 #include "compute/image_layout.h"
 #include "compute/image_transpose.h"
+#include "compute/paced_image_trial.h"
 
 namespace ks {
 
-struct TransposeMeasurement {
+// The times: bytes of imageOpBytes(Transpose) over the median run (compute/paced_image_trial.h).
+struct TransposeMeasurement : ImageRunTimes {
   TransposeConfig config;
   ImageLayout layout;
-  std::string problem;  // empty when it ran
-  uint64_t sourceHash = 0;
-  std::vector<double> runMs;  // one sample per timed run, device clock
-  double gigabytesPerSecond = 0.0;  // from the median run time, bytes of imageOpBytes(Transpose)
 };
 
 // `in` holds `layout`, `out` has room for its transpose. Never throws.
@@ -30,19 +28,10 @@ TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem
 // and `out` must outlive the trial's launches (OpenCL keeps buffers that queued
 // commands use). Never throws: failures land in the result's `problem`. The
 // launches go on `queue`, the first one in the first poll() (as NBodyTrial's).
-class TransposeTrial {
+class TransposeTrial : public ImageOpTrial<TransposeMeasurement> {
  public:
   TransposeTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
                  const TransposeConfig& config, int iterations, double batchBudgetMs);
-  ~TransposeTrial();
-  bool poll();  // true once the result is ready
-  const TransposeMeasurement& result() const { return result_; }
-  double longestRunMs() const;
-
- private:
-  struct Running;
-  TransposeMeasurement result_;
-  std::unique_ptr<Running> running_;
 };
 
 }  // namespace ks

@@ -15,23 +15,15 @@ std::vector<std::pair<std::string, std::string>> rotateParameters(const RotateCo
 
 RunRecord refusedRotateRun(const DeviceDescriptor& device, const RotateConfig& config, const ImageLayout& layout,
                            const RotateParams& params, const std::string& why) {
-  RunRecord r;
-  r.name = "rotate " + describeRotateConfig(config);
-  r.status = "refused: " + why.substr(0, why.find('\n'));
-  r.meta = runMetadataFor(device);
-  r.meta.scene = "rotate";
-  r.meta.parameters = rotateParameters(config);
-  r.meta.parameters.emplace_back("image", describeImageLayout(layout));
+  RunRecord r = refusedImageOpRun(rotateOp(), device, describeRotateConfig(config), rotateParameters(config), layout, why);
   char angle[32];
   std::snprintf(angle, sizeof angle, "%g", params.degrees);
   r.meta.parameters.emplace_back("angle", angle);
-  r.m.rateUnit = "GB/s";
   return r;
 }
 
 RunRecord rotateRun(const DeviceDescriptor& device, const RotateMeasurement& m, int iterations) {
-  return measuredImageRun(refusedRotateRun(device, m.config, m.layout, m.params, m.problem), m.problem, m.sourceHash,
-                          m.runMs, m.gigabytesPerSecond, iterations);
+  return measuredImageRun(refusedRotateRun(device, m.config, m.layout, m.params, m.problem), m, iterations);
 }
 
 }  // namespace ks

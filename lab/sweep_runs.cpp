@@ -77,34 +77,39 @@ RunRecord nbodyRun(const DeviceDescriptor& device, const NBodyMeasurement& m, si
 
 RunRecord refusedTransposeRun(const DeviceDescriptor& device, const TransposeConfig& config, const ImageLayout& layout,
                               const std::string& why) {
+  return refusedImageOpRun(transposeOp(), device, describeTransposeConfig(config), transposeParameters(config), layout,
+                           why);
+}
+
+RunRecord refusedImageOpRun(const KernelOp& op, const DeviceDescriptor& device, const std::string& configuration,
+                            std::vector<std::pair<std::string, std::string>> parameters, const ImageLayout& layout,
+                            const std::string& why) {
   RunRecord r;
-  r.name = "transpose " + describeTransposeConfig(config);
+  r.name = op.name + " " + configuration;
   r.status = "refused: " + firstLine(why);
   r.meta = runMetadataFor(device);
-  r.meta.scene = "transpose";
-  r.meta.parameters = transposeParameters(config);
+  r.meta.scene = op.name;
+  r.meta.parameters = std::move(parameters);
   r.meta.parameters.emplace_back("image", describeImageLayout(layout));
-  r.m.rateUnit = "GB/s";
+  r.m.rateUnit = op.figureOfMerit;
   return r;
 }
 
-RunRecord measuredImageRun(RunRecord r, const std::string& problem, uint64_t sourceHash,
-                           const std::vector<double>& runMs, double gigabytesPerSecond, int iterations) {
+RunRecord measuredImageRun(RunRecord r, const ImageRunTimes& times, int iterations) {
   r.meta.parameters.emplace_back("iterations", std::to_string(iterations));
-  r.meta.sourceHash = sourceHash ? hexHash(sourceHash) : "";
-  if (!problem.empty()) {
-    r.status = "failed: " + firstLine(problem);
+  r.meta.sourceHash = times.sourceHash ? hexHash(times.sourceHash) : "";
+  if (!times.problem.empty()) {
+    r.status = "failed: " + firstLine(times.problem);
     return r;
   }
   r.status = "ok";
-  r.m.kernelMs = summarize(runMs);
-  r.m.rate = gigabytesPerSecond;
+  r.m.kernelMs = summarize(times.runMs);
+  r.m.rate = times.gigabytesPerSecond;
   return r;
 }
 
 RunRecord transposeRun(const DeviceDescriptor& device, const TransposeMeasurement& m, int iterations) {
-  return measuredImageRun(refusedTransposeRun(device, m.config, m.layout, m.problem), m.problem, m.sourceHash, m.runMs,
-                          m.gigabytesPerSecond, iterations);
+  return measuredImageRun(refusedTransposeRun(device, m.config, m.layout, m.problem), m, iterations);
 }
 
 int bestRunIndex(const std::vector<RunRecord>& runs) {

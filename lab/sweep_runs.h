@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lab/run_record.h"
 #include "compute/image_layout.h"
 #include "compute/image_transpose.h"
+#include "compute/kernel_op.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/transpose_benchmark.h"
 
@@ -25,12 +27,18 @@ RunRecord transposeRun(const DeviceDescriptor& device, const TransposeMeasuremen
 RunRecord refusedTransposeRun(const DeviceDescriptor& device, const TransposeConfig& config, const ImageLayout& layout,
                               const std::string& why);
 
+// An image operation's configuration that did not run, from its descriptor: named
+// "<operation> <configuration>", the operation's name as the scene and its figure
+// of merit as the rate's unit, `parameters` (the configuration's, by the
+// descriptor's names) and the image, and the first line of why.
+RunRecord refusedImageOpRun(const KernelOp& op, const DeviceDescriptor& device, const std::string& configuration,
+                            std::vector<std::pair<std::string, std::string>> parameters, const ImageLayout& layout,
+                            const std::string& why);
 // An image operation's run (`refused` made by its refused...Run with the measurement's
 // configuration) completed with what was measured: iterations, source hash, and the
 // median kernel time and rate, or the failure's first line. One place for the
 // transpose, rotate and histogram records.
-RunRecord measuredImageRun(RunRecord refused, const std::string& problem, uint64_t sourceHash,
-                           const std::vector<double>& runMs, double gigabytesPerSecond, int iterations);
+RunRecord measuredImageRun(RunRecord refused, const ImageRunTimes& times, int iterations);
 
 // The parameters as they appear in runs ("variant", "work_group", ...).
 std::vector<std::pair<std::string, std::string>> nbodyParameters(const NBodyConfig& config);

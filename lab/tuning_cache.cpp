@@ -38,21 +38,44 @@ TunedNBody nbodyFrom(const json& j) {
   return t;
 }
 
-json transposeJson(const TunedTranspose& t) {
-  json j = transposeConfigJson(t.config);
-  j["image"] = t.image;
-  j["gbps"] = t.rate;
-  j["time"] = t.time;
-  return j;
+// An image operation's winners by channel count: {"1": {config..., "image", "gbps", "time"}, "4": ...}.
+template <class Config>
+json imageOpJson(const std::map<int, TunedImageOp<Config>>& winners, json (*configJson)(const Config&)) {
+  json out = json::object();
+  for (const auto& [channels, t] : winners) {
+    json j = configJson(t.config);
+    j["image"] = t.image;
+    j["gbps"] = t.rate;
+    j["time"] = t.time;
+    out[std::to_string(channels)] = j;
+  }
+  return out;
 }
 
-TunedTranspose transposeFrom(const json& j) {
-  TunedTranspose t;
-  t.config = transposeConfigFromJson(j);
-  t.image = j.at("image").get<std::string>();
-  t.rate = j.at("gbps").get<double>();
-  t.time = j.at("time").get<std::string>();
-  return t;
+// A key left out (a file written before that operation's winners were kept): none.
+template <class Config>
+std::map<int, TunedImageOp<Config>> imageOpFrom(const json& entry, const char* key, Config (*configFrom)(const json&)) {
+  std::map<int, TunedImageOp<Config>> winners;
+  if (!entry.contains(key)) return winners;
+  for (const auto& item : entry.at(key).items()) {
+    const json& j = item.value();
+    TunedImageOp<Config> t;
+    t.config = configFrom(j);
+    t.image = j.at("image").get<std::string>();
+    t.rate = j.at("gbps").get<double>();
+    t.time = j.at("time").get<std::string>();
+    winners[std::stoi(item.key())] = std::move(t);
+  }
+  return winners;
+}
+
+// The winner for `channels` when `problem` finds none with it.
+template <class Config, class Problem>
+std::optional<Config> runnableWinner(const std::map<int, TunedImageOp<Config>>& winners, int channels,
+                                     Problem problem) {
+  const auto it = winners.find(channels);
+  if (it == winners.end() || !problem(it->second.config).empty()) return std::nullopt;
+  return it->second.config;
 }
 
 }  // namespace
@@ -80,8 +103,9 @@ TuningCache loadTuningCache(const fs::path& file, std::string* warning) {
     for (const auto& [key, entry] : j.at("devices").items()) {
       TuningEntry e;
       if (entry.contains("nbody")) e.nbody = nbodyFrom(entry["nbody"]);
-      if (entry.contains("transpose"))
-        for (const auto& [channels, t] : entry["transpose"].items()) e.transpose[std::stoi(channels)] = transposeFrom(t);
+      e.transpose = imageOpFrom(entry, "transpose", transposeConfigFromJson);
+      e.rotate = imageOpFrom(entry, "rotate", rotateConfigFromJson);
+      e.histogram = imageOpFrom(entry, "histogram", histogramConfigFromJson);
       cache.devices[key] = std::move(e);
     }
   } catch (const std::exception& e) {
@@ -102,11 +126,9 @@ std::string saveTuningCache(const TuningCache& cache, const fs::path& file) {
   for (const auto& [key, e] : cache.devices) {
     json entry = json::object();
     if (e.nbody) entry["nbody"] = nbodyJson(*e.nbody);
-    if (!e.transpose.empty()) {
-      json t = json::object();
-      for (const auto& [channels, tuned] : e.transpose) t[std::to_string(channels)] = transposeJson(tuned);
-      entry["transpose"] = t;
-    }
+    if (!e.transpose.empty()) entry["transpose"] = imageOpJson(e.transpose, transposeConfigJson);
+    if (!e.rotate.empty()) entry["rotate"] = imageOpJson(e.rotate, rotateConfigJson);
+    if (!e.histogram.empty()) entry["histogram"] = imageOpJson(e.histogram, histogramConfigJson);
     devices[key] = entry;
   }
   const json j = {{"format", "kernelscope-tuning"}, {"version", TuningCache::kVersion}, {"devices", devices}};
@@ -125,10 +147,28 @@ std::optional<TransposeConfig> preferredTransposeConfig(const TuningCache& cache
                                                         int channels) {
   const TuningEntry* e = cache.find(device);
   if (!e) return std::nullopt;
-  const auto it = e->transpose.find(channels);
-  if (it == e->transpose.end() || !imageTransposeConfigProblem(it->second.config, device, channels).empty())
-    return std::nullopt;
-  return it->second.config;
+  return runnableWinner(e->transpose, channels,
+                        [&](const TransposeConfig& c) { return imageTransposeConfigProblem(c, device, channels); });
+}
+
+std::optional<RotateConfig> preferredRotateConfig(const TuningCache& cache, const DeviceDescriptor& device,
+                                                  const ImageLayout& image, std::array<size_t, 2> maxImage2d) {
+  const TuningEntry* e = cache.find(device);
+  if (!e) return std::nullopt;
+  return runnableWinner(e->rotate, image.channels, [&](const RotateConfig& c) -> std::string {
+    const ImageRotateVariant* v = findImageRotateVariant(c.variant);
+    const bool fits = static_cast<size_t>(image.width) <= maxImage2d[0] && static_cast<size_t>(image.height) <= maxImage2d[1];
+    if (v && v->image && !fits) return "the image is larger than the device's 2D images";
+    return imageRotateConfigProblem(c, device, image.channels);
+  });
+}
+
+std::optional<HistogramConfig> preferredHistogramConfig(const TuningCache& cache, const DeviceDescriptor& device,
+                                                        int channels) {
+  const TuningEntry* e = cache.find(device);
+  if (!e) return std::nullopt;
+  return runnableWinner(e->histogram, channels,
+                        [&](const HistogramConfig& c) { return imageHistogramConfigProblem(c, device, channels); });
 }
 
 }  // namespace ks

@@ -33,6 +33,7 @@
 #include "app/frame_profiler.h"
 #include "lab/ceilings_cache.h"
 #include "lab/run_record.h"
+#include "lab/tuning_cache.h"
 #include "io/settings.h"
 #include "compute/device_catalog.h"
 #include "compute/device_selection.h"
@@ -1169,6 +1170,39 @@ TEST(App, UnchosenImageKernelsStayDefaultsAndATunedTransposeRuns) {
   EXPECT_EQ(saved.imageLab.rotateVariant, "") << test::readFile(dir / "config/settings.json");
   EXPECT_EQ(saved.imageLab.transposeVariant, "") << test::readFile(dir / "config/settings.json");
   EXPECT_EQ(saved.imageLab.histogramVariant, "") << test::readFile(dir / "config/settings.json");
+}
+
+// The image batch runs the device's rotate and histogram winners from tuning.json
+// when no variant is named, as it does the transpose's (issue 21, item 2).
+TEST(App, ImageBatchRunsTheTunedRotationAndHistogram) {
+  KS_NEED("opencl", openClMissing());
+  const DeviceCatalog catalog = enumerateDevices();
+  const DeviceDescriptor& device = catalog.devices.at(selectDevice(catalog.devices, {}).index.value());
+  RotateConfig rotate;
+  rotate.variant = "nearest";
+  rotate.workGroupX = 16;
+  rotate.workGroupY = 4;
+  rotate.pixelsPerItem = 1;
+  HistogramConfig histogram = defaultHistogramConfig(4);
+  histogram.variant = "local_atomic";
+  histogram.workGroup = 64;
+  histogram.copies = 1;
+  histogram.groupsPerComputeUnit = 1;
+  ASSERT_NE(describeRotateConfig(rotate), describeRotateConfig(defaultRotateConfig(4, device)));
+  ASSERT_NE(describeHistogramConfig(histogram), describeHistogramConfig(defaultHistogramConfig(4, device)));
+  TempDir dir("ks-app-batch-tuned");
+  fs::create_directories(dir / "config");
+  TuningCache cache;
+  cache.devices[tuningKey(device)].rotate[4] = TunedRotate{rotate, "64x48 RGBA", 1.0, "2026-11-26T23:00:00Z"};
+  cache.devices[tuningKey(device)].histogram[4] = TunedHistogram{histogram, "64x48 RGBA", 1.0, "2026-11-26T23:00:00Z"};
+  ASSERT_EQ(saveTuningCache(cache, dir / "config/tuning.json"), "");
+  writeRandomPng(dir / "in.png", 64, 48, 4, 7);
+  RunOptions options;
+  options.workDir = dir.path();
+  const RunResult r = runApp(dir, {"--angle", "30", "--histogram-out", "out-%s.json", "in.png"}, options);
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, describeRotateConfig(rotate))) << r.describe();
+  EXPECT_TRUE(contains(r.out, describeHistogramConfig(histogram))) << r.describe();
 }
 
 // ---- g. pattern.cl does not compile --------------------------------------------------------

@@ -338,6 +338,61 @@ TEST(TuningCache, RoundTripAndPreferredConfigs) {
   EXPECT_EQ(preferredNBodyConfig(back, fakeGpu(64), 1000), tunedNBodyConfig(fakeGpu(64), 1000));
 }
 
+// Rotate and histogram winners (issue 21, item 2): kept per device and pixel size,
+// offered only where the device runs them (an image2d_t rotation only where the
+// image fits the device's 2D images).
+TEST(TuningCache, RotateAndHistogramWinnersRoundTripAndAreOfferedWhereTheyRun) {
+  test::TempDir dir("ks-tuning-image-ops");
+  const DeviceDescriptor gpu = fakeGpu();
+  RotateConfig r;
+  r.variant = "bilinear_image";
+  r.workGroupX = 32;
+  r.workGroupY = 8;
+  r.pixelsPerItem = 2;
+  r.rowsPerItem = 2;
+  ASSERT_EQ(imageRotateConfigProblem(r, gpu, 4), "");
+  HistogramConfig h = defaultHistogramConfig(1);
+  h.copies = 4;
+  h.groupsPerComputeUnit = 16;
+  ASSERT_EQ(imageHistogramConfigProblem(h, gpu, 1), "");
+  TuningCache cache;
+  cache.devices[tuningKey(gpu)].rotate[4] = TunedRotate{r, "2048x2048 RGBA", 300.0, "2026-11-26T23:00:00Z"};
+  cache.devices[tuningKey(gpu)].histogram[1] = TunedHistogram{h, "2048x2048 gray", 80.0, "2026-11-26T23:00:00Z"};
+  ASSERT_EQ(saveTuningCache(cache, dir / "tuning.json"), "");
+  std::string warning;
+  const TuningCache back = loadTuningCache(dir / "tuning.json", &warning);
+  EXPECT_EQ(warning, "");
+  const ImageLayout rgba{2048, 2048, 4};
+  const std::array<size_t, 2> large{16384, 16384}, small{1024, 1024};
+  ASSERT_TRUE(preferredRotateConfig(back, gpu, rgba, large));
+  EXPECT_EQ(*preferredRotateConfig(back, gpu, rgba, large), r);
+  EXPECT_EQ(back.find(gpu)->rotate.at(4).image, "2048x2048 RGBA");
+  EXPECT_DOUBLE_EQ(back.find(gpu)->rotate.at(4).rate, 300.0);
+  EXPECT_FALSE(preferredRotateConfig(back, gpu, rgba, small)) << "the picture is larger than the device's 2D images";
+  EXPECT_FALSE(preferredRotateConfig(back, gpu, {2048, 2048, 1}, large)) << "no gray winner";
+  ASSERT_TRUE(preferredHistogramConfig(back, gpu, 1));
+  EXPECT_EQ(*preferredHistogramConfig(back, gpu, 1), h);
+  EXPECT_FALSE(preferredHistogramConfig(back, gpu, 4));
+  EXPECT_FALSE(preferredHistogramConfig(back, fakeGpu(64), 1)) << "a device that refuses 256-item groups";
+}
+
+// tuning.json as versions before rotate and histogram winners wrote it still loads.
+TEST(TuningCache, AFileWithoutRotateOrHistogramWinnersLoads) {
+  test::TempDir dir("ks-tuning-earlier");
+  const DeviceDescriptor gpu = fakeGpu();
+  test::writeFile(dir / "tuning.json", R"({"format": "kernelscope-tuning", "version": 1, "devices": {")" +
+                                           tuningKey(gpu) + R"(": {"transpose": {"4": {"variant": "tiled", "tile": 16,
+      "rows_per_item": 2, "work_group": 64, "work_group_x": 16, "work_group_y": 16, "image": "2048x2048 RGBA",
+      "gbps": 12.5, "time": "2026-11-20T00:00:00Z"}}}}})");
+  std::string warning;
+  const TuningCache cache = loadTuningCache(dir / "tuning.json", &warning);
+  EXPECT_EQ(warning, "");
+  ASSERT_TRUE(cache.find(gpu));
+  EXPECT_EQ(cache.find(gpu)->transpose.at(4).config.variant, "tiled");
+  EXPECT_TRUE(cache.find(gpu)->rotate.empty());
+  EXPECT_TRUE(cache.find(gpu)->histogram.empty());
+}
+
 TEST(TuningCache, CorruptOrOldFileIsIgnoredWithAWarningAndRewritten) {
   test::TempDir dir("ks-tuning-bad");
   for (const std::string& text : {std::string("{ this is not json"),

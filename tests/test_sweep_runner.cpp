@@ -16,6 +16,7 @@
 #include "app/run_recorder.h"
 #include "app/session.h"
 #include "app/sweep_runner.h"
+#include "compute/kernel_op.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_step_budget.h"
 #include "compute/sample_stats.h"
@@ -491,6 +492,112 @@ TEST_F(SweepRunnerTest, RotateSweepMeasuresAndAppliesTheBestToTheImageLab) {
   EXPECT_EQ(std::to_string(state_.image.rotateGroup[0]), best.meta.parameter("work_group_x"));
   EXPECT_EQ(std::to_string(state_.image.rotateGroup[1]), best.meta.parameter("work_group_y"));
   EXPECT_EQ(state_.image.rotateBlock[0], 4);
+  // Kept as this device's rotation for gray pictures (issue 21, item 2).
+  std::string warning;
+  const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
+  const TuningEntry* entry = saved.find(session_->compute().device());
+  ASSERT_TRUE(entry && entry->rotate.count(1)) << test::readFile(dir_ / "tuning.json");
+  EXPECT_EQ(std::to_string(entry->rotate.at(1).config.workGroupX), best.meta.parameter("work_group_x"));
+  EXPECT_EQ(entry->rotate.at(1).config.variant, "nearest");
+  EXPECT_EQ(entry->rotate.at(1).image, describeImageLayout({40, 40, 1}));
+}
+
+// The histogram sweep (issue 21, item 1): the plan from the histogram descriptor
+// (a parameter with nothing ticked takes each variant's own values), refusals in
+// the descriptor's words, the others measured on the device in GB/s and recorded
+// under the parameters' names; Apply best sets the image lab's histogram.
+TEST_F(SweepRunnerTest, HistogramSweepMeasuresAndAppliesTheBestToTheImageLab) {
+  SweepUiState& ui = state_.runs.sweep;
+  ui.target = SweepTarget::Histogram;
+  ui.histogram.variants = {"subhist_uchar", "local_atomic"};
+  ui.histogram.values = {{"work_group", {64}},
+                         {"pixels_per_item", {16, 300}},  // 300 would overflow the uchar bins
+                         {"copies", {1, 64}},             // local_atomic offers up to 32
+                         {"groups_per_compute_unit", {}}};  // local_atomic's own: 1, 2, 4, 8, 16, 32
+  ui.imageSize = 40;
+  ui.channels = 1;
+  ui.repetitions = 2;
+  state_.scene = SceneKind::NBody;
+  ui.startRequested = true;
+  frame();
+  ASSERT_TRUE(ui.active) << ui.status;
+  const size_t groupsPerUnit = histogramOp().variant("local_atomic")->parameter("groups_per_compute_unit")->values.size();
+  EXPECT_EQ(ui.total, 2 + 2 * groupsPerUnit);
+  EXPECT_EQ(ui.refused, 1 + groupsPerUnit);
+  framesUntilSweepEnds();
+  EXPECT_FALSE(ui.active) << ui.status;
+  EXPECT_EQ(ui.resultsTarget, SweepTarget::Histogram);
+  ASSERT_EQ(ui.results.size(), ui.total) << ui.status;
+  size_t ok = 0;
+  for (const RunRecord& r : ui.results) {
+    EXPECT_EQ(r.meta.scene, "histogram");
+    EXPECT_EQ(r.m.rateUnit, "GB/s");
+    EXPECT_EQ(r.meta.parameter("work_group"), "64") << r.name;
+    if (r.meta.parameter("pixels_per_item") == "300" && r.meta.parameter("variant") == "subhist_uchar") {
+      EXPECT_NE(r.status.find("would overflow the uchar sub-histogram bins"), std::string::npos) << r.status;
+    } else if (r.meta.parameter("copies") == "64" && r.meta.parameter("variant") == "local_atomic") {
+      EXPECT_NE(r.status.find("64 histogram copies are not offered by the local_atomic variant"), std::string::npos)
+          << r.status;
+    } else {
+      ++ok;
+      EXPECT_TRUE(r.ok()) << r.name << ": " << r.status;
+      EXPECT_GT(r.m.rate, 0.0) << r.name;
+      EXPECT_TRUE(std::isfinite(r.m.rate)) << r.name;
+      EXPECT_EQ(r.meta.parameter("iterations"), "2");
+    }
+  }
+  EXPECT_EQ(ok, 1 + groupsPerUnit);
+  const RunRecord& best = ui.results[static_cast<size_t>(bestRunIndex(ui.results))];
+  ui.applyBestRequested = true;
+  frame();
+  EXPECT_NE(ui.message.find("applied"), std::string::npos) << ui.message;
+  EXPECT_EQ(state_.image.histogramVariant, best.meta.parameter("variant"));
+  ASSERT_TRUE(state_.image.histogramChoice.has_value());
+  for (const auto& p : histogramConfigParameters())
+    EXPECT_EQ(std::to_string((*state_.image.histogramChoice).*p.member), best.meta.parameter(p.name)) << p.name;
+  EXPECT_TRUE(state_.requestedScene == SceneKind::Image || state_.scene == SceneKind::Image);
+  // Kept as this device's histogram for gray pictures (issue 21, item 2).
+  std::string warning;
+  const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
+  EXPECT_EQ(warning, "");
+  const TuningEntry* entry = saved.find(session_->compute().device());
+  ASSERT_TRUE(entry && entry->histogram.count(1)) << test::readFile(dir_ / "tuning.json");
+  EXPECT_EQ(entry->histogram.at(1).config, *state_.image.histogramChoice);
+  EXPECT_EQ(entry->histogram.at(1).image, describeImageLayout({40, 40, 1}));
+  EXPECT_DOUBLE_EQ(entry->histogram.at(1).rate, best.m.rate);
+  EXPECT_NE(ui.message.find("saved as this device's default"), std::string::npos) << ui.message;
+}
+
+// With no rotation or histogram of its own, the image lab runs the device's
+// winners from the tuning cache, as it does the transpose (issue 21, item 2).
+TEST_F(SweepRunnerTest, TheImageLabRunsTheDevicesRotateAndHistogramWinners) {
+  const DeviceDescriptor& device = session_->compute().device();
+  RotateConfig rotate;
+  rotate.variant = "nearest";
+  rotate.workGroupX = 16;
+  rotate.workGroupY = 4;
+  rotate.pixelsPerItem = 1;
+  HistogramConfig histogram = defaultHistogramConfig(4, device);
+  histogram.variant = "local_atomic";
+  histogram.workGroup = 64;
+  histogram.copies = 1;
+  histogram.groupsPerComputeUnit = 1;
+  ASSERT_EQ(imageRotateConfigProblem(rotate, device, 4), "");
+  ASSERT_EQ(imageHistogramConfigProblem(histogram, device, 4), "");
+  TuningEntry& entry = state_.runs.tuning.devices[tuningKey(device)];
+  entry.rotate[4] = TunedRotate{rotate, "2048x2048 RGBA", 1.0, "2026-11-26T23:00:00Z"};
+  entry.histogram[4] = TunedHistogram{histogram, "2048x2048 RGBA", 1.0, "2026-11-26T23:00:00Z"};
+  state_.image.useDefaultKernels();
+  state_.requestedScene = SceneKind::Image;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline &&
+         !(state_.scene == SceneKind::Image && state_.image.hasResult && !state_.image.runInFlight))
+    frame();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  EXPECT_EQ(state_.image.defaultRotate, rotate);
+  EXPECT_EQ(state_.image.defaultHistogram, histogram);
+  EXPECT_NE(state_.image.runningRotate.find("nearest"), std::string::npos) << state_.image.runningRotate;
+  EXPECT_NE(state_.image.runningHistogram.find("copies=1"), std::string::npos) << state_.image.runningHistogram;
 }
 
 // Every path is a row: the ones the device cannot use refused with the reason,

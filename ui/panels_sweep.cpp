@@ -13,6 +13,7 @@
 #include "app/sweep_runner.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "compute/histogram_sweep.h"
 #include "compute/kernel_op.h"
 #include "compute/nbody_step_budget.h"
 #include "compute/rotate_sweep_plan.h"
@@ -105,6 +106,7 @@ const char* sweepKindName(SweepTarget t) {
     case SweepTarget::Transpose: return "transpose";
     case SweepTarget::Interop: return "interop paths";
     case SweepTarget::Rotate: return "rotate";
+    case SweepTarget::Histogram: return "histogram";
   }
   return "";
 }
@@ -118,7 +120,9 @@ void measuredRow(const RunRecord& r) {
   ImGui::TableNextColumn();
   ImGui::Text("%.4f", r.m.kernelMs.median);
   ImGui::TableNextColumn();
-  ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
+  // Three decimals under 10 (a CPU's histogram: 0.035 GB/s read "0.0 GB/s").
+  if (r.m.rate < 10.0) ImGui::Text("%.3f %s", r.m.rate, r.m.rateUnit.c_str());
+  else ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
 }
 
 // A refused row: the configuration and why; both are cut at the columns' edges, so
@@ -150,6 +154,24 @@ void drawRotateSweepChoices(SweepUiState& ui) {
   hintText("work-groups: every shape of %d work-items (fewer where the device takes fewer); the image turned by %g "
            "degrees",
            kRotateSweptWorkGroupItems, kRotateSweepDegrees);
+}
+
+// The histogram sweep's ranges: one row of check boxes per parameter of the histogram
+// descriptor, its values the descriptor's; the variants that use it in brackets
+// where not all do.
+void drawHistogramSweepChoices(SweepUiState& ui) {
+  const KernelOp& op = histogramOp();
+  nameChoices("variants", ui.histogram.variants, op.variantNames());
+  for (const auto& p : histogramConfigParameters()) {
+    std::string label = p.name;
+    std::replace(label.begin(), label.end(), '_', ' ');
+    std::string users;
+    size_t userCount = 0;
+    for (const KernelOpVariant& v : op.variants)
+      if (v.parameter(p.name)) users += (userCount++ ? ", " : "") + v.name;
+    if (userCount < op.variants.size()) label += " (" + users + ")";
+    intChoices(label.c_str(), ui.histogram.values[p.name], op.parameter(p.name).values, true);
+  }
 }
 
 }  // namespace
@@ -196,6 +218,8 @@ void drawSweepPanel(AppState& state) {
     ImGui::RadioButton("Transpose", &target, 1);
     sameLineIfCheckboxFits("Rotate");
     ImGui::RadioButton("Rotate", &target, 3);
+    sameLineIfCheckboxFits("Histogram");
+    ImGui::RadioButton("Histogram", &target, 4);
     sameLineIfCheckboxFits("Interop paths (running scene)");
     ImGui::RadioButton("Interop paths (running scene)", &target, 2);
     ui.target = static_cast<SweepTarget>(target);
@@ -226,6 +250,8 @@ void drawSweepPanel(AppState& state) {
     } else {
       if (ui.target == SweepTarget::Rotate) {
         drawRotateSweepChoices(ui);
+      } else if (ui.target == SweepTarget::Histogram) {
+        drawHistogramSweepChoices(ui);
       } else {
         const KernelOp& op = transposeOp();
         nameChoices("variants", ui.transposeVariants, op.variantNames());
