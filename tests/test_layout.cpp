@@ -20,6 +20,7 @@
 #include "compute/kernel_files.h"
 #include "io/resources.h"
 #include "lab/run_record.h"
+#include "ui/fonts.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "ui/style.h"
@@ -53,6 +54,23 @@ class LayoutUi : public ::testing::Test {
     handleShortcuts(state_, glfwKey >= 0 ? std::vector<int>{glfwKey} : std::vector<int>{});
     drawPanels(state_);
     ImGui::Render();
+  }
+  // The app's own font (DejaVu Sans, taller than ImGui's built-in one), in a fresh
+  // context; false where the font is missing.
+  bool useAppFont() {
+    ImGui::DestroyContext();
+    ImGui::CreateContext();  // its atlas not built yet: the app's font is its first, the default
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    for (int key = 0; key < ImGuiKey_COUNT; ++key) io.KeyMap[key] = key;
+    io.DisplaySize = ImVec2(1600.0f, 1000.0f);
+    applyAppStyle();
+    if (!loadUiFonts(1.0f).text) return false;
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    return true;
   }
   void frames(int n) {
     for (int i = 0; i < n; ++i) frame();
@@ -474,6 +492,9 @@ TEST_F(LayoutUi, DeviceInfoValuesHaveRoomToWrapAtWords) {
   state_.devices = {d};
   state_.activeDevice = 0;
   state_.panels.deviceInfo = true;
+  // Runs and Sweep shut: with them open at 1024x700 the crowded column folds Device
+  // info to its title bar (APanelOfACrowdedColumnIsUsefulOrFoldedToItsTitle).
+  state_.runs.showRuns = state_.runs.showSweep = false;
   for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
     resize(size.x, size.y);
     const ImGuiWindow* info = ImGui::FindWindowByName("Device info");
@@ -894,6 +915,68 @@ TEST_F(LayoutUi, SideBySidePicturesAreLabelled) {
   state_.image.view = ImageLabState::View::Result;
   frames(1);
   EXPECT_TRUE(state_.image.shownLabels.empty());
+}
+
+// At 1024x700 with Runs and Sweep open the left column held six panels of 40 to 75
+// pixels each, the image lab's histogram unusable (the eighteenth session's audit):
+// now every panel there is either a useful height or folded to its title bar, the
+// histogram unfolded first; the title bar's arrow unfolds another, which takes the
+// room (the histogram folds); in a tall window nothing is folded.
+TEST_F(LayoutUi, APanelOfACrowdedColumnIsUsefulOrFoldedToItsTitle) {
+  if (!useAppFont()) GTEST_SKIP() << "no DejaVu Sans: the app's font is what the audit saw";
+  openPicture(state_);
+  resize(1024.0f, 700.0f);
+  // A few lines at least; the histogram's bars and statistics eight.
+  const float line = ImGui::GetFrameHeightWithSpacing();
+  auto leftColumn = [] {
+    std::vector<ImGuiWindow*> column;
+    for (ImGuiWindow* w : panels())
+      if (w->Pos.x == 0.0f) column.push_back(w);
+    return column;
+  };
+  auto expectUsefulOrFolded = [&] {
+    int unfolded = 0;
+    for (const ImGuiWindow* w : leftColumn()) {
+      if (w->Collapsed) {
+        EXPECT_EQ(w->Size.y, ImGui::GetFrameHeight()) << placeOf(w);
+        continue;
+      }
+      ++unfolded;
+      EXPECT_GE(w->Size.y, (std::string(w->Name) == "Histogram" ? 8.0f : 4.0f) * line - 1.0f)
+          << placeOf(w) << " is neither of a useful height nor folded";
+    }
+    EXPECT_GE(unfolded, 1);
+    expectEveryPanelInside();
+  };
+  ASSERT_GE(leftColumn().size(), 6u);
+  expectUsefulOrFolded();
+  ImGuiWindow* histogram = ImGui::FindWindowByName("Histogram");
+  ImGuiWindow* log = ImGui::FindWindowByName("Log");
+  ASSERT_TRUE(histogram && log);
+  EXPECT_FALSE(histogram->Collapsed) << "the histogram, worked with, is folded";
+  ASSERT_TRUE(log->Collapsed) << placeOf(log) << ": nothing to unfold";
+  // The arrow at the left of the Log's title bar.
+  auto clickArrow = [&](const ImGuiWindow* w) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    click(ImVec2(w->Pos.x + style.FramePadding.x + 0.5f * ImGui::GetFontSize(),
+                 w->Pos.y + 0.5f * ImGui::GetFrameHeight()));
+    frames(2);
+  };
+  clickArrow(log);
+  EXPECT_FALSE(log->Collapsed) << placeOf(log) << ": the arrow did not unfold it";
+  EXPECT_TRUE(histogram->Collapsed) << placeOf(histogram) << ": it kept its room beside the Log";
+  expectUsefulOrFolded();
+  clickArrow(histogram);
+  EXPECT_FALSE(histogram->Collapsed) << placeOf(histogram);
+  EXPECT_TRUE(log->Collapsed) << placeOf(log);
+  expectUsefulOrFolded();
+  // Without Runs and Sweep there is room for all, at both sizes: none folded.
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  for (const ImVec2 size : {ImVec2(1024, 700), ImVec2(1600, 1000)}) {
+    resize(size.x, size.y);
+    for (const ImGuiWindow* w : panels()) EXPECT_FALSE(w->Collapsed) << placeOf(w) << " folded at " << size.x;
+    expectEveryPanelInside();
+  }
 }
 
 }  // namespace

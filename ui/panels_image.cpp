@@ -666,11 +666,12 @@ void drawHistogramPanel(AppState& state) {
   // at 1024 wide they got 75 pixels for 256 levels), and tall: the bars across the top,
   // the statistics under them, scrolling.
   if (stacked && summaryWidth > 0.0f && room.x - columnWidth - style.ItemSpacing.x < minBarsWidth &&
-      room.y >= 14.0f * ImGui::GetTextLineHeightWithSpacing()) {
+      room.y >= 9.0f * ImGui::GetTextLineHeightWithSpacing()) {  // (unfolded in the left column at 1024x700)
     ImGui::BeginChild("bars", ImVec2(0.0f, std::floor(0.55f * room.y)));
     histogramBars(lab);
     ImGui::EndChild();
-    ImGui::BeginChild("statistics under", ImVec2(0.0f, 0.0f));
+    // Across, when the table is wider than the panel (the left column at 1024x700).
+    ImGui::BeginChild("statistics under", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar);
     drawn = statisticsTables(lab.statistics, room.x < summaryWidth + percentilesWidth + 2.0f * style.ItemSpacing.x);
     ImGui::EndChild();
     storage->SetFloat(summaryId, drawn.first);
