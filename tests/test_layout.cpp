@@ -979,5 +979,31 @@ TEST_F(LayoutUi, APanelOfACrowdedColumnIsUsefulOrFoldedToItsTitle) {
   }
 }
 
+// The Sweep table's configurations are read whole at 1024 wide: a rotate sweep's
+// "ppi=" was cut off at the column's edge (the eighteenth session's screenshot
+// 06-rotate-done-1024); each now wraps inside its column.
+TEST_F(LayoutUi, TheSweepConfigurationsAreReadWholeInANarrowWindow) {
+  SweepUiState& sweep = state_.runs.sweep;
+  sweep.target = sweep.resultsTarget = SweepTarget::Rotate;
+  for (int i = 0; i < 4; ++i) {
+    RunRecord r;
+    r.name = "rotate bilinear_image wg=" + std::to_string(8 << i) + "x32 ppi=4 rpi=" + std::to_string(1 << i);
+    r.m.kernelMs.median = 1.0 + i;
+    r.m.rate = 0.5;
+    r.m.rateUnit = "GB/s";
+    sweep.results.push_back(r);
+  }
+  resize(1024.0f, 700.0f);
+  ImGuiWindow* panel = ImGui::FindWindowByName("Sweep");
+  ASSERT_NE(panel, nullptr);
+  const ImGuiTable* table = ImGui::TableFindByID(panel->GetID("sweep results"));
+  ASSERT_NE(table, nullptr);
+  const ImGuiTableColumn& configuration = table->Columns[0];
+  ASSERT_LT(configuration.WorkMaxX - configuration.WorkMinX, ImGui::CalcTextSize(sweep.results[0].name.c_str()).x)
+      << "the configuration fits on one line: nothing to test";
+  EXPECT_LE(configuration.ContentMaxXUnfrozen, configuration.WorkMaxX + 0.5f)
+      << "a configuration runs past its column's edge (" << configuration.WorkMaxX << ")";
+}
+
 }  // namespace
 }  // namespace ks
