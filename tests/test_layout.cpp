@@ -1005,5 +1005,37 @@ TEST_F(LayoutUi, TheSweepConfigurationsAreReadWholeInANarrowWindow) {
       << "a configuration runs past its column's edge (" << configuration.WorkMaxX << ")";
 }
 
+// The N-body panel's kernel controls, the ones tweaked live, are in view without
+// scrolling at 1024x700, with Runs and Sweep open too (the panel is shortest then):
+// a paragraph on how the figures are counted pushed the work-group below its edge.
+TEST_F(LayoutUi, TheNBodyWorkGroupIsInViewWithoutScrollingAt1024x700) {
+  if (!useAppFont()) GTEST_SKIP() << "no DejaVu Sans: the app's font is what the audit saw";
+  state_.scene = SceneKind::NBody;
+  for (const bool work : {false, true}) {
+    SCOPED_TRACE(work ? "Runs and Sweep open" : "Runs and Sweep shut");
+    state_.runs.showRuns = state_.runs.showSweep = work;
+    resize(1024.0f, 700.0f);
+    ImGuiWindow* panel = ImGui::FindWindowByName("N-body");
+    ASSERT_TRUE(panel && panel->WasActive);
+    ASSERT_EQ(panel->Scroll.y, 0.0f);
+    // Found by hovering: where in the panel, scrolled to its top, the mouse is over
+    // each; a combo cut by the panel's edge is hovered over the part in view only.
+    for (const char* label : {"variant", "work-group"}) {
+      const ImGuiID id = panel->GetID(label);
+      float first = -1.0f, last = -1.0f;
+      const float x = panel->InnerRect.Min.x + 30.0f;
+      for (float y = panel->InnerRect.Min.y + 1.0f; y < panel->InnerRect.Max.y; y += 2.0f) {
+        frame(ImVec2(x, y));
+        if (ImGui::GetCurrentContext()->HoveredId != id) continue;
+        if (first < 0.0f) first = y;
+        last = y;
+      }
+      EXPECT_GE(last - first, ImGui::GetFrameHeight() - 4.0f)
+          << "the " << label << " combo is not in view in " << placeOf(panel) << " (hovered from " << first << " to "
+          << last << ")";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ks
