@@ -1037,5 +1037,29 @@ TEST_F(LayoutUi, TheNBodyWorkGroupIsInViewWithoutScrollingAt1024x700) {
   }
 }
 
+// An unfolding counts in the scene it was made in: the Log unfolded beside the
+// particles at 1024x700 (the Profiler folded) left the image lab's histogram folded
+// when the lab opened (audit); there the histogram is unfolded, and back in the
+// N-body scene the Log is again.
+TEST_F(LayoutUi, AnUnfoldedPanelKeepsItsRoomInItsOwnScene) {
+  if (!useAppFont()) GTEST_SKIP() << "no DejaVu Sans: the app's font is what the audit saw";
+  state_.scene = SceneKind::NBody;
+  resize(1024.0f, 700.0f);
+  ImGuiWindow* log = ImGui::FindWindowByName("Log");
+  ASSERT_TRUE(log && log->Collapsed) << "nothing to unfold";
+  const ImGuiStyle& style = ImGui::GetStyle();
+  click(ImVec2(log->Pos.x + style.FramePadding.x + 0.5f * ImGui::GetFontSize(), log->Pos.y + 0.5f * ImGui::GetFrameHeight()));
+  frames(2);
+  ASSERT_FALSE(log->Collapsed) << placeOf(log);
+  openPicture(state_);
+  frames(3);
+  const ImGuiWindow* histogram = ImGui::FindWindowByName("Histogram");
+  ASSERT_NE(histogram, nullptr);
+  EXPECT_FALSE(histogram->Collapsed) << placeOf(histogram) << ": folded for the Log unfolded in the N-body scene";
+  state_.scene = SceneKind::NBody;
+  frames(3);
+  EXPECT_FALSE(log->Collapsed) << placeOf(log) << ": the unfolding was forgotten in its own scene";
+}
+
 }  // namespace
 }  // namespace ks

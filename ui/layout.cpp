@@ -118,16 +118,20 @@ void refitIfAsFitted(ImageLabState& lab) {
 // title bar's arrow (folded, or the frame it was unfolded at; 0: neither).
 const ImGuiID kLaidFolded = ImHashStr("kernelscope: folded by the layout");
 const ImGuiID kUserFolding = ImHashStr("kernelscope: folded (-1) or unfolded at (frame) by the user");
+// The scene an unfolding was made in: it counts there only (the Log unfolded beside
+// the particles folded the histogram when the image lab opened).
+const ImGuiID kUnfoldedInScene = ImHashStr("kernelscope: the scene the user unfolded it in");
 
 // The user's folding of the panels titled `column`, from their windows.
-ColumnFolding userFolding(const std::vector<std::string_view>& column) {
+ColumnFolding userFolding(const std::vector<std::string_view>& column, SceneKind scene) {
   ColumnFolding folding;
   std::vector<std::pair<int, std::string>> unfolded;
   for (std::string_view title : column) {
     const ImGuiWindow* w = ImGui::FindWindowByName(std::string(title).c_str());
     const int mark = w ? w->StateStorage.GetInt(kUserFolding, 0) : 0;
     if (mark < 0) folding.foldedByUser.insert(std::string(title));
-    if (mark > 0) unfolded.emplace_back(mark, std::string(title));
+    if (mark > 0 && w->StateStorage.GetInt(kUnfoldedInScene, -1) == static_cast<int>(scene))
+      unfolded.emplace_back(mark, std::string(title));
   }
   std::sort(unfolded.rbegin(), unfolded.rend());  // the latest first
   for (auto& [frame, title] : unfolded) folding.unfoldedByUser.push_back(title);
@@ -214,7 +218,7 @@ static std::optional<DockedPlace> dockedPlace(const AppState& state, std::string
     useful.push_back(s.title == "Histogram" ? 8.0f * line : s.title == "Profiler" ? 6.0f * line : 4.0f * line);
   }
   const std::set<std::string> folded =
-      panelsToFold(column, useful, stripTop - top, titleLength, userFolding(column),
+      panelsToFold(column, useful, stripTop - top, titleLength, userFolding(column, state.scene),
                    {"Histogram", "Profiler", "Device info", "Log", "Build log", "Interop", "Devices"});
   const float foldedLength = std::max(titleLength, ImGui::GetStyle().WindowMinSize.y);
   if (const auto span = foldedSpanOf(title, left, useful, folded, top, stripTop, titleLength, foldedLength))
@@ -238,6 +242,7 @@ void placePanel(AppState& state, const char* title) {
   if (window && window->StateStorage.GetInt(kLaidFolded, -1) != -1 &&
       window->Collapsed != window->StateStorage.GetBool(kLaidFolded)) {
     window->StateStorage.SetInt(kUserFolding, window->Collapsed ? -1 : std::max(ImGui::GetFrameCount(), 1));
+    window->StateStorage.SetInt(kUnfoldedInScene, static_cast<int>(state.scene));
     window->StateStorage.SetInt(kLaidFolded, window->Collapsed ? 1 : 0);
   }
   const auto place = dockedPlace(state, title, io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFrameHeight());
