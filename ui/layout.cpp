@@ -192,11 +192,12 @@ static std::optional<DockedPlace> dockedPlace(const AppState& state, std::string
   const float leftWidth = left.empty() ? 0.0f : std::min(std::clamp(0.19f * width, 220.0f, 320.0f), 0.25f * width);
   const float rightWidth = scene ? std::min(std::clamp(0.27f * width, 300.0f, 430.0f), 0.3f * width) : 0.0f;
   // With Runs or Sweep in it, more than half the height: a table, a chart and their controls.
-  // Half when the histogram went to the left column: its bars and statistics need room there.
+  // Lower when the histogram went to the left column: its bars and statistics need room
+  // there (Runs keeps its controls, table, chart and buttons in view at 1024x700).
   const bool histogramInColumn =
       std::find_if(left.begin(), left.end(), [](const Share& s) { return s.title == "Histogram"; }) != left.end();
   const float stripHeight = strip.empty() ? 0.0f
-                            : work        ? std::min((histogramInColumn ? 0.5f : 0.6f) * usable, 560.0f)
+                            : work        ? std::min((histogramInColumn ? 0.55f : 0.6f) * usable, 560.0f)
                                           : std::min(std::clamp(0.27f * usable, 170.0f, 260.0f), 0.35f * usable);
   const float stripTop = bottom - stripHeight;
 
@@ -215,7 +216,7 @@ static std::optional<DockedPlace> dockedPlace(const AppState& state, std::string
     column.push_back(s.title);
     // The histogram's bars and statistics need most, the Profiler's numbers and graph
     // next; the others read in a few lines (or scroll).
-    useful.push_back(s.title == "Histogram" ? 8.0f * line : s.title == "Profiler" ? 6.0f * line : 4.0f * line);
+    useful.push_back(s.title == "Histogram" ? 7.0f * line : s.title == "Profiler" ? 6.0f * line : 4.0f * line);
   }
   const std::set<std::string> folded =
       panelsToFold(column, useful, stripTop - top, titleLength, userFolding(column, state.scene),

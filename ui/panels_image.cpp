@@ -666,7 +666,7 @@ void drawHistogramPanel(AppState& state) {
   // at 1024 wide they got 75 pixels for 256 levels), and tall: the bars across the top,
   // the statistics under them, scrolling.
   if (stacked && summaryWidth > 0.0f && room.x - columnWidth - style.ItemSpacing.x < minBarsWidth &&
-      room.y >= 9.0f * ImGui::GetTextLineHeightWithSpacing()) {  // (unfolded in the left column at 1024x700)
+      room.y >= 8.0f * ImGui::GetTextLineHeightWithSpacing()) {  // (unfolded in the left column at 1024x700)
     ImGui::BeginChild("bars", ImVec2(0.0f, std::floor(0.55f * room.y)));
     histogramBars(lab);
     ImGui::EndChild();
