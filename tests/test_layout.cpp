@@ -20,6 +20,7 @@
 #include "compute/kernel_files.h"
 #include "io/resources.h"
 #include "lab/run_record.h"
+#include "ui/fonts.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "ui/style.h"
@@ -53,6 +54,23 @@ class LayoutUi : public ::testing::Test {
     handleShortcuts(state_, glfwKey >= 0 ? std::vector<int>{glfwKey} : std::vector<int>{});
     drawPanels(state_);
     ImGui::Render();
+  }
+  // The app's own font (DejaVu Sans, taller than ImGui's built-in one), in a fresh
+  // context; false where the font is missing.
+  bool useAppFont() {
+    ImGui::DestroyContext();
+    ImGui::CreateContext();  // its atlas not built yet: the app's font is its first, the default
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    for (int key = 0; key < ImGuiKey_COUNT; ++key) io.KeyMap[key] = key;
+    io.DisplaySize = ImVec2(1600.0f, 1000.0f);
+    applyAppStyle();
+    if (!loadUiFonts(1.0f).text) return false;
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    return true;
   }
   void frames(int n) {
     for (int i = 0; i < n; ++i) frame();
@@ -474,6 +492,9 @@ TEST_F(LayoutUi, DeviceInfoValuesHaveRoomToWrapAtWords) {
   state_.devices = {d};
   state_.activeDevice = 0;
   state_.panels.deviceInfo = true;
+  // Runs and Sweep shut: with them open at 1024x700 the crowded column folds Device
+  // info to its title bar (APanelOfACrowdedColumnIsUsefulOrFoldedToItsTitle).
+  state_.runs.showRuns = state_.runs.showSweep = false;
   for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
     resize(size.x, size.y);
     const ImGuiWindow* info = ImGui::FindWindowByName("Device info");
@@ -894,6 +915,150 @@ TEST_F(LayoutUi, SideBySidePicturesAreLabelled) {
   state_.image.view = ImageLabState::View::Result;
   frames(1);
   EXPECT_TRUE(state_.image.shownLabels.empty());
+}
+
+// At 1024x700 with Runs and Sweep open the left column held six panels of 40 to 75
+// pixels each, the image lab's histogram unusable (the eighteenth session's audit):
+// now every panel there is either a useful height or folded to its title bar, the
+// histogram unfolded first; the title bar's arrow unfolds another, which takes the
+// room (the histogram folds); in a tall window nothing is folded.
+TEST_F(LayoutUi, APanelOfACrowdedColumnIsUsefulOrFoldedToItsTitle) {
+  if (!useAppFont()) GTEST_SKIP() << "no DejaVu Sans: the app's font is what the audit saw";
+  openPicture(state_);
+  resize(1024.0f, 700.0f);
+  // A few lines at least; the histogram's bars and statistics seven.
+  const float line = ImGui::GetFrameHeightWithSpacing();
+  auto leftColumn = [] {
+    std::vector<ImGuiWindow*> column;
+    for (ImGuiWindow* w : panels())
+      if (w->Pos.x == 0.0f) column.push_back(w);
+    return column;
+  };
+  auto expectUsefulOrFolded = [&] {
+    int unfolded = 0;
+    for (const ImGuiWindow* w : leftColumn()) {
+      if (w->Collapsed) {
+        EXPECT_EQ(w->Size.y, ImGui::GetFrameHeight()) << placeOf(w);
+        continue;
+      }
+      ++unfolded;
+      EXPECT_GE(w->Size.y, (std::string(w->Name) == "Histogram" ? 7.0f : 4.0f) * line - 1.0f)
+          << placeOf(w) << " is neither of a useful height nor folded";
+    }
+    EXPECT_GE(unfolded, 1);
+    expectEveryPanelInside();
+  };
+  ASSERT_GE(leftColumn().size(), 6u);
+  expectUsefulOrFolded();
+  ImGuiWindow* histogram = ImGui::FindWindowByName("Histogram");
+  ImGuiWindow* log = ImGui::FindWindowByName("Log");
+  ASSERT_TRUE(histogram && log);
+  EXPECT_FALSE(histogram->Collapsed) << "the histogram, worked with, is folded";
+  ASSERT_TRUE(log->Collapsed) << placeOf(log) << ": nothing to unfold";
+  // The arrow at the left of the Log's title bar.
+  auto clickArrow = [&](const ImGuiWindow* w) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    click(ImVec2(w->Pos.x + style.FramePadding.x + 0.5f * ImGui::GetFontSize(),
+                 w->Pos.y + 0.5f * ImGui::GetFrameHeight()));
+    frames(2);
+  };
+  clickArrow(log);
+  EXPECT_FALSE(log->Collapsed) << placeOf(log) << ": the arrow did not unfold it";
+  EXPECT_TRUE(histogram->Collapsed) << placeOf(histogram) << ": it kept its room beside the Log";
+  expectUsefulOrFolded();
+  clickArrow(histogram);
+  EXPECT_FALSE(histogram->Collapsed) << placeOf(histogram);
+  EXPECT_TRUE(log->Collapsed) << placeOf(log);
+  expectUsefulOrFolded();
+  // Without Runs and Sweep there is room for all, at both sizes: none folded.
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  for (const ImVec2 size : {ImVec2(1024, 700), ImVec2(1600, 1000)}) {
+    resize(size.x, size.y);
+    for (const ImGuiWindow* w : panels()) EXPECT_FALSE(w->Collapsed) << placeOf(w) << " folded at " << size.x;
+    expectEveryPanelInside();
+  }
+}
+
+// The Sweep table's configurations are read whole at 1024 wide: a rotate sweep's
+// "ppi=" was cut off at the column's edge (the eighteenth session's screenshot
+// 06-rotate-done-1024); each now wraps inside its column.
+TEST_F(LayoutUi, TheSweepConfigurationsAreReadWholeInANarrowWindow) {
+  SweepUiState& sweep = state_.runs.sweep;
+  sweep.target = sweep.resultsTarget = SweepTarget::Rotate;
+  for (int i = 0; i < 4; ++i) {
+    RunRecord r;
+    r.name = "rotate bilinear_image wg=" + std::to_string(8 << i) + "x32 ppi=4 rpi=" + std::to_string(1 << i);
+    r.m.kernelMs.median = 1.0 + i;
+    r.m.rate = 0.5;
+    r.m.rateUnit = "GB/s";
+    sweep.results.push_back(r);
+  }
+  resize(1024.0f, 700.0f);
+  ImGuiWindow* panel = ImGui::FindWindowByName("Sweep");
+  ASSERT_NE(panel, nullptr);
+  const ImGuiTable* table = ImGui::TableFindByID(panel->GetID("sweep results"));
+  ASSERT_NE(table, nullptr);
+  const ImGuiTableColumn& configuration = table->Columns[0];
+  ASSERT_LT(configuration.WorkMaxX - configuration.WorkMinX, ImGui::CalcTextSize(sweep.results[0].name.c_str()).x)
+      << "the configuration fits on one line: nothing to test";
+  EXPECT_LE(configuration.ContentMaxXUnfrozen, configuration.WorkMaxX + 0.5f)
+      << "a configuration runs past its column's edge (" << configuration.WorkMaxX << ")";
+}
+
+// The N-body panel's kernel controls, the ones tweaked live, are in view without
+// scrolling at 1024x700, with Runs and Sweep open too (the panel is shortest then):
+// a paragraph on how the figures are counted pushed the work-group below its edge.
+TEST_F(LayoutUi, TheNBodyWorkGroupIsInViewWithoutScrollingAt1024x700) {
+  if (!useAppFont()) GTEST_SKIP() << "no DejaVu Sans: the app's font is what the audit saw";
+  state_.scene = SceneKind::NBody;
+  for (const bool work : {false, true}) {
+    SCOPED_TRACE(work ? "Runs and Sweep open" : "Runs and Sweep shut");
+    state_.runs.showRuns = state_.runs.showSweep = work;
+    resize(1024.0f, 700.0f);
+    ImGuiWindow* panel = ImGui::FindWindowByName("N-body");
+    ASSERT_TRUE(panel && panel->WasActive);
+    ASSERT_EQ(panel->Scroll.y, 0.0f);
+    // Found by hovering: where in the panel, scrolled to its top, the mouse is over
+    // each; a combo cut by the panel's edge is hovered over the part in view only.
+    for (const char* label : {"variant", "work-group"}) {
+      const ImGuiID id = panel->GetID(label);
+      float first = -1.0f, last = -1.0f;
+      const float x = panel->InnerRect.Min.x + 30.0f;
+      for (float y = panel->InnerRect.Min.y + 1.0f; y < panel->InnerRect.Max.y; y += 2.0f) {
+        frame(ImVec2(x, y));
+        if (ImGui::GetCurrentContext()->HoveredId != id) continue;
+        if (first < 0.0f) first = y;
+        last = y;
+      }
+      EXPECT_GE(last - first, ImGui::GetFrameHeight() - 4.0f)
+          << "the " << label << " combo is not in view in " << placeOf(panel) << " (hovered from " << first << " to "
+          << last << ")";
+    }
+  }
+}
+
+// An unfolding counts in the scene it was made in: the Log unfolded beside the
+// particles at 1024x700 (the Profiler folded) left the image lab's histogram folded
+// when the lab opened (audit); there the histogram is unfolded, and back in the
+// N-body scene the Log is again.
+TEST_F(LayoutUi, AnUnfoldedPanelKeepsItsRoomInItsOwnScene) {
+  if (!useAppFont()) GTEST_SKIP() << "no DejaVu Sans: the app's font is what the audit saw";
+  state_.scene = SceneKind::NBody;
+  resize(1024.0f, 700.0f);
+  ImGuiWindow* log = ImGui::FindWindowByName("Log");
+  ASSERT_TRUE(log && log->Collapsed) << "nothing to unfold";
+  const ImGuiStyle& style = ImGui::GetStyle();
+  click(ImVec2(log->Pos.x + style.FramePadding.x + 0.5f * ImGui::GetFontSize(), log->Pos.y + 0.5f * ImGui::GetFrameHeight()));
+  frames(2);
+  ASSERT_FALSE(log->Collapsed) << placeOf(log);
+  openPicture(state_);
+  frames(3);
+  const ImGuiWindow* histogram = ImGui::FindWindowByName("Histogram");
+  ASSERT_NE(histogram, nullptr);
+  EXPECT_FALSE(histogram->Collapsed) << placeOf(histogram) << ": folded for the Log unfolded in the N-body scene";
+  state_.scene = SceneKind::NBody;
+  frames(3);
+  EXPECT_FALSE(log->Collapsed) << placeOf(log) << ": the unfolding was forgotten in its own scene";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "ui/column_folding.h"
 
 namespace ks {
 namespace {
@@ -33,6 +34,35 @@ std::optional<std::pair<float, float>> spanOf(std::string_view title, const std:
   for (const Share& s : shares) {
     const float length = floor + shared * s.weight / total;
     if (s.title == title) return std::make_pair(at, at + length);
+    at += length;
+  }
+  return std::nullopt;
+}
+
+// A column whose `folded` panels take a title bar's length each (their windows are
+// `foldedLength` long, ImGui's smallest, and the next panel covers the rest) and whose
+// others get their `useful` length (as many as panelsToFold let unfold), and what is
+// left by their weights: the span of the panel titled `title` along [from, to).
+std::optional<std::pair<float, float>> foldedSpanOf(std::string_view title, const std::vector<Share>& shares,
+                                                    const std::vector<float>& useful,
+                                                    const std::set<std::string>& folded, float from, float to,
+                                                    float titleLength, float foldedLength) {
+  float weights = 0.0f, least = 0.0f;
+  for (size_t i = 0; i < shares.size(); ++i) {
+    if (folded.count(std::string(shares[i].title))) {
+      least += titleLength;
+    } else {
+      least += useful[i];
+      weights += shares[i].weight;
+    }
+  }
+  const float left = to - from - least;  // below 0 only for one panel in a very low window
+  float at = from;
+  for (size_t i = 0; i < shares.size(); ++i) {
+    const bool isFolded = folded.count(std::string(shares[i].title)) > 0;
+    const float length =
+        isFolded ? titleLength : std::max(useful[i] + left * shares[i].weight / weights, titleLength);
+    if (shares[i].title == title) return std::make_pair(at, at + (isFolded ? foldedLength : length));
     at += length;
   }
   return std::nullopt;
@@ -82,10 +112,41 @@ void refitIfAsFitted(ImageLabState& lab) {
   if (lab.fittedZoom && *lab.fittedZoom == lab.zoom && lab.panX == 0.0f && lab.panY == 0.0f) lab.fitRequested = true;
 }
 
-}  // namespace
 
-std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_view title, float width, float height,
-                                          float top) {
+// Whether a panel is folded, kept in its window's ImGui storage (it lives as long as
+// the window): what the layout last made it, and the user's own folding with the
+// title bar's arrow (folded, or the frame it was unfolded at; 0: neither).
+const ImGuiID kLaidFolded = ImHashStr("kernelscope: folded by the layout");
+const ImGuiID kUserFolding = ImHashStr("kernelscope: folded (-1) or unfolded at (frame) by the user");
+// The scene an unfolding was made in: it counts there only (the Log unfolded beside
+// the particles folded the histogram when the image lab opened).
+const ImGuiID kUnfoldedInScene = ImHashStr("kernelscope: the scene the user unfolded it in");
+
+// The user's folding of the panels titled `column`, from their windows.
+ColumnFolding userFolding(const std::vector<std::string_view>& column, SceneKind scene) {
+  ColumnFolding folding;
+  std::vector<std::pair<int, std::string>> unfolded;
+  for (std::string_view title : column) {
+    const ImGuiWindow* w = ImGui::FindWindowByName(std::string(title).c_str());
+    const int mark = w ? w->StateStorage.GetInt(kUserFolding, 0) : 0;
+    if (mark < 0) folding.foldedByUser.insert(std::string(title));
+    if (mark > 0 && w->StateStorage.GetInt(kUnfoldedInScene, -1) == static_cast<int>(scene))
+      unfolded.emplace_back(mark, std::string(title));
+  }
+  std::sort(unfolded.rbegin(), unfolded.rend());  // the latest first
+  for (auto& [frame, title] : unfolded) folding.unfoldedByUser.push_back(title);
+  return folding;
+}
+
+// The place by the edges, and whether the panel is folded to its title bar there.
+struct DockedPlace {
+  ScreenRect rect;
+  bool folded = false;
+};
+
+}  // namespace
+static std::optional<DockedPlace> dockedPlace(const AppState& state, std::string_view title, float width,
+                                              float height, float top) {
   const float bottom = height - kStatusBarHeight;
   const float usable = std::max(bottom - top, 1.0f);
   const PanelVisibility& open = state.panels;
@@ -131,8 +192,12 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
   const float leftWidth = left.empty() ? 0.0f : std::min(std::clamp(0.19f * width, 220.0f, 320.0f), 0.25f * width);
   const float rightWidth = scene ? std::min(std::clamp(0.27f * width, 300.0f, 430.0f), 0.3f * width) : 0.0f;
   // With Runs or Sweep in it, more than half the height: a table, a chart and their controls.
+  // Lower when the histogram went to the left column: its bars and statistics need room
+  // there (Runs keeps its controls, table, chart and buttons in view at 1024x700).
+  const bool histogramInColumn =
+      std::find_if(left.begin(), left.end(), [](const Share& s) { return s.title == "Histogram"; }) != left.end();
   const float stripHeight = strip.empty() ? 0.0f
-                            : work        ? std::min(0.6f * usable, 560.0f)
+                            : work        ? std::min((histogramInColumn ? 0.55f : 0.6f) * usable, 560.0f)
                                           : std::min(std::clamp(0.27f * usable, 170.0f, 260.0f), 0.35f * usable);
   const float stripTop = bottom - stripHeight;
 
@@ -140,20 +205,51 @@ std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_vie
     // Julia has four controls: a short panel; the others hold a lab's settings.
     const float panelBottom = title == "Julia" ? std::min(stripTop, top + 8.0f * ImGui::GetFrameHeightWithSpacing())
                                                : stripTop;
-    return wholePixels(width - rightWidth, top, width, panelBottom);
+    return DockedPlace{wholePixels(width - rightWidth, top, width, panelBottom)};
   }
-  if (const auto span = spanOf(title, left, top, stripTop, 2.0f * ImGui::GetFrameHeightWithSpacing()))
-    return wholePixels(0.0f, span->first, leftWidth, span->second);
-  if (const auto span = spanOf(title, strip, 0.0f, width)) return wholePixels(span->first, stripTop, span->second, bottom);
+  // A column too short for a useful height each (1024x700 with Runs and Sweep open):
+  // the panels worked in keep one, the others fold to their title bars.
+  std::vector<std::string_view> column;
+  std::vector<float> useful;
+  const float line = ImGui::GetFrameHeightWithSpacing(), titleLength = ImGui::GetFrameHeight();
+  for (const Share& s : left) {
+    column.push_back(s.title);
+    // The histogram's bars and statistics need most, the Profiler's numbers and graph
+    // next; the others read in a few lines (or scroll).
+    useful.push_back(s.title == "Histogram" ? 7.0f * line : s.title == "Profiler" ? 6.0f * line : 4.0f * line);
+  }
+  const std::set<std::string> folded =
+      panelsToFold(column, useful, stripTop - top, titleLength, userFolding(column, state.scene),
+                   {"Histogram", "Profiler", "Device info", "Log", "Build log", "Interop", "Devices"});
+  const float foldedLength = std::max(titleLength, ImGui::GetStyle().WindowMinSize.y);
+  if (const auto span = foldedSpanOf(title, left, useful, folded, top, stripTop, titleLength, foldedLength))
+    return DockedPlace{wholePixels(0.0f, span->first, leftWidth, span->second), folded.count(std::string(title)) > 0};
+  if (const auto span = spanOf(title, strip, 0.0f, width))
+    return DockedPlace{wholePixels(span->first, stripTop, span->second, bottom)};
   return std::nullopt;
+}
+
+std::optional<ScreenRect> dockedPanelRect(const AppState& state, std::string_view title, float width, float height,
+                                          float top) {
+  const auto place = dockedPlace(state, title, width, height, top);
+  if (!place) return std::nullopt;
+  return place->rect;
 }
 
 void placePanel(AppState& state, const char* title) {
   const ImGuiIO& io = ImGui::GetIO();
-  const auto target = dockedPanelRect(state, title, io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFrameHeight());
-  if (!target) return;
+  ImGuiWindow* window = ImGui::FindWindowByName(title);
+  // The user folded or unfolded it with its title bar's arrow since the layout last did.
+  if (window && window->StateStorage.GetInt(kLaidFolded, -1) != -1 &&
+      window->Collapsed != window->StateStorage.GetBool(kLaidFolded)) {
+    window->StateStorage.SetInt(kUserFolding, window->Collapsed ? -1 : std::max(ImGui::GetFrameCount(), 1));
+    window->StateStorage.SetInt(kUnfoldedInScene, static_cast<int>(state.scene));
+    window->StateStorage.SetInt(kLaidFolded, window->Collapsed ? 1 : 0);
+  }
+  const auto place = dockedPlace(state, title, io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFrameHeight());
+  if (!place) return;
+  const ScreenRect* target = &place->rect;
   auto& docked = state.layout.docked;
-  const ImGuiWindow* window = ImGui::FindWindowByName(title);
   // A panel opening by the edges takes room from the pictures (Runs and Sweep make the
   // strip taller): they are fitted again, as after a resize.
   if (!window || !window->WasActive) refitIfAsFitted(state.image);
@@ -177,12 +273,17 @@ void placePanel(AppState& state, const char* title) {
   if (!follows) {
     docked.erase(title);  // moved or resized by the user: kept inside by keepPanelsInside
     state.layout.moved.insert(title);
+    window->StateStorage.SetInt(kLaidFolded, -1);  // folded or not as the user leaves it
     return;
   }
   if (!samePlace(*target, now)) {
     ImGui::SetNextWindowPos(ImVec2(target->x0, target->y0), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(target->width(), target->height()), ImGuiCond_Always);
   }
+  // Folded or unfolded as its column needs (a click on the arrow this frame wins).
+  if (window->Collapsed != place->folded && !window->WantCollapseToggle)
+    ImGui::SetNextWindowCollapsed(place->folded, ImGuiCond_Always);
+  window->StateStorage.SetInt(kLaidFolded, place->folded ? 1 : 0);
   docked[title] = *target;
 }
 
@@ -232,6 +333,8 @@ void beginLayoutFrame(AppState& state) {
         continue;
       layout.docked[w->Name] = placeOf(*w);
       w->Collapsed = false;
+      w->StateStorage.SetInt(kLaidFolded, 0);
+      w->StateStorage.SetInt(kUserFolding, 0);
     }
   }
   if (changed) refitIfAsFitted(state.image);

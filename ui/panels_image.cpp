@@ -665,12 +665,16 @@ void drawHistogramPanel(AppState& state) {
   // Too narrow for the bars even beside one column of statistics (beside the Runs panel
   // at 1024 wide they got 75 pixels for 256 levels), and tall: the bars across the top,
   // the statistics under them, scrolling.
-  if (stacked && summaryWidth > 0.0f && room.x - columnWidth - style.ItemSpacing.x < minBarsWidth &&
-      room.y >= 14.0f * ImGui::GetTextLineHeightWithSpacing()) {
+  // (Also from 8 lines where the bars beside the statistics would be a stub, not half
+  // their width: unfolded in the left column at 1024x700.)
+  const float barsBeside = room.x - columnWidth - style.ItemSpacing.x;
+  if (stacked && summaryWidth > 0.0f && barsBeside < minBarsWidth &&
+      room.y >= (barsBeside < 0.5f * minBarsWidth ? 8.0f : 14.0f) * ImGui::GetTextLineHeightWithSpacing()) {
     ImGui::BeginChild("bars", ImVec2(0.0f, std::floor(0.55f * room.y)));
     histogramBars(lab);
     ImGui::EndChild();
-    ImGui::BeginChild("statistics under", ImVec2(0.0f, 0.0f));
+    // Across, when the table is wider than the panel (the left column at 1024x700).
+    ImGui::BeginChild("statistics under", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar);
     drawn = statisticsTables(lab.statistics, room.x < summaryWidth + percentilesWidth + 2.0f * style.ItemSpacing.x);
     ImGui::EndChild();
     storage->SetFloat(summaryId, drawn.first);

@@ -115,7 +115,8 @@ const char* sweepKindName(SweepTarget t) {
 void measuredRow(const RunRecord& r) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(r.name.c_str());
+  // Wrapped at its spaces: at 1024 wide "ppi=" was cut off at the column's edge.
+  ImGui::TextWrapped("%s", r.name.c_str());
   if (ImGui::IsItemHovered()) tooltipText(r.name.c_str());
   ImGui::TableNextColumn();
   ImGui::Text("%.4f", r.m.kernelMs.median);
@@ -314,7 +315,8 @@ void drawSweepPanel(AppState& state) {
   if (ImGui::BeginTable("sweep results", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders,
                         ImVec2(0.0f, tableHeight))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("configuration", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    // The configuration is the longest text of a measured row: the widest column.
+    ImGui::TableSetupColumn("configuration", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableSetupColumn("median ms", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("rate / status", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
