@@ -216,7 +216,7 @@ NBodyMultiStepTimes NBodyMultiDevice::completeStep() {
 
 bool NBodyMultiDevice::pendingStepFinished() const {
   if (!pending_) return true;
-  for (const auto* events : {&kernels_, &reads_})
+  for (const auto* events : {&kernels_, &reads_, &displayReads_})
     for (const Event& e : *events)
       if (!e.complete()) return false;
   return true;
