@@ -109,10 +109,10 @@ void drawNBodySplitProfile(const AppState& state) {
   ImGui::Text("load balance: %.1f %% (median %.1f %%); slices re-sized %u times", split.loadBalance * 100.0,
               figures.loadBalance * 100.0, split.rebalances);
   hintText("Kernel times from each device's OpenCL events. Busy before: from the step's start until the device "
-           "began its kernel, as it finished other work first (the device that draws draws the bodies). The "
-           "exchange is the rest of the step: the new positions going through host memory to every other device. "
-           "Load balance: the mean of kernel plus busy before over the slowest (100 %%: all finish together); the "
-           "bodies are shared out to even it. Medians over the last %zu frames.",
+           "began its kernel, as it finished other work first (on the device that draws, mostly the drawing of the "
+           "bodies). The exchange is the rest of the step: the new positions going through host memory to every "
+           "other device. Load balance: the mean of kernel plus busy before over the slowest (100 %%: all finish "
+           "together); the bodies are shared out to even it. Medians over the last %zu frames.",
            split.recent.size());
 }
 
