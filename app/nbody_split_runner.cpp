@@ -8,16 +8,18 @@
 namespace ks {
 namespace {
 
-// Re-size the slices from the median costs of a few frames since the last
+// Re-size the slices from the median costs of this many frames since the last
 // re-size, and only when the slowest device's median is noticeably above the
 // mean: one frame's times jump about (devices that share a host's cores, a
 // GPU's clock), and moving the velocities of the bodies that change device
-// costs a trip through the host. The first look comes early (the very first
-// frame left out: first launches cost more), as equal GPUs start with equal
-// slices and the display device's drawing is there from the start; after a
-// re-size the next look comes as soon, until the shares agree, then seldom.
-// The bar is 99 %, not 95 %: on four H200s at N = 1M the slices stopped at
-// 96.3 % (GPU 0 7 ms slower a frame), on two at 98.8 % (6.8 ms).
+// costs a trip through the host. The first re-size comes early, after a few
+// frames (the very first left out: first launches cost more): equal GPUs start
+// with equal slices, and the display device's drawing (8.4 ms a frame beside
+// 140 ms kernels on four H200s: a balance of 96 %) is known from the start. The
+// bar is 99 %, not 95 %: four H200s at N = 1M lost 6 ms a frame at 96 %, and two
+// lost 4 ms at 98.5 %. After a re-size the next look comes as soon, until the
+// shares agree (the drawing's cost measured inside a kernel shows as a slower
+// device, and the slices approach the even point in a few re-sizes).
 constexpr size_t kFramesBeforeFirstRebalance = 4;
 constexpr size_t kFramesBetweenRebalances = 20;
 constexpr double kRebalanceBelow = 0.99;
