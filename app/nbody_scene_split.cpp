@@ -2,7 +2,6 @@
 // request of the Devices panel or --devices, handing the bodies between the
 // display device and the split, and stepping the split each frame.
 #include <algorithm>
-#include <optional>
 #include <utility>
 
 #include "app/app_state.h"
@@ -186,21 +185,11 @@ void NBodyScene::advanceSplit(AppState& state, int steps, double seconds) {
   // display device lags a frame behind.
   simulation_->waitForDisplayWrite();
   const unsigned long long timed = nb.split.timedFrames;
-  // The display device, when it computes too, also draws each frame: the GL
-  // timer's time for the last frame counts as its other work.
-  const size_t display = state.activeDevice.value_or(state.devices.size());
-  const auto drawing = std::find(nb.split.running.begin(), nb.split.running.end(), display);
-  std::optional<NBodySplitRunner::Drawing> drawingCost;
-  if (drawing != nb.split.running.end())
-    drawingCost = NBodySplitRunner::Drawing{static_cast<size_t>(drawing - nb.split.running.begin()),
-                                            state.breakdown.renderMs / steps};
-  split_->completeSteps(nb.split, drawingCost);  // the step the last frame left running
+  split_->completeSteps(nb.split);  // the step the last frame left running
   measureConservation(state, true);  // between steps: every device holds the same bodies
-  // This frame's steps run while GL draws the last one's positions, as one device's do;
-  // on the display device GL draws after its kernel, while the others finish theirs.
+  // This frame's steps run while GL draws the last one's positions, as one device's do.
   split_->launchSteps(steps, nb.params);
   nb.steps += static_cast<unsigned long long>(steps);
-  if (drawingCost) split_->waitForKernel(drawingCost->device);
   showSplitValues();
   nb.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
   if (nb.split.timedFrames == timed) return;  // the first frame: nothing completed yet

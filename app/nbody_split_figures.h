@@ -19,7 +19,8 @@ namespace ks {
 // one device: a run on one device.
 RunSplit nbodySplitFigures(const std::vector<NBodySplitState::Sample>& frames);
 
-// Each device's median other work per step (NBodySplitState::deviceOtherMs), over the frames as above; 0 where none was measured.
+// Each device's median time per step from the launch until its kernel began
+// (NBodySplitState::deviceOtherMs), over the frames as above; 0 where none was measured.
 std::vector<double> nbodySplitOtherMedians(const std::vector<NBodySplitState::Sample>& frames);
 
 // Collects a recording's frames: each new timing of the split once.

@@ -1,7 +1,6 @@
 #include "app/nbody_split_runner.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "compute/sample_stats.h"
 
@@ -16,13 +15,10 @@ namespace {
 // frames (the very first left out: first launches cost more): equal GPUs start
 // with equal slices, and the display device's drawing (8.4 ms a frame beside
 // 140 ms kernels on four H200s: a balance of 96 %) is known from the start. The
-// bar is 99 %, not 95 %: four H200s at N = 1M lost 6 ms a frame at 96 %, and two
-// lost 4 ms at 98.5 %. After a re-size the next look comes as soon, until the
-// shares agree (the drawing's cost measured inside a kernel shows as a slower
-// device, and the slices approach the even point in a few re-sizes).
+// bar is that 96 %'s, not 95 %: four H200s at N = 1M lose 6 ms a frame to it.
 constexpr size_t kFramesBeforeFirstRebalance = 4;
 constexpr size_t kFramesBetweenRebalances = 20;
-constexpr double kRebalanceBelow = 0.99;
+constexpr double kRebalanceBelow = 0.98;
 
 }  // namespace
 
@@ -80,9 +76,7 @@ void NBodySplitRunner::launchSteps(int steps, const NBodyParams& params) {
   }
 }
 
-bool NBodySplitRunner::completeSteps(NBodySplitState& split) { return completeSteps(split, std::nullopt); }
-
-bool NBodySplitRunner::completeSteps(NBodySplitState& split, const std::optional<Drawing>& drawing) {
+bool NBodySplitRunner::completeSteps(NBodySplitState& split) {
   const bool completedOne = multi_->stepPending();
   if (completedOne) completed_.push_back(multi_->completeStep());
   if (completed_.empty()) return false;
@@ -99,8 +93,6 @@ bool NBodySplitRunner::completeSteps(NBodySplitState& split, const std::optional
     stepMs += t.stepMs / steps;
   }
   completed_.clear();
-  if (drawing && drawing->device < k && std::isfinite(drawing->msPerStep))
-    costs[drawing->device].otherMs = std::max(costs[drawing->device].otherMs, drawing->msPerStep);
   split.sliceBodies.clear();
   for (const NBodySlice& slice : multi_->slices()) split.sliceBodies.push_back(slice.count);
   split.deviceKernelMs.clear();
@@ -122,15 +114,12 @@ bool NBodySplitRunner::completeSteps(NBodySplitState& split, const std::optional
     return completedOne;
   }
   sinceRebalance_.push_back(costs);
-  // Soon after the start or a re-size (until the shares agree), then seldom.
-  const size_t due =
-      !rebalancedOnce_ || lastLookResized_ ? kFramesBeforeFirstRebalance - 1 : kFramesBetweenRebalances;
+  const size_t due = rebalancedOnce_ ? kFramesBetweenRebalances : kFramesBeforeFirstRebalance - 1;
   if (sinceRebalance_.size() < due) return completedOne;
   const std::vector<NBodyDeviceCost> medians = nbodyMedianCosts(sinceRebalance_);
   sinceRebalance_.clear();
   rebalancedOnce_ = true;
-  lastLookResized_ = nbodyCostBalance(medians) < kRebalanceBelow && multi_->rebalance(medians);
-  if (lastLookResized_) {
+  if (nbodyCostBalance(medians) < kRebalanceBelow && multi_->rebalance(medians)) {
     ++split.rebalances;
     firstFrameSeen_ = false;
   }

@@ -11,7 +11,6 @@
 // and the other work it does first (compute/nbody_slice_balance.h).
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,18 +37,6 @@ class NBodySplitRunner {
   // Returns whether a step completed: then displayValues() are new. Between this
   // and launchSteps every device holds the same bodies (measure them there).
   bool completeSteps(NBodySplitState& split);
-  // The same where one device of the split also draws: `drawingMsPerStep` of GL
-  // work a step (the GPU timer's), which its kernel's events do not see when it
-  // runs after the kernel, counts as that device's other work (at least).
-  struct Drawing {
-    size_t device = 0;  // index into the split's devices
-    double msPerStep = 0.0;
-  };
-  bool completeSteps(NBodySplitState& split, const std::optional<Drawing>& drawing);
-  // Waits for one device's kernel of the step launched last: the display device's,
-  // so that GL draws after it rather than in time slices of it (which cost the
-  // kernel more than the drawing takes: 14 ms against 8.4 on four H200s).
-  void waitForKernel(size_t device) { multi_->waitForKernel(device); }
   // Launches `steps` steps; all but the last complete at once (each needs the
   // positions of the one before); the last runs on after the call.
   void launchSteps(int steps, const NBodyParams& params);
@@ -77,7 +64,6 @@ class NBodySplitRunner {
   std::vector<NBodyMultiStepTimes> completed_;  // steps completed since the last figures
   bool firstFrameSeen_ = false;   // since the start or the last re-size
   bool rebalancedOnce_ = false;   // the early first look at the costs is done
-  bool lastLookResized_ = false;  // the slices were re-sized at the last look: look again soon
 };
 
 // The devices of `wanted` as a split, or why they cannot be one (empty): all of

@@ -21,9 +21,9 @@ struct NBodySplitState {
   bool startAtOnce = false;            // --devices: the first request waits for the builds (before any frame)
   std::vector<size_t> sliceBodies;     // bodies each running device integrates (padded, whole work-groups)
   std::vector<double> deviceKernelMs;  // each running device's kernel time per step, the newest frame's
-  // Each running device's other work per step: from the launch until its kernel
-  // began, or on the display device at least GL's drawing (the GPU timer's). Kernel
-  // plus this is what the device spends on its share, which the slices even out.
+  // Each running device's time per step from the launch until its kernel began:
+  // other work on the device first (the display device's drawing). Kernel plus
+  // this is what the device spends on its share, which the slices even out.
   std::vector<double> deviceOtherMs;
   double exchangeMs = 0.0;             // per step, beyond the slowest kernel: exchange and launches (newest frame)
   double stepMs = 0.0;                 // per step, first launch until every device holds every position

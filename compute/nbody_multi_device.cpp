@@ -222,10 +222,6 @@ bool NBodyMultiDevice::pendingStepFinished() const {
   return true;
 }
 
-void NBodyMultiDevice::waitForKernel(size_t device) {
-  if (pending_ && device < kernels_.size() && kernels_[device]) kernels_[device].wait();
-}
-
 const float* NBodyMultiDevice::displayOnHost() {
   if (shownParity_ < 0) return nullptr;
   for (Event& e : shownDisplayReads_)  // they follow the positions' reads: under way or just done

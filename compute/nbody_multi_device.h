@@ -65,8 +65,6 @@ class NBodyMultiDevice {
   bool stepPending() const { return pending_; }
   // The pending step's kernels and reads have finished (never blocks; none pending: true).
   bool pendingStepFinished() const;
-  // Waits for one device's kernel of the pending step (none pending: returns at once).
-  void waitForKernel(size_t device);
   // New slices in proportion to each device's speed in the given kernel times
   // (the slice's bodies per millisecond); moves the velocities of bodies that
   // change device. Returns whether the slices changed.

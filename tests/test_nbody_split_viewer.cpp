@@ -18,9 +18,7 @@
 
 #include "app/run_recorder.h"
 #include "compute/work_model.h"
-#include "app/nbody_split_runner.h"
 #include "session_fixture.h"
-#include "test_devices.h"
 #include "test_support.h"
 
 namespace ks {
@@ -176,35 +174,6 @@ TEST_F(NBodySplitViewer, StepsAFrameBehindThroughSwitchesOneThreeOne) {
   const unsigned long long steps = state_.nbody.steps;
   EXPECT_GE(steps, 14u);
   expectSameBodies(*session_->snapshot(), oneDeviceAfter(static_cast<int>(steps)));
-}
-
-// The display device's drawing, given to the runner as the GPU timer's figure
-// would be (not timed here): a drawing far longer than any kernel leaves that
-// device one work-group within a few re-sizes, and the load balance counts it.
-TEST_F(NBodySplitViewer, TheDrawingDevicesDrawingTakesBodiesFromItsSlice) {
-  std::vector<DeviceDescriptor> devices;
-  for (size_t i : allOnPlatform()) devices.push_back(state_.devices[i]);
-  devices.resize(3);
-  const NBodySystem start = makeNBodyPreset(NBodyPreset::DiskGalaxy, kBodies, 3);
-  const NBodyConfig config = state_.nbody.runningConfig;
-  NBodySplitRunner runner(devices, test::testKernelsDir(), start, config);
-  const NBodyParams params = nbodyPresetDefaults(NBodyPreset::DiskGalaxy, kBodies).params;
-  NBodySplitState split;
-  const size_t group = nbodyBodiesPerGroup(config);
-  ASSERT_GT(runner.multi().slices()[0].count, group);
-  for (int frame = 0; frame < 24 && runner.multi().slices()[0].count > group; ++frame) {
-    runner.launchSteps(1, params);
-    runner.waitForKernel(0);
-    runner.completeSteps(split, NBodySplitRunner::Drawing{0, 1.0e4});
-  }
-  EXPECT_EQ(runner.multi().slices()[0].count, group) << "slices re-sized " << split.rebalances << " times";
-  EXPECT_GE(split.rebalances, 1u);
-  ASSERT_EQ(split.deviceOtherMs.size(), 3u);
-  EXPECT_GE(split.deviceOtherMs[0], 1.0e4);
-  EXPECT_LT(split.loadBalance, 0.5) << "the drawing device's whole share is far the largest";
-  // Still one device's bodies.
-  const NBodySystem got = runner.download();
-  for (const auto& p : got.positions) ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
 }
 
 // The app on a private copy of kernels/, so that a test can break a file after

@@ -85,7 +85,7 @@ void drawNBodySplitProfile(const AppState& state) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   const std::vector<double> other = nbodySplitOtherMedians({split.recent.begin(), split.recent.end()});
   if (ImGui::BeginTable("nbody split", 5, flags)) {
-    for (const char* h : {"device", "bodies", "kernel ms (newest)", "kernel ms (median)", "other work ms (median)"})
+    for (const char* h : {"device", "bodies", "kernel ms (newest)", "kernel ms (median)", "busy before ms (median)"})
       ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (size_t d = 0; d < split.running.size(); ++d) {
@@ -108,10 +108,10 @@ void drawNBodySplitProfile(const AppState& state) {
               split.stepMs);
   ImGui::Text("load balance: %.1f %% (median %.1f %%); slices re-sized %u times", split.loadBalance * 100.0,
               figures.loadBalance * 100.0, split.rebalances);
-  hintText("Kernel times from each device's OpenCL events. Other work: what else a device spends on a step, "
-           "the drawing on the device that draws (GL's timer) or the time from the step's start until the kernel "
-           "began. The exchange is the rest of the step: the new positions going through host memory to every "
-           "other device. Load balance: the mean of kernel plus other work over the slowest (100 %%: all finish "
+  hintText("Kernel times from each device's OpenCL events. Busy before: from the step's start until the device "
+           "began its kernel, as it finished other work first (on the device that draws, mostly the drawing of the "
+           "bodies). The exchange is the rest of the step: the new positions going through host memory to every "
+           "other device. Load balance: the mean of kernel plus busy before over the slowest (100 %%: all finish "
            "together); the bodies are shared out to even it. Medians over the last %zu frames.",
            split.recent.size());
 }
