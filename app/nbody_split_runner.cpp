@@ -19,6 +19,8 @@ namespace {
 constexpr size_t kFramesBeforeFirstRebalance = 4;
 constexpr size_t kFramesBetweenRebalances = 20;
 constexpr double kRebalanceBelow = 0.98;
+// A re-size must shorten the slowest share by this much by its prediction.
+constexpr double kGainAtLeast = 0.995;
 
 }  // namespace
 
@@ -63,6 +65,21 @@ NBodySplitRunner::NBodySplitRunner(std::unique_ptr<DeviceGroup> group, const NBo
 NBodySplitInvariants& NBodySplitRunner::invariants() {
   if (!invariants_) invariants_ = std::make_unique<NBodySplitInvariants>(*group_, multi_->config().fp64);
   return *invariants_;
+}
+
+bool NBodySplitRunner::resizeIfFaster(const std::vector<NBodyDeviceCost>& costs) {
+  const std::vector<NBodySlice> next = multi_->balancedSlices(costs);
+  if (next == multi_->slices()) return false;
+  std::vector<unsigned> computeUnits;
+  for (size_t d = 0; d < group_->size(); ++d) computeUnits.push_back((*group_)[d].device().computeUnits);
+  double slowest = 0.0;
+  for (const NBodyDeviceCost& c : costs) slowest = std::max(slowest, c.totalMs());
+  // Only a cut whose slowest share is shorter by the compute units' count, not only by the bodies.
+  const double predicted = nbodyPredictedSlowestMs(multi_->slices(), next, nbodyBodiesPerGroup(multi_->config()),
+                                                   computeUnits, costs);
+  if (!(predicted < slowest * kGainAtLeast)) return false;
+  multi_->setSlices(next);
+  return true;
 }
 
 bool NBodySplitRunner::pendingStepFinished() const {
@@ -119,7 +136,7 @@ bool NBodySplitRunner::completeSteps(NBodySplitState& split) {
   const std::vector<NBodyDeviceCost> medians = nbodyMedianCosts(sinceRebalance_);
   sinceRebalance_.clear();
   rebalancedOnce_ = true;
-  if (nbodyCostBalance(medians) < kRebalanceBelow && multi_->rebalance(medians)) {
+  if (nbodyCostBalance(medians) < kRebalanceBelow && resizeIfFaster(medians)) {
     ++split.rebalances;
     firstFrameSeen_ = false;
   }

@@ -60,6 +60,9 @@ class NBodySplitRunner {
   std::unique_ptr<DeviceGroup> group_;  // declared first: destroyed after the devices' buffers
   std::unique_ptr<NBodyMultiDevice> multi_;
   std::unique_ptr<NBodySplitInvariants> invariants_;  // declared after multi_: destroyed first (waits for its reads)
+  // New slices from `costs` when they would shorten the slowest share, counted
+  // by work-groups per compute unit (nbodyPredictedSlowestMs); whether they were made.
+  bool resizeIfFaster(const std::vector<NBodyDeviceCost>& costs);
   std::vector<std::vector<NBodyDeviceCost>> sinceRebalance_;  // each frame's costs per device since the last re-size
   std::vector<NBodyMultiStepTimes> completed_;  // steps completed since the last figures
   bool firstFrameSeen_ = false;   // since the start or the last re-size

@@ -266,10 +266,13 @@ bool NBodyMultiDevice::rebalance(const std::vector<double>& kernelMs) {
   return rebalance(costs);
 }
 
+std::vector<NBodySlice> NBodyMultiDevice::balancedSlices(const std::vector<NBodyDeviceCost>& costs) const {
+  if (costs.size() != parts_.size()) return slices_;
+  return nbodySlices(padded_, nbodyBodiesPerGroup(config_), nbodyBalancedWeights(slices_, costs));
+}
+
 bool NBodyMultiDevice::rebalance(const std::vector<NBodyDeviceCost>& costs) {
-  if (costs.size() != parts_.size()) return false;
-  const std::vector<NBodySlice> next =
-      nbodySlices(padded_, nbodyBodiesPerGroup(config_), nbodyBalancedWeights(slices_, costs));
+  const std::vector<NBodySlice> next = balancedSlices(costs);
   if (next == slices_) return false;
   setSlices(next);
   return true;

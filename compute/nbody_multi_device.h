@@ -72,6 +72,8 @@ class NBodyMultiDevice {
   // The same with each device's other work per step (compute/nbody_slice_balance.h):
   // the slices make every device's kernel plus other work equal.
   bool rebalance(const std::vector<NBodyDeviceCost>& costs);
+  // The slices `rebalance(costs)` would make, without making them.
+  std::vector<NBodySlice> balancedSlices(const std::vector<NBodyDeviceCost>& costs) const;
   // Any cut of whole groups (tests, rebalance); completes a pending step first.
   void setSlices(const std::vector<NBodySlice>& slices);
   const std::vector<NBodySlice>& slices() const { return slices_; }

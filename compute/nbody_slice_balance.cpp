@@ -51,6 +51,23 @@ std::vector<double> nbodyBalancedWeights(const std::vector<NBodySlice>& slices,
   return weights;
 }
 
+double nbodyPredictedSlowestMs(const std::vector<NBodySlice>& now, const std::vector<NBodySlice>& next, size_t group,
+                               const std::vector<unsigned>& computeUnits, const std::vector<NBodyDeviceCost>& costs) {
+  const size_t k = std::min({now.size(), next.size(), computeUnits.size(), costs.size()});
+  auto rounds = [&](size_t bodies, size_t d) {
+    const size_t groups = group ? (bodies + group - 1) / group : bodies;
+    const size_t units = std::max<size_t>(computeUnits[d], 1);
+    return static_cast<double>((groups + units - 1) / units);
+  };
+  double slowest = 0.0;
+  for (size_t d = 0; d < k; ++d) {
+    const double before = rounds(now[d].count, d);
+    const double kernel = before > 0 ? costs[d].kernelMs * rounds(next[d].count, d) / before : costs[d].kernelMs;
+    slowest = std::max(slowest, kernel + std::max(0.0, costs[d].otherMs));
+  }
+  return slowest;
+}
+
 std::vector<NBodyDeviceCost> nbodyMedianCosts(const std::vector<std::vector<NBodyDeviceCost>>& frames) {
   if (frames.empty()) return {};
   const size_t k = frames.back().size();

@@ -29,6 +29,15 @@ double nbodyCostBalance(const std::vector<NBodyDeviceCost>& costs);
 std::vector<double> nbodyBalancedWeights(const std::vector<NBodySlice>& slices,
                                          const std::vector<NBodyDeviceCost>& costs);
 
+// The slowest device's whole share should the slices go from `now` to `next`,
+// with each device's kernel time set by its busiest compute unit: `now`'s time
+// scaled by the work-groups per compute unit (rounded up) next over now. On four
+// H200s at N = 1M the 4 work-groups per SM of 512 bodies take 140 ms for any
+// slice of 397 to 528 groups, and 529 take 174 ms: bodies moved by kernel time
+// alone can make every frame slower. `computeUnits`: one per device (0 counts as 1).
+double nbodyPredictedSlowestMs(const std::vector<NBodySlice>& now, const std::vector<NBodySlice>& next, size_t group,
+                               const std::vector<unsigned>& computeUnits, const std::vector<NBodyDeviceCost>& costs);
+
 // Medians over frames of each device's costs (frames with another device count are left out).
 std::vector<NBodyDeviceCost> nbodyMedianCosts(const std::vector<std::vector<NBodyDeviceCost>>& frames);
 

@@ -96,6 +96,34 @@ TEST(NBodySliceBalance, TheDeviceWithOtherWorkGetsFewerBodiesSoThatAllFinishToge
             counts(equal));
 }
 
+// Four H200s at N = 1M (second GPU round): 512 bodies a work-group, 132 SMs; GPU
+// 0's kernel stretched by the drawing. By bodies alone the cut moves bodies off
+// GPU 0, but its 463 groups are still 4 a SM (no faster) and 529 on GPU 1 are 5
+// on one SM: 174 ms instead of 140, the frames the round measured.
+TEST(NBodySliceBalance, APredictionCountsWorkGroupsPerComputeUnit) {
+  const size_t group = 512;
+  const std::vector<unsigned> sms(4, 132);
+  auto cut = [&](std::vector<size_t> groups) {
+    std::vector<NBodySlice> out;
+    size_t first = 0;
+    for (size_t g : groups) out.push_back({first, g * group}), first += g * group;
+    return out;
+  };
+  const std::vector<NBodySlice> now = cut({512, 512, 512, 512});
+  const std::vector<NBodyDeviceCost> costs = {{146.8, 0.0}, {139.5, 0.0}, {139.5, 0.0}, {139.5, 0.0}};
+  const std::vector<NBodySlice> byBodies = nbodySlices(2048 * group, group, nbodyBalancedWeights(now, costs));
+  EXPECT_LT(byBodies[0].count, now[0].count);
+  EXPECT_NEAR(nbodyPredictedSlowestMs(now, cut({463, 529, 528, 528}), group, sms, costs), 139.5 * 5 / 4, 1e-9);
+  EXPECT_NEAR(nbodyPredictedSlowestMs(now, now, group, sms, costs), 146.8, 1e-9);
+  // Three a SM on GPU 0 is faster there, and the other work counts on top.
+  EXPECT_NEAR(nbodyPredictedSlowestMs(now, cut({396, 512, 512, 628}), group, sms,
+                                      {{140.0, 8.0}, {140.0, 0.0}, {140.0, 0.0}, {140.0, 0.0}}),
+              140.0 * 5 / 4, 1e-9);
+  // One group fewer on two compute units is no round fewer: still 10 + 30 ms.
+  EXPECT_NEAR(nbodyPredictedSlowestMs(cut({2, 2}), cut({1, 3}), group, {2, 2}, {{10.0, 30.0}, {10.0, 0.0}}),
+              40.0, 1e-9);
+}
+
 TEST(NBodySliceBalance, MediansPerDeviceLeaveOutFramesOfAnotherDeviceCount) {
   const auto m = nbodyMedianCosts({{{1, 9}}, {{5, 1}, {6, 2}}, {{3, 3}, {2, 4}}, {{4, 5}, {10, 6}}});
   ASSERT_EQ(m.size(), 2u);
