@@ -284,6 +284,9 @@ void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
   NBodyState& nb = state.nbody;
   NBodyConservationState& c = nb.conservation;
   if (!c.on) return;
+  // A split step under way: the devices are between two states until it completes
+  // (advanceSplit measures then).
+  if (split_ && split_->stepPending()) return;
   const bool fp64 = simulation_->config().fp64;
   if (split_) {
     if (splitMeterFailed_) return;  // said once; the next split tries again
@@ -347,6 +350,12 @@ void NBodyScene::update(AppState& state, double seconds) {
   nb.stepRequested = false;
   if (steps == 0) {
     nb.stepsPerSecond = 0.0;
+    try {
+      if (split_) settleSplit(state);
+    } catch (const std::exception& e) {
+      nb.message = std::string("step failed: ") + errorText(e);
+      state.report(nb.message);
+    }
     return;
   }
   try {

@@ -49,7 +49,10 @@ class NBodyScene final : public Scene {
   // Back to the display device alone with the split's bodies; returns the devices
   // the split ran on (empty when there was none).
   std::vector<size_t> joinSplit(AppState& state);
+  // Completes the step the last frame left running, then launches this frame's.
   void advanceSplit(AppState& state, int steps, double seconds);
+  void settleSplit(AppState& state);  // paused: shows the last step once it is done
+  void showSplitValues();             // the split's newest completed positions to the display device
   // Energy and momenta: a new baseline after any change, a measurement every so many steps.
   void restartConservation() { ++conservationGeneration_; }
   void measureConservation(AppState& state, bool afterSteps);

@@ -36,6 +36,7 @@ std::string failureText(const std::exception& e) {
 void clearFigures(NBodySplitState& split) {
   split.sliceBodies.clear();
   split.deviceKernelMs.clear();
+  split.deviceOtherMs.clear();
   split.exchangeMs = split.stepMs = split.loadBalance = 0.0;
   split.recent.clear();
 }
@@ -179,14 +180,19 @@ std::vector<size_t> NBodyScene::joinSplit(AppState& state) {
 
 void NBodyScene::advanceSplit(AppState& state, int steps, double seconds) {
   NBodyState& nb = state.nbody;
-  // The last frame's copy to the display device reads the pinned memory these
-  // steps write: long done unless the display device lags a frame behind.
+  // The last frame's copy to the display device read the pinned memory that the
+  // steps launched below write (two buffers take turns): long done unless the
+  // display device lags a frame behind.
   simulation_->waitForDisplayWrite();
-  split_->advance(steps, nb.params, nb.split);
-  simulation_->showDisplayValues(split_->displayValues(), split_->padded() * 4);
+  const unsigned long long timed = nb.split.timedFrames;
+  split_->completeSteps(nb.split);  // the step the last frame left running
+  measureConservation(state, true);  // between steps: every device holds the same bodies
+  // This frame's steps run while GL draws the last one's positions, as one device's do.
+  split_->launchSteps(steps, nb.params);
   nb.steps += static_cast<unsigned long long>(steps);
-  measureConservation(state, true);
+  showSplitValues();
   nb.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
+  if (nb.split.timedFrames == timed) return;  // the first frame: nothing completed yet
   // The step's kernel time is the slowest device's; the rate counts the whole
   // step, exchange included, as --bench nbody --devices does.
   const std::vector<double>& kernelMs = nb.split.deviceKernelMs;
@@ -196,6 +202,18 @@ void NBodyScene::advanceSplit(AppState& state, int steps, double seconds) {
   state.breakdown.kernelMs = nb.kernelMs * steps;
   state.breakdown.acquireMs = state.breakdown.releaseMs = state.breakdown.copyMs = 0.0;
   ++nb.timedSteps;
+}
+
+void NBodyScene::settleSplit(AppState& state) {
+  // Paused: the step launched last shows once it has finished, without waiting for it.
+  if (!split_->stepPending() || !split_->pendingStepFinished()) return;
+  simulation_->waitForDisplayWrite();
+  split_->completeSteps(state.nbody.split);
+  showSplitValues();
+}
+
+void NBodyScene::showSplitValues() {
+  if (const float* values = split_->displayValues()) simulation_->showDisplayValues(values, split_->padded() * 4);
 }
 
 }  // namespace ks

@@ -25,9 +25,26 @@ RunSplit nbodySplitFigures(const std::vector<NBodySplitState::Sample>& frames) {
     kernelSum += out.deviceKernelMs.back();
   }
   out.exchangeMs = summarize(exchange).median;
-  out.loadBalance = nbodyLoadBalance(out.deviceKernelMs);
+  // What each device spends on its share: its kernel and the other work before it.
+  const std::vector<double> other = nbodySplitOtherMedians(frames);
+  std::vector<double> whole = out.deviceKernelMs;
+  for (size_t d = 0; d < k && d < other.size(); ++d) whole[d] += other[d];
+  out.loadBalance = nbodyLoadBalance(whole);
   const double stepMs = summarize(step).median;
   out.parallelEfficiency = stepMs > 0 ? kernelSum / (static_cast<double>(k) * stepMs) : 0.0;
+  return out;
+}
+
+std::vector<double> nbodySplitOtherMedians(const std::vector<NBodySplitState::Sample>& frames) {
+  if (frames.empty()) return {};
+  const size_t k = frames.back().deviceKernelMs.size();
+  std::vector<double> out;
+  for (size_t d = 0; d < k; ++d) {
+    std::vector<double> samples;
+    for (const auto& f : frames)
+      if (f.deviceKernelMs.size() == k && f.deviceOtherMs.size() == k) samples.push_back(f.deviceOtherMs[d]);
+    out.push_back(samples.empty() ? 0.0 : summarize(samples).median);
+  }
   return out;
 }
 

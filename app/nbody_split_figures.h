@@ -10,12 +10,18 @@
 namespace ks {
 
 // Medians over `frames` of those with as many devices as the newest (a change
-// of devices mid-way leaves the older ones out). The viewer never runs one
+// of devices mid-way leaves the older ones out). The load balance compares what
+// each device spends on its share of a step: its kernel and the other work on
+// the device before it (the display device's drawing), not kernels alone. The viewer never runs one
 // device alone beside the split, so the parallel efficiency is estimated from
 // the kernel times: the sum of the devices' kernel times (one device as fast as
 // their mean would take that long) over devices x the step time. No frames, or
 // one device: a run on one device.
 RunSplit nbodySplitFigures(const std::vector<NBodySplitState::Sample>& frames);
+
+// Each device's median time per step from the launch until its kernel began
+// (NBodySplitState::deviceOtherMs), over the frames as above; 0 where none was measured.
+std::vector<double> nbodySplitOtherMedians(const std::vector<NBodySplitState::Sample>& frames);
 
 // Collects a recording's frames: each new timing of the split once.
 class NBodySplitRecording {

@@ -2,9 +2,13 @@
 // The viewer's N-body step split over several devices of one platform (issue
 // 24): a DeviceGroup and NBodyMultiDevice (compute/nbody_multi_device.h) beside
 // the display device's simulation, which only draws. Each frame's steps run on
-// the group; the positions the kernels wrote for drawing are gathered on the
-// host and written into the display device's shared buffer (the usual interop
-// path). The slices follow the devices' measured speed.
+// the group a frame behind, as one device runs them: a frame completes the step
+// the last frame left running and launches its own, which runs while GL draws
+// the completed one; no device waits for the drawing or the exchange within a
+// frame. The positions the kernels wrote for drawing are gathered on the host
+// and written into the display device's shared buffer (the usual interop path).
+// The slices follow what each device spends on its share of a step: its kernel
+// and the other work it does first (compute/nbody_slice_balance.h).
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -13,6 +17,7 @@
 #include "app/nbody_split_state.h"
 #include "compute/device_group.h"
 #include "compute/nbody_multi_device.h"
+#include "compute/nbody_slice_balance.h"
 #include "compute/nbody_split_invariants.h"
 
 namespace ks {
@@ -26,13 +31,22 @@ class NBodySplitRunner {
   // The same on a group made beforehand (app/nbody_split_start.h: its builds are
   // then in the devices' program caches).
   NBodySplitRunner(std::unique_ptr<DeviceGroup> group, const NBodySystem& system, const NBodyConfig& config);
-  // Runs `steps` steps (waiting for them); fills the figures of `split` (per
-  // step, this frame's mean) and re-sizes the slices when the devices did not
-  // finish together.
-  void advance(int steps, const NBodyParams& params, NBodySplitState& split);
-  // x, y, z and speed of every padded body after the last advance, for the display
-  // device: padded() * 4 floats in pinned host memory, read beside each step's exchange.
-  const float* displayValues() const { return multi_->displayOnHost(); }
+  // Completes the step the last frame left running (waiting for it) and fills the
+  // figures of `split` from the steps completed since the last call (per step,
+  // their mean); re-sizes the slices when the devices did not finish together.
+  // Returns whether a step completed: then displayValues() are new. Between this
+  // and launchSteps every device holds the same bodies (measure them there).
+  bool completeSteps(NBodySplitState& split);
+  // Launches `steps` steps; all but the last complete at once (each needs the
+  // positions of the one before); the last runs on after the call.
+  void launchSteps(int steps, const NBodyParams& params);
+  // Whether a step runs that no completeSteps has seen; whether it has finished (never blocks).
+  bool stepPending() const { return multi_->stepPending(); }
+  bool pendingStepFinished() const;
+  // x, y, z and speed of every padded body after the last completed step, for the
+  // display device: padded() * 4 floats in pinned host memory, read beside each
+  // step's exchange; null before the first step completes.
+  const float* displayValues() { return multi_->displayOnHost(); }
   size_t padded() const { return multi_->padded(); }
   NBodySystem download() { return multi_->download(); }
   size_t devices() const { return multi_->devices(); }
@@ -46,7 +60,13 @@ class NBodySplitRunner {
   std::unique_ptr<DeviceGroup> group_;  // declared first: destroyed after the devices' buffers
   std::unique_ptr<NBodyMultiDevice> multi_;
   std::unique_ptr<NBodySplitInvariants> invariants_;  // declared after multi_: destroyed first (waits for its reads)
-  std::vector<std::vector<double>> sinceRebalance_;  // each frame's kernel times per device since the last re-size
+  // New slices from `costs` when they would shorten the slowest share, counted
+  // by work-groups per compute unit (nbodyPredictedSlowestMs); whether they were made.
+  bool resizeIfFaster(const std::vector<NBodyDeviceCost>& costs);
+  std::vector<std::vector<NBodyDeviceCost>> sinceRebalance_;  // each frame's costs per device since the last re-size
+  std::vector<NBodyMultiStepTimes> completed_;  // steps completed since the last figures
+  bool firstFrameSeen_ = false;   // since the start or the last re-size
+  bool rebalancedOnce_ = false;   // the early first look at the costs is done
 };
 
 // The devices of `wanted` as a split, or why they cannot be one (empty): all of

@@ -21,9 +21,13 @@ struct NBodySplitState {
   bool startAtOnce = false;            // --devices: the first request waits for the builds (before any frame)
   std::vector<size_t> sliceBodies;     // bodies each running device integrates (padded, whole work-groups)
   std::vector<double> deviceKernelMs;  // each running device's kernel time per step, the newest frame's
+  // Each running device's time per step from the launch until its kernel began:
+  // other work on the device first (the display device's drawing). Kernel plus
+  // this is what the device spends on its share, which the slices even out.
+  std::vector<double> deviceOtherMs;
   double exchangeMs = 0.0;             // per step, beyond the slowest kernel: exchange and launches (newest frame)
   double stepMs = 0.0;                 // per step, first launch until every device holds every position
-  double loadBalance = 0.0;            // mean kernel time over the slowest (1: all finish together)
+  double loadBalance = 0.0;            // mean of kernel plus other work over the slowest (1: all finish together)
   unsigned long long timedFrames = 0;  // frames whose split steps were timed (never goes down)
   unsigned rebalances = 0;             // times the slices were re-sized from measured speed
   std::string message;                 // the outcome of the last request
@@ -31,6 +35,7 @@ struct NBodySplitState {
   struct Sample {
     std::vector<double> deviceKernelMs;
     double exchangeMs = 0.0, stepMs = 0.0;
+    std::vector<double> deviceOtherMs;  // empty: none measured
   };
   std::deque<Sample> recent;
   static constexpr size_t kRecentFrames = 300;

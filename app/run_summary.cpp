@@ -18,11 +18,12 @@ static void printSplitSummary(const AppState& state) {
               "%.1f %%, estimated parallel efficiency %.1f %%, slices re-sized %u times\n",
               split.running.size(), split.recent.size(), figures.exchangeMs, figures.loadBalance * 100.0,
               figures.parallelEfficiency * 100.0, split.rebalances);
+  const std::vector<double> other = nbodySplitOtherMedians({split.recent.begin(), split.recent.end()});
   for (size_t d = 0; d < split.running.size(); ++d)
-    std::printf("  split device %zu: %s, %zu bodies, kernel %.3f ms median per step\n", d,
+    std::printf("  split device %zu: %s, %zu bodies, kernel %.3f ms median per step, busy before it %.3f ms\n", d,
                 split.running[d] < state.devices.size() ? state.devices[split.running[d]].displayName().c_str() : "?",
                 d < split.sliceBodies.size() ? split.sliceBodies[d] : size_t{0},
-                d < figures.deviceKernelMs.size() ? figures.deviceKernelMs[d] : 0.0);
+                d < figures.deviceKernelMs.size() ? figures.deviceKernelMs[d] : 0.0, d < other.size() ? other[d] : 0.0);
 }
 
 void printRunSummary(const AppState& state, const Session& session, const AppOptions& options, double seconds) {

@@ -17,10 +17,19 @@ void NBodySplitInvariants::enqueue(NBodyMultiDevice& multi, const NBodyParams& p
   // queue runs the meter after the copies.
   for (size_t d = 0; d < multi.devices(); ++d) {
     const NBodySlice& slice = multi.slices()[d];
+    Event copied;
     clCheck(clEnqueueCopyBuffer(first.get(), multi.velocities(d), velocities_.get(), slice.first * bytesPerBody,
-                                slice.first * bytesPerBody, slice.count * bytesPerBody, 0, nullptr, nullptr),
+                                slice.first * bytesPerBody, slice.count * bytesPerBody, 0, nullptr, copied.out()),
             "clEnqueueCopyBuffer (velocities to measure)");
+    // The viewer launches the next step right after (compute/nbody_multi_device.h):
+    // the device's kernel must not change these velocities before they are copied.
+    if (d > 0) {
+      const cl_event wait = copied.get();
+      clCheck(clEnqueueBarrierWithWaitList(multi.queue(d).get(), 1, &wait, nullptr),
+              "clEnqueueBarrierWithWaitList (velocities to measure)");
+    }
   }
+  first.flush();
   meter_->enqueue(first, multi.positions(0), velocities_.get(), multi.bodies(), params);
 }
 

@@ -18,6 +18,8 @@
 
 #include "app/app_state.h"
 #include "lab/run_record.h"
+#include "lab/sweep_runs.h"
+#include "test_devices.h"
 #include "ui/chart_axis.h"
 #include "ui/fonts.h"
 #include "ui/frame_rate_text.h"
@@ -752,6 +754,43 @@ TEST(ScalingSeries, NamesLoseTheirDeviceCountAndRunsGroupByConfigurationAndBodie
   EXPECT_NEAR(series[1].points[0].speedUp, 2.0, 1e-9);
   EXPECT_NEAR(series[1].points[1].speedUp, 2.0 * 60.0 / 41.0, 1e-9);
   EXPECT_NEAR(series[1].points[1].efficiency, 2.0 * 60.0 / 41.0 / 3.0, 1e-9);
+}
+
+// Records as the benches write them (lab/sweep_runs.h's nbodyRun): a run split
+// over devices (--bench nbody --devices) and one over MPI ranks (mpi/), of one
+// configuration and N, measured over different numbers of iterations (the
+// seventeenth session ran MPI at 10, the devices at 20). How long a run was
+// measured is no part of what scales: they are one line.
+RunRecord benchRun(const std::string& suffix, int count, double stepMs, int iterations) {
+  NBodyMeasurement m;
+  m.config.variant = "blocked";
+  m.config.workGroup = 256;
+  m.stepMs = {stepMs, stepMs, stepMs};
+  m.msPerStep = stepMs;
+  RunRecord r = nbodyRun(test::fakeDevice(0, 0, "NVIDIA CUDA", "NVIDIA H200"), m, 1048576, iterations);
+  r.name += suffix;
+  r.m.split.devices = count;
+  return r;
+}
+
+TEST(ScalingSeries, DeviceRunsAndMpiRankRunsOfOneConfigurationJoinOneLine) {
+  const std::vector<RunRecord> runs = {benchRun(" on 1 device", 1, 560.0, 20),
+                                       benchRun(" over 2 MPI ranks", 2, 280.0, 10)};
+  ASSERT_EQ(runs[0].status, "ok");
+  const std::vector<ScalingSeries> series = scalingSeries(runs);
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_EQ(series[0].name, nameWithoutDeviceCount(runs[0].name));
+  EXPECT_EQ(series[0].bodies, "1048576");
+  ASSERT_EQ(series[0].points.size(), 2u);
+  EXPECT_EQ(series[0].points[0].run, 0u);
+  EXPECT_EQ(series[0].points[1].run, 1u);
+  EXPECT_EQ(series[0].points[1].devices, 2);
+  EXPECT_NEAR(series[0].points[1].speedUp, 2.0, 1e-9);
+  EXPECT_NEAR(series[0].points[1].efficiency, 1.0, 1e-9);
+  // Another configuration stays apart.
+  RunRecord other = benchRun(" over 4 MPI ranks", 4, 140.0, 10);
+  other.meta.parameters.emplace_back("softening", "0.1");
+  EXPECT_EQ(scalingSeries({runs[0], runs[1], other}).front().points.size(), 2u);
 }
 
 // The view draws a point per device count where its speed-up puts it, labelled with

@@ -5,9 +5,11 @@
 // for every variant, over an uneven N and unequal and re-balanced slices.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <thread>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "compute/device_catalog.h"
 #include "compute/device_group.h"
 #include "compute/nbody_multi_device.h"
+#include "compute/nbody_slice_balance.h"
 #include "compute/nbody_split_invariants.h"
 #include "test_devices.h"
 #include "test_require.h"
@@ -60,6 +63,74 @@ TEST(NBodySlices, LoadBalanceIsTheMeanOverTheSlowest) {
   EXPECT_DOUBLE_EQ(nbodyLoadBalance({10, 10}), 1.0);
   EXPECT_DOUBLE_EQ(nbodyLoadBalance({5, 10}), 0.75);
   EXPECT_DOUBLE_EQ(nbodyLoadBalance({}), 0.0);
+}
+
+// Three devices equally fast per body (64 bodies a millisecond), the first also
+// busy 30 ms a step with other work (the drawing of the device that draws). By
+// kernel times alone the slices stay equal and the others wait 30 ms a step for
+// it; by whole shares it gets fewer bodies and all finish together.
+TEST(NBodySliceBalance, TheDeviceWithOtherWorkGetsFewerBodiesSoThatAllFinishTogether) {
+  const size_t group = 64, padded = 300 * group;
+  const std::vector<NBodySlice> equal = nbodySlices(padded, group, {1, 1, 1});
+  ASSERT_EQ(counts(equal), (std::vector<size_t>{100 * group, 100 * group, 100 * group}));
+  const std::vector<NBodyDeviceCost> costs = {{100.0, 30.0}, {100.0, 0.0}, {100.0, 0.0}};
+  EXPECT_NEAR(nbodyCostBalance(costs), 110.0 / 130.0, 1e-12);
+  // A common time T: 64 * (T - 30) + 2 * 64 * T = 19200 bodies, T = 110 ms.
+  const auto next = nbodySlices(padded, group, nbodyBalancedWeights(equal, costs));
+  EXPECT_EQ(counts(next), (std::vector<size_t>{80 * group, 110 * group, 110 * group}));
+  expectContiguous(next, padded);
+  // The shares those slices give: 80 + 30 and 110 ms, all alike.
+  std::vector<NBodyDeviceCost> after;
+  for (size_t d = 0; d < 3; ++d) after.push_back({next[d].count / 64.0, d == 0 ? 30.0 : 0.0});
+  EXPECT_NEAR(nbodyCostBalance(after), 1.0, 1e-12);
+  // Unequal speeds too: the second device twice as fast, the first busy 20 ms.
+  const std::vector<NBodySlice> now = {{0, 100 * group}, {100 * group, 100 * group}, {200 * group, 100 * group}};
+  const auto uneven = nbodySlices(padded, group, nbodyBalancedWeights(now, {{100.0, 20.0}, {50.0, 0.0}, {100.0, 0.0}}));
+  // 64 (T - 20) + 128 T + 64 T = 19200: T = 80 ms; 60, 160 and 80 groups.
+  EXPECT_EQ(counts(uneven), (std::vector<size_t>{60 * group, 160 * group, 80 * group}));
+  // Other work beyond the common time leaves the device one group; no kernel
+  // time counts as the others' mean speed; NaN is no other work.
+  EXPECT_EQ(counts(nbodySlices(padded, group, nbodyBalancedWeights(equal, {{100, 1e6}, {100, 0}, {100, 0}})))[0],
+            group);
+  EXPECT_EQ(counts(nbodySlices(padded, group, nbodyBalancedWeights(equal, {{0, 0}, {100, std::nan("")}, {100, 0}}))),
+            counts(equal));
+}
+
+// Four H200s at N = 1M (second GPU round): 512 bodies a work-group, 132 SMs; GPU
+// 0's kernel stretched by the drawing. By bodies alone the cut moves bodies off
+// GPU 0, but its 463 groups are still 4 a SM (no faster) and 529 on GPU 1 are 5
+// on one SM: 174 ms instead of 140, the frames the round measured.
+TEST(NBodySliceBalance, APredictionCountsWorkGroupsPerComputeUnit) {
+  const size_t group = 512;
+  const std::vector<unsigned> sms(4, 132);
+  auto cut = [&](std::vector<size_t> groups) {
+    std::vector<NBodySlice> out;
+    size_t first = 0;
+    for (size_t g : groups) out.push_back({first, g * group}), first += g * group;
+    return out;
+  };
+  const std::vector<NBodySlice> now = cut({512, 512, 512, 512});
+  const std::vector<NBodyDeviceCost> costs = {{146.8, 0.0}, {139.5, 0.0}, {139.5, 0.0}, {139.5, 0.0}};
+  const std::vector<NBodySlice> byBodies = nbodySlices(2048 * group, group, nbodyBalancedWeights(now, costs));
+  EXPECT_LT(byBodies[0].count, now[0].count);
+  EXPECT_NEAR(nbodyPredictedSlowestMs(now, cut({463, 529, 528, 528}), group, sms, costs), 139.5 * 5 / 4, 1e-9);
+  EXPECT_NEAR(nbodyPredictedSlowestMs(now, now, group, sms, costs), 146.8, 1e-9);
+  // Three a SM on GPU 0 is faster there, and the other work counts on top.
+  EXPECT_NEAR(nbodyPredictedSlowestMs(now, cut({396, 512, 512, 628}), group, sms,
+                                      {{140.0, 8.0}, {140.0, 0.0}, {140.0, 0.0}, {140.0, 0.0}}),
+              140.0 * 5 / 4, 1e-9);
+  // One group fewer on two compute units is no round fewer: still 10 + 30 ms.
+  EXPECT_NEAR(nbodyPredictedSlowestMs(cut({2, 2}), cut({1, 3}), group, {2, 2}, {{10.0, 30.0}, {10.0, 0.0}}),
+              40.0, 1e-9);
+}
+
+TEST(NBodySliceBalance, MediansPerDeviceLeaveOutFramesOfAnotherDeviceCount) {
+  const auto m = nbodyMedianCosts({{{1, 9}}, {{5, 1}, {6, 2}}, {{3, 3}, {2, 4}}, {{4, 5}, {10, 6}}});
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_DOUBLE_EQ(m[0].kernelMs, 4.0);
+  EXPECT_DOUBLE_EQ(m[0].otherMs, 3.0);
+  EXPECT_DOUBLE_EQ(m[1].kernelMs, 6.0);
+  EXPECT_DOUBLE_EQ(m[1].otherMs, 4.0);
 }
 
 DeviceDescriptor fakeDevice(int platform, int index, const std::string& platformName) {
@@ -221,6 +292,77 @@ TEST_F(NBodyMultiDeviceRun, UnequalAndRebalancedSlicesKeepEveryBodysState) {
   split.step(params(n));
   expectSame(expected, split.download(), "after re-balancing");
   EXPECT_THROW(split.setSlices({{0, g}, {g, g}}), NBodyConfigError);
+}
+
+// The balancer's input given, not timed: each device as fast per body, device 0
+// with other work half its kernel time. Its slice shrinks, and the bodies that
+// change devices keep their state.
+TEST_F(NBodyMultiDeviceRun, OtherWorkOnTheDisplayDeviceShrinksItsSliceAndTheBodiesStayOneDevices) {
+  const size_t n = 4099;
+  const NBodyConfig c = config("tiled", 64, 4, 1, 1);
+  const NBodySystem start = system(n);
+  const NBodySystem expected = oneDevice(c, start, 3);
+  NBodyMultiDevice split(*group_, start, c);
+  split.step(params(n));
+  std::vector<NBodyDeviceCost> costs;
+  for (const NBodySlice& s : split.slices()) costs.push_back({static_cast<double>(s.count), 0.0});
+  costs[0].otherMs = costs[0].kernelMs * 0.5;
+  const std::vector<NBodySlice> before = split.slices();
+  EXPECT_TRUE(split.rebalance(costs));
+  EXPECT_LT(split.slices()[0].count, before[0].count);
+  EXPECT_GT(split.slices()[1].count, before[1].count);
+  // Each device's kernel at the same speed plus its other work: within a group's time of each other.
+  std::vector<NBodyDeviceCost> predicted;
+  for (size_t d = 0; d < 3; ++d) predicted.push_back({static_cast<double>(split.slices()[d].count), costs[d].otherMs});
+  EXPECT_GT(nbodyCostBalance(predicted), nbodyCostBalance(costs));
+  split.launch(params(n));  // a step in flight when the next re-size comes: it completes by the old slices
+  EXPECT_TRUE(split.rebalance({{100.0, 0.0}, {50.0, 0.0}, {100.0, 0.0}}));
+  EXPECT_FALSE(split.stepPending());
+  split.step(params(n));
+  expectSame(expected, split.download(), "after re-sizing by whole shares");
+}
+
+// The viewer's way: each step launched while the last one's values are shown.
+// The display values of a completed step stay as they were while the next step
+// runs to its end (two buffers), and the positions after S steps are one
+// device's, whether a step completes by the next launch, by completeStep or by download.
+TEST_F(NBodyMultiDeviceRun, StepsAFrameBehindKeepTheShownValuesAndOneDevicesPositions) {
+  const size_t n = 4099;
+  const NBodyConfig c = config("blocked", 32, 2, 2, 2);
+  const NBodySystem start = system(n);
+  NBodyMultiDevice split(*group_, start, c);
+  split.gatherDisplayEachStep();
+  EXPECT_EQ(split.displayOnHost(), nullptr) << "no step completed yet";
+  split.launch(params(n));
+  EXPECT_TRUE(split.stepPending());
+  const NBodyMultiStepTimes first = split.completeStep();
+  ASSERT_EQ(first.kernelMs.size(), 3u);
+  ASSERT_EQ(first.waitMs.size(), 3u);
+  for (size_t d = 0; d < 3; ++d) {
+    EXPECT_GT(first.kernelMs[d], 0.0);
+    EXPECT_GE(first.waitMs[d], 0.0);
+    EXPECT_TRUE(std::isfinite(first.waitMs[d]));
+  }
+  const float* shown = split.displayOnHost();
+  ASSERT_NE(shown, nullptr);
+  const std::vector<float> afterOne(shown, shown + split.padded() * 4);
+  const NBodySystem one = oneDevice(c, start, 1);
+  for (size_t i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k)
+      ASSERT_EQ(afterOne[i * 4 + k], static_cast<float>(one.positions[i][k])) << "body " << i;
+  split.launch(params(n));  // step 2 runs to its end: its values must not replace step 1's on show
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!split.pendingStepFinished() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(split.pendingStepFinished());
+  EXPECT_EQ(std::vector<float>(split.displayOnHost(), split.displayOnHost() + split.padded() * 4), afterOne);
+  split.launch(params(n));  // completes step 2 first
+  split.launch(params(n));
+  expectSame(oneDevice(c, start, 4), split.download(), "four steps a frame behind");
+  EXPECT_FALSE(split.stepPending());
+  split.launch(params(n));
+  split.completeStep();
+  expectSame(oneDevice(c, start, 5), split.download(), "and one more completed by completeStep");
 }
 
 TEST_F(NBodyMultiDeviceRun, ASingleDeviceGroupRunsLikeOneDevice) {

@@ -134,6 +134,48 @@ TEST_F(NBodySplitViewer, SwitchingOneThreeOneDevicesKeepsTheState) {
   expectSameBodies(*session_->snapshot(), oneDeviceAfter(static_cast<int>(steps)));
 }
 
+// The split steps a frame behind, as one device does: a frame launches its steps
+// and shows those the last frame launched, so the frame that starts the split has
+// no timings yet and the next has the last frame's. Two steps a frame, a pause
+// (the last launched step shows once done), and the switch back to one device
+// with a step in flight: the bodies are one device's after as many steps.
+TEST_F(NBodySplitViewer, StepsAFrameBehindThroughSwitchesOneThreeOne) {
+  frame();
+  state_.nbody.stepsPerFrame = 2;
+  frame();
+  state_.nbody.split.requested = allOnPlatform();
+  const NBodySplitState& split = state_.nbody.split;
+  ASSERT_TRUE(framesUntilSplit()) << split.message;
+  EXPECT_EQ(split.timedFrames, 0u) << "the steps launched by the split's first frame run on after it";
+  const unsigned long long launched = state_.nbody.steps;
+  frame();
+  EXPECT_EQ(split.timedFrames, 1u);
+  EXPECT_EQ(state_.nbody.steps, launched + 2);
+  ASSERT_EQ(split.deviceKernelMs.size(), 3u);
+  ASSERT_EQ(split.deviceOtherMs.size(), 3u);
+  for (double ms : split.deviceOtherMs) EXPECT_TRUE(std::isfinite(ms) && ms >= 0.0) << ms;
+  frame();
+  // Paused, the step in flight completes once it is done, with no new step.
+  state_.nbody.paused = true;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const unsigned long long timed = split.timedFrames;
+  while (split.timedFrames == timed && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    frame();
+  }
+  EXPECT_EQ(split.timedFrames, timed + 1) << "the paused frame shows the last step";
+  state_.nbody.paused = false;
+  frame();
+  frame();
+  state_.nbody.split.requested = std::vector<size_t>{*state_.activeDevice};
+  frame();  // joins with the last frame's step in flight
+  EXPECT_FALSE(split.active()) << split.message;
+  frame();
+  const unsigned long long steps = state_.nbody.steps;
+  EXPECT_GE(steps, 14u);
+  expectSameBodies(*session_->snapshot(), oneDeviceAfter(static_cast<int>(steps)));
+}
+
 // The app on a private copy of kernels/, so that a test can break a file after
 // the display device built it.
 class NBodySplitOwnKernels : public NBodySplitViewer {

@@ -83,8 +83,10 @@ void drawNBodySplitProfile(const AppState& state) {
   if (!ImGui::CollapsingHeader("N-body split over devices", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const RunSplit figures = nbodySplitFigures({split.recent.begin(), split.recent.end()});
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("nbody split", 4, flags)) {
-    for (const char* h : {"device", "bodies", "kernel ms (newest)", "kernel ms (median)"}) ImGui::TableSetupColumn(h);
+  const std::vector<double> other = nbodySplitOtherMedians({split.recent.begin(), split.recent.end()});
+  if (ImGui::BeginTable("nbody split", 5, flags)) {
+    for (const char* h : {"device", "bodies", "kernel ms (newest)", "kernel ms (median)", "busy before ms (median)"})
+      ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (size_t d = 0; d < split.running.size(); ++d) {
       ImGui::TableNextRow();
@@ -97,6 +99,8 @@ void drawNBodySplitProfile(const AppState& state) {
       if (d < split.deviceKernelMs.size()) ImGui::Text("%.3f", split.deviceKernelMs[d]);
       ImGui::TableSetColumnIndex(3);
       if (d < figures.deviceKernelMs.size()) ImGui::Text("%.3f", figures.deviceKernelMs[d]);
+      ImGui::TableSetColumnIndex(4);
+      if (d < other.size()) ImGui::Text("%.3f", other[d]);
     }
     ImGui::EndTable();
   }
@@ -104,9 +108,11 @@ void drawNBodySplitProfile(const AppState& state) {
               split.stepMs);
   ImGui::Text("load balance: %.1f %% (median %.1f %%); slices re-sized %u times", split.loadBalance * 100.0,
               figures.loadBalance * 100.0, split.rebalances);
-  hintText("Kernel times from each device's OpenCL events; the exchange is the rest of the step: the new positions "
-           "going through host memory to every other device. Load balance: the mean kernel time over the slowest "
-           "(100 %%: all finish together). Medians over the last %zu frames.",
+  hintText("Kernel times from each device's OpenCL events. Busy before: from the step's start until the device "
+           "began its kernel, as it finished other work first (on the device that draws, mostly the drawing of the "
+           "bodies). The exchange is the rest of the step: the new positions going through host memory to every "
+           "other device. Load balance: the mean of kernel plus busy before over the slowest (100 %%: all finish "
+           "together); the bodies are shared out to even it. Medians over the last %zu frames.",
            split.recent.size());
 }
 

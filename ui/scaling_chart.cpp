@@ -38,11 +38,13 @@ namespace {
 using Parameters = std::vector<std::pair<std::string, std::string>>;
 
 // A run's configuration whatever it ran on: its parameters by name, less a count
-// of devices or ranks should a record carry one (the count is m.split.devices).
+// of devices or ranks should a record carry one (the count is m.split.devices),
+// and less how many steps were timed: --bench nbody --devices and MPI ranks were
+// run at 20 and 10 iterations of one configuration, and are one line.
 Parameters configurationOf(const RunRecord& r) {
   Parameters p;
   for (const auto& kv : r.meta.parameters)
-    if (kv.first != "devices" && kv.first != "ranks") p.push_back(kv);
+    if (kv.first != "devices" && kv.first != "ranks" && kv.first != "iterations") p.push_back(kv);
   std::sort(p.begin(), p.end());
   return p;
 }
