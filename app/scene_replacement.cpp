@@ -20,7 +20,7 @@ const char* sceneName(SceneKind kind) {
 Replacement pendingReplacement(const AppState& state) {
   if (state.requestedDevice && *state.requestedDevice < state.devices.size() &&
       state.activeDevice != state.requestedDevice)
-    return {"switching to " + state.devices[*state.requestedDevice].displayName(), true};
+    return {"switching to " + state.devices[*state.requestedDevice].displayName()};
   if (state.requestedScene && *state.requestedScene != state.scene)
     return {std::string("opening ") + sceneName(*state.requestedScene)};
   if (state.requestedInterop && *state.requestedInterop != state.interopPath)

@@ -12,8 +12,7 @@
 namespace ks {
 
 struct Replacement {
-  std::string what;              // in words for the log ("switching to <device>"); empty: none
-  bool replacesContext = false;  // another device: the context goes too, and with it its program builds
+  std::string what;  // in words for the log ("switching to <device>"); empty: none
 };
 // What the requests in `state` would replace; none when no request is pending or
 // each asks for what runs.

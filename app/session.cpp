@@ -278,11 +278,9 @@ bool Session::holdReplacement(AppState& state) {
   // start's builds) is replaced once that work has finished, a frame or more later:
   // closing it, rebinding its pictures or replacing its context now would wait for
   // it (issue 22: 1-2 s on PoCL), and so would the next scene's first use of the
-  // device's cores. A context goes only once its program builds have finished (its
-  // cache waits for them). Frames go on meanwhile; the scene starts nothing new.
+  // device's cores. Frames go on meanwhile; the scene starts nothing new.
   const Replacement replacement = pendingReplacement(state);
-  const bool hold = !replacement.what.empty() &&
-                    (scene_->finishing() || (replacement.replacesContext && compute_->programs().building()));
+  const bool hold = !replacement.what.empty() && scene_->finishing();
   if (!hold) {
     heldReplacement_.clear();
     return false;
