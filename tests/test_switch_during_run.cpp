@@ -36,8 +36,12 @@ double msSince(std::chrono::steady_clock::time_point t) {
 class SwitchDuringRunTest : public test::SessionFixture {
  protected:
   SwitchDuringRunTest() : SessionFixture(320, 240, 256) {}
-  // The issue's ~100 ms with room for a loaded 2-core machine (the test runs alone).
-  static constexpr double kFrameBoundMs = 150.0;
+  // The issue's ~100 ms with room for a loaded 2-core machine: the test runs alone,
+  // but the work it waits for (a run, two devices' builds) takes both cores, and
+  // other jobs may share the machine (a frame measured 163 ms there). The old code
+  // switched in the frame that took the request, waiting 0.5-2 s: that is what
+  // fails without the gate, whatever this bound.
+  static constexpr double kFrameBoundMs = 300.0;
   static constexpr double kRunMs = 1500.0;  // an image-lab run this long at least
   static constexpr int kMaxWidth = 6400;
 
@@ -134,7 +138,7 @@ TEST_F(SwitchDuringRunTest, DeviceSwitchWaitsForTheImageRunWithoutHoldingFrames)
   const double longest = longestFrameMs([&] { return state_.activeDevice == cpus_[1] && msSince(asked) > runMs; },
                                         [&] { return state_.activeDevice == cpus_[1]; }, &frames);
   ASSERT_EQ(state_.activeDevice, cpus_[1]) << state_.deviceMessage;
-  EXPECT_GT(runMs, 3 * kFrameBoundMs) << state_.image.width << "x" << state_.image.height;
+  EXPECT_GT(runMs, 2 * kFrameBoundMs) << state_.image.width << "x" << state_.image.height;
   EXPECT_GE(frames, 2) << "the frame that took the request switched: it waited for the run";
   EXPECT_LT(longest, kFrameBoundMs) << "the longest of " << frames << " frames before the switch; a run: " << runMs
                                     << " ms";
