@@ -1,8 +1,7 @@
 // Requests that replace the running scene or what it runs on, made while the
 // scene's work still runs on another thread (issue 22): a device switch during
-// the image lab's run on a CPU device, and a device switch while the N-body step's
-// split over devices is being started (its kernels building on a worker). Each
-// used to wait for that work in the frame that took the request (1-2 s on PoCL);
+// the image lab's run on a CPU device. It used to wait for that work in the frame
+// that took the request (1-2 s on PoCL);
 // now Session::applyRequests puts the request off, frames going on, and acts on it
 // once the work has finished. PoCL is made to list two CPU devices (pthread and
 // basic) so that there is a device to switch to.
@@ -148,35 +147,6 @@ TEST_F(SwitchDuringRunTest, DeviceSwitchWaitsForTheImageRunWithoutHoldingFrames)
               runMs, firstFrameMs_, frames, longest);
   frameUntilIdle();
   EXPECT_EQ(state_.image.path, path) << "the lab opens its picture again: " << state_.image.message;
-}
-
-// The N-body step's split over both CPU devices being started (its kernels compile
-// on a worker, hundreds of ms on PoCL), then the other device asked for as the one
-// that draws: the frame that takes the request does not wait for those builds; the
-// switch follows once they are done.
-TEST_F(SwitchDuringRunTest, DeviceSwitchDuringASplitStartHoldsNoFrame) {
-  ASSERT_EQ(state_.scene, SceneKind::NBody);
-  // Same platform for the split.
-  if (state_.devices[cpus_[0]].platformIndex != state_.devices[cpus_[1]].platformIndex)
-    GTEST_SKIP() << "the two CPU devices are on different platforms";
-  state_.nbody.split.requested = std::vector<size_t>{cpus_[0], cpus_[1]};
-  frame();
-  ASSERT_FALSE(state_.nbody.split.preparing.empty()) << state_.nbody.split.message;
-  state_.requestedDevice = cpus_[1];
-  int frames = 0;
-  const auto asked = std::chrono::steady_clock::now();
-  const double longest =
-      longestFrameMs([&] { return state_.activeDevice == cpus_[1]; }, [&] { return state_.activeDevice == cpus_[1]; },
-                     &frames);
-  const double switchedMs = msSince(asked);
-  ASSERT_EQ(state_.activeDevice, cpus_[1]) << state_.deviceMessage;
-  std::printf("device switch during a split start: switched after %.0f ms; the frame that took the request %.1f ms, "
-              "the longest of %d frames before the switch %.1f ms\n",
-              switchedMs, firstFrameMs_, frames, longest);
-  EXPECT_GE(frames, 1) << "the frame that took the request switched: it waited for the split's builds";
-  EXPECT_LT(longest, kFrameBoundMs) << "the longest of " << frames << " frames before the switch";
-  for (int i = 0; i < 5; ++i) frame();
-  EXPECT_GT(state_.nbody.steps, 0u);
 }
 
 }  // namespace
