@@ -19,6 +19,7 @@
 #include "app/bench_rotate.h"
 #include "app/bench_transpose.h"
 #include "app/cli.h"
+#include "app/exit_leaving_work.h"
 #include "app/fps_counter.h"
 #include "app/image_batch.h"
 #include "app/image_lab_settings.h"
@@ -307,6 +308,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   }
 
   // ---- shutdown ------------------------------------------------------------
+  surface->hide();  // at once: what follows may take a moment
   ks::printRunSummary(state, session, options, std::chrono::duration<double>(Clock::now() - start).count());
   if (options.stateDump) {
     if (const std::string error = ks::writeStateDump(state, *options.stateDump); !error.empty())
@@ -314,6 +316,12 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   }
   if (const int code = ks::finishRecording(state, options); code != ks::kExitOk) return code;
   if (!headless) saveViewerSettings(settings, state, *surface, session.compute().device(), configDir / "settings.json");
+  // A launch, a run or a build still going on another thread would hold the teardown
+  // until it ends (seconds on a CPU device): everything is written, so end now.
+  if (session.workInFlight() || state.runs.sweep.holdsDevice) {
+    imgui.saveLayout();
+    ks::exitLeavingWorkRunning(ks::kExitOk);
+  }
   return ks::kExitOk;
 }
 

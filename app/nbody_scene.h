@@ -28,6 +28,9 @@ class NBodyScene final : public Scene {
   void draw(AppState& state, int viewportW, int viewportH) override;
   void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) override;
   std::optional<NBodySystem> snapshot() override { return currentSystem(); }
+  // While a split start builds (or one given up still does): the scene's destructor
+  // would wait for it.
+  bool finishing() override;
 
  private:
   void applyRequests(AppState& state);

@@ -53,6 +53,11 @@ NBodyScene::~NBodyScene() {
   }
 }
 
+bool NBodyScene::finishing() {
+  std::erase_if(givenUp_, [](const auto& start) { return start->ready(); });
+  return !givenUp_.empty() || (splitStart_ && !splitStart_->ready());
+}
+
 void NBodyScene::applySplitRequest(AppState& state) {
   NBodySplitState& split = state.nbody.split;
   std::erase_if(givenUp_, [](const auto& start) { return start->ready(); });

@@ -38,6 +38,9 @@ class RenderSurface {
   virtual void present() = 0;
   virtual void setVsync(bool on) = 0;
   virtual void toggleFullscreen() {}
+  // Takes the window off the screen at once (quitting: the user sees it go while the
+  // app writes its files); nothing without a window.
+  virtual void hide() {}
   // Paths of files dropped on the window, delivered from pollEvents().
   virtual void setDropHandler(std::function<void(std::vector<std::string>)> handler) { (void)handler; }
   virtual GlContextHandles glHandles() const = 0;

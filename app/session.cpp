@@ -9,6 +9,7 @@
 #include "app/nbody_split_runner.h"
 #include "app/pattern_scene.h"
 #include "app/render_surface.h"
+#include "app/scene_replacement.h"
 #include "compute/device_ceilings.h"
 #include "compute/gl_share_probe.h"
 #include "compute/kernel_files.h"
@@ -233,6 +234,7 @@ void Session::switchInterop(InteropPath path, AppState& state) {
 void Session::applyRequests(AppState& state) {
   pollKernelFiles(state);
   for (const auto& message : compute_->programs().takeDiskMessages()) state.report(message);
+  if (holdReplacement(state)) return;
   if (state.requestedDevice) {
     const size_t index = *state.requestedDevice;
     state.requestedDevice.reset();
@@ -250,11 +252,6 @@ void Session::applyRequests(AppState& state) {
       }
     }
   }
-  // A scene whose work still runs on another thread goes once that work has finished
-  // (a frame or more later): closing it now would wait for it (issue 22: 1-2 s on
-  // PoCL), and so would the next scene's first use of the device's cores. Frames go
-  // on meanwhile; the scene starts nothing new while its run is in flight.
-  if (state.requestedScene && *state.requestedScene != state.scene && scene_->finishing()) return;
   if (state.requestedScene) {
     const SceneKind kind = *state.requestedScene;
     state.requestedScene.reset();
@@ -275,6 +272,25 @@ void Session::applyRequests(AppState& state) {
     if (path != state.interopPath) switchInterop(path, state);
   }
 }
+
+bool Session::holdReplacement(AppState& state) {
+  // A scene whose work still runs on another thread (the image lab's run, a split
+  // start's builds) is replaced once that work has finished, a frame or more later:
+  // closing it, rebinding its pictures or replacing its context now would wait for
+  // it (issue 22: 1-2 s on PoCL), and so would the next scene's first use of the
+  // device's cores. Frames go on meanwhile; the scene starts nothing new.
+  const Replacement replacement = pendingReplacement(state);
+  const bool hold = !replacement.what.empty() && scene_->finishing();
+  if (!hold) {
+    heldReplacement_.clear();
+    return false;
+  }
+  if (replacement.what != heldReplacement_) state.report(replacement.what + " once the work under way has finished");
+  heldReplacement_ = replacement.what;
+  return true;
+}
+
+bool Session::workInFlight() { return scene_->finishing() || compute_->programs().building(); }
 
 void Session::pollKernelFiles(AppState& state) {
   const auto now = std::chrono::steady_clock::now();

@@ -74,6 +74,9 @@ class Session {
   void reloadKernels(const std::vector<std::string>& files, AppState& state);
   const ComputeContext& compute() const { return *compute_; }
   ComputeContext& compute() { return *compute_; }  // for the UI's sweeps, between frames
+  // Whether work the session started still runs on another thread (the scene's run,
+  // a split start's builds, program builds); never waits. Quitting does not wait for it.
+  bool workInFlight();
   // The N-body bodies as they are now (empty in other scenes).
   std::optional<NBodySystem> snapshot() { return scene_->snapshot(); }
 
@@ -87,6 +90,10 @@ class Session {
   // else the best available one (with a message saying why).
   InteropPath choosePath(const std::vector<InteropPathStatus>& statuses, AppState& state) const;
   void switchInterop(InteropPath path, AppState& state);
+  // The one gate for requests that replace the scene or what it runs on (scene,
+  // device, interop path): true (said once in the log) while they wait for the
+  // scene's work on another thread.
+  bool holdReplacement(AppState& state);
 
   std::filesystem::path kernelsDir_;
   std::optional<std::filesystem::path> programCacheDir_;  // on-disk binaries; empty: memory only
@@ -94,6 +101,7 @@ class Session {
   std::chrono::steady_clock::time_point lastKernelPoll_;
   GlContextHandles gl_;
   std::optional<InteropPath> wantedInterop_;  // from --interop or the UI; empty: automatic
+  std::string heldReplacement_;  // the replacement the log last said waits
   // Declared in dependency order: destroyed scene first, context last.
   std::unique_ptr<ComputeContext> compute_;
   std::unique_ptr<InteropBackend> interop_;

@@ -62,6 +62,7 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
                   {"angle", state.image.angle},
                   {"spin_degrees_per_second", state.image.spin ? json(state.image.spinDegreesPerSecond) : json(nullptr)},
                   {"pipeline_runs", state.image.pipelineRuns},
+                  {"run_in_flight", state.image.runInFlight},
                   {"view", imageLabViewName(state.image.view)},
                   {"running_rotate", state.image.runningRotate},
                   {"running_transpose", state.image.transpose ? json(state.image.runningTranspose) : json(nullptr)},

@@ -75,6 +75,7 @@ class WindowSurface final : public RenderSurface {
     return true;
   }
   void pollEvents() override { glfwPollEvents(); }
+  void hide() override { glfwHideWindow(window_); }
   SurfaceSize framebufferSize() const override {
     SurfaceSize s;
     glfwGetFramebufferSize(window_, &s.width, &s.height);

@@ -187,6 +187,12 @@ bool ProgramCache::ready(const std::string& source, const std::string& options) 
   return it != pending_.end() && it->second.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
+bool ProgramCache::building() const {
+  for (const auto& [key, build] : pending_)
+    if (build.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return true;
+  return false;
+}
+
 void ProgramCache::clear() {
   pending_.clear();  // waits for builds under way
   entries_.clear();

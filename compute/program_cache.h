@@ -64,6 +64,9 @@ class ProgramCache {
   // Whether get() would answer without compiling: cached, or a prefetch has finished.
   bool ready(const std::string& source, const std::string& options) const;
   size_t pending() const { return pending_.size(); }
+  // Whether a build started by prefetch is still compiling; never waits. The cache's
+  // destructor waits for such builds (a device switch puts itself off until then).
+  bool building() const;
 
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }

@@ -81,6 +81,10 @@ ImGuiLayer::~ImGuiLayer() {
   ImGui::DestroyContext();
 }
 
+void ImGuiLayer::saveLayout() const {
+  if (!iniFile_.empty()) ImGui::SaveIniSettingsToDisk(iniFile_.c_str());
+}
+
 void ImGuiLayer::newFrame(double deltaSeconds) {
   ImGui_ImplOpenGL3_NewFrame();
   if (surface_.window()) {

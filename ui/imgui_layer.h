@@ -21,6 +21,9 @@ class ImGuiLayer {
   // Which font the UI uses and at what size, or why ImGui's own: for the log.
   const std::string& fontMessage() const { return fontMessage_; }
   bool usesBuiltInFont() const { return builtInFont_; }
+  // Writes the panels' places to the ini file now (the destructor does too), for a
+  // process that ends without tearing down.
+  void saveLayout() const;
 
  private:
   RenderSurface& surface_;
