@@ -84,9 +84,10 @@ std::optional<int> exitLine(const std::string& out, const std::string& label) {
 
 // Starts kernelscope in the image lab under Xvfb (with `startImage` open, when
 // given), drops `files` on its window with xdnd_drop, and waits for the app to
-// finish its frames. The start image is open before any drop can land: it opens
-// in the first frame, and a drop takes the app several event polls (XdndStatus,
-// then the selection request after XdndDrop).
+// finish its frames. The start image is open before the drop: it is decoded and
+// put on the device off the frame loop, and a file dropped meanwhile would take
+// its place, so the drop starts only once the app has said on stderr that it
+// opened it (CI once dropped first and the start image never showed).
 DropRun dropOnApp(const TempDir& dir, const std::vector<fs::path>& files, const fs::path& startImage = {}) {
   const fs::path dump = dir / "state.json";
   std::string uris;
@@ -98,8 +99,11 @@ DropRun dropOnApp(const TempDir& dir, const std::vector<fs::path>& files, const 
          << " --scene image --frames 400 --no-vsync --size 800x600 --state-dump " << shellQuote(dump.string())
          << " --config-dir " << shellQuote((dir / "config").string())
          << (startImage.empty() ? "" : " " + shellQuote(startImage.string())) << " > app.out 2> app.err &\n"
-         << "app=$!\n"
-         << shellQuote(kDropTool.string()) << " kernelscope" << uris << " --timeout " << kDropTimeoutSeconds
+         << "app=$!\n";
+  if (!startImage.empty())
+    script << "i=0; while ! grep -qF " << shellQuote("kernelscope: opened " + startImage.string()) << " app.err"
+           << " && kill -0 $app 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done\n";
+  script << shellQuote(kDropTool.string()) << " kernelscope" << uris << " --timeout " << kDropTimeoutSeconds
          << " > drop.out 2> drop.err &\n"
          << "drop=$!\n"
          << "wait $app; app_exit=$?\n"
