@@ -25,6 +25,7 @@
 #include "compute/image_layout.h"
 #include "compute/image_reference.h"
 #include "compute/interop/rgba_conversion.h"
+#include "compute/paced_launches.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
 #include "compute/kernel_op.h"
@@ -1010,6 +1011,33 @@ TEST_F(ImageKernels, ToRgbaWritesThePictureGlDraws) {
           want.data[i * 4 + c] = channels == 4 ? in.data[i * 4 + c] : c == 3 ? 255 : in.data[i];
       EXPECT_EQ(difference(got, want), "") << name(s, channels);
     }
+}
+
+// The blocking measurements (the CLI's sweeps) give PacedLaunches a budget without
+// a limit (1e12 ms): after the first launch, every launch left goes in one batch,
+// and counting how many would fit must not overflow an int (UBSan caught 5e13).
+TEST_F(ImageKernels, PacedLaunchesWithoutABudgetLimitSendTheRestInOneBatch) {
+  auto build = compute_->buildKernelFile("display.cl");
+  ASSERT_TRUE(build->ok()) << build->error << "\n" << build->log;
+  Kernel toRgba(build->program.get(), "to_rgba");
+  const HostImage in = randomHostImage({64, 4, 4}, 3);
+  const Buffer src = upload(in);
+  Buffer out = garbage(ImageLayout{64, 4, 4});
+  toRgba.setArg(0, src.get());
+  toRgba.setArg(1, static_cast<cl_int>(4));
+  toRgba.setArg(2, out.get());
+  toRgba.setArg(3, static_cast<cl_int>(in.layout.pixels()));
+  Queue& queue = compute_->queue();
+  PacedLaunches launches(queue, [&](Event* e) { queue.enqueueKernel(toRgba, {64}, {64}, e); }, 2, 5, 1e12);
+  EXPECT_FALSE(launches.poll());
+  EXPECT_EQ(launches.lastBatchSize(), 1) << "one launch first, to time one";
+  queue.finish();
+  ASSERT_FALSE(launches.poll());
+  ASSERT_GT(launches.longestLaunchMs(), 0.0);
+  EXPECT_EQ(launches.lastBatchSize(), 6) << "the one warm-up and five timed launches left, at once";
+  queue.finish();
+  EXPECT_TRUE(launches.poll());
+  EXPECT_EQ(launches.timedMs().size(), 5u);
 }
 
 TEST_F(ImageKernels, StatisticsOfKnownImages) {
