@@ -3,6 +3,7 @@
 set(GLAD_OUT ${CMAKE_BINARY_DIR}/glad)
 set(GLAD_EXTENSIONS
   GL_EXT_memory_object GL_EXT_memory_object_fd GL_EXT_semaphore GL_EXT_semaphore_fd GL_ARB_buffer_storage
+  GL_ARB_compute_shader GL_ARB_shader_storage_buffer_object GL_ARB_shader_image_load_store GL_ARB_clear_buffer_object
   EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query EGL_EXT_platform_base
   EGL_EXT_platform_device EGL_MESA_platform_surfaceless EGL_KHR_surfaceless_context
   EGL_KHR_create_context EGL_EXT_device_drm)

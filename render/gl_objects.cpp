@@ -63,21 +63,12 @@ void lookUpUniforms(GLuint program, std::initializer_list<std::pair<const char*,
   }
 }
 
-ShaderProgram createShaderProgram(const char* vertexSource, const char* fragmentSource, const std::string& label) {
-  const GLuint vs = compileShader(GL_VERTEX_SHADER, vertexSource, label + " (vertex)");
-  GLuint fs = 0;
-  try {
-    fs = compileShader(GL_FRAGMENT_SHADER, fragmentSource, label + " (fragment)");
-  } catch (...) {
-    glDeleteShader(vs);
-    throw;
-  }
+// Links the compiled shaders (deleting them) into a program; throws GlError with the linker's log.
+static ShaderProgram linkProgram(std::initializer_list<GLuint> shaders, const std::string& label) {
   ShaderProgram program(glCreateProgram());
-  glAttachShader(program.get(), vs);
-  glAttachShader(program.get(), fs);
+  for (GLuint shader : shaders) glAttachShader(program.get(), shader);
   glLinkProgram(program.get());
-  glDeleteShader(vs);
-  glDeleteShader(fs);
+  for (GLuint shader : shaders) glDeleteShader(shader);
   GLint ok = GL_FALSE;
   glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
   if (!ok) {
@@ -89,6 +80,22 @@ ShaderProgram createShaderProgram(const char* vertexSource, const char* fragment
   }
   glCheck("createShaderProgram");
   return program;
+}
+
+ShaderProgram createShaderProgram(const char* vertexSource, const char* fragmentSource, const std::string& label) {
+  const GLuint vs = compileShader(GL_VERTEX_SHADER, vertexSource, label + " (vertex)");
+  GLuint fs = 0;
+  try {
+    fs = compileShader(GL_FRAGMENT_SHADER, fragmentSource, label + " (fragment)");
+  } catch (...) {
+    glDeleteShader(vs);
+    throw;
+  }
+  return linkProgram({vs, fs}, label);
+}
+
+ShaderProgram createComputeProgram(const char* source, const std::string& label) {
+  return linkProgram({compileShader(GL_COMPUTE_SHADER, source, label + " (compute)")}, label);
 }
 
 Framebuffer::Framebuffer(int width, int height) : width_(width), height_(height) {

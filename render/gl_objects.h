@@ -47,6 +47,8 @@ Texture createTexture2D(int width, int height, GLenum internalFormat);
 VertexArray createVertexArray();
 // Compiles and links; throws GlError with the compiler's log on failure.
 ShaderProgram createShaderProgram(const char* vertexSource, const char* fragmentSource, const std::string& label);
+// The same for a compute shader (GL 4.3 or ARB_compute_shader).
+ShaderProgram createComputeProgram(const char* source, const std::string& label);
 // Looks up each uniform of a linked program into its location; throws GlError naming
 // the program and the uniform when one is missing (a misspelt or unused name would
 // make every glUniform* call with it do nothing, silently).

@@ -8,6 +8,7 @@
 
 #include "render/embedded_shaders.h"
 #include "render/gl_check.h"
+#include "render/particle_splat.h"
 
 namespace ks {
 
@@ -57,14 +58,18 @@ class SavedState {
 }  // namespace
 
 const char* const* ParticleRenderer::colorMapNames(int* count) {
-  // Same order as colorMap in shaders/particles.frag.
+  // Same order as speedColour in shaders/particle_look.glsl.
   static const char* const names[kColorMapCount] = {"inferno", "ice", "white"};
   if (count) *count = kColorMapCount;
   return names;
 }
 
 ParticleRenderer::ParticleRenderer()
-    : program_(createShaderProgram(shaders::particles_vert, shaders::particles_frag, "particles")),
+    : program_(createShaderProgram((std::string("#version 330 core\n") + shaders::particle_look_glsl +
+                                    shaders::particles_vert).c_str(),
+                                   (std::string("#version 330 core\n") + shaders::particle_look_glsl +
+                                    shaders::particles_frag).c_str(),
+                                   "particles")),
       vao_(createVertexArray()) {
   lookUpUniforms(program_.get(),
                  {{"viewProjection", &viewProjectionLocation_}, {"pointSize", &pointSizeLocation_},
@@ -80,8 +85,9 @@ ParticleRenderer::ParticleRenderer()
   glCheck("ParticleRenderer setup");
 }
 
-void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProjection,
-                            const ParticleStyle& style) const {
+ParticleRenderer::~ParticleRenderer() = default;
+
+void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style) {
   if (count == 0) return;
   if (vbo == 0) throw GlError("ParticleRenderer::draw: no vertex buffer for " + std::to_string(count) + " particles");
   if (count > static_cast<size_t>(std::numeric_limits<GLsizei>::max()))
@@ -97,6 +103,25 @@ void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProje
   if (static_cast<unsigned long long>(bytes) < count * kParticleBytes)
     throw GlError("ParticleRenderer::draw: buffer " + std::to_string(vbo) + " holds " + std::to_string(bytes) +
                   " bytes, " + std::to_string(count) + " particles need " + std::to_string(count * kParticleBytes));
+
+  splatNotUsed_.clear();
+  if (style.drawing != ParticleDrawing::PointSprites) {
+    if (!splatProbed_) {
+      splatProbed_ = true;
+      splatUnavailable_ = ParticleSplat::unavailableReason();
+      if (splatUnavailable_.empty()) splat_ = std::make_unique<ParticleSplat>();
+    }
+    GLint viewport[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    splatNotUsed_ = splat_ ? splat_->refusal(count, viewport[2], viewport[3]) : splatUnavailable_;
+    if (splatNotUsed_.empty()) {
+      glBindBuffer(GL_ARRAY_BUFFER, 0);
+      splat_->draw(vbo, count, viewProjection, style, maxPointSize_);
+      lastDrawing_ = ParticleDrawing::ComputeSplat;
+      return;
+    }
+  }
+  lastDrawing_ = ParticleDrawing::PointSprites;
 
   glBindVertexArray(vao_.get());
   // Pointed at the buffer on every draw: which buffer holds the particles can

@@ -5,10 +5,21 @@
 
 #include <cstddef>
 #include <glm/glm.hpp>
+#include <memory>
+#include <string>
 
 #include "render/gl_objects.h"
 
 namespace ks {
+
+class ParticleSplat;
+
+// How the particles reach the framebuffer; both draw the same picture (tests/test_particle_splat).
+enum class ParticleDrawing {
+  Automatic,     // the compute splat where the GL runs it, else point sprites
+  PointSprites,  // GL's point pipeline
+  ComputeSplat,  // compute shaders (GL 4.3): for GPUs whose point pipeline is slow
+};
 
 struct ParticleStyle {
   float pointSize = 3.0f;             // pixels
@@ -16,19 +27,28 @@ struct ParticleStyle {
   int colorMap = 0;                   // index into ParticleRenderer::colorMapNames
   float maxSpeed = 1.0f;              // speed at the top of the colour map
   float attenuationDistance = 0.0f;   // > 0: sprites this far from the eye are pointSize wide, nearer ones larger
+  ParticleDrawing drawing = ParticleDrawing::Automatic;
 };
 
 class ParticleRenderer {
  public:
   // Needs a current GL 3.3 core context; compiles the shaders.
   ParticleRenderer();
+  ~ParticleRenderer();
 
   // Draws `count` particles from `vbo` into the current framebuffer and viewport.
   // The buffer may change from call to call (simulation or interop path switched).
   // Blending is additive and depth testing off; every GL state it changes
   // (blend, depth test, program point size, program, VAO, array buffer) is restored.
   // count 0 draws nothing. Throws GlError if `vbo` holds fewer than `count` particles.
-  void draw(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style) const;
+  // style.drawing picks point sprites or the compute splat; a splat this GL cannot draw falls
+  // back to point sprites with the reason in splatNotUsedReason().
+  void draw(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style);
+
+  // How the last draw() drew (PointSprites or ComputeSplat), and why the compute splat was not
+  // used when it was asked for or chosen automatically ("" when it was, or was not wanted).
+  ParticleDrawing lastDrawing() const { return lastDrawing_; }
+  const std::string& splatNotUsedReason() const { return splatNotUsed_; }
 
   // Names for the UI, in colorMap order ("inferno", "ice", "white").
   static const char* const* colorMapNames(int* count);
@@ -38,6 +58,11 @@ class ParticleRenderer {
   ShaderProgram program_;
   VertexArray vao_;
   float maxPointSize_ = 1.0f;
+  std::unique_ptr<ParticleSplat> splat_;  // built on first use where the GL runs it
+  std::string splatUnavailable_;          // why this GL cannot run it ("" = it can, or not yet asked)
+  bool splatProbed_ = false;
+  ParticleDrawing lastDrawing_ = ParticleDrawing::PointSprites;
+  std::string splatNotUsed_;
   GLint viewProjectionLocation_ = -1, pointSizeLocation_ = -1, attenuationLocation_ = -1;
   GLint maxPointSizeLocation_ = -1, maxSpeedLocation_ = -1, colorMapLocation_ = -1, brightnessLocation_ = -1;
 };

@@ -9,10 +9,13 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
 #include <memory>
+#include <random>
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -290,7 +293,8 @@ struct Image {
   }
 };
 
-class ParticleRender : public ::testing::Test {
+// Every drawing test runs for the point sprites and for the compute splat, which must draw the same picture.
+class ParticleRender : public ::testing::TestWithParam<ParticleDrawing> {
  protected:
   void SetUp() override {
     KS_NEED("gl", glEnvironment().skipReason);
@@ -303,6 +307,7 @@ class ParticleRender : public ::testing::Test {
     camera_.setAngles(0.0, 0.0);
     style_.colorMap = 2;  // white unless a test says otherwise
     style_.pointSize = 6.0f;
+    style_.drawing = GetParam();
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
     glViewport(0, 0, kWidth, kHeight);
     glCheck("test set-up");
@@ -346,7 +351,17 @@ class ParticleRender : public ::testing::Test {
     upload(buffer_.get(), particles);
     clear();
     renderer_->draw(buffer_.get(), particles.size(), viewProjection(), style_);
+    expectDrawnAsAsked();
     return readBack();
+  }
+  // The compute splat falls back to point sprites only where the GL lacks it; llvmpipe (CI) and
+  // NVIDIA's drivers have it, so a fallback there means a test checked the wrong path.
+  void expectDrawnAsAsked() const {
+    if (style_.drawing == ParticleDrawing::ComputeSplat)
+      EXPECT_EQ(renderer_->lastDrawing(), ParticleDrawing::ComputeSplat)
+          << "the compute splat was not used: " << renderer_->splatNotUsedReason();
+    else
+      EXPECT_EQ(renderer_->lastDrawing(), ParticleDrawing::PointSprites);
   }
 
   Framebuffer framebuffer_;
@@ -356,7 +371,7 @@ class ParticleRender : public ::testing::Test {
   ParticleStyle style_;
 };
 
-TEST_F(ParticleRender, ParticleAtTheTargetLightsTheCentre) {
+TEST_P(ParticleRender, ParticleAtTheTargetLightsTheCentre) {
   const Image image = render({glm::vec4(0.0f, 0.0f, 0.0f, 0.5f)});
   const Rgba& centre = image.at(kWidth / 2, kHeight / 2);
   EXPECT_GT(centre.sum(), 3 * 200) << "centre pixel " << int(centre.r) << "," << int(centre.g) << "," << int(centre.b);
@@ -372,7 +387,7 @@ TEST_F(ParticleRender, ParticleAtTheTargetLightsTheCentre) {
   EXPECT_LT(lit, 36);
 }
 
-TEST_F(ParticleRender, SpriteFallsOffTowardsItsRim) {
+TEST_P(ParticleRender, SpriteFallsOffTowardsItsRim) {
   style_.pointSize = 16.0f;
   const Image image = render({glm::vec4(0.0f, 0.0f, 0.0f, 0.0f)});
   const int cx = kWidth / 2, cy = kHeight / 2;
@@ -382,7 +397,7 @@ TEST_F(ParticleRender, SpriteFallsOffTowardsItsRim) {
   EXPECT_EQ(image.at(cx + 7, cy + 7).sum(), 0) << "the square's corner lies outside the disc";
 }
 
-TEST_F(ParticleRender, ParticlesLandAtTheirProjectedPixels) {
+TEST_P(ParticleRender, ParticlesLandAtTheirProjectedPixels) {
   camera_.setTarget({0.5f, -0.25f, 0.0f});
   const glm::vec3 a(2.0f, 0.0f, 0.0f), b(-1.0f, 1.5f, 0.0f);
   const Image image = render({glm::vec4(a, 0.0f), glm::vec4(b, 0.0f)});
@@ -399,7 +414,7 @@ TEST_F(ParticleRender, ParticlesLandAtTheirProjectedPixels) {
   EXPECT_EQ(image.at(kWidth / 2, kHeight / 2).sum(), 0);
 }
 
-TEST_F(ParticleRender, AdditiveBlendingMakesOverlapsBrighter) {
+TEST_P(ParticleRender, AdditiveBlendingMakesOverlapsBrighter) {
   style_.brightness = 0.3f;
   const Rgba one = render({glm::vec4(0.0f)}).at(kWidth / 2, kHeight / 2);
   const Rgba two = render({glm::vec4(0.0f), glm::vec4(0.0f)}).at(kWidth / 2, kHeight / 2);
@@ -413,7 +428,7 @@ TEST_F(ParticleRender, AdditiveBlendingMakesOverlapsBrighter) {
 // A uniform the shader does not have (misspelt, or unused and so dropped by the
 // compiler) is an error that names it, not a location of -1 that makes every
 // glUniform* call with it do nothing.
-TEST_F(ParticleRender, AMissingUniformIsNamed) {
+TEST_P(ParticleRender, AMissingUniformIsNamed) {
   const ShaderProgram program = createShaderProgram(
       "#version 330 core\nuniform vec2 offset;\nvoid main() { gl_Position = vec4(offset, 0.0, 1.0); }\n",
       "#version 330 core\nout vec4 colour;\nvoid main() { colour = vec4(1.0); }\n", "test");
@@ -429,7 +444,7 @@ TEST_F(ParticleRender, AMissingUniformIsNamed) {
   }
 }
 
-TEST_F(ParticleRender, CountZeroDrawsNothing) {
+TEST_P(ParticleRender, CountZeroDrawsNothing) {
   upload(buffer_.get(), {glm::vec4(0.0f), glm::vec4(1.0f, 1.0f, 0.0f, 0.0f)});
   clear();
   renderer_->draw(buffer_.get(), 0, viewProjection(), style_);
@@ -438,7 +453,7 @@ TEST_F(ParticleRender, CountZeroDrawsNothing) {
   glCheck("after empty draws");
 }
 
-TEST_F(ParticleRender, FollowsTheBufferItIsGiven) {
+TEST_P(ParticleRender, FollowsTheBufferItIsGiven) {
   upload(buffer_.get(), {glm::vec4(-2.0f, 0.0f, 0.0f, 0.0f)});
   upload(otherBuffer_.get(), {glm::vec4(2.0f, 0.0f, 0.0f, 0.0f)});
   clear();
@@ -454,7 +469,7 @@ TEST_F(ParticleRender, FollowsTheBufferItIsGiven) {
   EXPECT_GT(second.at(int(right.x), int(right.y)).sum(), 0);
 }
 
-TEST_F(ParticleRender, ColourFollowsSpeedThroughTheMap) {
+TEST_P(ParticleRender, ColourFollowsSpeedThroughTheMap) {
   int count = 0;
   const char* const* names = ParticleRenderer::colorMapNames(&count);
   ASSERT_EQ(count, ParticleRenderer::kColorMapCount);
@@ -488,7 +503,7 @@ TEST_F(ParticleRender, ColourFollowsSpeedThroughTheMap) {
   EXPECT_EQ(clampedSlow.sum(), whiteSlow.sum());
 }
 
-TEST_F(ParticleRender, BrightnessScalesTheColour) {
+TEST_P(ParticleRender, BrightnessScalesTheColour) {
   style_.brightness = 0.25f;
   const Rgba dim = render({glm::vec4(0.0f)}).at(kWidth / 2, kHeight / 2);
   style_.brightness = 0.5f;
@@ -498,7 +513,7 @@ TEST_F(ParticleRender, BrightnessScalesTheColour) {
   EXPECT_TRUE(render({glm::vec4(0.0f)}).black());
 }
 
-TEST_F(ParticleRender, AttenuationGrowsNearSprites) {
+TEST_P(ParticleRender, AttenuationGrowsNearSprites) {
   style_.pointSize = 6.0f;
   style_.attenuationDistance = 10.0f;  // the camera's distance: sprites at the target keep pointSize
   const int atTarget = render({glm::vec4(0.0f)}).litCount();
@@ -509,7 +524,7 @@ TEST_F(ParticleRender, AttenuationGrowsNearSprites) {
   EXPECT_GT(nearer, 3 * atTarget);
 }
 
-TEST_F(ParticleRender, TinyAndHugeSystemsBothRender) {
+TEST_P(ParticleRender, TinyAndHugeSystemsBothRender) {
   for (double scale : {1e-3, 1e5}) {
     camera_.reset(10.0 * scale);
     camera_.setTarget(glm::vec3(static_cast<float>(4.0 * scale), static_cast<float>(-scale), 0.0f));
@@ -522,7 +537,7 @@ TEST_F(ParticleRender, TinyAndHugeSystemsBothRender) {
   }
 }
 
-TEST_F(ParticleRender, RestoresTheGlStateItChanges) {
+TEST_P(ParticleRender, RestoresTheGlStateItChanges) {
   const ShaderProgram other = createShaderProgram(shaders::picture_vert, shaders::picture_frag, "other");
   const VertexArray otherVao = createVertexArray();
   upload(buffer_.get(), {glm::vec4(0.0f)});
@@ -577,7 +592,7 @@ TEST_F(ParticleRender, RestoresTheGlStateItChanges) {
   glCheck("state queries");
 }
 
-TEST_F(ParticleRender, RejectsABufferTooSmallForTheCount) {
+TEST_P(ParticleRender, RejectsABufferTooSmallForTheCount) {
   upload(buffer_.get(), {glm::vec4(0.0f), glm::vec4(0.0f)});
   glUseProgram(0);
   glDisable(GL_BLEND);
@@ -590,9 +605,68 @@ TEST_F(ParticleRender, RejectsABufferTooSmallForTheCount) {
   glCheck("after rejected draws");
 }
 
+INSTANTIATE_TEST_SUITE_P(Drawing, ParticleRender,
+                         ::testing::Values(ParticleDrawing::PointSprites, ParticleDrawing::ComputeSplat),
+                         [](const ::testing::TestParamInfo<ParticleDrawing>& info) {
+                           return info.param == ParticleDrawing::PointSprites ? "PointSprites" : "ComputeSplat";
+                         });
+
+// The compute splat draws what the point sprites draw: random particles of several sizes (with
+// and without distance attenuation, so sizes fall between whole pixels and below one), every
+// colour map, brightness past saturation, particles piled on one spot, off the screen and behind
+// the eye. Pixels may differ where a sprite's edge passes a pixel centre within GL's sub-pixel
+// rounding of the point's position; anywhere else they must agree within one level.
+class ParticleSplatMatch : public ParticleRender {};
+
+TEST_P(ParticleSplatMatch, DrawsWhatThePointSpritesDraw) {
+  std::mt19937 random(2024);
+  std::uniform_real_distribution<float> coordinate(-4.5f, 4.5f), speed(0.0f, 1.2f);
+  std::vector<glm::vec4> particles;
+  for (int i = 0; i < 3000; ++i) particles.emplace_back(coordinate(random), coordinate(random), coordinate(random), speed(random));
+  for (int i = 0; i < 300; ++i) particles.emplace_back(1.0f, -0.5f, 0.25f, 0.7f);  // one spot, saturating
+  particles.emplace_back(100.0f, 0.0f, 0.0f, 0.5f);   // off the screen
+  particles.emplace_back(0.0f, 0.0f, 30.0f, 0.5f);    // behind the eye (the camera is at z = 10)
+  struct Case {
+    float pointSize, attenuation, brightness;
+    int colorMap;
+  };
+  const Case cases[] = {{3.0f, 0.0f, 1.0f, 0}, {1.0f, 0.0f, 0.6f, 1}, {2.5f, 0.0f, 2.0f, 2},
+                        {6.0f, 10.0f, 0.4f, 0}, {0.6f, 10.0f, 1.0f, 1}, {16.0f, 0.0f, 0.15f, 0}};
+  for (const Case& c : cases) {
+    style_.pointSize = c.pointSize;
+    style_.attenuationDistance = c.attenuation;
+    style_.brightness = c.brightness;
+    style_.colorMap = c.colorMap;
+    style_.drawing = ParticleDrawing::PointSprites;
+    const Image sprites = render(particles);
+    style_.drawing = GetParam();
+    const Image splat = render(particles);
+    int lit = 0, apart = 0, farApart = 0, largest = 0;
+    for (size_t i = 0; i < sprites.pixels.size(); ++i) {
+      const Rgba& a = sprites.pixels[i];
+      const Rgba& b = splat.pixels[i];
+      lit += a.sum() > 0;
+      const int d = std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b), std::abs(a.a - b.a)});
+      largest = std::max(largest, d);
+      apart += d > 1;
+      farApart += d > 16;
+    }
+    const std::string what = "point size " + std::to_string(c.pointSize) + ", attenuation " +
+                             std::to_string(c.attenuation) + ", brightness " + std::to_string(c.brightness) +
+                             ", colour map " + std::to_string(c.colorMap);
+    EXPECT_GT(lit, 1000) << what;
+    std::printf("%s: %d lit pixels, %d differ by more than one level, largest difference %d\n", what.c_str(), lit, apart, largest);
+    EXPECT_LE(apart, lit / 200) << what << ": " << apart << " of " << lit << " lit pixels differ by more than one level (largest " << largest << ")";
+    EXPECT_EQ(farApart, 0) << what << ": " << farApart << " pixels differ by more than 16 levels (largest " << largest << ")";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Drawing, ParticleSplatMatch, ::testing::Values(ParticleDrawing::ComputeSplat),
+                         [](const ::testing::TestParamInfo<ParticleDrawing>&) { return std::string("ComputeSplat"); });
+
 // ---- screenshots ------------------------------------------------------------------
 
-TEST_F(ParticleRender, ScreenshotReadsTopRowFirstAndKeepsThePackAlignment) {
+TEST_P(ParticleRender, ScreenshotReadsTopRowFirstAndKeepsThePackAlignment) {
   glClearColor(0.0f, 1.0f, 0.0f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   glEnable(GL_SCISSOR_TEST);
