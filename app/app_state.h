@@ -119,6 +119,9 @@ struct NBodyState {
   std::string verification;
   NBodyConservationState conservation;
   NBodySplitState split;  // the step split over several devices (issue 24)
+  // How the particles were drawn last frame, in words: the way, and for "automatic" each way's
+  // measured GPU time or why the compute splat cannot run here.
+  std::string particleDrawing;
   bool cameraResetRequested = true;
 };
 

@@ -25,6 +25,7 @@
 #include "compute/nbody_precision.h"
 #include "compute/nbody_variants.h"
 #include "compute/parameter_values.h"
+#include "render/particle_renderer.h"
 
 namespace ks {
 
@@ -375,6 +376,16 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   for (NBodyPreset p : kNBodyPresets) presets.emplace_back(nbodyPresetName(p));
   group->add_option("--preset", nb.preset, "Start preset: " + joinValues(presets))->check(CLI::IsMember(presets));
   group->add_option("--seed", nb.seed, "Random seed of the start preset");
+  const auto particleDrawingNames = [] {
+    std::vector<std::string> names;
+    for (ParticleDrawing d : kParticleDrawings) names.emplace_back(particleDrawingName(d));
+    return names;
+  };
+  group->add_option("--particle-drawing", nb.particleDrawing,
+                    "How the viewer draws the particles: auto (both ways timed on the GPU for a few frames, then the "
+                    "faster), sprites (GL's point sprites) or compute (GL 4.3 compute shaders, the same picture; "
+                    "faster where few of the GPU's cores run GL's point drawing, as on NVIDIA's H100 and H200)")
+      ->check(CLI::IsMember(particleDrawingNames()));
   group->add_flag("--verify", nb.verify,
                   "Compare one step of the chosen variant with the CPU reference, print the error and exit");
   app.add_option("--iterations", options.iterations, "Benchmark iterations (after an untimed warm-up)")

@@ -32,6 +32,7 @@ struct NBodyOptions {
   std::optional<std::filesystem::path> json;  // the same runs as JSON
   std::string preset = "disk";
   uint64_t seed = 1;
+  std::string particleDrawing = "auto";  // --particle-drawing: auto, sprites or compute
   bool verify = false;
   // --devices all|0,2,...: --bench nbody with each step split over these devices of one platform.
   std::optional<DeviceListRequest> devices;

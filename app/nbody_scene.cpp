@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "app/app_state.h"
 #include "lab/tuning_cache.h"
@@ -9,9 +11,24 @@
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_step_budget.h"
 #include "compute/nbody_tuning.h"
+#include "render/particle_drawing_trial.h"
 
 namespace ks {
 namespace {
+
+// What the panel and the summary say about how the particles were drawn.
+std::string describeParticleDrawing(const ParticleRenderer& renderer, ParticleDrawing asked) {
+  std::string text = std::string("drawn with ") + particleDrawingLabel(renderer.lastDrawing());
+  const ParticleDrawingTrial& trial = renderer.trial();
+  char times[160];
+  std::snprintf(times, sizeof times, "compute shaders %.3f ms, point sprites %.3f ms a frame on the GPU",
+                trial.medianMs(ParticleDrawing::ComputeSplat), trial.medianMs(ParticleDrawing::PointSprites));
+  if (!renderer.splatNotUsedReason().empty())
+    text += " (compute shaders cannot draw here: " + renderer.splatNotUsedReason() + ")";
+  else if (asked == ParticleDrawing::Automatic)
+    text += trial.decided() ? std::string(", the faster measured: ") + times : std::string(", measuring both ways");
+  return text;
+}
 
 // Speed at the top of the colour map: twice the RMS speed of the bodies, so most
 // of the map is in use from the first frame.
@@ -395,6 +412,7 @@ void NBodyScene::draw(AppState& state, int viewportW, int viewportH) {
                  camera_.projection(static_cast<float>(w) / static_cast<float>(h)) * camera_.view(), state.nbody.style);
   glViewport(0, 0, viewportW, viewportH);
   simulation_->drawnByGl();
+  state.nbody.particleDrawing = describeParticleDrawing(renderer_, state.nbody.style.drawing);
 }
 
 void NBodyScene::handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) {

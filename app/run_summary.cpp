@@ -42,6 +42,8 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
     std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
                 state.nbody.runningBodies, describeNBodyConfig(state.nbody.runningConfig).c_str(),
                 state.nbody.steps, state.nbody.kernelMs, state.nbody.interactionsPerSecond * 1e-9);
+  if (state.scene == SceneKind::NBody && !state.nbody.particleDrawing.empty())
+    std::printf("  particles: %s\n", state.nbody.particleDrawing.c_str());
   if (state.scene == SceneKind::NBody && state.nbody.split.active()) printSplitSummary(state);
   if (state.scene == SceneKind::Image)  // it recomputes only when the image or a setting changes
     std::printf(

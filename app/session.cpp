@@ -105,6 +105,8 @@ static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor&
   nb.fitBodiesToDevice = !o.given("--n") && device.kind != DeviceKind::Gpu;
   if (auto preset = parseNBodyPreset(o.preset)) nb.preset = *preset;
   nb.seed = static_cast<int>(o.seed);
+  for (ParticleDrawing d : kParticleDrawings)
+    if (o.particleDrawing == particleDrawingName(d)) nb.style.drawing = d;
   if (o.kernelOptionsGiven()) {
     nb.config = nbodyConfigsFromOptions(o, device).front();
     nb.configFromUser = true;

@@ -35,11 +35,17 @@ class WindowSurface final : public RenderSurface {
   WindowSurface(int width, int height, bool vsync) {
     glfwSetErrorCallback(rememberGlfwError);
     if (!glfwInit()) throw GraphicsError("cannot open a window: " + g_lastGlfwError);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    window_ = glfwCreateWindow(width, height, "kernelscope", nullptr, nullptr);
+    // 4.3 where the driver has it (compute shaders draw the particles there: render/particle_splat),
+    // else the 3.3 everything else needs.
+    const int versions[][2] = {{4, 3}, {3, 3}};
+    for (const auto& version : versions) {
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, version[0]);
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, version[1]);
+      window_ = glfwCreateWindow(width, height, "kernelscope", nullptr, nullptr);
+      if (window_) break;
+    }
     if (!window_) {
       const std::string why = g_lastGlfwError;
       glfwTerminate();

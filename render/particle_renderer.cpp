@@ -8,6 +8,7 @@
 
 #include "render/embedded_shaders.h"
 #include "render/gl_check.h"
+#include "render/particle_drawing_trial.h"
 #include "render/particle_splat.h"
 
 namespace ks {
@@ -57,6 +58,24 @@ class SavedState {
 
 }  // namespace
 
+const char* particleDrawingName(ParticleDrawing drawing) {
+  switch (drawing) {
+    case ParticleDrawing::PointSprites: return "sprites";
+    case ParticleDrawing::ComputeSplat: return "compute";
+    case ParticleDrawing::Automatic: break;
+  }
+  return "auto";
+}
+
+const char* particleDrawingLabel(ParticleDrawing drawing) {
+  switch (drawing) {
+    case ParticleDrawing::PointSprites: return "point sprites";
+    case ParticleDrawing::ComputeSplat: return "compute shaders";
+    case ParticleDrawing::Automatic: break;
+  }
+  return "automatic (the faster, measured)";
+}
+
 const char* const* ParticleRenderer::colorMapNames(int* count) {
   // Same order as speedColour in shaders/particle_look.glsl.
   static const char* const names[kColorMapCount] = {"inferno", "ice", "white"};
@@ -70,7 +89,8 @@ ParticleRenderer::ParticleRenderer()
                                    (std::string("#version 330 core\n") + shaders::particle_look_glsl +
                                     shaders::particles_frag).c_str(),
                                    "particles")),
-      vao_(createVertexArray()) {
+      vao_(createVertexArray()),
+      trial_(std::make_unique<ParticleDrawingTrial>()) {
   lookUpUniforms(program_.get(),
                  {{"viewProjection", &viewProjectionLocation_}, {"pointSize", &pointSizeLocation_},
                   {"attenuationDistance", &attenuationLocation_}, {"maxPointSize", &maxPointSizeLocation_},
@@ -105,6 +125,7 @@ void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProje
                   " bytes, " + std::to_string(count) + " particles need " + std::to_string(count * kParticleBytes));
 
   splatNotUsed_.clear();
+  ParticleDrawing way = ParticleDrawing::PointSprites;
   if (style.drawing != ParticleDrawing::PointSprites) {
     if (!splatProbed_) {
       splatProbed_ = true;
@@ -114,15 +135,24 @@ void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProje
     GLint viewport[4] = {0, 0, 0, 0};
     glGetIntegerv(GL_VIEWPORT, viewport);
     splatNotUsed_ = splat_ ? splat_->refusal(count, viewport[2], viewport[3]) : splatUnavailable_;
-    if (splatNotUsed_.empty()) {
-      glBindBuffer(GL_ARRAY_BUFFER, 0);
-      splat_->draw(vbo, count, viewProjection, style, maxPointSize_);
-      lastDrawing_ = ParticleDrawing::ComputeSplat;
-      return;
-    }
+    const bool splatRuns = splatNotUsed_.empty();
+    way = style.drawing == ParticleDrawing::Automatic ? trial_->next(count, splatRuns)
+          : splatRuns                                ? ParticleDrawing::ComputeSplat
+                                                     : ParticleDrawing::PointSprites;
   }
-  lastDrawing_ = ParticleDrawing::PointSprites;
+  lastDrawing_ = way;
+  const bool timed = style.drawing == ParticleDrawing::Automatic;
+  if (timed) trial_->begin();
+  if (way == ParticleDrawing::ComputeSplat)
+    splat_->draw(vbo, count, viewProjection, style, maxPointSize_);
+  else
+    drawSprites(vbo, count, viewProjection, style);
+  if (timed) trial_->end(way);
+}
 
+void ParticleRenderer::drawSprites(GLuint vbo, size_t count, const glm::mat4& viewProjection,
+                                   const ParticleStyle& style) const {
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
   glBindVertexArray(vao_.get());
   // Pointed at the buffer on every draw: which buffer holds the particles can
   // change between frames.

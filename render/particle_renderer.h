@@ -13,6 +13,7 @@
 namespace ks {
 
 class ParticleSplat;
+class ParticleDrawingTrial;
 
 // How the particles reach the framebuffer; both draw the same picture (tests/test_particle_splat).
 enum class ParticleDrawing {
@@ -20,6 +21,11 @@ enum class ParticleDrawing {
   PointSprites,  // GL's point pipeline
   ComputeSplat,  // compute shaders (GL 4.3): for GPUs whose point pipeline is slow
 };
+inline constexpr ParticleDrawing kParticleDrawings[] = {ParticleDrawing::Automatic, ParticleDrawing::PointSprites,
+                                                        ParticleDrawing::ComputeSplat};
+// The command line's word ("auto", "sprites", "compute") and the panel's words for each.
+const char* particleDrawingName(ParticleDrawing drawing);
+const char* particleDrawingLabel(ParticleDrawing drawing);
 
 struct ParticleStyle {
   float pointSize = 3.0f;             // pixels
@@ -49,6 +55,8 @@ class ParticleRenderer {
   // used when it was asked for or chosen automatically ("" when it was, or was not wanted).
   ParticleDrawing lastDrawing() const { return lastDrawing_; }
   const std::string& splatNotUsedReason() const { return splatNotUsed_; }
+  // Automatic's measurement: decided yet, and each way's median GPU time (ms) of its timed draws.
+  const ParticleDrawingTrial& trial() const { return *trial_; }
 
   // Names for the UI, in colorMap order ("inferno", "ice", "white").
   static const char* const* colorMapNames(int* count);
@@ -58,9 +66,12 @@ class ParticleRenderer {
   ShaderProgram program_;
   VertexArray vao_;
   float maxPointSize_ = 1.0f;
+  void drawSprites(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style) const;
+
   std::unique_ptr<ParticleSplat> splat_;  // built on first use where the GL runs it
   std::string splatUnavailable_;          // why this GL cannot run it ("" = it can, or not yet asked)
   bool splatProbed_ = false;
+  std::unique_ptr<ParticleDrawingTrial> trial_;  // Automatic: which way is faster here
   ParticleDrawing lastDrawing_ = ParticleDrawing::PointSprites;
   std::string splatNotUsed_;
   GLint viewProjectionLocation_ = -1, pointSizeLocation_ = -1, attenuationLocation_ = -1;

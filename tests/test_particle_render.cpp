@@ -25,6 +25,7 @@
 #include "render/gl_check.h"
 #include "render/gl_objects.h"
 #include "render/orbit_camera.h"
+#include "render/particle_drawing_trial.h"
 #include "render/particle_renderer.h"
 #include "render/screenshot.h"
 #include "test_require.h"
@@ -659,6 +660,41 @@ TEST_P(ParticleSplatMatch, DrawsWhatThePointSpritesDraw) {
     EXPECT_LE(apart, lit / 200) << what << ": " << apart << " of " << lit << " lit pixels differ by more than one level (largest " << largest << ")";
     EXPECT_EQ(farApart, 0) << what << ": " << farApart << " pixels differ by more than 16 levels (largest " << largest << ")";
   }
+}
+
+// Automatic draws a few frames each way, timed on the GPU, then keeps the faster; a new particle
+// count is measured again.
+TEST_P(ParticleSplatMatch, AutomaticTimesBothWaysAndKeepsTheFaster) {
+  std::vector<glm::vec4> particles(20000);
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> coordinate(-4.0f, 4.0f);
+  for (glm::vec4& p : particles) p = glm::vec4(coordinate(random), coordinate(random), coordinate(random), 0.5f);
+  upload(buffer_.get(), particles);
+  style_.drawing = ParticleDrawing::Automatic;
+  int sprites = 0, splats = 0;
+  for (int frame = 0; frame < 60 && !renderer_->trial().decided(); ++frame) {
+    clear();
+    renderer_->draw(buffer_.get(), particles.size(), viewProjection(), style_);
+    (renderer_->lastDrawing() == ParticleDrawing::ComputeSplat ? splats : sprites)++;
+    glFinish();  // results come back by the next frame
+  }
+  ASSERT_TRUE(renderer_->trial().decided()) << "no choice after 60 draws";
+  EXPECT_GE(sprites, ParticleDrawingTrial::kDrawsEach);
+  EXPECT_GE(splats, ParticleDrawingTrial::kDrawsEach);
+  const double spritesMs = renderer_->trial().medianMs(ParticleDrawing::PointSprites);
+  const double splatMs = renderer_->trial().medianMs(ParticleDrawing::ComputeSplat);
+  std::printf("point sprites %.3f ms, compute splat %.3f ms (median GPU time)\n", spritesMs, splatMs);
+  EXPECT_GT(spritesMs, 0.0);
+  EXPECT_GT(splatMs, 0.0);
+  const ParticleDrawing faster = splatMs < spritesMs ? ParticleDrawing::ComputeSplat : ParticleDrawing::PointSprites;
+  EXPECT_EQ(renderer_->trial().chosen(), faster);
+  clear();
+  renderer_->draw(buffer_.get(), particles.size(), viewProjection(), style_);
+  EXPECT_EQ(renderer_->lastDrawing(), faster);
+  // Half the particles: measured again, so both ways are drawn once more.
+  renderer_->draw(buffer_.get(), particles.size() / 2, viewProjection(), style_);
+  EXPECT_FALSE(renderer_->trial().decided());
+  glCheck("automatic drawing");
 }
 
 INSTANTIATE_TEST_SUITE_P(Drawing, ParticleSplatMatch, ::testing::Values(ParticleDrawing::ComputeSplat),

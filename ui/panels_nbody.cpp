@@ -156,6 +156,20 @@ void simulationSection(AppState& state) {
 void drawingSection(AppState& state) {
   NBodyState& nb = state.nbody;
   ImGui::SliderFloat("point size", &nb.style.pointSize, 1.0f, 16.0f, "%.1f");
+  if (ImGui::BeginCombo("drawn with", particleDrawingLabel(nb.style.drawing))) {
+    for (ParticleDrawing d : kParticleDrawings)
+      if (ImGui::Selectable(particleDrawingLabel(d), d == nb.style.drawing)) nb.style.drawing = d;
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Point sprites use GL's point drawing; compute shaders draw the same picture with GL 4.3\n"
+                      "compute shaders, faster where few of the GPU's cores run GL's point drawing\n"
+                      "(NVIDIA's H100 and H200). Automatic times both on the GPU and keeps the faster.");
+  if (!nb.particleDrawing.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", nb.particleDrawing.c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::SliderFloat("brightness", &nb.style.brightness, 0.01f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   int count = 0;
   const char* const* maps = ParticleRenderer::colorMapNames(&count);
