@@ -24,6 +24,7 @@ class SavedState {
   SavedState() {
     blend_ = glIsEnabled(GL_BLEND);
     depthTest_ = glIsEnabled(GL_DEPTH_TEST);
+    dither_ = glIsEnabled(GL_DITHER);
     programPointSize_ = glIsEnabled(GL_PROGRAM_POINT_SIZE);
     glGetIntegerv(GL_BLEND_SRC_RGB, &srcRgb_);
     glGetIntegerv(GL_BLEND_DST_RGB, &dstRgb_);
@@ -38,6 +39,7 @@ class SavedState {
   ~SavedState() {
     setEnabled(GL_BLEND, blend_);
     setEnabled(GL_DEPTH_TEST, depthTest_);
+    setEnabled(GL_DITHER, dither_);
     setEnabled(GL_PROGRAM_POINT_SIZE, programPointSize_);
     glBlendFuncSeparate(static_cast<GLenum>(srcRgb_), static_cast<GLenum>(dstRgb_), static_cast<GLenum>(srcAlpha_),
                         static_cast<GLenum>(dstAlpha_));
@@ -51,7 +53,7 @@ class SavedState {
 
  private:
   static void setEnabled(GLenum cap, GLboolean on) { on ? glEnable(cap) : glDisable(cap); }
-  GLboolean blend_, depthTest_, programPointSize_;
+  GLboolean blend_, depthTest_, programPointSize_, dither_;
   GLint srcRgb_ = 0, dstRgb_ = 0, srcAlpha_ = 0, dstAlpha_ = 0, equationRgb_ = 0, equationAlpha_ = 0;
   GLint program_ = 0, vao_ = 0, arrayBuffer_ = 0;
 };
@@ -130,7 +132,10 @@ void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProje
     if (!splatProbed_) {
       splatProbed_ = true;
       splatUnavailable_ = ParticleSplat::unavailableReason();
-      if (splatUnavailable_.empty()) splat_ = std::make_unique<ParticleSplat>();
+      if (splatUnavailable_.empty()) {
+        splat_ = std::make_unique<ParticleSplat>();
+        calibrateSplat();
+      }
     }
     GLint viewport[4] = {0, 0, 0, 0};
     glGetIntegerv(GL_VIEWPORT, viewport);
@@ -170,6 +175,9 @@ void ParticleRenderer::drawSprites(GLuint vbo, size_t count, const glm::mat4& vi
   glUniform1f(brightnessLocation_, std::max(style.brightness, 0.0f));
 
   glEnable(GL_PROGRAM_POINT_SIZE);
+  // Dithering (on by default, used by NVIDIA) would round each fragment up or down by where it
+  // lands: hundreds of sprites on one pixel then add up a different brightness than the splat's.
+  glDisable(GL_DITHER);
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
   glBlendFunc(GL_ONE, GL_ONE);

@@ -57,6 +57,10 @@ class ParticleRenderer {
   const std::string& splatNotUsedReason() const { return splatNotUsed_; }
   // Automatic's measurement: decided yet, and each way's median GPU time (ms) of its timed draws.
   const ParticleDrawingTrial& trial() const { return *trial_; }
+  // The compute splat, once a draw has asked for it (nullptr where this GL cannot run it).
+  ParticleSplat* splat() { return splat_.get(); }
+  // Pixels of the calibration pictures that still differed by more than a level, with the rules chosen.
+  int splatCalibrationMismatches() const { return splatCalibrationMismatches_; }
 
   // Names for the UI, in colorMap order ("inferno", "ice", "white").
   static const char* const* colorMapNames(int* count);
@@ -67,6 +71,8 @@ class ParticleRenderer {
   VertexArray vao_;
   float maxPointSize_ = 1.0f;
   void drawSprites(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style) const;
+  // Sets the splat's PointRules to this GL's (render/particle_splat_calibration.cpp).
+  void calibrateSplat();
 
   std::unique_ptr<ParticleSplat> splat_;  // built on first use where the GL runs it
   std::string splatUnavailable_;          // why this GL cannot run it ("" = it can, or not yet asked)
@@ -74,6 +80,7 @@ class ParticleRenderer {
   std::unique_ptr<ParticleDrawingTrial> trial_;  // Automatic: which way is faster here
   ParticleDrawing lastDrawing_ = ParticleDrawing::PointSprites;
   std::string splatNotUsed_;
+  int splatCalibrationMismatches_ = 0;
   GLint viewProjectionLocation_ = -1, pointSizeLocation_ = -1, attenuationLocation_ = -1;
   GLint maxPointSizeLocation_ = -1, maxSpeedLocation_ = -1, colorMapLocation_ = -1, brightnessLocation_ = -1;
 };

@@ -39,6 +39,14 @@ std::string ParticleSplat::unavailableReason() {
   return "";
 }
 
+std::vector<ParticleSplat::PointRules> ParticleSplat::candidateRules() {
+  GLint subpixelBits = 0;
+  glGetIntegerv(GL_SUBPIXEL_BITS, &subpixelBits);
+  glCheck("glGetIntegerv (GL_SUBPIXEL_BITS)");
+  const float grid = subpixelBits > 0 && subpixelBits < 24 ? 1.0f / static_cast<float>(1 << subpixelBits) : 0.0f;
+  return {{0.0f, 0}, {0.0f, 1}, {grid, 0}, {grid, 1}};
+}
+
 ParticleSplat::ParticleSplat()
     : splat_(createComputeProgram(withLook("#version 430 core\n", shaders::particles_splat_comp).c_str(),
                                   "particle splat")),
@@ -50,7 +58,8 @@ ParticleSplat::ParticleSplat()
                  {{"viewProjection", &viewProjection_}, {"pointSize", &pointSize_},
                   {"attenuationDistance", &attenuation_}, {"maxPointSize", &maxPointSizeLocation_},
                   {"maxSpeed", &maxSpeed_}, {"brightness", &brightness_}, {"colorMap", &colorMap_},
-                  {"particleCount", &particleCount_}, {"viewportSize", &viewportSize_}},
+                  {"particleCount", &particleCount_}, {"viewportSize", &viewportSize_},
+                  {"subpixelStep", &subpixelStep_}, {"edgeRule", &edgeRule_}},
                  "particle splat");
   lookUpUniforms(resolve_.get(), {{"viewportOrigin", &viewportOrigin_}, {"viewportWidth", &viewportWidth_}},
                  "particle splat resolve");
@@ -114,6 +123,8 @@ void ParticleSplat::draw(GLuint vbo, size_t count, const glm::mat4& viewProjecti
   glUniform1i(colorMap_, std::clamp(style.colorMap, 0, ParticleRenderer::kColorMapCount - 1));
   glUniform1ui(particleCount_, static_cast<GLuint>(count));
   glUniform2i(viewportSize_, width, height);
+  glUniform1f(subpixelStep_, rules.subpixelStep);
+  glUniform1i(edgeRule_, rules.edgeRule);
   glDispatchCompute(static_cast<GLuint>((count + kWorkGroup - 1) / kWorkGroup), 1, 1);
   // The resolve's fragment shader reads what the atomics wrote.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <glm/glm.hpp>
 #include <string>
+#include <vector>
 
 #include "render/gl_objects.h"
 
@@ -23,6 +24,17 @@ class ParticleSplat {
 
   // Needs a current context for which unavailableReason() is empty; compiles the shaders.
   ParticleSplat();
+
+  // How this GL rasterizes points, which the splat copies (GL leaves both to the implementation):
+  // the centre snapped to a fraction of a pixel (0: not), and which edges of the point's square
+  // take the pixel centres lying on them. ParticleRenderer calibrates them against its sprites.
+  struct PointRules {
+    float subpixelStep = 0.0f;
+    int edgeRule = 0;
+  };
+  // The candidates calibration tries: no snapping and the GL's own sub-pixel grid, each edge rule.
+  static std::vector<PointRules> candidateRules();
+  PointRules rules;
 
   // Whether `count` particles fit the GL's storage buffers for a viewport of width x height;
   // otherwise why not.
@@ -42,7 +54,7 @@ class ParticleSplat {
   GLint64 maxBlockBytes_ = 0;
   GLint maxGroups_ = 0;
   GLint viewProjection_ = -1, pointSize_ = -1, attenuation_ = -1, maxPointSizeLocation_ = -1, maxSpeed_ = -1,
-        brightness_ = -1, colorMap_ = -1, particleCount_ = -1, viewportSize_ = -1;
+        brightness_ = -1, colorMap_ = -1, particleCount_ = -1, viewportSize_ = -1, subpixelStep_ = -1, edgeRule_ = -1;
   GLint viewportOrigin_ = -1, viewportWidth_ = -1;
 };
 

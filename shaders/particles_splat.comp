@@ -18,6 +18,8 @@ uniform float brightness;
 uniform int colorMap;
 uniform uint particleCount;
 uniform ivec2 viewportSize;
+uniform float subpixelStep;  // > 0: the point's centre snapped to this fraction of a pixel, as GL's rasterizer does
+uniform int edgeRule;        // which pixel centres on the square's edges are inside: 0 left/bottom, 1 right/top
 
 void add(uint index, uint value) {
   if (value != 0u) atomicAdd(sums[index], value);
@@ -32,11 +34,16 @@ void main() {
   if (!all(lessThanEqual(abs(clip.xyz), vec3(clip.w)))) return;
   SpriteSize s = spriteSize(pointSize, attenuationDistance, maxPointSize, clip.w);
   vec2 centre = (clip.xy / clip.w * 0.5 + 0.5) * vec2(viewportSize);
+  if (subpixelStep > 0.0) centre = floor(centre / subpixelStep + 0.5) * subpixelStep;
   vec3 rgb = speedColour(colorMap, clamp(particle.w / maxSpeed, 0.0, 1.0));
   float halfSize = s.size * 0.5;
-  // Pixel centres c with centre - half <= c < centre + half, inside the viewport.
-  ivec2 lo = max(ivec2(ceil(centre - halfSize - 0.5)), ivec2(0));
-  ivec2 hi = min(ivec2(ceil(centre + halfSize - 0.5)) - 1, viewportSize - 1);
+  // Pixel centres c inside the square: centre - half <= c < centre + half (edge rule 0) or
+  // centre - half < c <= centre + half (1); GL leaves the choice to the implementation.
+  vec2 loEdge = centre - halfSize - 0.5, hiEdge = centre + halfSize - 0.5;
+  ivec2 lo = edgeRule == 0 ? ivec2(ceil(loEdge)) : ivec2(floor(loEdge)) + 1;
+  ivec2 hi = edgeRule == 0 ? ivec2(ceil(hiEdge)) - 1 : ivec2(floor(hiEdge));
+  lo = max(lo, ivec2(0));
+  hi = min(hi, viewportSize - 1);
   for (int y = lo.y; y <= hi.y; ++y) {
     for (int x = lo.x; x <= hi.x; ++x) {
       vec2 p = (vec2(x, y) + 0.5 - centre) / halfSize;
