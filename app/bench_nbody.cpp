@@ -264,11 +264,11 @@ int runNBodyVerify(DeviceCatalog catalog, const AppOptions& options, const Setti
                   v.maxRelativeError, v.tolerance, v.passed() ? "PASS" : "FAIL");
     return v.passed() ? kExitOk : kExitFailure;
   } catch (const ProgramBuildError& e) {
-    std::fprintf(stderr, "kernelscope: error: %s\nbuild log:\n%s\n", e.what(), e.build().log.c_str());
-    return kExitKernelBuildFailed;
+    return printError(reportError(e));  // exit code 7, the build log under the message
   } catch (const NBodyConfigError& e) {
-    std::fprintf(stderr, "kernelscope: error: %s: %s\n", describeNBodyConfig(config).c_str(), e.what());
-    return kExitUsage;
+    ErrorReport report = reportError(e);  // exit code 2: the configuration came from the command line
+    report.message = describeNBodyConfig(config) + ": " + report.message;
+    return printError(report);
   }
 }
 

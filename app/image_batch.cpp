@@ -326,8 +326,7 @@ std::string processFile(Batch& batch, const fs::path& file) {
     out.channels = result.channels;
     out.pixels.resize(result.bytes());
     queue.readBuffer(resultBuffer, 0, out.pixels.size(), out.pixels.data());
-    std::string error;
-    if (!savePngFile(out, *savePath, &error)) throw std::runtime_error(error);
+    if (const Result<void> saved = savePngFile(out, *savePath); !saved) throw saved.error();
     line += ", saved to " + savePath->string();
   }
   if (o.histogramOut) {
@@ -488,9 +487,10 @@ int runImageBatch(DeviceCatalog catalog, const AppOptions& options) {
     } catch (const ImageFileError& e) {
       error = std::string("cannot open: ") + e.what();  // the lab's words; the message names the file
     } catch (const ProgramBuildError& e) {
-      // No file gets through a kernel that does not compile: the batch ends here.
-      std::fprintf(stderr, "kernelscope: error: %s: %s\n%s\n", file.c_str(), e.what(), e.build().log.c_str());
-      return kExitKernelBuildFailed;
+      // No file gets through a kernel that does not compile: the batch ends here, exit code 7.
+      ErrorReport report = reportError(e);
+      report.message = file.string() + ": " + report.message;
+      return printError(report);
     } catch (const std::exception& e) {  // ImageConfigError, ClError, a write error
       const std::string what = e.what();
       error = what.find(file.string()) != std::string::npos ? what : file.string() + ": " + what;

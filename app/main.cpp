@@ -32,6 +32,7 @@
 #include "app/sweep_runner.h"
 #include "compute/cl_error.h"
 #include "compute/kernel_files.h"
+#include "core/error.h"
 #include "io/resources.h"
 #include "io/settings.h"
 #include "lab/tuning_cache.h"
@@ -48,11 +49,6 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-int fail(int code, const std::string& message) {
-  std::fprintf(stderr, "kernelscope: error: %s\n", message.c_str());
-  return code;
-}
 
 // Headless when asked, or when there is no display to open a window on.
 bool shouldRunHeadless(const ks::AppOptions& options) {
@@ -81,8 +77,10 @@ const Mode kModes[] = {
 #else
        (void)c;
        (void)o;
-       return fail(ks::kExitUsage, "--distributed: this kernelscope was built without MPI (install libopenmpi-dev, "
-                                   "scripts/deps.sh does, and build again)");
+       return ks::printError({ks::kExitUsage,
+                              "--distributed: this kernelscope was built without MPI (install libopenmpi-dev, "
+                              "scripts/deps.sh does, and build again)",
+                              {}});
 #endif
      }},
     {[](const ks::AppOptions& o) { return o.listDevices; },
@@ -113,7 +111,7 @@ const Mode kModes[] = {
        try {
          surface = openSurface(shouldRunHeadless(o), o.width, o.height, o.vsync);
        } catch (const ks::GraphicsError& e) {
-         return fail(ks::kExitGraphicsFailed, e.what());
+         return ks::printError(ks::reportError(e));
        }
        return ks::runInteropBenchmark(std::move(c), o, ks::Settings{}, *surface);
      }},
@@ -197,7 +195,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
     surface = openSurface(headless, options.sizeGiven || headless ? options.width : settings.windowWidth,
                           options.sizeGiven || headless ? options.height : settings.windowHeight, vsync);
   } catch (const ks::GraphicsError& e) {
-    return fail(ks::kExitGraphicsFailed, e.what());
+    return ks::printError(ks::reportError(e));
   }
 
   ks::AppState state;
@@ -289,7 +287,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
       try {
         ks::savePng(surface->capture(), *options.screenshot);
       } catch (const std::exception& e) {
-        return fail(ks::kExitFailure, e.what());
+        return ks::printError(ks::reportError(e));
       }
     }
     surface->present();
@@ -311,8 +309,8 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   surface->hide();  // at once: what follows may take a moment
   ks::printRunSummary(state, session, options, std::chrono::duration<double>(Clock::now() - start).count());
   if (options.stateDump) {
-    if (const std::string error = ks::writeStateDump(state, *options.stateDump); !error.empty())
-      std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
+    if (const ks::Result<void> dumped = ks::writeStateDump(state, *options.stateDump); !dumped)
+      std::fprintf(stderr, "kernelscope: warning: %s\n", dumped.error().what());
   }
   if (const int code = ks::finishRecording(state, options); code != ks::kExitOk) return code;
   if (!headless) saveViewerSettings(settings, state, *surface, session.compute().device(), configDir / "settings.json");
@@ -336,9 +334,9 @@ int main(int argc, char** argv) {
     for (const Mode& mode : kModes)
       if (mode.chosen(options)) return mode.run(std::move(catalog), options);
     return runViewer(options, std::move(catalog));
-  } catch (const ks::StartupError& e) {
-    return fail(e.exitCode(), e.what());
-  } catch (const std::exception& e) {  // ks::ClError included: its message names the OpenCL error
-    return fail(ks::kExitFailure, e.what());
+  } catch (const std::exception& e) {
+    // A ks::Error leaves with its own exit code (a StartupError's, or 1 for a ClError,
+    // whose message names the OpenCL error); anything else with 1.
+    return ks::printError(ks::reportError(e));
   }
 }

@@ -45,9 +45,8 @@ float brightnessFor(size_t bodies) {
 }
 
 std::string errorText(const std::exception& e) {
-  if (const auto* build = dynamic_cast<const ProgramBuildError*>(&e))
-    return std::string(build->what()) + "\n" + build->build().log;
-  return e.what();
+  const ErrorReport report = reportError(e);
+  return report.buildLog.empty() ? report.message : report.message + "\n" + report.buildLog;
 }
 
 // At most this many bodies in the probe step (about 40 ms on two CPU cores): fewer
@@ -219,15 +218,21 @@ void NBodyScene::applyRequests(AppState& state) {
   }
   if (nb.loadRequested) {
     nb.loadRequested = false;
-    try {
-      const NBodySystem system = loadNBodySystem(nb.statePath);
-      simulation_->setSystem(system);
-      restartConservation();
-      nb.bodies = static_cast<int>(system.size());
-      nb.steps = 0;
-      nb.message = "loaded " + std::to_string(system.size()) + " bodies from " + nb.statePath;
-    } catch (const std::exception& e) {
-      nb.message = "load failed, state unchanged: " + std::string(e.what());
+    const Result<NBodySystem> loaded = readNBodySystem(nb.statePath);
+    if (loaded) {
+      try {
+        const NBodySystem& system = loaded.value();
+        simulation_->setSystem(system);
+        restartConservation();
+        nb.bodies = static_cast<int>(system.size());
+        nb.steps = 0;
+        nb.message = "loaded " + std::to_string(system.size()) + " bodies from " + nb.statePath;
+      } catch (const std::exception& e) {  // the device could not take the bodies
+        nb.message = "load failed, state unchanged: " + reportError(e).message;
+        state.report(nb.message);
+      }
+    } else {
+      nb.message = "load failed, state unchanged: " + std::string(loaded.error().what());
       state.report(nb.message);
     }
   }

@@ -9,6 +9,7 @@
 
 #include "app/cli.h"
 #include "compute/gl_share_probe.h"
+#include "core/error.h"
 #include "render/screenshot.h"
 
 struct GLFWwindow;
@@ -19,9 +20,11 @@ struct SurfaceSize {
   int width = 0, height = 0;
 };
 
-class GraphicsError : public std::runtime_error {
+class GraphicsError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  // No window or GL context: exit code 5 (--help).
+  explicit GraphicsError(const std::string& message, ErrorDetails details = {})
+      : Error(message, kExitGraphicsFailed, std::move(details)) {}
 };
 
 class RenderSurface {

@@ -140,8 +140,9 @@ Session::Session(DeviceCatalog catalog, const AppOptions& options, const Setting
     throw StartupError(kExitKernelsMissing, e.what());
   } catch (const ProgramBuildError& e) {
     // Nothing is on screen yet: the log has to reach the terminal.
-    throw StartupError(kExitKernelBuildFailed, "cannot start on " + state.devices[start.index].displayName() + ": " +
-                                                   e.what() + "\nbuild log:\n" + e.build().log);
+    // The details carry the build log, which the terminal shows under the message.
+    throw StartupError(kExitKernelBuildFailed,
+                       "cannot start on " + state.devices[start.index].displayName() + ": " + e.what(), e.details());
   } catch (const std::exception& e) {
     throw StartupError(kExitNoUsableDevice,
                        "cannot start on " + state.devices[start.index].displayName() + ": " + e.what());

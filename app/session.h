@@ -18,19 +18,17 @@
 #include "compute/gl_share_probe.h"
 #include "compute/interop/interop.h"
 #include "compute/kernel_watcher.h"
+#include "core/error.h"
 
 namespace ks {
 
 class RenderSurface;
 
 // A failure that ends start-up, with the exit code to leave with.
-class StartupError : public std::runtime_error {
+class StartupError : public Error {
  public:
-  StartupError(int exitCode, const std::string& message) : std::runtime_error(message), exitCode_(exitCode) {}
-  int exitCode() const { return exitCode_; }
-
- private:
-  int exitCode_;
+  StartupError(int exitCode, const std::string& message, ErrorDetails details = {})
+      : Error(message, exitCode, std::move(details)) {}
 };
 
 // Locates kernels/ (StartupError kExitKernelsMissing when absent).

@@ -31,7 +31,7 @@ nlohmann::json telemetryJson(const GpuTelemetryState& t) {
 
 }  // namespace
 
-std::string writeStateDump(const AppState& state, const std::filesystem::path& file) {
+Result<void> writeStateDump(const AppState& state, const std::filesystem::path& file) {
   using nlohmann::json;
   json j;
   j["scene"] = state.scene == SceneKind::Image ? "image" : state.scene == SceneKind::Julia ? "julia" : "nbody";
@@ -128,7 +128,7 @@ std::string writeStateDump(const AppState& state, const std::filesystem::path& f
   for (const auto& line : state.log) j["log"].push_back(line);
   std::ofstream out(file);
   out << j.dump(2) << '\n';
-  if (!out) return "cannot write the state dump '" + file.string() + "'";
+  if (!out) return Error("cannot write the state dump '" + file.string() + "'", kExitFailure, ErrorDetails{{}, {}, file});
   return {};
 }
 

@@ -3,13 +3,14 @@
 // reports: {"scene": ..., "image": {"path", "width", "height", "channels"} | null,
 // "nbody": {...} | null, "log": [...]}.
 #include <filesystem>
-#include <string>
+
+#include "core/result.h"
 
 namespace ks {
 
 struct AppState;
 
-// Returns an error message, or empty on success.
-std::string writeStateDump(const AppState& state, const std::filesystem::path& file);
+// The error names the file when it cannot be written.
+Result<void> writeStateDump(const AppState& state, const std::filesystem::path& file);
 
 }  // namespace ks

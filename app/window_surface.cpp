@@ -107,10 +107,10 @@ class WindowSurface final : public RenderSurface {
   void setVsync(bool on) override { glfwSwapInterval(on ? 1 : 0); }
   std::string setIcon(const std::vector<std::filesystem::path>& pngFiles) override {
     std::vector<HostImage> pictures;
-    try {
-      for (const auto& file : pngFiles) pictures.push_back(toRgba(loadImageFile(file, kIconLimits)));
-    } catch (const ImageFileError& e) {
-      return std::string("window icon: ") + e.what();
+    for (const auto& file : pngFiles) {
+      Result<HostImage> picture = readImageFile(file, kIconLimits);
+      if (!picture) return std::string("window icon: ") + picture.error().what();
+      pictures.push_back(toRgba(std::move(picture).value()));
     }
     std::vector<GLFWimage> images;
     for (auto& p : pictures) images.push_back(GLFWimage{p.width, p.height, p.pixels.data()});

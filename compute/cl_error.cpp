@@ -88,6 +88,8 @@ static std::string describe(cl_int code, const std::string& call, const std::str
 }
 
 ClError::ClError(cl_int code, const std::string& call, const std::string& detail)
-    : std::runtime_error(describe(code, call, detail)), code_(code), call_(call) {}
+    : Error(describe(code, call, detail), kExitFailure, ErrorDetails{clErrorName(code), {}, {}}),
+      code_(code),
+      call_(call) {}
 
 }  // namespace ks

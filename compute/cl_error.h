@@ -5,13 +5,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.h"
+
 namespace ks {
 
 // "CL_INVALID_WORK_GROUP_SIZE" for -54; "CL_UNKNOWN_ERROR(-1234)" for codes we do not know.
 std::string clErrorName(cl_int code);
 
 // Thrown by every failed OpenCL call; says which call failed and why.
-class ClError : public std::runtime_error {
+class ClError : public Error {
  public:
   ClError(cl_int code, const std::string& call, const std::string& detail = {});
   cl_int code() const { return code_; }

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "compute/cl_objects.h"
+#include "core/error.h"
 
 namespace ks {
 
@@ -60,9 +61,9 @@ constexpr uint8_t imageLuminance(uint8_t r, uint8_t g, uint8_t b) {
 
 // An error for a configuration or an image the device cannot run, with the reason
 // (never a raw CL_INVALID_WORK_GROUP_SIZE from a launch).
-class ImageConfigError : public std::runtime_error {
+class ImageConfigError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // Profiling events of one operation (several commands for some: the histogram's

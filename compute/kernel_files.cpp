@@ -41,7 +41,7 @@ fs::path findKernelsDir(const std::optional<fs::path>& override, const fs::path&
 std::string readKernelSource(const fs::path& kernelsDir, const std::string& name) {
   const fs::path path = kernelsDir / name;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw KernelsDirError("cannot read kernel file '" + path.string() + "'");
+  if (!in) throw KernelsDirError("cannot read kernel file '" + path.string() + "'", ErrorDetails{{}, {}, path});
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

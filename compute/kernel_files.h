@@ -6,11 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+
 namespace ks {
 
-class KernelsDirError : public std::runtime_error {
+class KernelsDirError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  // Ends start-up with exit code 6 (--help).
+  explicit KernelsDirError(const std::string& message, ErrorDetails details = {})
+      : Error(message, kExitKernelsMissing, std::move(details)) {}
 };
 
 // Search order: the explicit override (--kernels-dir), $KERNELSCOPE_KERNELS_DIR,

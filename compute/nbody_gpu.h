@@ -11,14 +11,17 @@
 #include "compute/compute_context.h"
 #include "compute/nbody_model.h"
 #include "compute/nbody_variants.h"
+#include "core/error.h"
 
 namespace ks {
 
 // A configuration the device cannot run, with the reason (never a raw
 // CL_INVALID_WORK_GROUP_SIZE from a launch).
-class NBodyConfigError : public std::runtime_error {
+class NBodyConfigError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  // A configuration asked for on the command line: exit code 2, as for a bad option.
+  explicit NBodyConfigError(const std::string& message, ErrorDetails details = {})
+      : Error(message, kExitUsage, std::move(details)) {}
 };
 
 class NBodyKernel {

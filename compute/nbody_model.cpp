@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <numbers>
 #include <random>
 #include <stdexcept>
@@ -528,7 +529,7 @@ constexpr uint64_t kHeaderBytes = sizeof(kMagic) + sizeof(uint32_t) + sizeof(uin
 constexpr uint64_t kBytesPerBody = 8 * sizeof(double);
 
 [[noreturn]] void fail(const fs::path& file, const std::string& what) {
-  throw NBodyFileError("N-body file '" + file.string() + "': " + what);
+  throw NBodyFileError("N-body file '" + file.string() + "': " + what, file);
 }
 
 fs::path temporaryPathFor(const fs::path& file) {
@@ -622,6 +623,17 @@ NBodySystem loadNBodySystem(const fs::path& file) {
     if (p.w < 0.0) fail(file, "body " + std::to_string(i) + " has a negative mass");
   }
   return system;
+}
+
+Result<NBodySystem> readNBodySystem(const fs::path& file) {
+  try {
+    return loadNBodySystem(file);
+  } catch (const NBodyFileError& e) {
+    return Error(e);
+  } catch (const std::bad_alloc&) {
+    return Error("N-body file '" + file.string() + "': does not fit in this computer's memory", kExitFailure,
+                 ErrorDetails{{}, {}, file});
+  }
 }
 
 }  // namespace ks

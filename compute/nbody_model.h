@@ -11,6 +11,9 @@
 
 #include <glm/glm.hpp>
 
+#include "core/error.h"
+#include "core/result.h"
+
 namespace ks {
 
 struct NBodySystem {
@@ -73,14 +76,17 @@ double nbodyPotentialEnergy(const NBodySystem& system, const NBodyParams& params
 // Kinetic energy at the synchronised velocities + potential energy.
 double nbodyTotalEnergy(const NBodySystem& system, const NBodyParams& params);
 
-class NBodyFileError : public std::runtime_error {
+class NBodyFileError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit NBodyFileError(const std::string& message, std::filesystem::path file = {})
+      : Error(message, kExitFailure, ErrorDetails{{}, {}, std::move(file)}) {}
 };
 // A small binary format with a magic, a version, the count and the doubles.
 // Loading checks everything (magic, version, count against the file size,
 // finite values, masses >= 0) and throws NBodyFileError with a clear message.
 void saveNBodySystem(const NBodySystem& system, const std::filesystem::path& file);
 NBodySystem loadNBodySystem(const std::filesystem::path& file);
+// The same, without throwing: the system, or the NBodyFileError's message and file.
+Result<NBodySystem> readNBodySystem(const std::filesystem::path& file);
 
 }  // namespace ks

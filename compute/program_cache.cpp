@@ -6,6 +6,10 @@
 
 namespace ks {
 
+ErrorDetails buildDetails(const ProgramBuild& build) {
+  return ErrorDetails{build.status != CL_SUCCESS ? clErrorName(build.status) : std::string(), build.log, build.label};
+}
+
 uint64_t hashSource(const std::string& text) {
   uint64_t hash = 1469598103934665603ull;
   for (unsigned char c : text) {
@@ -54,6 +58,7 @@ std::shared_ptr<const ProgramBuild> ProgramCache::build(const std::string& label
   ProgramHandle program(clCreateProgramWithSource(context_, 1, &text, &length, &status));
   if (status != CL_SUCCESS) {
     result->error = ClError(status, "clCreateProgramWithSource", label).what();
+    result->status = status;
     return result;
   }
   status = clBuildProgram(program.get(), 1, &device_, options.c_str(), nullptr, nullptr);
@@ -61,6 +66,7 @@ std::shared_ptr<const ProgramBuild> ProgramCache::build(const std::string& label
   result->buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (status != CL_SUCCESS) {
     result->error = ClError(status, "clBuildProgram", label + (options.empty() ? "" : " [" + options + "]")).what();
+    result->status = status;
     return result;
   }
   result->program = std::move(program);
@@ -79,7 +85,8 @@ std::shared_ptr<const ProgramBuild> ProgramCache::buildFromBinary(const std::str
   cl_int binaryStatus = CL_SUCCESS, status = CL_SUCCESS;
   ProgramHandle program(clCreateProgramWithBinary(context_, 1, &device_, &length, &bytes, &binaryStatus, &status));
   if (status != CL_SUCCESS || binaryStatus != CL_SUCCESS) {
-    result->error = ClError(status != CL_SUCCESS ? status : binaryStatus, "clCreateProgramWithBinary", label).what();
+    result->status = status != CL_SUCCESS ? status : binaryStatus;
+    result->error = ClError(result->status, "clCreateProgramWithBinary", label).what();
     return result;
   }
   // Binaries still need clBuildProgram (a link step on most drivers) before kernels can be made.
@@ -88,6 +95,7 @@ std::shared_ptr<const ProgramBuild> ProgramCache::buildFromBinary(const std::str
   result->buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (status != CL_SUCCESS) {
     result->error = ClError(status, "clBuildProgram (binary)", label).what();
+    result->status = status;
     return result;
   }
   result->program = std::move(program);

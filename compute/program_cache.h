@@ -14,6 +14,7 @@
 
 #include "compute/cl_objects.h"
 #include "compute/program_binary_cache.h"
+#include "core/error.h"
 
 namespace ks {
 
@@ -23,6 +24,7 @@ struct ProgramBuild {
   std::string options;
   std::string log;        // the compiler's build log (kept on success too)
   std::string error;      // "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11)" on failure
+  cl_int status = CL_SUCCESS;  // the failed call's status (CL_BUILD_PROGRAM_FAILURE)
   double buildMs = 0.0;
   bool fromDisk = false;  // loaded from the on-disk binary cache, not compiled from source
   bool ok() const { return static_cast<bool>(program); }
@@ -33,11 +35,15 @@ uint64_t hashSource(const std::string& text);  // FNV-1a, 64 bit
 // The device binary of a built program (CL_PROGRAM_BINARIES; PTX text on NVIDIA).
 std::string programBinary(cl_program program);
 
+// What a failed build gives a ks::Error: the OpenCL status's name, the log, the file.
+ErrorDetails buildDetails(const ProgramBuild& build);
+
 // A kernel file that failed to build, with the compiler's log.
-class ProgramBuildError : public std::runtime_error {
+class ProgramBuildError : public Error {
  public:
+  // Exit code 7 (--help); the details carry the log and the kernel file's name.
   explicit ProgramBuildError(std::shared_ptr<const ProgramBuild> build)
-      : std::runtime_error(build->error), build_(std::move(build)) {}
+      : Error(build->error, kExitKernelBuildFailed, buildDetails(*build)), build_(std::move(build)) {}
   const ProgramBuild& build() const { return *build_; }
 
  private:

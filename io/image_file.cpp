@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -279,7 +280,7 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
   } else if (hdr) {
     std::unique_ptr<float, StbFree> data(stbi_loadf_from_memory(bytes.data(), length, &image.width, &image.height,
                                                                 &srcChannels, 0));
-    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore));
+    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore), file);
     checkDecoded();
     fillPixels(image, data.get(), srcChannels, toneMap, [](float a) {
       return static_cast<uint8_t>(std::lround(std::clamp(a, 0.0f, 1.0f) * 255.0f));
@@ -288,7 +289,7 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
   } else if (sixteenBit) {
     std::unique_ptr<stbi_us, StbFree> data(stbi_load_16_from_memory(bytes.data(), length, &image.width,
                                                                      &image.height, &srcChannels, 0));
-    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore));
+    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore), file);
     checkDecoded();
     auto to8 = [](stbi_us v) { return rescale(v, 65535); };
     fillPixels(image, data.get(), srcChannels, to8, to8);
@@ -296,7 +297,7 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
   } else {
     std::unique_ptr<stbi_uc, StbFree> data(
         stbi_load_from_memory(bytes.data(), length, &image.width, &image.height, &srcChannels, 0));
-    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore));
+    if (!data) throw ImageFileError(decodeFailure(file, format, reasonBefore), file);
     checkDecoded();
     auto same = [](stbi_uc v) { return v; };
     fillPixels(image, data.get(), srcChannels, same, same);
@@ -312,6 +313,17 @@ HostImage decodeImage(const std::vector<uint8_t>& bytes, const fs::path& file, c
   if (format == "GIF") description << " (first frame)";
   image.description = description.str();
   return image;
+}
+
+Result<HostImage> readImageFile(const fs::path& file, const ImageLimits& limits) {
+  try {
+    return loadImageFile(file, limits);
+  } catch (const ImageFileError& e) {
+    return Error(e);
+  } catch (const std::bad_alloc&) {
+    return Error("'" + file.string() + "' does not fit in this computer's memory while it decodes", kExitFailure,
+                 ErrorDetails{{}, {}, file});
+  }
 }
 
 }  // namespace ks

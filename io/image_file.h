@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+#include "core/result.h"
+
 namespace ks {
 
 struct HostImage {
@@ -26,9 +29,10 @@ struct ImageLimits {
 };
 
 // Every message names the file and says what is wrong with it.
-class ImageFileError : public std::runtime_error {
+class ImageFileError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ImageFileError(const std::string& message, std::filesystem::path file = {})
+      : Error(message, kExitFailure, ErrorDetails{{}, {}, std::move(file)}) {}
 };
 
 // The largest file loadImageFile reads for these limits: 4 x maxBytes (a 16-bit
@@ -48,6 +52,9 @@ uint64_t maxImageFileBytes(const ImageLimits& limits);
 // image_file_checks.h). PGM and PPM are read by pnm_reader.h, not stb_image.
 // Safe to call from any thread.
 HostImage loadImageFile(const std::filesystem::path& file, const ImageLimits& limits);
+// The same, without throwing: the picture, or the ImageFileError (a file too big
+// for this computer's memory while it decodes says so too).
+Result<HostImage> readImageFile(const std::filesystem::path& file, const ImageLimits& limits);
 
 // loadImageFile's work after the file is read: the same checks and decoding
 // on bytes already in memory (`name` only names them in messages). The fuzzer

@@ -19,7 +19,7 @@ uint32_t le32(const std::vector<uint8_t>& b, size_t at) {
 std::string quoted(const fs::path& file) { return "'" + file.string() + "'"; }
 
 [[noreturn]] void fail(const fs::path& file, const std::string& what) {
-  throw ImageFileError(quoted(file) + " " + what);
+  throw ImageFileError(quoted(file) + " " + what, file);
 }
 
 std::string formatBytes(uint64_t bytes) {

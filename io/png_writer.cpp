@@ -29,10 +29,9 @@ std::string pngWriteError(const fs::path& file, const std::string& why) {
   return "cannot write PNG '" + file.string() + "': " + why;
 }
 
-bool savePngFile(const HostImage& image, const fs::path& file, std::string* error) {
-  auto failed = [&](const std::string& why) {
-    if (error) *error = pngWriteError(file, why);
-    return false;
+Result<void> savePngFile(const HostImage& image, const fs::path& file) {
+  auto failed = [&](const std::string& why) -> Result<void> {
+    return Error(pngWriteError(file, why), kExitFailure, ErrorDetails{{}, {}, file});
   };
   if (const std::string problem = pngSizeProblem(image.width, image.height, image.channels); !problem.empty())
     return failed(problem);
@@ -57,8 +56,7 @@ bool savePngFile(const HostImage& image, const fs::path& file, std::string* erro
   out.write(png.data(), static_cast<std::streamsize>(png.size()));
   out.close();
   if (!out) return failed(errno ? std::strerror(errno) : "write failed");
-  if (error) error->clear();
-  return true;
+  return {};
 }
 
 }  // namespace ks

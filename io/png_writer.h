@@ -4,12 +4,13 @@
 #include <filesystem>
 #include <string>
 
+#include "core/result.h"
 #include "io/image_file.h"
 
 namespace ks {
 
-// Writes 1 to 4 channels as PNG. Returns false with a message naming the file
-// in *error (when given) on failure, write errors included. Images of more than
+// Writes 1 to 4 channels as PNG. On failure, write errors included, the result's
+// error names the file (in its message and its details). Images of more than
 // kMaxPngPixelBytes (rows + one filter byte each) are refused: the encoder's sizes are int.
 constexpr uint64_t kMaxPngPixelBytes = uint64_t{1} << 29;
 // Why savePngFile would refuse an image of this size (empty: it would not), so
@@ -17,6 +18,6 @@ constexpr uint64_t kMaxPngPixelBytes = uint64_t{1} << 29;
 std::string pngSizeProblem(int width, int height, int channels);
 // savePngFile's message for `why`.
 std::string pngWriteError(const std::filesystem::path& file, const std::string& why);
-bool savePngFile(const HostImage& image, const std::filesystem::path& file, std::string* error);
+Result<void> savePngFile(const HostImage& image, const std::filesystem::path& file);
 
 }  // namespace ks

@@ -10,8 +10,7 @@ namespace ks {
 namespace {
 
 std::string savePng(const HostImage& image, const std::string& path) {
-  std::string error;
-  if (!savePngFile(image, path, &error)) return error;
+  if (const Result<void> saved = savePngFile(image, path); !saved) return saved.error().what();
   // The whole path: a name typed without a folder lands in the working directory,
   // which the user may not know.
   std::error_code ec;

@@ -6,11 +6,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.h"
+
 namespace ks {
 
-class EglError : public std::runtime_error {
+class EglError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 class EglHeadlessContext {

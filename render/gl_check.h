@@ -6,13 +6,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.h"
+
 namespace ks {
 
 const char* glErrorName(GLenum error);
 
-class GlError : public std::runtime_error {
+class GlError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // Drains the GL error queue; throws GlError if anything was set since the last check.

@@ -1249,6 +1249,54 @@ TEST(App, BrokenPatternKernelExits7WithTheBuildLog) {
   expectBuildFailureExit("julia", "pattern.cl", "const int y = get_global_id(1);");
 }
 
+// ---- exit codes pinned before ks::Error (issue 21): the codes these runs leave with
+// must not change when the error classes get one base -------------------------------
+
+TEST(App, KernelsDirWithoutKernelsOrNotAFolderExits6) {
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-emptykernels");
+  fs::create_directories(dir / "empty");
+  const RunResult empty = runApp(dir, {"--headless", "--frames", "5", "--kernels-dir", (dir / "empty").string()});
+  EXPECT_EQ(empty.exitCode, 6) << empty.describe();
+  EXPECT_TRUE(contains(empty.err, "cannot read kernel file")) << empty.describe();
+  test::writeFile(dir / "a-file", "");
+  const RunResult file = runApp(dir, {"--headless", "--frames", "5", "--kernels-dir", (dir / "a-file").string()});
+  EXPECT_EQ(file.exitCode, 6) << file.describe();
+  EXPECT_TRUE(contains(file.err, "does not exist")) << file.describe();
+}
+
+TEST(App, ImageBatchOfOneBadFileExits1) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-batch-onebad");
+  test::writeFile(dir / "notes.png", "this is text, not a picture\n");
+  RunOptions options;
+  options.workDir = dir.path();
+  const RunResult r = runApp(dir, {"--angle", "45", "--save-result", "%s-out.png", "notes.png"}, options);
+  EXPECT_EQ(r.exitCode, 1) << r.describe();
+  EXPECT_TRUE(contains(r.err, "kernelscope: error: cannot open: 'notes.png'")) << r.describe();
+}
+
+TEST(App, VerifyOfAConfigurationTheDeviceRefusesExits2) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-verify-badwg");
+  const RunResult r = runApp(dir, {"--verify", "--n", "10", "--wg", "48"});
+  EXPECT_EQ(r.exitCode, 2) << r.describe();
+  EXPECT_TRUE(contains(r.err, "kernelscope: error: ")) << r.describe();
+  EXPECT_TRUE(contains(r.err, "not a multiple of 32")) << r.describe();
+}
+
+TEST(App, VerifyWithABrokenKernelExits7WithTheBuildLog) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-verify-broken");
+  const fs::path kernels = brokenKernelsDir(dir, "nbody.cl", "const int i = firstBody + get_global_id(0);");
+  ASSERT_FALSE(kernels.empty()) << "nbody.cl changed; update the anchor";
+  const RunResult r = runApp(dir, {"--verify", "--n", "10", "--kernels-dir", kernels.string()});
+  EXPECT_EQ(r.exitCode, 7) << r.describe();
+  EXPECT_TRUE(contains(r.err, "build log:\n")) << r.describe();
+  EXPECT_TRUE(contains(r.err, "ks_corrupted_identifier")) << r.describe();
+}
+
 // ---- h. --device matching nothing ---------------------------------------------------------
 
 TEST(App, UnknownDeviceExits4AndListsDevices) {

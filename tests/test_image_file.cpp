@@ -869,9 +869,8 @@ TEST(ImageFile, TestImageShowsEveryOrientation) {
 TEST(ImageFile, SavePngRoundTrips) {
   TempDir dir("ks-image-save");
   const HostImage test = makeTestImage(123, 77);
-  std::string error = "stale";
-  ASSERT_TRUE(savePngFile(test, dir / "test.png", &error)) << error;
-  EXPECT_EQ(error, "");
+  const Result<void> saved = savePngFile(test, dir / "test.png");
+  ASSERT_TRUE(saved.ok()) << saved.error().what();
   const HostImage back = loadImageFile(dir / "test.png", kRoomy);
   expectImage(back, 123, 77, 4, test.pixels);
   EXPECT_EQ(back.description, "PNG 8-bit RGBA 123x77");
@@ -881,16 +880,21 @@ TEST(ImageFile, SavePngRoundTrips) {
   gray.height = 7;
   gray.channels = 1;
   gray.pixels = noise(9 * 7, 100);
-  ASSERT_TRUE(savePngFile(gray, dir / "gray.png", &error)) << error;
+  const Result<void> savedGray = savePngFile(gray, dir / "gray.png");
+  ASSERT_TRUE(savedGray.ok()) << savedGray.error().what();
   expectImage(loadImageFile(dir / "gray.png", kRoomy), 9, 7, 1, gray.pixels);
 
-  EXPECT_FALSE(savePngFile(test, dir / "no-such-dir/x.png", &error));
+  const Result<void> noFolder = savePngFile(test, dir / "no-such-dir/x.png");
+  ASSERT_FALSE(noFolder.ok());
+  const std::string error = noFolder.error().what();
   EXPECT_TRUE(contains(error, (dir / "no-such-dir/x.png").string())) << error;
   EXPECT_TRUE(contains(error, "No such file or directory")) << error;
+  EXPECT_EQ(noFolder.error().details().file, dir / "no-such-dir/x.png");
   gray.pixels.pop_back();
-  EXPECT_FALSE(savePngFile(gray, dir / "short.png", &error));
-  EXPECT_TRUE(contains(error, "62 bytes of pixels, not 63")) << error;
-  EXPECT_FALSE(savePngFile(HostImage{}, dir / "empty.png", nullptr));
+  const Result<void> short_ = savePngFile(gray, dir / "short.png");
+  ASSERT_FALSE(short_.ok());
+  EXPECT_TRUE(contains(short_.error().what(), "62 bytes of pixels, not 63")) << short_.error().what();
+  EXPECT_FALSE(savePngFile(HostImage{}, dir / "empty.png").ok());
 }
 
 // Refused before the encoder sees it (its int sizes would overflow): the check
@@ -901,13 +905,15 @@ TEST(ImageFile, SavePngRefusesWhatItsEncoderCannotHold) {
   big.width = 16384;
   big.height = 8192;
   big.channels = 4;  // (65536 + 1) x 8192 bytes: just over 512 MiB
-  std::string error;
-  EXPECT_FALSE(savePngFile(big, dir / "big.png", &error));
-  EXPECT_TRUE(contains(error, "16384x8192x4 is more than the PNG writer takes (512 MiB of pixels)")) << error;
+  const Result<void> tooBig = savePngFile(big, dir / "big.png");
+  ASSERT_FALSE(tooBig.ok());
+  EXPECT_TRUE(contains(tooBig.error().what(), "16384x8192x4 is more than the PNG writer takes (512 MiB of pixels)"))
+      << tooBig.error().what();
   EXPECT_FALSE(std::filesystem::exists(dir / "big.png"));
   big.height = 8191;  // fits: now the missing pixels are the problem
-  EXPECT_FALSE(savePngFile(big, dir / "big.png", &error));
-  EXPECT_TRUE(contains(error, "bytes of pixels, not")) << error;
+  const Result<void> fits = savePngFile(big, dir / "big.png");
+  ASSERT_FALSE(fits.ok());
+  EXPECT_TRUE(contains(fits.error().what(), "bytes of pixels, not")) << fits.error().what();
 }
 
 }  // namespace

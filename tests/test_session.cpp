@@ -162,8 +162,8 @@ TEST_F(SessionTest, SeveralFilesOpenedAtOnceAreSteppedThrough) {
     image.channels = 1;
     image.pixels.assign(size_t(image.width) * 5, static_cast<uint8_t>(40 * i));
     paths.push_back(::testing::TempDir() + "ks-session-set-" + std::to_string(i) + ".png");
-    std::string error;
-    ASSERT_TRUE(savePngFile(image, paths.back(), &error)) << error;
+    const Result<void> saved = savePngFile(image, paths.back());
+    ASSERT_TRUE(saved.ok()) << saved.error().what();
   }
   state_.requestedScene = SceneKind::Image;
   state_.image.openRequests = paths;
@@ -199,8 +199,8 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheOpenImage) {
   image.channels = 1;
   image.pixels.assign(21 * 11, 99);
   const std::string path = ::testing::TempDir() + "ks-session-switch.png";
-  std::string error;
-  ASSERT_TRUE(savePngFile(image, path, &error)) << error;
+  const Result<void> saved = savePngFile(image, path);
+  ASSERT_TRUE(saved.ok()) << saved.error().what();
   state_.requestedScene = SceneKind::Image;
   state_.image.openRequests = {path};
   frameUntilIdle();
@@ -300,8 +300,8 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   image.channels = 1;
   for (int i = 0; i < 37 * 23; ++i) image.pixels.push_back(static_cast<uint8_t>(i * 7));
   const std::string path = ::testing::TempDir() + "ks-session-gray.png";
-  std::string error;
-  ASSERT_TRUE(savePngFile(image, path, &error)) << error;
+  const Result<void> written = savePngFile(image, path);
+  ASSERT_TRUE(written.ok()) << written.error().what();
   state_.image.openRequests = {path};
   frameUntilIdle();
   EXPECT_EQ(state_.image.path, path) << state_.image.message;
@@ -475,8 +475,8 @@ TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   image.channels = 1;
   image.pixels.assign(static_cast<size_t>(image.width) * image.height, 77);
   const std::string path = ::testing::TempDir() + "ks-session-wide.png";
-  std::string error;
-  ASSERT_TRUE(savePngFile(image, path, &error)) << error;
+  const Result<void> saved = savePngFile(image, path);
+  ASSERT_TRUE(saved.ok()) << saved.error().what();
   // Chosen in the panel: the sampler variant, which PoCL's 8192-pixel 2D images
   // cannot hold this image in; the scene switches to the buffer kernel and says so.
   state_.image.rotateVariant = "bilinear_image";

@@ -94,8 +94,7 @@ std::vector<SoakImage> writeImages(const test::TempDir& dir) {
     image.height = h;
     image.channels = channels;
     for (int i = 0; i < w * h * channels; ++i) image.pixels.push_back(static_cast<uint8_t>(i * 31 + 7));
-    std::string error;
-    if (!savePngFile(image, dir / name, &error)) throw std::runtime_error(error);
+    if (const Result<void> saved = savePngFile(image, dir / name); !saved) throw saved.error();
     images.push_back({dir / name, true});
   };
   save("gray.png", 40, 30, 1);

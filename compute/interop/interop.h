@@ -18,15 +18,16 @@
 
 #include "compute/cl_objects.h"
 #include "compute/interop/interop_path.h"
+#include "core/error.h"
 
 namespace ks {
 
 class ComputeContext;
 class InteropBackend;
 
-class InteropError : public std::runtime_error {
+class InteropError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // Milliseconds of the last acquire / release / host copy (the "last kernel run"

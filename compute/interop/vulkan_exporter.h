@@ -9,11 +9,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.h"
+
 namespace ks {
 
-class VulkanError : public std::runtime_error {
+class VulkanError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 // Something the machine does not have (no libvulkan, no Vulkan device for the
 // OpenCL device, an extension not listed), as opposed to a Vulkan call that
