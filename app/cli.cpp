@@ -204,7 +204,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(outputFileProblem);
   app.add_option("--bench", options.bench,
                  "Run a benchmark instead of the viewer: nbody, image, interop, transpose, rotate or histogram (a "
-                 "sweep of that operation's variants on an --image-size image, default 8192x8192) or ceilings (the device's measured memory, "
+                 "sweep of that operation's variants on an --image-size image, default 8192x8192; the same as "
+                 "--sweep --op OPERATION) or ceilings (the device's measured memory, "
                  "arithmetic, local memory and atomic rates)")
       ->check(CLI::IsMember({"nbody", "image", "interop", "transpose", "rotate", "histogram", "ceilings"}));
   std::string imageSize;
@@ -282,7 +283,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
                   "listed with the reason); --csv/--json write the runs. --op picks the operation (default nbody)");
   auto* runs = app.add_option_group("Runs", "Recording and sweep output (the app's Runs panel reads the JSON)");
   runs->add_option("--csv", nb.csv,
-                   "Write the runs of --sweep, --bench nbody/transpose or --record as CSV to this file")
+                   "Write the runs of --sweep (any --op), --bench nbody/transpose/rotate/histogram or --record as CSV "
+                   "to this file")
       ->check(outputFileProblem);
   runs->add_option("--json", nb.json, "Write the same runs as JSON (full metadata; the Runs panel imports it)")
       ->check(outputFileProblem);
