@@ -24,6 +24,7 @@ int runHistogramSweep(DeviceCatalog catalog, const AppOptions& options, const Se
               options.imageBenchHeight, iterations);
   HistogramSweepRanges ranges{o.variants, {}};
   if (!o.workGroups.empty()) ranges.values["work_group"] = o.workGroups;
+  for (const auto& [name, values] : o.values) ranges.values[name] = values;  // --param NAME=...
   ImageSweepReport report(50);
   for (int channels : options.transpose.channels) {
     const ImageLayout layout{options.imageBenchWidth, options.imageBenchHeight, channels};

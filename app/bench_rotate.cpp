@@ -29,6 +29,7 @@ int runRotateSweep(DeviceCatalog catalog, const AppOptions& options, const Setti
   RotateSweepRanges ranges{o.variants, {}};
   if (!o.pixelsPerItem.empty()) ranges.values["pixels_per_item"] = o.pixelsPerItem;
   if (!o.rowsPerItem.empty()) ranges.values["rows_per_item"] = o.rowsPerItem;
+  for (const auto& [name, values] : o.values) ranges.values[name] = values;  // --param NAME=...
   ImageSweepReport report(40);
   const std::optional<MeasuredCeilings> knownCeilings = cachedCeilings(compute, options);
   if (!knownCeilings)

@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "app/cli_image_sweeps.h"
+#include "app/cli_sweep_op.h"
 #include "app/image_batch.h"
 #include "compute/image_histogram.h"
 #include "compute/image_rotate.h"
@@ -204,7 +205,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(outputFileProblem);
   app.add_option("--bench", options.bench,
                  "Run a benchmark instead of the viewer: nbody, image, interop, transpose, rotate or histogram (a "
-                 "sweep of that operation's variants on an --image-size image, default 8192x8192) or ceilings (the device's measured memory, "
+                 "sweep of that operation's variants on an --image-size image, default 8192x8192; the same as "
+                 "--sweep --op OPERATION) or ceilings (the device's measured memory, "
                  "arithmetic, local memory and atomic rates)")
       ->check(CLI::IsMember({"nbody", "image", "interop", "transpose", "rotate", "histogram", "ceilings"}));
   std::string imageSize;
@@ -213,9 +215,11 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   NBodyOptions& nb = options.nbody;
   auto* group = app.add_option_group("N-body", "N-body simulation, benchmark and sweep options");
   group->add_option("--n", nb.bodies, "Number of bodies (>= 1)")->check(CLI::Range(size_t{1}, size_t{1} << 26));
-  group->add_option("--variant", nb.variants, "Kernel variant(s): " + joinValues(nbodyOp().variantNames()) + " (lists for --sweep)")
+  group->add_option("--variant", nb.variants,
+                    "Kernel variant(s): " + joinValues(nbodyOp().variantNames()) +
+                        " (lists for --sweep; with --op, that operation's variants)")
       ->delimiter(',')
-      ->check(CLI::IsMember(nbodyOp().variantNames()));
+      ->check(anyOperationVariant());
   group->add_option("--wg", nb.workGroups, "Work-group (tile) size(s), multiples of 32")
       ->delimiter(',')
       ->check(CLI::Range(1, kMaxWorkGroupOption));
@@ -277,10 +281,11 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(outputFileProblem);
   group->add_flag("--sweep", nb.sweep,
                   "Benchmark every combination of the given lists (all values when omitted; refused combinations "
-                  "listed with the reason); --csv/--json write the runs");
+                  "listed with the reason); --csv/--json write the runs. --op picks the operation (default nbody)");
   auto* runs = app.add_option_group("Runs", "Recording and sweep output (the app's Runs panel reads the JSON)");
   runs->add_option("--csv", nb.csv,
-                   "Write the runs of --sweep, --bench nbody/transpose or --record as CSV to this file")
+                   "Write the runs of --sweep (any --op), --bench nbody/transpose/rotate/histogram or --record as CSV "
+                   "to this file")
       ->check(outputFileProblem);
   runs->add_option("--json", nb.json, "Write the same runs as JSON (full metadata; the Runs panel imports it)")
       ->check(outputFileProblem);
@@ -322,6 +327,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   std::vector<std::string> rotateShapes;
   addRotateSweepOptions(app, options.rotateSweep, rotateShapes);
   addHistogramSweepOptions(app, options.histogramSweep);
+  std::string sweptOp;
+  std::vector<std::string> sweptParams;
+  addSweepOpOptions(app, sweptOp, sweptParams);
   ImageBatchOptions& batch = options.imageBatch;
   auto* batchGroup = app.add_option_group(
       "Image batch",
@@ -419,6 +427,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--n", "--fp64",
                            "--fast-math", "--ftz", "--precise-rsqrt", "--cl-options"})
     if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);
+  if (const std::string problem = finishSweepOpOptions(app, sweptOp, sweptParams, options); !problem.empty())
+    return usageError(problem);
   for (const auto& shape : naiveShapes) {
     int w = 0, h = 0;
     parseSize(shape, w, h);

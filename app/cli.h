@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <utility>
 #include <string>
@@ -58,12 +59,14 @@ struct RotateSweepOptions {
   std::vector<std::string> variants;
   std::vector<std::pair<int, int>> workGroups;  // WxH
   std::vector<int> pixelsPerItem, rowsPerItem;
+  std::map<std::string, std::vector<int>> values;  // --sweep --op rotate --param NAME=...: by parameter name
 };
 
 // `--bench histogram`: the histogram sweep's ranges (empty: each variant's own values).
 struct HistogramSweepOptions {
   std::vector<std::string> variants;
   std::vector<int> workGroups;
+  std::map<std::string, std::vector<int>> values;  // --sweep --op histogram --param NAME=...: by parameter name
 };
 
 // The image batch (app/image_batch.h): image files through the image lab's

@@ -9,6 +9,7 @@
 
 #include "compute/image_op_checks.h"
 #include "compute/kernel_op.h"
+#include "compute/parameter_defines.h"
 
 namespace ks {
 
@@ -99,11 +100,12 @@ std::string describeCountedChannels(int mask) {
 std::string imageHistogramBuildOptions(const HistogramConfig& c, int channels) {
   const ImageHistogramVariant* v = findImageHistogramVariant(c.variant);
   std::ostringstream o;
-  o << "-DCHANNELS=" << channels << " -DWG=" << c.workGroup;
+  const KernelOp& op = histogramOp();
+  o << parameterDefines(op, c.variant, {{"channels", channels}, {"work_group", c.workGroup}}).substr(1);
   if (channels == 4 && c.countedChannels != kAllHistogramChannels) o << " -DCOUNT_MASK=" << c.countedChannels;
-  if (isSubHistogram(v)) o << " -DSUBHIST -DPIXELS_PER_ITEM=" << c.pixelsPerItem;
+  if (isSubHistogram(v)) o << " -DSUBHIST" << parameterDefines(op, c.variant, {{"pixels_per_item", c.pixelsPerItem}});
   else if (isFlushed(v)) o << " -DSUBHIST_FLUSH";
-  else o << " -DLOCAL_ATOMIC -DCOPIES=" << c.copies;
+  else o << " -DLOCAL_ATOMIC" << parameterDefines(op, c.variant, {{"copies", c.copies}});
   if (v && v->fused) o << " -DFUSED";
   return o.str();
 }

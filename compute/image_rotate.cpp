@@ -10,6 +10,7 @@
 
 #include "compute/image_op_checks.h"
 #include "compute/kernel_op.h"
+#include "compute/parameter_defines.h"
 
 namespace ks {
 
@@ -140,11 +141,16 @@ size_t imageRotateLocalMemoryBytes(const RotateConfig& c, int channels) {
 std::string imageRotateBuildOptions(const RotateConfig& config, int channels) {
   const ImageRotateVariant* v = findImageRotateVariant(config.variant);
   std::ostringstream o;
-  o << "-DCHANNELS=" << channels << " -DPIXELS_PER_ITEM=" << config.pixelsPerItem;
+  const KernelOp& op = rotateOp();
+  // The macros are the descriptor's; the order and what is left out are the options' of
+  // before (the program cache is keyed by this text): rows per item only when not 1.
+  o << parameterDefines(op, config.variant, {{"channels", channels}, {"pixels_per_item", config.pixelsPerItem}})
+           .substr(1);
   if (v && v->image) o << " -DUSE_IMAGES";
-  if (config.rowsPerItem != 1) o << " -DROWS_PER_ITEM=" << config.rowsPerItem;
+  if (config.rowsPerItem != 1) o << parameterDefines(op, config.variant, {{"rows_per_item", config.rowsPerItem}});
   if (v && v->staged)
-    o << " -DSTAGED -DWG_X=" << config.workGroupX << " -DWG_Y=" << config.workGroupY
+    o << " -DSTAGED"
+      << parameterDefines(op, config.variant, {{"work_group_x", config.workGroupX}, {"work_group_y", config.workGroupY}})
       << " -DBOX_AREA=" << imageRotateBoxPixels(config);
   return o.str();
 }

@@ -4,6 +4,7 @@
 
 #include "compute/image_op_checks.h"
 #include "compute/kernel_op.h"
+#include "compute/parameter_defines.h"
 
 namespace ks {
 
@@ -82,14 +83,18 @@ ImageLayout transposedLayout(const ImageLayout& in) { return {in.height, in.widt
 std::string imageTransposeBuildOptions(const TransposeConfig& c, int channels) {
   const ImageTransposeVariant* v = findImageTransposeVariant(c.variant);
   std::ostringstream o;
-  o << "-DCHANNELS=" << channels;
+  const KernelOp& op = transposeOp();
+  o << parameterDefines(op, c.variant, {{"channels", channels}}).substr(1);
   if (!v) return o.str();
   switch (v->kind) {
     case TransposeKind::Naive: o << " -DNAIVE"; break;
-    case TransposeKind::Tiled: o << " -DTILED -DTILE=" << c.tile << " -DROWS=" << c.rowsPerItem; break;
-    case TransposeKind::Block4x4: o << " -DBLOCK4X4 -DB4_TILE=" << c.tile << " -DB4_WG=" << c.workGroup; break;
-    case TransposeKind::Gray16: o << " -DGRAY16 -DG16_TILE=" << c.tile << " -DG16_WG=" << c.workGroup; break;
+    case TransposeKind::Tiled: o << " -DTILED"; break;
+    case TransposeKind::Block4x4: o << " -DBLOCK4X4"; break;
+    case TransposeKind::Gray16: o << " -DGRAY16"; break;
   }
+  // Each kind's macros (TILE/ROWS, B4_TILE/B4_WG, G16_TILE/G16_WG) are the descriptor's;
+  // a parameter the variant does not take adds nothing.
+  o << parameterDefines(op, c.variant, {{"tile", c.tile}, {"rows_per_item", c.rowsPerItem}, {"work_group", c.workGroup}});
   return o.str();
 }
 

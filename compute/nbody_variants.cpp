@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "compute/kernel_op.h"
+#include "compute/parameter_defines.h"
 
 namespace ks {
 
@@ -31,8 +32,11 @@ const NBodyVariant* findNBodyVariant(const std::string& name) {
 
 std::string nbodyBuildOptions(const NBodyConfig& c) {
   std::ostringstream o;
-  o << "-DTILE=" << c.workGroup << " -DUNROLL=" << c.unroll << " -DBODIES_PER_ITEM=" << c.bodiesPerItem
-    << " -DSPLIT=" << c.split;
+  // The macros are the descriptor's (TILE, UNROLL, BODIES_PER_ITEM, SPLIT).
+  o << parameterDefines(nbodyOp(), c.variant,
+                        {{"work_group", c.workGroup}, {"unroll", c.unroll}, {"bodies_per_item", c.bodiesPerItem},
+                         {"split", c.split}})
+           .substr(1);
   if (c.fp64) o << " -DUSE_FP64";
   if (c.nativeRsqrt && !c.fp64) o << " -DUSE_NATIVE_RSQRT";
   if (c.fastRelaxedMath) o << " -cl-fast-relaxed-math";

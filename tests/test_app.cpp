@@ -41,6 +41,7 @@
 #include "compute/image_reference.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
+#include "compute/kernel_op.h"
 #include "compute/nbody_invariants.h"
 #include "compute/nbody_model.h"
 #include "compute/parameter_values.h"
@@ -1733,6 +1734,100 @@ TEST(App, RotateSweepOptionsAreCheckedAndListed) {
   r = runApp(dir, {"--bench", "transpose", "--pixels-per-item", "4"});
   EXPECT_EQ(r.exitCode, 2) << r.describe();
   EXPECT_NE((r.out + r.err).find("--pixels-per-item: for --bench rotate"), std::string::npos) << r.describe();
+}
+
+// `--sweep --op X` (issue 21, "Done when"): every operation swept and recorded from the
+// command line, its variants and parameters named as in its descriptor and its runs'
+// CSV columns. Each operation gets one variant and two values of one parameter, read
+// from the descriptor (the second value refused where the variant does not offer it).
+TEST(App, SweepOpSweepsAndRecordsEveryOperation) {
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-sweep-op");
+  struct Case {
+    const KernelOp& op;
+    std::string variant, parameter;
+    std::vector<std::string> fixed;  // the other parameters held to one value, to keep the sweep short
+  };
+  const std::vector<Case> cases = {
+      {rotateOp(), "nearest", "pixels_per_item", {"--param", "work_group_x=16", "--param", "work_group_y=16"}},
+      {transposeOp(), "tiled", "tile", {"--param", "rows_per_item=1"}},
+      {histogramOp(), "subhist_uchar", "work_group", {"--param", "pixels_per_item=" + std::to_string(
+                                                          histogramOp().variant("subhist_uchar")->parameter(
+                                                              "pixels_per_item")->values.front())}},
+      {nbodyOp(), "tiled", "unroll", {"--param", "work_group=32", "--param", "bodies_per_item=1", "--param", "split=1",
+                                      "--n", "100"}},
+  };
+  for (const Case& c : cases) {
+    const std::vector<int>& offered = c.op.variant(c.variant)->parameter(c.parameter)->values;
+    ASSERT_GE(offered.size(), 2u) << c.op.name;
+    const std::string values = std::to_string(offered[0]) + "," + std::to_string(offered[1]);
+    const fs::path csv = dir / (c.op.name + ".csv"), json = dir / (c.op.name + ".json");
+    std::vector<std::string> args = {"--sweep", "--op", c.op.name, "--variant", c.variant, "--param",
+                                     c.parameter + "=" + values, "--iterations", "2", "--csv", csv.string(),
+                                     "--json", json.string()};
+    if (&c.op != &nbodyOp()) args.insert(args.end(), {"--image-size", "40x24", "--channels", "1"});
+    args.insert(args.end(), c.fixed.begin(), c.fixed.end());
+    const RunResult r = runApp(dir, args);
+    ASSERT_EQ(r.exitCode, 0) << c.op.name << "\n" << r.describe();
+    const std::string text = test::readFile(csv);
+    EXPECT_NE(text.find("param:" + c.parameter), std::string::npos) << c.op.name << "\n" << text;
+    std::string error;
+    const auto runs = runsFromCsv(text, &error);
+    ASSERT_TRUE(runs) << error;
+    const auto jsonRuns = nlohmann::json::parse(test::readFile(json)).at("runs");
+    EXPECT_EQ(jsonRuns.size(), runs->size()) << c.op.name;
+    std::set<std::string> swept;
+    int ok = 0;
+    for (const RunRecord& run : *runs) {
+      EXPECT_EQ(run.meta.scene, c.op.name);
+      EXPECT_EQ(run.meta.parameter("variant"), c.variant) << c.op.name;
+      swept.insert(run.meta.parameter(c.parameter));
+      if (run.ok()) {
+        ++ok;
+        EXPECT_GT(run.m.rate, 0.0) << run.name;
+        EXPECT_TRUE(std::isfinite(run.m.rate)) << run.name;
+      }
+    }
+    EXPECT_EQ(swept, (std::set<std::string>{std::to_string(offered[0]), std::to_string(offered[1])}))
+        << c.op.name << "\n" << text;
+    EXPECT_GE(ok, 1) << c.op.name << "\n" << r.describe();
+  }
+}
+
+// What --sweep --op takes is checked against the descriptors before anything runs.
+TEST(App, SweepOpOptionsAreCheckedFromTheDescriptors) {
+  TempDir dir("ks-app-sweep-op-options");
+  RunResult r = runApp(dir, {"--help"});
+  EXPECT_EQ(r.exitCode, 0);
+  for (const KernelOp* op : {&nbodyOp(), &rotateOp(), &transposeOp(), &histogramOp()})
+    for (const KernelParameter& p : op->parameters) EXPECT_NE(r.out.find(p.name), std::string::npos) << p.name;
+  struct Case {
+    std::vector<std::string> args;
+    std::string said;
+  };
+  const std::string tileValue = std::to_string(transposeOp().parameter("tile").values.back() + 1);
+  const std::vector<Case> cases = {
+      {{"--op", "rotate"}, "--op: picks the operation that --sweep measures"},
+      {{"--sweep", "--op", "copy"}, "copy"},
+      {{"--sweep", "--op", "rotate", "--bench", "transpose"}, "--op rotate: not with --bench transpose"},
+      {{"--sweep", "--op", "rotate", "--variant", "tiled"}, "'tiled' is not one of the rotate variants"},
+      {{"--sweep", "--variant", "nearest"}, "'nearest' is not one of the nbody variants"},
+      {{"--sweep", "--op", "rotate", "--unroll", "4"}, "--unroll: an N-body option, not for --op rotate"},
+      {{"--sweep", "--op", "rotate", "--param", "tile=8"}, "the rotate operation has no parameter 'tile'"},
+      {{"--sweep", "--op", "transpose", "--param", "tile=" + tileValue}, tileValue + " is not a value of transpose's tile"},
+      {{"--sweep", "--op", "transpose", "--param", "tile"}, "is not NAME=VALUE"},
+      {{"--sweep", "--op", "transpose", "--param", "colour=1"}, "unknown parameter 'colour'"},
+      {{"--sweep", "--op", "transpose", "--param", "work_group_x=16"}, "need both work_group_x and work_group_y"},
+      {{"--param", "tile=8"}, "--param: for --sweep"},
+  };
+  for (const Case& c : cases) {
+    // Kept short should a check let it through: a frame of the viewer, one run of a small image.
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"--headless", "--frames", "1", "--iterations", "1", "--image-size", "16x16"});
+    r = runApp(dir, args);
+    EXPECT_EQ(r.exitCode, 2) << r.describe();
+    EXPECT_NE((r.out + r.err).find(c.said), std::string::npos) << c.said << "\n" << r.describe();
+  }
 }
 
 // `--bench transpose` and `--bench image` say what bound each kernel (issue 23, item 3)
