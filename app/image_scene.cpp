@@ -7,6 +7,7 @@
 
 #include "app/app_state.h"
 #include "app/image_angle.h"
+#include "app/image_kernel_builds.h"
 #include "app/image_lab_settings.h"
 #include "compute/interop/rgba_conversion.h"
 #include "io/image_paths.h"
@@ -759,10 +760,12 @@ void ImageScene::update(AppState& state, double seconds) {
   // A change while a background run is in flight waits for it: the newest settings
   // run as soon as it has finished (those in between are never run).
   const bool wantsRun = !applied_ || !(*applied_ == wanted) || lab.dirty;
+  // Its kernels are built off the frame first; meanwhile the last result stays shown.
+  const bool kernelsReady = !wantsRun || kernelsBuilt(state, wanted);
   // Background runs whose result needs a new picture start in a frame without
   // other slow GL work (see makePicture).
-  const bool runReady =
-      wantsRun && canStartRun() && !(runs_ && slowGlWorkThisFrame_ && resultNeedsNewPicture(wanted));
+  const bool runReady = wantsRun && kernelsReady && canStartRun() &&
+                        !(runs_ && slowGlWorkThisFrame_ && resultNeedsNewPicture(wanted));
   if (runReady) {
     lab.dirty = false;
     try {
@@ -774,7 +777,7 @@ void ImageScene::update(AppState& state, double seconds) {
       applied_ = wanted;  // do not retry the failing combination every frame
     }
   }
-  lab.runInFlight = backgroundRunBusy() || (runs_ && wantsRun && !runReady);
+  lab.runInFlight = backgroundRunBusy() || (wantsRun && !runReady && (runs_ || !kernelsReady));
   // One picture dropped a frame, in a frame without other slow GL work (tens of ms each).
   if (!slowGlWorkThisFrame_ && !retired_.empty()) retired_.erase(retired_.begin());
   inspect(state);
@@ -790,6 +793,21 @@ void ImageScene::update(AppState& state, double seconds) {
   lab.savingPath = saver_.busy() ? saver_.busyPath() : std::string();
   lab.savingSeconds = saver_.busySeconds();
   publish(state);
+}
+
+bool ImageScene::kernelsBuilt(AppState& state, const Applied& wanted) {
+  ImageLabState& lab = state.image;
+  const std::string building =
+      startImageKernelBuilds(compute_, imagePipelineBuilds(wanted.rotate, wanted.transpose, wanted.transposeConfig,
+                                                           wanted.histogram, originalLayout_.channels, compute_.device()));
+  if (building.empty()) {
+    // The panel's message from before the build comes back (the run may replace it).
+    if (messageBeforeBuilding_) lab.message = *std::exchange(messageBeforeBuilding_, std::nullopt);
+    return true;
+  }
+  if (!messageBeforeBuilding_) messageBeforeBuilding_ = lab.message;
+  lab.message = "building kernel " + building + "...; the last result stays shown until then";
+  return false;
 }
 
 void ImageScene::inspect(AppState& state) {

@@ -149,5 +149,50 @@ TEST_F(SwitchDuringRunTest, DeviceSwitchWaitsForTheImageRunWithoutHoldingFrames)
   EXPECT_EQ(state_.image.path, path) << "the lab opens its picture again: " << state_.image.message;
 }
 
+// A rotation and a histogram variant never built before, chosen in the image lab:
+// their programs compile on worker threads (230-480 ms on PoCL, in the frame
+// before); frames go on meanwhile, the panel saying which kernel builds, and the
+// new variants run once they are built.
+class ImageKernelBuildTest : public SwitchDuringRunTest {
+ protected:
+  void SetUp() override { test::SessionFixture::SetUp(); }
+};
+
+TEST_F(ImageKernelBuildTest, ANewVariantBuildsOffTheFrame) {
+  state_.requestedScene = SceneKind::Image;
+  frameUntilIdle();
+  const std::string path = writePicture(400, 300);
+  state_.image.openRequests = {path};
+  frameUntilIdle();
+  ASSERT_EQ(state_.image.path, path) << state_.image.message;
+  ImageLabState& lab = state_.image;
+  ASSERT_EQ(lab.runningRotate.find("nearest "), std::string::npos) << lab.runningRotate;
+  ASSERT_EQ(lab.runningHistogram.find("subhist_uchar"), std::string::npos) << lab.runningHistogram;
+  // Both kernels at once: the frame that chose them used to compile four programs.
+  lab.rotateVariant = "nearest";
+  lab.rotateGroup[0] = lab.rotateGroup[1] = 8;
+  lab.rotateBlock[0] = lab.rotateBlock[1] = 1;
+  lab.histogramVariant = "subhist_uchar";
+  bool saidBuilding = false;
+  double longest = 0.0;
+  int frames = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while ((lab.runningRotate.rfind("nearest ", 0) != 0 || lab.runInFlight) && std::chrono::steady_clock::now() < deadline) {
+    const auto t = std::chrono::steady_clock::now();
+    frame();
+    longest = std::max(longest, msSince(t));
+    ++frames;
+    saidBuilding = saidBuilding || lab.message.find("building kernel rotate nearest") != std::string::npos;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(lab.runningRotate.rfind("nearest ", 0), 0u) << lab.runningRotate << "\n" << lab.message;
+  EXPECT_NE(lab.runningHistogram.find("subhist_uchar"), std::string::npos) << lab.runningHistogram;
+  std::printf("new rotation and histogram variants: the longest of %d frames until they ran %.1f ms\n", frames, longest);
+  EXPECT_TRUE(saidBuilding) << "the panel said the kernel was building";
+  EXPECT_GE(frames, 2) << "built in the frame that chose it";
+  EXPECT_LT(longest, kFrameBoundMs) << "the longest of " << frames << " frames";
+  EXPECT_EQ(lab.message.find("building kernel"), std::string::npos) << lab.message;
+}
+
 }  // namespace
 }  // namespace ks
