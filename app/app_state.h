@@ -221,6 +221,7 @@ struct ImageLabState {
   ImageHistogram histogram;
   ImageStatistics statistics;
   std::string message;
+  std::string building;  // "building kernel ... for <device>" while the next run's programs compile; else empty
   bool dirty = true;                      // recompute the pipeline this frame
 };
 

@@ -105,6 +105,7 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
 ImageScene::~ImageScene() {
   discardBackgroundRun(false);  // before the pictures and buffers the run writes go
   lab_->runInFlight = false;
+  lab_->building.clear();
   try {
     if (inspectRead_) inspectRead_->done.wait();  // the device writes into it
   } catch (const std::exception&) {
@@ -796,18 +797,27 @@ void ImageScene::update(AppState& state, double seconds) {
 }
 
 bool ImageScene::kernelsBuilt(AppState& state, const Applied& wanted) {
+  // Headless runs (--frames, --record) wait for the builds in the frame instead:
+  // nothing is on screen to keep moving, and the frames they count and record are
+  // meant to run the kernels.
+  if (state.headless) return true;
   ImageLabState& lab = state.image;
-  const std::string building =
-      startImageKernelBuilds(compute_, imagePipelineBuilds(wanted.rotate, wanted.transpose, wanted.transposeConfig,
-                                                           wanted.histogram, originalLayout_.channels, compute_.device()));
-  if (building.empty()) {
-    // The panel's message from before the build comes back (the run may replace it).
-    if (messageBeforeBuilding_) lab.message = *std::exchange(messageBeforeBuilding_, std::nullopt);
-    return true;
-  }
-  if (!messageBeforeBuilding_) messageBeforeBuilding_ = lab.message;
-  lab.message = "building kernel " + building + "...; the last result stays shown until then";
-  return false;
+  // Said on a line of its own (panel, status bar): the message stays what it was.
+  // Runners that run these configurations already need no build (a file broken by
+  // hot reload is not compiled again for every run: their programs stay).
+  const int channels = originalLayout_.channels;
+  auto built = [channels](const auto& runner, const auto& config) {
+    return runner && runner->config() == config && runner->isBuilt(channels);
+  };
+  const std::string building = startKernelBuilds(
+      compute_, imagePipelineBuilds(built(rotator_, wanted.rotate) ? nullptr : &wanted.rotate,
+                                    wanted.transpose && !built(transposer_, wanted.transposeConfig)
+                                        ? &wanted.transposeConfig
+                                        : nullptr,
+                                    built(histogrammer_, wanted.histogram) ? nullptr : &wanted.histogram, channels,
+                                    compute_.device()));
+  lab.building = building.empty() ? std::string() : buildingKernelText(building, compute_.device());
+  return building.empty();
 }
 
 void ImageScene::inspect(AppState& state) {

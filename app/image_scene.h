@@ -53,7 +53,7 @@ class ImageScene final : public Scene {
   };
   ImageLimits limits() const;
   // Starts building the programs `wanted` needs off the frame (app/image_kernel_builds);
-  // true once all have finished, else the panel says which kernel builds.
+  // true once all have finished, else lab.building says which kernel builds.
   bool kernelsBuilt(AppState& state, const Applied& wanted);
   // Open requests start decodes on the loader; a finished decode is put on the device.
   // `canReplaceImage`: false while a background run reads the current image; a
@@ -203,7 +203,6 @@ class ImageScene final : public Scene {
   // Null elsewhere: runs are enqueued from the frame loop. Last: destroyed first,
   // waiting for a run in flight before what it uses goes.
   std::unique_ptr<BackgroundRuns> runs_;
-  std::optional<std::string> messageBeforeBuilding_;  // the panel's message while a kernel builds
 };
 
 }  // namespace ks

@@ -203,6 +203,14 @@ void drawStatusBar(AppState& state) {
     const DeviceDescriptor* d = activeDevice(state);
     ImGui::Text("%s", d ? d->displayName().c_str() : "no device");
     ImGui::SameLine();
+    // Kernels compiling off the frame (the image lab's next run).
+    if (const std::string& building = state.image.building;
+        !building.empty()) {
+      ImGui::TextDisabled("|");
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s...", building.c_str());
+      ImGui::SameLine();
+    }
     ImGui::TextDisabled("|");
     ImGui::SameLine();
     ImGui::TextUnformatted(frameRateText(state.stats.fps, true).c_str());
