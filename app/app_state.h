@@ -224,6 +224,7 @@ struct ImageLabState {
   ImageHistogram histogram;
   ImageStatistics statistics;
   std::string message;
+  std::string building;  // "building kernel ... for <device>" while the next run's programs compile; else empty
   bool dirty = true;                      // recompute the pipeline this frame
 };
 
@@ -251,6 +252,9 @@ struct AppState {
   std::optional<size_t> activeDevice;      // index into devices
   std::optional<size_t> requestedDevice;   // set by the UI; handled between frames
   std::string deviceMessage;               // outcome of the last switch
+  // A device switch being prepared: what it still builds off the frame ("switching to
+  // <device>: building kernel ... for <device>"), while the running scene goes on; else empty.
+  std::string preparing;
   char extensionFilter[64] = "";
   // graphics
   std::string surfaceDescription, glRenderer, glVersion;

@@ -7,6 +7,7 @@
 
 #include "app/app_state.h"
 #include "app/image_angle.h"
+#include "app/image_kernel_builds.h"
 #include "app/image_lab_settings.h"
 #include "compute/interop/rgba_conversion.h"
 #include "io/image_paths.h"
@@ -104,6 +105,7 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
 ImageScene::~ImageScene() {
   discardBackgroundRun(false);  // before the pictures and buffers the run writes go
   lab_->runInFlight = false;
+  lab_->building.clear();
   try {
     if (inspectRead_) inspectRead_->done.wait();  // the device writes into it
   } catch (const std::exception&) {
@@ -759,10 +761,12 @@ void ImageScene::update(AppState& state, double seconds) {
   // A change while a background run is in flight waits for it: the newest settings
   // run as soon as it has finished (those in between are never run).
   const bool wantsRun = !applied_ || !(*applied_ == wanted) || lab.dirty;
+  // Its kernels are built off the frame first; meanwhile the last result stays shown.
+  const bool kernelsReady = !wantsRun || kernelsBuilt(state, wanted);
   // Background runs whose result needs a new picture start in a frame without
   // other slow GL work (see makePicture).
-  const bool runReady =
-      wantsRun && canStartRun() && !(runs_ && slowGlWorkThisFrame_ && resultNeedsNewPicture(wanted));
+  const bool runReady = wantsRun && kernelsReady && canStartRun() &&
+                        !(runs_ && slowGlWorkThisFrame_ && resultNeedsNewPicture(wanted));
   if (runReady) {
     lab.dirty = false;
     try {
@@ -774,7 +778,7 @@ void ImageScene::update(AppState& state, double seconds) {
       applied_ = wanted;  // do not retry the failing combination every frame
     }
   }
-  lab.runInFlight = backgroundRunBusy() || (runs_ && wantsRun && !runReady);
+  lab.runInFlight = backgroundRunBusy() || (wantsRun && !runReady && (runs_ || !kernelsReady));
   // One picture dropped a frame, in a frame without other slow GL work (tens of ms each).
   if (!slowGlWorkThisFrame_ && !retired_.empty()) retired_.erase(retired_.begin());
   inspect(state);
@@ -790,6 +794,30 @@ void ImageScene::update(AppState& state, double seconds) {
   lab.savingPath = saver_.busy() ? saver_.busyPath() : std::string();
   lab.savingSeconds = saver_.busySeconds();
   publish(state);
+}
+
+bool ImageScene::kernelsBuilt(AppState& state, const Applied& wanted) {
+  // Headless runs (--frames, --record) wait for the builds in the frame instead:
+  // nothing is on screen to keep moving, and the frames they count and record are
+  // meant to run the kernels.
+  if (state.headless) return true;
+  ImageLabState& lab = state.image;
+  // Said on a line of its own (panel, status bar): the message stays what it was.
+  // Runners that run these configurations already need no build (a file broken by
+  // hot reload is not compiled again for every run: their programs stay).
+  const int channels = originalLayout_.channels;
+  auto built = [channels](const auto& runner, const auto& config) {
+    return runner && runner->config() == config && runner->isBuilt(channels);
+  };
+  const std::string building = startKernelBuilds(
+      compute_, imagePipelineBuilds(built(rotator_, wanted.rotate) ? nullptr : &wanted.rotate,
+                                    wanted.transpose && !built(transposer_, wanted.transposeConfig)
+                                        ? &wanted.transposeConfig
+                                        : nullptr,
+                                    built(histogrammer_, wanted.histogram) ? nullptr : &wanted.histogram, channels,
+                                    compute_.device()));
+  lab.building = building.empty() ? std::string() : buildingKernelText(building, compute_.device());
+  return building.empty();
 }
 
 void ImageScene::inspect(AppState& state) {

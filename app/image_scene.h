@@ -52,6 +52,9 @@ class ImageScene final : public Scene {
     bool operator==(const Applied&) const = default;
   };
   ImageLimits limits() const;
+  // Starts building the programs `wanted` needs off the frame (app/image_kernel_builds);
+  // true once all have finished, else lab.building says which kernel builds.
+  bool kernelsBuilt(AppState& state, const Applied& wanted);
   // Open requests start decodes on the loader; a finished decode is put on the device.
   // `canReplaceImage`: false while a background run reads the current image; a
   // finished decode (or the test image) then waits for the run to end.

@@ -5,6 +5,7 @@
 
 #include "app/bench_nbody.h"
 #include "app/image_scene.h"
+#include "app/kernel_builds.h"
 #include "app/nbody_scene.h"
 #include "app/nbody_split_runner.h"
 #include "app/pattern_scene.h"
@@ -177,9 +178,11 @@ std::unique_ptr<Scene> Session::makeScene(SceneKind kind, ComputeContext& comput
   }
 }
 
-void Session::activate(size_t index, AppState& state, std::optional<NBodySystem> carry) {
+void Session::activate(size_t index, AppState& state, std::optional<NBodySystem> carry,
+                       std::unique_ptr<ComputeContext> prepared) {
   const DeviceDescriptor& device = state.devices[index];
-  auto compute = std::make_unique<ComputeContext>(device, kernelsDir_, gl_, programCacheDir_);
+  auto compute = prepared ? std::move(prepared)
+                          : std::make_unique<ComputeContext>(device, kernelsDir_, gl_, programCacheDir_);
   auto statuses = probeInteropPaths(*compute);
   InteropPath path = choosePath(statuses, state);
   std::unique_ptr<InteropBackend> interop;
@@ -238,22 +241,18 @@ void Session::applyRequests(AppState& state) {
   pollKernelFiles(state);
   for (const auto& message : compute_->programs().takeDiskMessages()) state.report(message);
   if (holdReplacement(state)) return;
+  deviceSwitch_.dropFinished();
   if (state.requestedDevice) {
     const size_t index = *state.requestedDevice;
-    state.requestedDevice.reset();
     if (index < state.devices.size() && !(state.activeDevice && *state.activeDevice == index)) {
-      const std::string name = state.devices[index].displayName();
-      try {
-        // The N-body bodies move to the new device with their positions and velocities.
-        activate(index, state, scene_->snapshot());
-        state.deviceMessage = "switched to " + name;
-        state.report(state.deviceMessage);
-      } catch (const std::exception& e) {
-        state.deviceMessage =
-            "could not switch to " + name + ", still on " + compute_->device().displayName() + ": " + e.what();
-        state.report(state.deviceMessage);
-      }
+      // Until its kernels are built the request stays (the Devices panel says
+      // "switching..."), and so do the other requests: they apply after it.
+      if (!switchDevice(index, state)) return;
+    } else {
+      deviceSwitch_.giveUp();  // back to the running device before the switch was done
     }
+    state.requestedDevice.reset();
+    state.preparing.clear();
   }
   if (state.requestedScene) {
     const SceneKind kind = *state.requestedScene;
@@ -276,6 +275,28 @@ void Session::applyRequests(AppState& state) {
   }
 }
 
+bool Session::switchDevice(size_t index, AppState& state) {
+  const std::string name = state.devices[index].displayName();
+  try {
+    if (deviceSwitch_.device() != index)
+      deviceSwitch_.start(index, std::make_unique<ComputeContext>(state.devices[index], kernelsDir_, gl_, programCacheDir_));
+    if (const std::string building = deviceSwitch_.startBuilds(state); !building.empty()) {
+      state.preparing = "switching to " + name + ": " + buildingKernelText(building, state.devices[index]);
+      return false;
+    }
+    // The N-body bodies move to the new device with their positions and velocities.
+    activate(index, state, scene_->snapshot(), deviceSwitch_.take());
+    state.deviceMessage = "switched to " + name;
+    state.report(state.deviceMessage);
+  } catch (const std::exception& e) {
+    deviceSwitch_.giveUp();
+    state.deviceMessage =
+        "could not switch to " + name + ", still on " + compute_->device().displayName() + ": " + e.what();
+    state.report(state.deviceMessage);
+  }
+  return true;
+}
+
 bool Session::holdReplacement(AppState& state) {
   // A scene whose work still runs on another thread (the image lab's run, a split
   // start's builds) is replaced once that work has finished, a frame or more later:
@@ -293,7 +314,9 @@ bool Session::holdReplacement(AppState& state) {
   return true;
 }
 
-bool Session::workInFlight() { return scene_->finishing() || compute_->programs().building(); }
+bool Session::workInFlight() {
+  return scene_->finishing() || compute_->programs().building() || deviceSwitch_.building();
+}
 
 void Session::pollKernelFiles(AppState& state) {
   const auto now = std::chrono::steady_clock::now();

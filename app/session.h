@@ -12,6 +12,7 @@
 #include "app/app_state.h"
 #include "app/ceilings_runner.h"
 #include "app/cli.h"
+#include "app/device_switch.h"
 #include "app/scene.h"
 #include "compute/compute_context.h"
 #include "compute/device_selection.h"
@@ -80,8 +81,13 @@ class Session {
 
  private:
   // Builds context, interop and scene for devices[index]; throws on failure,
-  // leaving the current ones. `carry` is the N-body state to continue with.
-  void activate(size_t index, AppState& state, std::optional<NBodySystem> carry = std::nullopt);
+  // leaving the current ones. `carry` is the N-body state to continue with;
+  // `prepared`: the device's context, made before (app/device_switch.h).
+  void activate(size_t index, AppState& state, std::optional<NBodySystem> carry = std::nullopt,
+                std::unique_ptr<ComputeContext> prepared = nullptr);
+  // A device asked for: prepared off the frame first; true once the switch is done
+  // or refused, false while its kernels build (the running scene goes on).
+  bool switchDevice(size_t index, AppState& state);
   std::unique_ptr<Scene> makeScene(SceneKind kind, ComputeContext& compute, InteropBackend& interop, AppState& state,
                                    std::optional<NBodySystem> carry);
   // The path to use on `compute`: the user's choice when it is available there,
@@ -100,6 +106,7 @@ class Session {
   GlContextHandles gl_;
   std::optional<InteropPath> wantedInterop_;  // from --interop or the UI; empty: automatic
   std::string heldReplacement_;  // the replacement the log last said waits
+  DeviceSwitch deviceSwitch_;    // a device switch being prepared (its contexts are its own)
   // Declared in dependency order: destroyed scene first, context last.
   std::unique_ptr<ComputeContext> compute_;
   std::unique_ptr<InteropBackend> interop_;

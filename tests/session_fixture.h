@@ -84,11 +84,12 @@ class SessionFixture : public ::testing::Test {
   // Frames until an image asked for is decoded and shown, or a result saved: both
   // run off the frame loop; then one more, once the device is idle, which
   // publishes what the last frame's kernels read back (times, histogram, a pixel):
-  // frames never wait for those, they arrive a frame later.
+  // frames never wait for those, they arrive a frame later. A device switch asked
+  // for is waited for too: it builds the new device's kernels off the frame first.
   void frameUntilIdle() {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     frame();
-    while (state_.imageWorkUnderWay() && std::chrono::steady_clock::now() < deadline) {
+    while ((state_.imageWorkUnderWay() || state_.requestedDevice) && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       frame();
     }

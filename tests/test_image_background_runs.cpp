@@ -156,7 +156,7 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
       if (state_.devices[i].kind != DeviceKind::Cpu) continue;
       if (state_.activeDevice != i) {
         state_.requestedDevice = i;
-        frame();
+        frameUntilIdle();  // the new device's kernels are built off the frame first
         ASSERT_EQ(state_.activeDevice, i) << state_.deviceMessage;
       }
       SCOPED_TRACE(state_.devices[i].displayName());

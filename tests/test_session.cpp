@@ -141,7 +141,7 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheBodies) {
   for (int round = 0; round < 6; ++round) {  // back and forth: old objects must go cleanly
     const size_t other = *state_.activeDevice == 0 ? 1 : 0;
     state_.requestedDevice = other;
-    frame();
+    frameUntilIdle();  // the new device's kernels are built off the frame first
     ASSERT_EQ(state_.activeDevice, other) << state_.deviceMessage;
     EXPECT_NE(state_.deviceMessage.find("switched to"), std::string::npos) << state_.deviceMessage;
   }

@@ -203,6 +203,14 @@ void drawStatusBar(AppState& state) {
     const DeviceDescriptor* d = activeDevice(state);
     ImGui::Text("%s", d ? d->displayName().c_str() : "no device");
     ImGui::SameLine();
+    // Kernels compiling off the frame (a device switch, the image lab's next run).
+    if (const std::string& building = !state.preparing.empty() ? state.preparing : state.image.building;
+        !building.empty()) {
+      ImGui::TextDisabled("|");
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s...", building.c_str());
+      ImGui::SameLine();
+    }
     ImGui::TextDisabled("|");
     ImGui::SameLine();
     ImGui::TextUnformatted(frameRateText(state.stats.fps, true).c_str());
@@ -243,7 +251,11 @@ void drawDevicesPanel(AppState& state) {
       if (!d.available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("not available (device or compiler missing)");
     }
-    if (state.requestedDevice) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "switching...");
+    if (state.requestedDevice) {  // the new device's kernels build meanwhile (app/device_switch.h)
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.3f, 1));
+      ImGui::TextWrapped("%s...", state.preparing.empty() ? "switching" : state.preparing.c_str());
+      ImGui::PopStyleColor();
+    }
     if (!state.deviceMessage.empty()) {
       ImGui::Separator();
       ImGui::TextWrapped("%s", state.deviceMessage.c_str());

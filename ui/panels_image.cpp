@@ -625,6 +625,13 @@ void drawImagePanel(AppState& state) {
     if (ImGui::Button("Save result PNG")) lab.saveRequested = true;
     if (!lab.savingPath.empty()) ImGui::Text("saving %s (%.1f s)", lab.savingPath.c_str(), lab.savingSeconds);
   }
+  // At the foot, so that the controls above do not move when a build starts or ends.
+  if (!lab.building.empty()) {
+    ImGui::Separator();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+    ImGui::TextWrapped("%s...; the last result stays shown until then", lab.building.c_str());
+    ImGui::PopStyleColor();
+  }
   if (!lab.message.empty()) {
     ImGui::Separator();
     ImGui::TextWrapped("%s", lab.message.c_str());

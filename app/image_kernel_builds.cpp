@@ -1,0 +1,21 @@
+#include "app/image_kernel_builds.h"
+
+namespace ks {
+
+std::vector<ProgramToBuild> imagePipelineBuilds(const RotateConfig* rotate, const TransposeConfig* transpose,
+                                                const HistogramConfig* histogram, int channels,
+                                                const DeviceDescriptor& device) {
+  std::vector<ProgramToBuild> builds;
+  if (rotate && imageRotateConfigProblem(*rotate, device, channels).empty())
+    builds.push_back(
+        {kRotateKernelFile, imageRotateBuildOptions(*rotate, channels), "rotate " + describeRotateConfig(*rotate)});
+  if (transpose && imageTransposeConfigProblem(*transpose, device, channels).empty())
+    builds.push_back({kTransposeKernelFile, imageTransposeBuildOptions(*transpose, channels),
+                      "transpose " + describeTransposeConfig(*transpose)});
+  if (histogram && imageHistogramConfigProblem(*histogram, device, channels).empty())
+    for (const std::string& options : imageHistogramProgramOptions(*histogram, channels, device))
+      builds.push_back({kHistogramKernelFile, options, "histogram " + histogram->variant});
+  return builds;
+}
+
+}  // namespace ks

@@ -1,0 +1,31 @@
+#include "app/scene_start_builds.h"
+
+#include <algorithm>
+
+#include "compute/nbody_invariants.h"
+#include "compute/nbody_variants.h"
+#include "lab/tuning_cache.h"
+
+namespace ks {
+
+std::vector<ProgramToBuild> sceneStartBuilds(SceneKind kind, const DeviceDescriptor& device, const AppState& state) {
+  switch (kind) {
+    case SceneKind::Julia: return {{"pattern.cl", "", "Julia"}};
+    // The pictures' conversion and levels, and the histogram's plot; the first run's
+    // rotation and histogram are built off the frame by the scene itself.
+    case SceneKind::Image: return {{"display.cl", "", "display"}};
+    case SceneKind::NBody: break;
+  }
+  // As NBodyScene chooses: the user's configuration, else the tuned one for the
+  // bodies carried over (those running), and the energy meter when it is on.
+  const NBodyState& nb = state.nbody;
+  const size_t bodies = state.scene == SceneKind::NBody && nb.runningBodies ? nb.runningBodies
+                                                                             : static_cast<size_t>(std::max(nb.bodies, 1));
+  const NBodyConfig config = nb.configFromUser ? nb.config : preferredNBodyConfig(state.runs.tuning, device, bodies);
+  std::vector<ProgramToBuild> builds = {{kNBodyKernelFile, nbodyBuildOptions(config), "n-body " + describeNBodyConfig(config)}};
+  if (nb.conservation.on)
+    builds.push_back({kNBodyInvariantsKernelFile, nbodyInvariantsBuildOptions(device, config.fp64), "energy meter"});
+  return builds;
+}
+
+}  // namespace ks
