@@ -220,6 +220,9 @@ struct ImageLabState {
   bool runInFlight = false;
   ImageHistogram histogram;
   ImageStatistics statistics;
+  // Pixels of the result outside the rotated picture (the background fill), which
+  // the histogram and statistics leave out.
+  unsigned long long histogramLeftOut = 0;
   std::string message;
   bool dirty = true;                      // recompute the pipeline this frame
 };

@@ -9,6 +9,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -1003,6 +1004,42 @@ TEST_F(LayoutUi, TheSweepConfigurationsAreReadWholeInANarrowWindow) {
       << "the configuration fits on one line: nothing to test";
   EXPECT_LE(configuration.ContentMaxXUnfrozen, configuration.WorkMaxX + 0.5f)
       << "a configuration runs past its column's edge (" << configuration.WorkMaxX << ")";
+}
+
+// The text one panel draws this frame (after a normal frame for the layout): ImGui
+// logs it to the "clipboard", which End() hands over when it stops the log.
+std::string panelText(const std::function<void()>& drawPanel) {
+  static std::string captured;
+  captured.clear();
+  ImGuiIO& io = ImGui::GetIO();
+  const auto previous = io.SetClipboardTextFn;
+  io.SetClipboardTextFn = [](void*, const char* text) { captured += text; };
+  io.DeltaTime = 1.0f / 60.0f;
+  ImGui::NewFrame();
+  ImGui::LogToClipboard();
+  drawPanel();
+  ImGui::LogFinish();  // when the panel drew no window
+  ImGui::Render();
+  io.SetClipboardTextFn = previous;
+  std::string text = captured;
+  std::replace(text.begin(), text.end(), '\n', ' ');  // wrapped lines
+  return text;
+}
+
+// The histogram of a rotated picture leaves the fill around it out, and says so
+// beside the statistics, in words (issue 22: a tall spike at the background value).
+TEST_F(LayoutUi, TheHistogramSaysHowManyPixelsOutsideThePictureItLeavesOut) {
+  openPicture(state_);
+  auto histogramText = [&] { return panelText([&] { drawHistogramPanel(state_); }); };
+  resize(1600.0f, 1000.0f);
+  EXPECT_EQ(histogramText().find("outside the rotated picture"), std::string::npos) << "nothing left out, nothing said";
+  state_.image.histogramLeftOut = 12345;
+  for (const ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    const std::string text = histogramText();
+    EXPECT_NE(text.find("12 345 pixels outside the rotated picture are not counted"), std::string::npos)
+        << size.x << "x" << size.y << ":\n" << text;
+  }
 }
 
 // The N-body panel's kernel controls, the ones tweaked live, are in view without
