@@ -223,6 +223,9 @@ struct ImageLabState {
   bool runInFlight = false;
   ImageHistogram histogram;
   ImageStatistics statistics;
+  // Pixels of the result outside the rotated picture (the background fill), which
+  // the histogram and statistics leave out.
+  unsigned long long histogramLeftOut = 0;
   std::string message;
   std::string building;  // "building kernel ... for <device>" while the next run's programs compile; else empty
   bool dirty = true;                      // recompute the pipeline this frame

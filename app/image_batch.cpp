@@ -20,6 +20,7 @@
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
 #include "compute/parameter_values.h"
+#include "compute/rotate_coverage.h"
 #include "io/image_file.h"
 #include "io/png_writer.h"
 #include "io/settings.h"
@@ -140,6 +141,7 @@ struct HistogramReport {
   bool ofResult = true;
   std::string config;
   const ImageHistogramResult* result = nullptr;
+  uint64_t outsidePicture = 0;  // the rotation's fill, left out of the bins (compute/rotate_coverage.h)
 };
 
 // "30", "-123.4", "1": a parameter as it was given.
@@ -187,6 +189,9 @@ std::string histogramCsv(const HistogramReport& report) {
   for (size_t i = 0; i < kImagePercentiles.size(); ++i)
     row("p" + formatNumber(kImagePercentiles[i]),
         [i](const ChannelStatistics& cs) { return std::to_string(cs.percentiles[i]); });
+  // The same for every channel: pixels of the result outside the rotated picture, not counted.
+  const std::string outside = std::to_string(report.outsidePicture);
+  row("outside_picture", [&](const ChannelStatistics&) { return outside; });
   return o.str();
 }
 
@@ -217,7 +222,9 @@ std::string histogramJson(const HistogramReport& report) {
       {"file", report.input.string()},
       {"of", report.ofResult ? "result" : "original"},
       {"image", {{"width", report.counted.width}, {"height", report.counted.height}, {"channels", report.counted.channels}}},
-      {"histogram", report.config}};
+      {"histogram", report.config},
+      // Pixels of the result outside the rotated picture (its background fill), not counted.
+      {"outside_picture", report.outsidePicture}};
   std::string text = "{\n";
   for (const auto& [key, value] : fields) text += "  \"" + std::string(key) + "\": " + value.dump() + ",\n";
   text += "  \"channels\": [\n";
@@ -307,8 +314,14 @@ std::string processFile(Batch& batch, const fs::path& file) {
   }
   const Buffer& resultBuffer = transposer ? transposedBuffer : rotatedBuffer;
   const ImageLayout& counted = batch.histogramOfResult ? result : layout;
-  const ImageHistogramResult histogram = histogrammer.compute(
+  ImageHistogramResult histogram = histogrammer.compute(
       queue, batch.histogramOfResult ? resultBuffer.get() : original.get(), counted, &histogramEvents);
+  // As in the image lab: the result's pixels outside the rotated picture are left out.
+  const uint64_t outsidePicture =
+      batch.histogramOfResult
+          ? rotateFillPixelCount(layout, batch.params, findImageRotateVariant(rotateConfig.variant)->sampling)
+          : 0;
+  leaveOutFillPixels(histogram, outsidePicture, rotateBackgroundPixel(batch.params, layout.channels));
 
   std::string line = file.string() + " (" + image.description + "): rotate " + formatNumber(batch.params.degrees) +
                      " deg " + (batch.params.canvas == RotateCanvas::Expand ? "expanded " : "") +
@@ -318,6 +331,7 @@ std::string processFile(Batch& batch, const fs::path& file) {
   line += ", histogram of the " + std::string(batch.histogramOfResult ? "result " : "original ") +
           describeHistogramConfig(histogramConfig) + " " + formatMs(histogramEvents.elapsedMs());
   line += "; result " + describeImageLayout(result);
+  if (outsidePicture) line += " (" + describeLeftOutPixels(outsidePicture) + ")";
 
   if (savePath) {
     HostImage out;
@@ -332,7 +346,7 @@ std::string processFile(Batch& batch, const fs::path& file) {
   if (o.histogramOut) {
     const fs::path histogramPath = imageBatchOutputPath(*o.histogramOut, file);
     const HistogramReport report{file, counted, batch.histogramOfResult, describeHistogramConfig(histogramConfig),
-                                 &histogram};
+                                 &histogram, outsidePicture};
     const std::string text =
         endsWithIgnoringCase(histogramPath.string(), ".csv") ? histogramCsv(report) : histogramJson(report);
     if (const std::string error = replaceFileAtomically(histogramPath, text); !error.empty())

@@ -9,6 +9,7 @@
 #include "app/image_angle.h"
 #include "app/image_kernel_builds.h"
 #include "app/image_lab_settings.h"
+#include "compute/rotate_coverage.h"
 #include "compute/interop/rgba_conversion.h"
 #include "io/image_paths.h"
 #include "io/png_writer.h"
@@ -246,7 +247,8 @@ void ImageScene::rebindInterop(InteropBackend& interop) {
   // The last histogram's bins are still on the device: on the new path too.
   if (histogrammer_ && histogrammer_->binsBuffer() && applied_) {
     const ImageLayout& counted = applied_->histogramOfResult && result_ ? resultLayout_ : originalLayout_;
-    histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(counted.channels));
+    histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(counted.channels),
+                              shownLeftOut_, shownLeftOutBins_);
   }
 }
 
@@ -316,6 +318,8 @@ void ImageScene::finishOpening(DecodedImage decoded, AppState& state) {
     // The previous image stays (setImage changes nothing when it fails).
     lab.message = "cannot open '" + file + "': " + e.what() + loadNote_;
   }
+  // The request this one superseded (the start image still decoding) goes on.
+  if (loader_.busy()) lab.message += "; opening " + loader_.busyPath() + " instead";
   lab.openFailed = true;
   state.report(lab.message);
   lab.openMessage = lab.message;
@@ -511,7 +515,14 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     if (wanted.transpose) transposer->run(queue, rotatedBuffer, rotated, transposedBuffer, result, &events.transpose);
     const cl_mem out = wanted.transpose ? transposedBuffer : rotatedBuffer;
     enqueueToRgba(queue, out, result, *image, *rgba);
-    if (wanted.histogramOfResult) histogrammer->enqueueCompute(queue, out, result, &events.histogram);
+    if (wanted.histogramOfResult) {
+      // The pixels outside the rotated picture hold the background: left out of the
+      // histogram (a transpose moves them, it does not change how many).
+      const ImageRotateVariant* variant = findImageRotateVariant(wanted.rotate.variant);
+      events.fillPixels = variant ? rotateFillPixelCount(originalLayout, wanted.params, variant->sampling) : 0;
+      events.background = rotateBackgroundPixel(wanted.params, originalLayout.channels);
+      histogrammer->enqueueCompute(queue, out, result, &events.histogram);
+    }
   };
   if (runs_) {
     runs_->start(std::move(enqueue));
@@ -558,7 +569,11 @@ void ImageScene::finishRun(AppState& state) {
     state.breakdown.acquireMs = t.acquireMs;
     state.breakdown.releaseMs = t.releaseMs;
   }
-  histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(run.layout.channels));
+  // The plot leaves out what the statistics do (collectResults): the rotation's fill.
+  shownLeftOut_ = running_ ? running_->fillPixels : 0;
+  shownLeftOutBins_ = backgroundBins(running_ ? running_->background : std::array<uint8_t, 4>{});
+  histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(run.layout.channels),
+                            shownLeftOut_, shownLeftOutBins_);
   compute_.queue().flush();
   if (!run.picture) return;  // the rotation's failure is reported by runPipeline
   lastGoodChoices_ = run.choices;
@@ -668,8 +683,10 @@ void ImageScene::collectResults(AppState& state, bool wait) {
   lab.histogramMs = run.histogram.elapsedMs();
   if (wait) addGpuWaitMs(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   if (h) {
+    leaveOutFillPixels(*h, run.fillPixels, run.background);
     lab.histogram = std::move(h->histogram);
     lab.statistics = std::move(h->statistics);
+    lab.histogramLeftOut = run.fillPixels;
   }
   state.breakdown.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
   ++lab.timedRuns;

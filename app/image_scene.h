@@ -147,6 +147,10 @@ class ImageScene final : public Scene {
   // The last run's kernel events, read when they have finished.
   struct RunEvents {
     ImageOpEvents rotate, transpose, histogram;
+    // The histogram of the result leaves out the rotation's fill (compute/rotate_coverage.h):
+    // how many pixels, of which value. Counted where the run is enqueued (the worker, on CPUs).
+    uint64_t fillPixels = 0;
+    std::array<uint8_t, 4> background{};
   };
   std::optional<RunEvents> running_;  // background: the worker writes it until the run finished
   // The run in flight: whether it writes the result picture (a rotation that could
@@ -191,6 +195,9 @@ class ImageScene final : public Scene {
   Kernel toRgba_;
   std::unique_ptr<PictureLevels> pictureLevels_;  // the pictures' smaller levels, after to_rgba
   std::unique_ptr<HistogramDisplay> histogramDisplay_;  // the bins where GL draws the plot from
+  // What the plot leaves out of the last bins (the rotation's fill): how many, in which bin per channel.
+  uint64_t shownLeftOut_ = 0;
+  std::array<uint8_t, 5> shownLeftOutBins_{};
   size_t displayGroup_ = 64;  // to_rgba's work-group size on this device
   ImageLoader loader_;
   ResultSaver saver_;

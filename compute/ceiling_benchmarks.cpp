@@ -412,6 +412,28 @@ CeilingFigure CeilingMeasurement::measureMad(bool fp64) {
   return f;
 }
 
+double expectedRsqrtSum(int iterations) {
+  // kernels/ceilings.cl's RSQRT_CHAINS with seed 5: lanes start at 5, 5.25, ..., 8.75.
+  double sum = 0.0;
+  for (int lane = 0; lane < 16; ++lane) {
+    double x = 5.0 + 0.25 * lane;
+    for (int i = 0; i < iterations; ++i) x = 1.0 / std::sqrt(x);
+    sum += x;
+  }
+  return sum;
+}
+
+std::string rsqrtResultProblem(float result, int iterations) {
+  const double expected = expectedRsqrtSum(iterations);
+  // native_rsqrt's accuracy is the device's own (a few units in 2^-12 on CPUs'
+  // approximations, about 2^-11 in half precision); in logarithms each step halves
+  // the error it is handed (log x -> -log x / 2), so a lane ends within twice one
+  // operation's error. A skipped iteration moves the sum by tens of percent.
+  if (std::isfinite(result) && std::fabs(result - expected) <= expected / 256.0) return {};
+  return format("the inverse square root kernel's result is %g, expected %g after %d iterations", result, expected,
+                iterations);
+}
+
 CeilingFigure CeilingMeasurement::measureRsqrt(bool native) {
   Kernel kernel(program_->program.get(), native ? "native_rsqrt_rate" : "rsqrt_rate");
   Queue& queue = compute_.queue();
@@ -423,10 +445,11 @@ CeilingFigure CeilingMeasurement::measureRsqrt(bool native) {
     kernel.setArg(1, static_cast<cl_int>(iterations));
     queue.enqueueKernel(kernel, {items}, {plan_.workGroup}, event);
   });
-  // x <- 1/sqrt(x) converges to 1 from any start: 16 lanes sum to 16 (from 5..8.75 untouched, ~110).
+  // Every work-item must have done every iteration: its sum is what the same chains
+  // give on the host (not 16: on a loaded machine the launch may be scaled down to a
+  // few iterations, short of converging).
   for (float v : readAll<float>(queue, out, items))
-    if (!(std::fabs(v - 16.0f) < 0.05f))
-      throw std::runtime_error(format("the inverse square root kernel's result is %g, expected 16", v));
+    if (std::string problem = rsqrtResultProblem(v, t.amount); !problem.empty()) throw std::runtime_error(problem);
   CeilingFigure f;
   f.value = perSecond(16.0 * t.amount * static_cast<double>(items), t.bestMs);
   f.method = format("%s: 4 independent float4 chains x <- %s(x) (16 lanes) x %d iterations per work-item, "

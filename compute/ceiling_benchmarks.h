@@ -35,6 +35,14 @@ struct CeilingPlan {
 };
 CeilingPlan ceilingPlanFor(const DeviceDescriptor& device);
 
+// The inverse square root benchmark's check: what kernels/ceilings.cl's 16 chains
+// x <- rsqrt(x) (from 5, 5.25, ..., 8.75) sum to after `iterations` (16 only once
+// they have converged: a launch scaled down to a few iterations is not there yet),
+// and empty when a work-item's `result` is that within native_rsqrt's accuracy,
+// else the error to show.
+double expectedRsqrtSum(int iterations);
+std::string rsqrtResultProblem(float result, int iterations);
+
 constexpr const char* kCeilingsKernelFile = "ceilings.cl";
 
 class CeilingMeasurement {

@@ -51,12 +51,18 @@ __kernel void halve_rgba(__global uchar4* levels, const uint from, const int fro
 // The histogram as GL draws it: the bins of `channels` channels (256 each) copied
 // into a buffer GL reads, followed by each channel's largest bin (the plot's full
 // height). One work-group of 256 per channel: a bin per work-item, then a max.
+// `leftOut` pixels (a rotation's fill, compute/rotate_coverage.h) are taken out of
+// bin (leftOutAt >> 8c) & 255 of channel c, as the host does for the statistics; a
+// channel the histogram did not count holds fewer and stays as it is (empty).
 __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void histogram_for_display(__global const uint* bins,
                                                                                     __global uint* shown,
-                                                                                    const int channels) {
+                                                                                    const int channels,
+                                                                                    const uint leftOut,
+                                                                                    const ulong leftOutAt) {
   __local uint largest[256];
   const int bin = get_local_id(0), channel = get_group_id(1);
-  const uint value = bins[channel * 256 + bin];
+  uint value = bins[channel * 256 + bin];
+  if (bin == (int)((leftOutAt >> (8 * channel)) & 255) && value >= leftOut) value -= leftOut;
   shown[channel * 256 + bin] = value;
   largest[bin] = value;
   for (int span = 128; span > 0; span >>= 1) {

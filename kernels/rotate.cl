@@ -370,6 +370,14 @@ __kernel void rotate_nearest_image(read_only image2d_t src, __global pixel_t* re
   }
 }
 
+// Whether all 4 bilinear taps around source point q (2^-17 pixel units) lie outside
+// the picture: the taps x0 = floor(q - 1/2) and x0 + 1 miss it when x0 < -1 or
+// x0 > inW - 1 (likewise in y). Those pixels are pure background in every variant.
+inline bool all_taps_outside(const long2 q, const int inW, const int inH) {
+  const long x0 = floor_shift(q.x - 65536, 17), y0 = floor_shift(q.y - 65536, 17);
+  return x0 < -1 || x0 > inW - 1 || y0 < -1 || y0 > inH - 1;
+}
+
 __kernel void rotate_bilinear_image(read_only image2d_t src, __global pixel_t* restrict out, const int inW,
                                     const int inH, const int outW, const int outH, const int cosQ, const int sinQ,
                                     const pixel_t background) {
@@ -394,6 +402,11 @@ __kernel void rotate_bilinear_image(read_only image2d_t src, __global pixel_t* r
       // fills the weight of the taps that fell outside, like the buffer kernel.
       if (u >= 0.5f && w >= 0.5f && u <= (float)inW - 0.5f && w <= (float)inH - 0.5f) {
         v[k] = TO_PIXEL(f, 255.0f, (float4)(0.0f));
+      } else if (all_taps_outside(source_point(x + k, y, inW, inH, outW, outH, cosQ, sinQ), inW, inH)) {
+        // Fill, decided in the buffer kernel's integers: the histogram leaves out
+        // exactly these pixels (compute/rotate_coverage.h), so they must hold the
+        // background itself, not whatever the sampler's rounding makes of an edge.
+        v[k] = background;
       } else {
         const float ux = u - 0.5f, uy = w - 0.5f;
         const float x0 = floor(ux), y0 = floor(uy), fx = ux - x0, fy = uy - y0;

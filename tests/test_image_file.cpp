@@ -20,6 +20,7 @@
 
 #include "io/image_file.h"
 #include "io/png_writer.h"
+#include "gradient_picture.h"
 #include "io/test_image.h"
 #include "test_support.h"
 
@@ -914,6 +915,30 @@ TEST(ImageFile, SavePngRefusesWhatItsEncoderCannotHold) {
   const Result<void> fits = savePngFile(big, dir / "big.png");
   ASSERT_FALSE(fits.ok());
   EXPECT_TRUE(contains(fits.error().what(), "bytes of pixels, not")) << fits.error().what();
+}
+
+// The viewer tests' picture (tests/gradient_picture.h, one writer for the tests that
+// open, rotate and histogram big images) is the PPM it says: every pixel decodes to
+// its gradient value, RGB becoming RGBA.
+TEST(ImageFile, TheTestsGradientPictureDecodesToItsValues) {
+  test::TempDir dir;
+  const int w = 37, h = 11;
+  const auto file = dir / "gradient.ppm";
+  test::writeGradientPpm(file, w, h);
+  const HostImage image = loadImageFile(file.string(), kRoomy);
+  ASSERT_EQ(image.width, w);
+  ASSERT_EQ(image.height, h);
+  ASSERT_EQ(image.channels, 4);
+  size_t wrong = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const uint8_t* p = image.pixels.data() + (static_cast<size_t>(y) * w + x) * 4;
+      if (p[0] != test::gradientRed(x, w) || p[1] != test::gradientGreen(y, h) || p[2] != test::gradientBlue(x, y) ||
+          p[3] != 255)
+        ++wrong;
+    }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(image.pixels[(5 * static_cast<size_t>(w) + 36) * 4 + 0], 248);  // 36 * 255 / 37
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -23,6 +24,7 @@
 #include "ui/fonts.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/plain_config_words.h"
 #include "ui/style.h"
 #include "imgui_test_context.h"
 
@@ -1003,6 +1005,74 @@ TEST_F(LayoutUi, TheSweepConfigurationsAreReadWholeInANarrowWindow) {
       << "the configuration fits on one line: nothing to test";
   EXPECT_LE(configuration.ContentMaxXUnfrozen, configuration.WorkMaxX + 0.5f)
       << "a configuration runs past its column's edge (" << configuration.WorkMaxX << ")";
+}
+
+// The text one panel draws this frame (after a normal frame for the layout): ImGui
+// logs it to the "clipboard", which End() hands over when it stops the log.
+std::string panelText(const std::function<void()>& drawPanel) {
+  static std::string captured;
+  captured.clear();
+  ImGuiIO& io = ImGui::GetIO();
+  const auto previous = io.SetClipboardTextFn;
+  io.SetClipboardTextFn = [](void*, const char* text) { captured += text; };
+  io.DeltaTime = 1.0f / 60.0f;
+  ImGui::NewFrame();
+  ImGui::LogToClipboard();
+  drawPanel();
+  ImGui::LogFinish();  // when the panel drew no window
+  ImGui::Render();
+  io.SetClipboardTextFn = previous;
+  std::string text = captured;
+  std::replace(text.begin(), text.end(), '\n', ' ');  // wrapped lines
+  return text;
+}
+
+// The histogram of a rotated picture leaves the fill around it out, and says so
+// beside the statistics, in words (issue 22: a tall spike at the background value).
+TEST_F(LayoutUi, TheHistogramSaysHowManyPixelsOutsideThePictureItLeavesOut) {
+  openPicture(state_);
+  auto histogramText = [&] { return panelText([&] { drawHistogramPanel(state_); }); };
+  resize(1600.0f, 1000.0f);
+  EXPECT_EQ(histogramText().find("outside the rotated picture"), std::string::npos) << "nothing left out, nothing said";
+  state_.image.histogramLeftOut = 12345;
+  for (const ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    const std::string text = histogramText();
+    EXPECT_NE(text.find("12 345 pixels outside the rotated picture are not counted"), std::string::npos)
+        << size.x << "x" << size.y << ":\n" << text;
+  }
+}
+
+// The Sweep table says configurations in words: "ppi=4 rpi=2" meant nothing to a
+// new user (issue 22). The records keep the files' names; only the table reads them out.
+TEST_F(LayoutUi, TheSweepTableSaysConfigurationsInPlainWords) {
+  SweepUiState& sweep = state_.runs.sweep;
+  sweep.target = sweep.resultsTarget = SweepTarget::Rotate;
+  RunRecord measured;
+  measured.name = "rotate bilinear_image wg=16x8 ppi=4 rpi=2";
+  measured.m.kernelMs.median = 1.0;
+  measured.m.rate = 0.5;
+  measured.m.rateUnit = "GB/s";
+  measured.status = "ok";
+  RunRecord refused = measured;
+  refused.name = "rotate nearest_local wg=32x8 ppi=2x4";
+  refused.status = "refused: too much local memory";
+  sweep.results = {measured, refused};
+  resize(1600.0f, 1000.0f);
+  const std::string text = panelText([&] { drawSweepPanel(state_); });
+  for (const char* shorthand : {"wg=", "ppi=", "rpi="})
+    EXPECT_EQ(text.find(shorthand), std::string::npos) << shorthand << " in the Sweep panel:\n" << text;
+  EXPECT_NE(text.find("4 pixels per"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 rows per"), std::string::npos) << text;
+  EXPECT_NE(text.find("block of 2x4 pixels"), std::string::npos) << text;
+  EXPECT_EQ(sweep.results[0].name, measured.name) << "the record keeps the name files and the tuning cache use";
+  EXPECT_EQ(plainConfigurationWords("histogram local_atomic wg=256 copies=8 groups/CU=2 counting R G B"),
+            "histogram local_atomic: work-group 256, 8 histogram copies per group, 2 work-groups per compute unit, "
+            "counting R G B");
+  EXPECT_EQ(plainConfigurationWords("blocked wg=256 unroll=8 B=2 S=1 fp32 native_rsqrt"),
+            "blocked: work-group 256, loop unrolled 8 times, 2 bodies per work-item, 1 work-item per body, single "
+            "precision, fast inverse square root");
+  EXPECT_EQ(plainConfigurationWords("interop pbo: pattern"), "interop pbo: pattern");
 }
 
 // The N-body panel's kernel controls, the ones tweaked live, are in view without

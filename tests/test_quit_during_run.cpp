@@ -7,11 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "compute/device_catalog.h"
+#include "gradient_picture.h"
 #include "test_devices.h"
 #include "test_support.h"
 
@@ -26,21 +26,6 @@ std::string shellQuote(const std::string& s) {
   return out + "'";
 }
 
-// A binary PPM big enough that one run (rotate and histogram) takes seconds on PoCL.
-void writePicture(const fs::path& file, int w, int h) {
-  std::ofstream out(file, std::ios::binary);
-  out << "P6\n" << w << " " << h << "\n255\n";
-  std::string row(static_cast<size_t>(w) * 3, '\0');
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      row[size_t(x) * 3 + 0] = static_cast<char>(x * 255 / w);
-      row[size_t(x) * 3 + 1] = static_cast<char>(y * 255 / h);
-      row[size_t(x) * 3 + 2] = static_cast<char>(((x / 3) ^ (y / 5)) * 37);
-    }
-    out.write(row.data(), static_cast<std::streamsize>(row.size()));
-  }
-}
-
 TEST(QuitDuringRun, TheViewerEndsWithoutWaitingForTheImageRunInFlight) {
   if (const std::string why = test::openClMissing(); !why.empty()) GTEST_SKIP() << why;
   // On a CPU device (a GPU runs the lab's runs on the frame loop's queue, never in flight at the end).
@@ -51,7 +36,7 @@ TEST(QuitDuringRun, TheViewerEndsWithoutWaitingForTheImageRunInFlight) {
   if (cpu.empty()) GTEST_SKIP() << "no CPU OpenCL device listed";
   test::TempDir dir;
   const fs::path picture = dir / "big.ppm";
-  writePicture(picture, 6400, 4266);
+  test::writeGradientPpm(picture, 6400, 4266);
   const fs::path dump = dir / "dump.json";
   // The time from the state dump (written after the frames, before the teardown)
   // to the process's end, measured by the shell around it.

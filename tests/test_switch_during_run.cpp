@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "app/app_state.h"
+#include "gradient_picture.h"
 #include "session_fixture.h"
 
 namespace ks {
@@ -67,17 +68,7 @@ class SwitchDuringRunTest : public test::SessionFixture {
   std::string writePicture(int w, int h) {
     const std::string path = ::testing::TempDir() + "ks-switch-" + std::to_string(w) + "x" + std::to_string(h) + "-" +
                              std::to_string(files_.size()) + ".ppm";
-    std::ofstream out(path, std::ios::binary);
-    out << "P6\n" << w << " " << h << "\n255\n";
-    std::string row(static_cast<size_t>(w) * 3, '\0');
-    for (int y = 0; y < h; ++y) {
-      for (int x = 0; x < w; ++x) {
-        row[size_t(x) * 3 + 0] = static_cast<char>(x * 255 / w);
-        row[size_t(x) * 3 + 1] = static_cast<char>(y * 255 / h);
-        row[size_t(x) * 3 + 2] = static_cast<char>(((x / 3) ^ (y / 5)) * 37);
-      }
-      out.write(row.data(), static_cast<std::streamsize>(row.size()));
-    }
+    test::writeGradientPpm(path, w, h);
     files_.push_back(path);
     return path;
   }

@@ -22,6 +22,7 @@
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "compute/rotate_coverage.h"
 
 namespace ks {
 namespace {
@@ -655,6 +656,13 @@ void drawHistogramPanel(AppState& state) {
     ImGui::TextDisabled("no histogram yet");
     ImGui::End();
     return;
+  }
+  if (lab.histogramLeftOut) {
+    ImGui::TextDisabled("%s", describeLeftOutPixels(lab.histogramLeftOut).c_str());
+    if (ImGui::IsItemHovered())
+      tooltipText("The rotation fills the corners around the turned picture (and, mapping forward, the holes "
+                  "between its pixels) with the background colour. Counted, they would be a tall spike at that "
+                  "value; the bars and statistics are of the picture's own pixels.");
   }
   // The statistics beside each other while the bars keep room to read (a pixel per
   // level and the count axis); in a narrower panel (1024 wide) the percentiles go

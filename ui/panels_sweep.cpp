@@ -13,6 +13,7 @@
 #include "app/sweep_runner.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/plain_config_words.h"
 #include "compute/histogram_sweep.h"
 #include "compute/kernel_op.h"
 #include "compute/nbody_step_budget.h"
@@ -115,9 +116,11 @@ const char* sweepKindName(SweepTarget t) {
 void measuredRow(const RunRecord& r) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  // Wrapped at its spaces: at 1024 wide "ppi=" was cut off at the column's edge.
-  ImGui::TextWrapped("%s", r.name.c_str());
-  if (ImGui::IsItemHovered()) tooltipText(r.name.c_str());
+  // In words (the record's name is the files' shorthand), wrapped at its spaces:
+  // at 1024 wide the end was cut off at the column's edge.
+  const std::string configuration = plainConfigurationWords(r.name);
+  ImGui::TextWrapped("%s", configuration.c_str());
+  if (ImGui::IsItemHovered()) tooltipText(configuration.c_str());
   ImGui::TableNextColumn();
   ImGui::Text("%.4f", r.m.kernelMs.median);
   ImGui::TableNextColumn();
@@ -131,12 +134,13 @@ void measuredRow(const RunRecord& r) {
 void refusedRow(const RunRecord& r) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextDisabled("%s", r.name.c_str());
+  const std::string configuration = plainConfigurationWords(r.name);
+  ImGui::TextDisabled("%s", configuration.c_str());
   const bool hovered = ImGui::IsItemHovered();
   ImGui::TableNextColumn();
   ImGui::TableNextColumn();
   ImGui::TextDisabled("%s", r.status.c_str());
-  if (hovered || ImGui::IsItemHovered()) tooltipText((r.name + "\n" + r.status).c_str());
+  if (hovered || ImGui::IsItemHovered()) tooltipText((configuration + "\n" + r.status).c_str());
 }
 
 std::string formatSeconds(double s) {

@@ -21,8 +21,12 @@ HistogramDisplay::~HistogramDisplay() {
     if (texture) glDeleteTextures(1, &texture);
 }
 
-void HistogramDisplay::update(Queue& queue, cl_mem bins, int channels) {
+void HistogramDisplay::update(Queue& queue, cl_mem bins, int channels, uint64_t leftOut,
+                              const std::array<uint8_t, kMaxChannels>& leftOutAt) {
   if (channels < 1 || channels > kMaxChannels) throw InteropError("a histogram of 1 to 5 channels is drawn");
+  if (leftOut > UINT32_MAX) throw InteropError("more pixels left out of the histogram than its bins count");
+  cl_ulong at = 0;
+  for (int c = 0; c < kMaxChannels; ++c) at |= static_cast<cl_ulong>(leftOutAt[static_cast<size_t>(c)]) << (8 * c);
   SharedBuffer& shown = buffers_.beginUpdate(queue);
   const size_t slot = static_cast<size_t>(buffers_.writingIndex());
   try {
@@ -36,6 +40,8 @@ void HistogramDisplay::update(Queue& queue, cl_mem bins, int channels) {
     copy_.setArg(0, bins);
     copy_.setArg(1, shown.clMem());
     copy_.setArg(2, static_cast<cl_int>(channels));
+    copy_.setArg(3, static_cast<cl_uint>(leftOut));
+    copy_.setArg(4, at);
     queue.enqueueKernel(copy_, {static_cast<size_t>(kHistogramBins), static_cast<size_t>(channels)},
                         {static_cast<size_t>(kHistogramBins), 1});
   } catch (...) {

@@ -4,6 +4,8 @@
 // buffer and appends each channel's largest bin, so the plot (render/histogram_plot)
 // is drawn from GPU memory and never waits for a read-back. Double-buffered as the
 // pictures are (SharedBufferPair).
+#include <array>
+#include <cstdint>
 #include <memory>
 
 #include "compute/cl_objects.h"
@@ -23,8 +25,11 @@ class HistogramDisplay {
   HistogramDisplay(const HistogramDisplay&) = delete;
   HistogramDisplay& operator=(const HistogramDisplay&) = delete;
   // Enqueues the copy of `bins` (channels x 256 cl_uints, as ImageHistogrammer
-  // merges them); shown once the device is done (refresh).
-  void update(Queue& queue, cl_mem bins, int channels);
+  // merges them); shown once the device is done (refresh). `leftOut` pixels are
+  // taken out of bin leftOutAt[c] of each counted channel c (a rotation's fill:
+  // compute/rotate_coverage.h).
+  void update(Queue& queue, cl_mem bins, int channels, uint64_t leftOut = 0,
+              const std::array<uint8_t, kMaxChannels>& leftOutAt = {});
   void refresh() { buffers_.refresh(); }
   void finishUpdates() { buffers_.finishUpdates(); }
   bool updatePending() const { return buffers_.updatePending(); }
