@@ -149,8 +149,10 @@ class ImageScene final : public Scene {
     ImageOpEvents rotate, transpose, histogram;
     // The histogram of the result leaves out the rotation's fill (compute/rotate_coverage.h):
     // how many pixels, of which value. Counted where the run is enqueued (the worker, on CPUs).
-    uint64_t fillPixels = 0;
-    std::array<uint8_t, 4> background{};
+    // No default member initializers: clang 14 then cannot default-construct the struct
+    // for std::optional inside this class; running_.emplace() value-initializes (zeros).
+    uint64_t fillPixels;
+    std::array<uint8_t, 4> background;
   };
   std::optional<RunEvents> running_;  // background: the worker writes it until the run finished
   // The run in flight: whether it writes the result picture (a rotation that could
