@@ -9,7 +9,6 @@
 #include <mutex>
 #include <set>
 #include <thread>
-#include <vector>
 
 #include "io/image_loader.h"
 #include "io/result_saver.h"
@@ -120,76 +119,6 @@ TEST(ImageLoader, TheNewestRequestWins) {
   EXPECT_FALSE(gate.started("bb.png"));
   EXPECT_FALSE(loader.busy());
   EXPECT_EQ(loader.waitingFor(), "");
-}
-
-// A file dropped while the start image decodes supersedes it; if the dropped file
-// then fails, the start image must still open (issue 22: the built-in picture
-// stayed, and the start image never came). Its decode finished while it waited
-// for nothing: it is handed out right after the failure, without decoding again.
-TEST(ImageLoader, AFailedRequestGivesWayToTheDecodeItSuperseded) {
-  GatedDecoder gate;
-  ImageLoader loader(gate.decoder());
-  loader.request("start.png", kLimits);
-  ASSERT_TRUE(gate.waitStarted("start.png"));
-  loader.request("bad-drop.png", kLimits);
-  gate.let("start.png");
-  gate.let("bad-drop.png");
-  const std::optional<DecodedImage> failed = pollUntilDone(loader);
-  ASSERT_TRUE(failed);
-  EXPECT_EQ(failed->path, "bad-drop.png");
-  EXPECT_FALSE(failed->image);
-  ASSERT_TRUE(loader.busy()) << "the start image is wanted again";
-  EXPECT_EQ(loader.busyPath(), "start.png");
-  const std::optional<DecodedImage> start = pollUntilDone(loader);
-  ASSERT_TRUE(start);
-  EXPECT_EQ(start->path, "start.png");
-  ASSERT_TRUE(start->image);
-  EXPECT_EQ(start->image->pixels[0], std::string("start.png").size());
-  EXPECT_FALSE(loader.busy());
-}
-
-// The superseded request had not started (it waited behind another): it is decoded
-// after the failure. Requests superseded one after another go back one at a time.
-TEST(ImageLoader, AFailedRequestGivesWayToAWaitingRequestItReplaced) {
-  GatedDecoder gate;
-  ImageLoader loader(gate.decoder());
-  loader.request("a.png", kLimits);
-  ASSERT_TRUE(gate.waitStarted("a.png"));
-  loader.request("waiting.png", kLimits);
-  loader.request("bad1.png", kLimits);
-  loader.request("bad2.png", kLimits);
-  for (const char* f : {"a.png", "bad1.png", "bad2.png", "waiting.png"}) gate.let(f);
-  std::vector<std::string> outcomes;
-  while (std::optional<DecodedImage> d = pollUntilDone(loader)) outcomes.push_back(d->path + (d->image ? " ok" : " failed"));
-  EXPECT_EQ(outcomes, (std::vector<std::string>{"bad2.png failed", "bad1.png failed", "waiting.png ok"}));
-}
-
-// A success forgets what it superseded, and so does a stop: nothing comes back later.
-TEST(ImageLoader, ASuccessOrAStopForgetsTheSupersededRequests) {
-  GatedDecoder gate;
-  ImageLoader loader(gate.decoder());
-  loader.request("first.png", kLimits);
-  ASSERT_TRUE(gate.waitStarted("first.png"));
-  loader.request("second.png", kLimits);
-  gate.let("first.png");
-  gate.let("second.png");
-  std::optional<DecodedImage> d = pollUntilDone(loader);
-  ASSERT_TRUE(d && d->image);
-  EXPECT_EQ(d->path, "second.png");
-  gate.let("bad.png");
-  loader.request("bad.png", kLimits);
-  d = pollUntilDone(loader);
-  ASSERT_TRUE(d);
-  EXPECT_FALSE(d->image);
-  EXPECT_FALSE(loader.busy()) << "first.png came back after second.png had opened";
-
-  loader.request("third.png", kLimits);
-  ASSERT_TRUE(gate.waitStarted("third.png"));
-  loader.request("bad.png", kLimits);
-  loader.cancel();
-  gate.let("third.png");
-  EXPECT_FALSE(pollUntilDone(loader));
-  EXPECT_FALSE(loader.busy());
 }
 
 TEST(ImageLoader, ACancelledDecodeIsNeverHandedOut) {
