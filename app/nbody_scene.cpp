@@ -417,7 +417,12 @@ void NBodyScene::draw(AppState& state, int viewportW, int viewportH) {
                  camera_.projection(static_cast<float>(w) / static_cast<float>(h)) * camera_.view(), state.nbody.style);
   glViewport(0, 0, viewportW, viewportH);
   simulation_->drawnByGl();
-  state.nbody.particleDrawing = describeParticleDrawing(renderer_, state.nbody.style.drawing);
+  DrawingTextKey key{renderer_.lastDrawing(), state.nbody.style.drawing, renderer_.trial().decided(),
+                     renderer_.splatNotUsedReason()};
+  if (key != drawingTextKey_) {
+    state.nbody.particleDrawing = describeParticleDrawing(renderer_, state.nbody.style.drawing);
+    drawingTextKey_ = std::move(key);
+  }
 }
 
 void NBodyScene::handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) {

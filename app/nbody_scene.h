@@ -69,6 +69,15 @@ class NBodyScene final : public Scene {
   std::unique_ptr<NBodySplitStart> splitStart_;  // a split being prepared: its kernels build off the frame
   std::vector<std::unique_ptr<NBodySplitStart>> givenUp_;  // starts replaced before they were ready
   ParticleRenderer renderer_;
+  // What the "drawn with" text was last made from: it is formatted again only when one of
+  // these changes, not every frame.
+  struct DrawingTextKey {
+    ParticleDrawing drawn, asked;
+    bool decided;
+    std::string splatNotUsed;
+    bool operator==(const DrawingTextKey&) const = default;
+  };
+  std::optional<DrawingTextKey> drawingTextKey_;
   OrbitCamera camera_;
   double cameraDistance_ = 10.0;
   std::unique_ptr<NBodyInvariantsMeter> meter_;

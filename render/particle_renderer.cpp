@@ -128,6 +128,7 @@ void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProje
 
   splatNotUsed_.clear();
   ParticleDrawing way = ParticleDrawing::PointSprites;
+  GlViewport viewport;  // read once: the splat's refusal and its draw both need it
   if (style.drawing != ParticleDrawing::PointSprites) {
     if (!splatProbed_) {
       splatProbed_ = true;
@@ -137,9 +138,8 @@ void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProje
         calibrateSplat();
       }
     }
-    GLint viewport[4] = {0, 0, 0, 0};
-    glGetIntegerv(GL_VIEWPORT, viewport);
-    splatNotUsed_ = splat_ ? splat_->refusal(count, viewport[2], viewport[3]) : splatUnavailable_;
+    viewport = currentGlViewport();
+    splatNotUsed_ = splat_ ? splat_->refusal(count, viewport.width, viewport.height) : splatUnavailable_;
     const bool splatRuns = splatNotUsed_.empty();
     way = style.drawing == ParticleDrawing::Automatic ? trial_->next(count, splatRuns)
           : splatRuns                                ? ParticleDrawing::ComputeSplat
@@ -149,7 +149,7 @@ void ParticleRenderer::draw(GLuint vbo, size_t count, const glm::mat4& viewProje
   const bool timed = style.drawing == ParticleDrawing::Automatic;
   if (timed) trial_->begin();
   if (way == ParticleDrawing::ComputeSplat)
-    splat_->draw(vbo, count, viewProjection, style, maxPointSize_);
+    splat_->draw(vbo, count, viewport, viewProjection, style, maxPointSize_);
   else
     drawSprites(vbo, count, viewProjection, style);
   if (timed) trial_->end(way);

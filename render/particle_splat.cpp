@@ -89,14 +89,16 @@ std::string ParticleSplat::refusal(size_t count, int width, int height) const {
   return "";
 }
 
-void ParticleSplat::draw(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style,
-                         float maxPointSize) {
-  GLint viewport[4] = {0, 0, 0, 0};
-  glGetIntegerv(GL_VIEWPORT, viewport);
-  const int width = viewport[2], height = viewport[3];
+GlViewport currentGlViewport() {
+  GLint v[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_VIEWPORT, v);
+  return {v[0], v[1], v[2], v[3]};
+}
+
+void ParticleSplat::draw(GLuint vbo, size_t count, const GlViewport& viewport, const glm::mat4& viewProjection,
+                         const ParticleStyle& style, float maxPointSize) {
+  const int width = viewport.width, height = viewport.height;
   if (count == 0 || width <= 0 || height <= 0) return;
-  const std::string why = refusal(count, width, height);
-  if (!why.empty()) throw GlError("ParticleSplat::draw: " + why);
 
   // The per-pixel sums, grown to the viewport and zeroed every frame.
   const size_t sumBytes = static_cast<size_t>(width) * static_cast<size_t>(height) * kSumBytesPerPixel;
@@ -131,7 +133,7 @@ void ParticleSplat::draw(GLuint vbo, size_t count, const glm::mat4& viewProjecti
   glCheck("ParticleSplat::draw (splat)");
 
   glUseProgram(resolve_.get());
-  glUniform2i(viewportOrigin_, viewport[0], viewport[1]);
+  glUniform2i(viewportOrigin_, viewport.x, viewport.y);
   glUniform1i(viewportWidth_, width);
   glBindVertexArray(emptyVao_.get());
   glEnable(GL_BLEND);

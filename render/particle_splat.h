@@ -17,6 +17,12 @@ namespace ks {
 
 struct ParticleStyle;
 
+// A GL viewport (glViewport's x, y, width, height), read once by whoever draws.
+struct GlViewport {
+  GLint x = 0, y = 0, width = 0, height = 0;
+};
+GlViewport currentGlViewport();
+
 class ParticleSplat {
  public:
   // Empty when the current GL context can run the splat; otherwise why not, in plain words.
@@ -40,11 +46,12 @@ class ParticleSplat {
   // otherwise why not.
   std::string refusal(size_t count, int width, int height) const;
 
-  // Draws into the current viewport with additive blending; the caller has bound nothing it
-  // needs kept in storage-buffer bindings 0 and 1 (they are left unbound) and saves the program,
-  // vertex array and blend state.
-  void draw(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style,
-            float maxPointSize);
+  // Draws into `viewport` (the current one) with additive blending, once the caller found no
+  // refusal() for this count and viewport; the caller has bound nothing it needs kept in
+  // storage-buffer bindings 0 and 1 (they are left unbound) and saves the program, vertex
+  // array and blend state.
+  void draw(GLuint vbo, size_t count, const GlViewport& viewport, const glm::mat4& viewProjection,
+            const ParticleStyle& style, float maxPointSize);
 
  private:
   ShaderProgram splat_, resolve_;

@@ -95,7 +95,7 @@ void ParticleRenderer::calibrateSplat() {
     for (size_t c = 0; c < candidates.size(); ++c) {
       splat_->rules = candidates[c];
       glClear(GL_COLOR_BUFFER_BIT);
-      splat_->draw(buffer.get(), particles.size(), glm::mat4(1.0f), style, maxPointSize_);
+      splat_->draw(buffer.get(), particles.size(), GlViewport{0, 0, kSide, kSide}, glm::mat4(1.0f), style, maxPointSize_);
       differing[c] += differingPixels(sprites, readPicture());
     }
   }
