@@ -318,6 +318,8 @@ void ImageScene::finishOpening(DecodedImage decoded, AppState& state) {
     // The previous image stays (setImage changes nothing when it fails).
     lab.message = "cannot open '" + file + "': " + e.what() + loadNote_;
   }
+  // The request this one superseded (the start image still decoding) goes on.
+  if (loader_.busy()) lab.message += "; opening " + loader_.busyPath() + " instead";
   lab.openFailed = true;
   state.report(lab.message);
   lab.openMessage = lab.message;

@@ -9,6 +9,18 @@ namespace ks {
 
 void ImageLoader::request(const std::string& path, const ImageLimits& limits) {
   newestSince_ = std::chrono::steady_clock::now();
+  // The request this one replaces, if one is still wanted: it goes on should this one fail.
+  std::optional<std::pair<std::string, ImageLimits>> replaced;
+  if (ready_) {
+    replaced.emplace(ready_->path, readyLimits_);
+    supersededDecode_ = std::move(ready_);
+    ready_.reset();
+  } else if (pending_) {
+    replaced = pending_;
+  } else if (running_ && !dropRunning_) {
+    replaced.emplace(running_->result.path, running_->limits);
+  }
+  if (replaced && replaced->first != path) superseded_.push_back(std::move(*replaced));
   if (running_) {
     // stb_image cannot be interrupted: the newest request waits, and replaces any
     // request waiting before it.
@@ -21,21 +33,61 @@ void ImageLoader::request(const std::string& path, const ImageLimits& limits) {
 
 void ImageLoader::cancel() {
   pending_.reset();
+  ready_.reset();
+  superseded_.clear();
+  supersededDecode_.reset();
   if (running_) dropRunning_ = true;
 }
 
 std::optional<DecodedImage> ImageLoader::poll() {
+  if (ready_) {
+    std::optional<DecodedImage> outcome = std::move(ready_);
+    ready_.reset();
+    settle(*outcome);
+    return outcome;
+  }
   if (!running_ || !running_->done.load(std::memory_order_acquire)) return std::nullopt;
   const std::shared_ptr<Job> finished = std::move(running_);
   const bool dropped = dropRunning_;
   dropRunning_ = false;
+  // A superseded request's picture, decoded after all: kept in case the newest fails.
+  if (dropped && finished->result.image && !superseded_.empty() && superseded_.back().first == finished->result.path)
+    supersededDecode_ = std::move(finished->result);
   if (pending_) {
     const auto next = std::move(*pending_);
     pending_.reset();
     start(next.first, next.second);
   }
   if (dropped) return std::nullopt;
-  return std::move(finished->result);
+  std::optional<DecodedImage> outcome = std::move(finished->result);
+  settle(*outcome);
+  return outcome;
+}
+
+void ImageLoader::settle(const DecodedImage& outcome) {
+  if (outcome.image || superseded_.empty()) {
+    superseded_.clear();
+    supersededDecode_.reset();
+    return;
+  }
+  auto [path, limits] = std::move(superseded_.back());
+  superseded_.pop_back();
+  newestSince_ = std::chrono::steady_clock::now();
+  if (supersededDecode_ && supersededDecode_->path == path) {
+    ready_ = std::move(supersededDecode_);
+    readyLimits_ = limits;
+    supersededDecode_.reset();
+    return;
+  }
+  // The failed request was the newest, so nothing waits behind it and nothing
+  // wanted runs; should a decode run all the same, this one waits for it as a new
+  // request would.
+  if (running_) {
+    pending_.emplace(path, limits);
+    dropRunning_ = true;
+  } else {
+    start(path, limits);
+  }
 }
 
 double ImageLoader::busySeconds() const {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "io/image_loader.h"
 #include "io/result_saver.h"
@@ -22,14 +23,33 @@ const ImageLimits kLimits{1024, uint64_t{1} << 20};
 
 // A decoder that makes a 1x1 gray image whose value is the path's length, once
 // the test lets the path through; "bad" paths fail as a damaged file would.
+// Its state is shared with the decodes: a decode the loader dropped may still be
+// held when the test ends, and must not touch a gate that is gone (under ASan the
+// use after free was reported from the worker while the test exited, and the
+// process hung). The gate's end lets every held decode through, and no decode
+// waits longer than kGateTimeout: it then fails, saying which path was never let through.
 class GatedDecoder {
  public:
+  static constexpr std::chrono::seconds kGateTimeout{20};
+
+  GatedDecoder() = default;
+  GatedDecoder(const GatedDecoder&) = delete;
+  GatedDecoder& operator=(const GatedDecoder&) = delete;
+  ~GatedDecoder() {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->ended = true;
+    state_->changed.notify_all();
+  }
+
   ImageLoader::Decoder decoder() {
-    return [this](const std::string& path, const ImageLimits&) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      started_.insert(path);
-      changed_.notify_all();
-      changed_.wait(lock, [&] { return open_.count(path) > 0; });
+    return [state = state_](const std::string& path, const ImageLimits&) {
+      std::unique_lock<std::mutex> lock(state->mutex);
+      state->started.insert(path);
+      state->changed.notify_all();
+      const bool let = state->changed.wait_for(lock, kGateTimeout, [&] { return state->open.count(path) > 0 || state->ended; });
+      state->finished.insert(path);
+      state->changed.notify_all();
+      if (!let) throw ImageFileError("the test never let '" + path + "' through");
       if (path.rfind("bad", 0) == 0) throw ImageFileError("'" + path + "' is damaged");
       HostImage image;
       image.width = image.height = image.channels = 1;
@@ -39,23 +59,30 @@ class GatedDecoder {
     };
   }
   void let(const std::string& path) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    open_.insert(path);
-    changed_.notify_all();
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->open.insert(path);
+    state_->changed.notify_all();
   }
-  bool waitStarted(const std::string& path) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::seconds(10), [&] { return started_.count(path) > 0; });
-  }
+  bool waitStarted(const std::string& path) { return waitFor(state_->started, path); }
+  // Until the decoder has returned for `path` (the loader may not have seen it yet).
+  bool waitFinished(const std::string& path) { return waitFor(state_->finished, path); }
   bool started(const std::string& path) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return started_.count(path) > 0;
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    return state_->started.count(path) > 0;
   }
 
  private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::set<std::string> open_, started_;
+  struct State {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::set<std::string> open, started, finished;
+    bool ended = false;
+  };
+  bool waitFor(const std::set<std::string>& paths, const std::string& path) {
+    std::unique_lock<std::mutex> lock(state_->mutex);
+    return state_->changed.wait_for(lock, std::chrono::seconds(10), [&] { return paths.count(path) > 0; });
+  }
+  std::shared_ptr<State> state_ = std::make_shared<State>();
 };
 
 // Polls until the loader hands something out (or 10 s pass).
@@ -119,6 +146,79 @@ TEST(ImageLoader, TheNewestRequestWins) {
   EXPECT_FALSE(gate.started("bb.png"));
   EXPECT_FALSE(loader.busy());
   EXPECT_EQ(loader.waitingFor(), "");
+}
+
+// A file dropped while the start image decodes supersedes it; if the dropped file
+// then fails, the start image must still open (issue 22: the built-in picture
+// stayed, and the start image never came). Its decode finished while it waited
+// for nothing: it is handed out right after the failure, without decoding again.
+TEST(ImageLoader, AFailedRequestGivesWayToTheDecodeItSuperseded) {
+  GatedDecoder gate;
+  ImageLoader loader(gate.decoder());
+  loader.request("start.png", kLimits);
+  ASSERT_TRUE(gate.waitStarted("start.png"));
+  loader.request("bad-drop.png", kLimits);
+  gate.let("start.png");
+  gate.let("bad-drop.png");
+  const std::optional<DecodedImage> failed = pollUntilDone(loader);
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(failed->path, "bad-drop.png");
+  EXPECT_FALSE(failed->image);
+  ASSERT_TRUE(loader.busy()) << "the start image is wanted again";
+  EXPECT_EQ(loader.busyPath(), "start.png");
+  const std::optional<DecodedImage> start = pollUntilDone(loader);
+  ASSERT_TRUE(start);
+  EXPECT_EQ(start->path, "start.png");
+  ASSERT_TRUE(start->image);
+  EXPECT_EQ(start->image->pixels[0], std::string("start.png").size());
+  EXPECT_FALSE(loader.busy());
+}
+
+// The superseded request had not started (it waited behind another): it is decoded
+// after the failure. Requests superseded one after another go back one at a time.
+TEST(ImageLoader, AFailedRequestGivesWayToAWaitingRequestItReplaced) {
+  GatedDecoder gate;
+  ImageLoader loader(gate.decoder());
+  loader.request("a.png", kLimits);
+  ASSERT_TRUE(gate.waitStarted("a.png"));
+  loader.request("waiting.png", kLimits);
+  loader.request("bad1.png", kLimits);
+  loader.request("bad2.png", kLimits);
+  for (const char* f : {"a.png", "bad1.png", "bad2.png", "waiting.png"}) gate.let(f);
+  std::vector<std::string> outcomes;
+  while (std::optional<DecodedImage> d = pollUntilDone(loader)) outcomes.push_back(d->path + (d->image ? " ok" : " failed"));
+  EXPECT_EQ(outcomes, (std::vector<std::string>{"bad2.png failed", "bad1.png failed", "waiting.png ok"}));
+}
+
+// A success forgets what it superseded, and so does a stop: nothing comes back later.
+TEST(ImageLoader, ASuccessOrAStopForgetsTheSupersededRequests) {
+  GatedDecoder gate;
+  ImageLoader loader(gate.decoder());
+  loader.request("first.png", kLimits);
+  ASSERT_TRUE(gate.waitStarted("first.png"));
+  loader.request("second.png", kLimits);
+  gate.let("first.png");
+  gate.let("second.png");
+  std::optional<DecodedImage> d = pollUntilDone(loader);
+  ASSERT_TRUE(d && d->image);
+  EXPECT_EQ(d->path, "second.png");
+  gate.let("bad.png");
+  loader.request("bad.png", kLimits);
+  d = pollUntilDone(loader);
+  ASSERT_TRUE(d);
+  EXPECT_FALSE(d->image);
+  EXPECT_FALSE(loader.busy()) << "first.png came back after second.png had opened";
+
+  loader.request("third.png", kLimits);
+  ASSERT_TRUE(gate.waitStarted("third.png"));
+  loader.request("bad.png", kLimits);
+  loader.cancel();
+  gate.let("third.png");
+  // Its decode done, third.png is still never handed out (and no decode outlives the test).
+  ASSERT_TRUE(gate.waitFinished("third.png"));
+  EXPECT_FALSE(pollUntilDone(loader));
+  EXPECT_FALSE(loader.poll());
+  EXPECT_FALSE(loader.busy());
 }
 
 TEST(ImageLoader, ACancelledDecodeIsNeverHandedOut) {

@@ -1075,6 +1075,28 @@ TEST_F(LayoutUi, TheSweepTableSaysConfigurationsInPlainWords) {
   EXPECT_EQ(plainConfigurationWords("interop pbo: pattern"), "interop pbo: pattern");
 }
 
+// The image lab says what runs in words: "bilinear_image wg=16x16 ppi=2x4" meant
+// nothing to a new user (issue 22). The lab's state keeps the short names, which
+// run records and the state dump write.
+TEST_F(LayoutUi, TheImageLabSaysWhatRunsInPlainWords) {
+  openPicture(state_);
+  ImageLabState& lab = state_.image;
+  lab.runningRotate = "bilinear_image wg=16x16 ppi=2x4";
+  lab.transpose = true;
+  lab.runningTranspose = "tiled_padded T=32 rows=4 wg=256";
+  resize(1600.0f, 1000.0f);
+  const std::string text = panelText([&] { drawImagePanel(state_); });
+  for (const char* shorthand : {"wg=", "ppi=", "T=", "rows="})
+    EXPECT_EQ(text.find(shorthand), std::string::npos) << shorthand << " in the Image lab:\n" << text;
+  EXPECT_NE(text.find("rotating with bilinear_image: work-group 16x16, a block of 2x4 pixels per work-item"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("transposing with tiled_padded: tile 32, 4 rows per work-item, work-group 256"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(lab.runningRotate, "bilinear_image wg=16x16 ppi=2x4") << "the state keeps the short name";
+}
+
 // The N-body panel's kernel controls, the ones tweaked live, are in view without
 // scrolling at 1024x700, with Runs and Sweep open too (the panel is shortest then):
 // a paragraph on how the figures are counted pushed the work-group below its edge.

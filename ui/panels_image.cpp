@@ -22,6 +22,7 @@
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/plain_config_words.h"
 #include "compute/rotate_coverage.h"
 
 namespace ks {
@@ -74,19 +75,21 @@ std::optional<Config> configurationCombo(const char* label, const std::string& v
                                          std::string (*describe)(const Config&), const char* terms) {
   fitNextItemBesideLabel(label);
   std::optional<Config> picked;
+  // Shown in words; `running` and describe() are the short names records and settings use.
+  const std::string runningInWords = plainConfigurationWords(running);
   // The configurations are listed only while the combo is open: enumerating them
   // (with the device's checks) every frame cost the UI a good part of its time.
-  if (ImGui::BeginCombo(label, running.c_str())) {
+  if (ImGui::BeginCombo(label, runningInWords.c_str())) {
     for (const Config& c : all()) {
       if (c.variant != variant) continue;
-      const std::string text = describe(c);
-      if (ImGui::Selectable(text.c_str(), text == running)) picked = c;
+      const std::string name = describe(c);
+      if (ImGui::Selectable(plainConfigurationWords(name).c_str(), name == running)) picked = c;
       if (ImGui::IsItemHovered()) tooltipText(terms);
     }
     ImGui::EndCombo();
   } else if (ImGui::IsItemHovered()) {
-    // The whole description, which the box may cut, and what its short words mean.
-    tooltipText((running + "\n\n" + terms).c_str());
+    // The whole description, which the box may cut, and what its words mean.
+    tooltipText((runningInWords + "\n\n" + terms).c_str());
   }
   return picked;
 }
@@ -279,8 +282,8 @@ void pipelineSection(AppState& state) {
       if (auto picked = configurationCombo<TransposeConfig>(
               "transpose config", variant, [&] { return allTransposeConfigs(*device, channels); },
               lab.runningTranspose, describeTransposeConfig,
-              "wg: work-group size (work-items, or across x down); T: the side of the square tile copied through "
-              "local memory; rows: rows of the tile each work-item moves")) {
+              "work-group: its size (work-items, or across x down); tile: the side of the square tile copied "
+              "through local memory; rows per work-item: rows of the tile each work-item moves")) {
         lab.transposeVariant = picked->variant;
         lab.transposeChoice = picked;
       }
@@ -289,8 +292,9 @@ void pipelineSection(AppState& state) {
   hintText("rotate %.3f ms", lab.rotateMs);
   if (lab.transpose) hintText("transpose %.3f ms", lab.transposeMs);
   hintText("histogram %.3f ms", lab.histogramMs);
-  hintText("running: %s%s%s", lab.runningRotate.c_str(), lab.transpose ? " | " : "",
-           lab.transpose ? lab.runningTranspose.c_str() : "");
+  // In words; the lab's state keeps the short names that run records and the state dump use.
+  hintText("rotating with %s", plainConfigurationWords(lab.runningRotate).c_str());
+  if (lab.transpose) hintText("transposing with %s", plainConfigurationWords(lab.runningTranspose).c_str());
   // Choices are kept in settings.json between runs: this is the way back.
   if (ImGui::SmallButton("default kernels")) lab.useDefaultKernels();
   if (ImGui::IsItemHovered())
@@ -383,9 +387,9 @@ void histogramSection(AppState& state) {
     if (auto picked = configurationCombo<HistogramConfig>(
             "histogram config", variant, [&] { return allHistogramConfigs(*device, channels, counted); },
             lab.runningHistogram, describeHistogramConfig,
-            "wg: work-items per work-group; copies: private copies of the histogram in each work-group's local "
-            "memory (more copies, fewer work-items adding to the same counter at once); groups/CU: work-groups "
-            "started per compute unit (each counts a share of the image)")) {
+            "work-group: its work-items; histogram copies: private copies of the histogram in each work-group's "
+            "local memory (more copies, fewer work-items adding to the same counter at once); work-groups per "
+            "compute unit: how many are started on each (each counts a share of the image)")) {
       lab.histogramVariant = picked->variant;
       lab.histogramChoice = picked;
     }
