@@ -1,6 +1,7 @@
 #pragma once
-// The one state struct the panels read and write. The frame loop acts on the
-// requests panels leave here (device switch, quit) between frames.
+// The one state struct the panels read and write. What panels ask for goes into
+// `commands` (app/commands.h), taken between frames by the frame loop, the session
+// and the scenes.
 #include <deque>
 #include <map>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/commands.h"
 #include "app/frame_profiler.h"
 #include "app/nbody_split_state.h"
 #include "app/runs_state.h"
@@ -53,8 +55,6 @@ struct FrameBreakdown {
 // Acquire, release and copy are the CPU's time for the hand-over; kernelMs is the
 // newest kernel run's GPU time (OpenCL events), renderMs the GL timer's.
 
-enum class SceneKind { NBody, Image, Julia };
-
 // A kernel the running scene uses, as the profiling panel's kernel info shows it.
 struct ActiveKernel {
   std::string role;     // "n-body step", "rotate", ...
@@ -86,7 +86,8 @@ struct NBodyConservationState {
 
 // The N-body scene's settings and readings. `config`/`bodies`/`preset`/`seed`
 // are what the user asks for; the scene applies them between frames and, when a
-// request fails, puts the running values back and says why in `message`.
+// request fails, puts the running values back and says why in `message`. Step,
+// reset, verify, save, load and camera reset are commands (app/commands.h).
 struct NBodyState {
   NBodyConfig config;
   bool configFromUser = false;  // false: the tuned configuration for the device
@@ -99,11 +100,7 @@ struct NBodyState {
   int seed = 1;
   bool paused = false;
   int stepsPerFrame = 1;
-  bool stepRequested = false;   // single step while paused
-  bool resetRequested = false;  // regenerate from preset/bodies/seed
-  bool verifyRequested = false;
-  char statePath[256] = "nbody-state.ksn";
-  bool saveRequested = false, loadRequested = false;
+  char statePath[256] = "nbody-state.ksn";  // SaveNBodyState, LoadNBodyState
   ParticleStyle style;
   bool autoSpeedScale = true;
   // readings
@@ -122,7 +119,6 @@ struct NBodyState {
   // How the particles were drawn last frame, in words: the way, and for "automatic" each way's
   // measured GPU time or why the compute splat cannot run here.
   std::string particleDrawing;
-  bool cameraResetRequested = true;
 };
 
 // The image lab: what is open, the pipeline's settings, the view, readings.
@@ -146,7 +142,6 @@ struct ImageLabState {
   std::string loadingPath;      // a file decoding off the frame loop (published by the scene); empty: none
   double loadingSeconds = 0.0;  // since it was asked for
   std::string loadingWaitsFor;  // a dropped decode still running, which loadingPath waits for; empty: none
-  bool cancelLoadRequested = false;
   std::string savingPath;  // a result PNG being written off the frame loop; empty: none
   double savingSeconds = 0.0;
   // pipeline: original -> rotate -> optional transpose -> display
@@ -205,8 +200,7 @@ struct ImageLabState {
   int inspectX = -1, inspectY = -1;
   bool inspectValid = false;
   unsigned char inspectValue[4] = {0, 0, 0, 0};
-  char savePath[256] = "kernelscope-result.png";
-  bool saveRequested = false;
+  char savePath[256] = "kernelscope-result.png";  // SaveImageResult
   // readings (filled by the scene)
   bool hasOriginal = false, hasResult = false;  // pictures to draw (a result needs a rotation that ran)
   LabRenderer* renderer = nullptr;           // draws them inside ImGui's draw lists; the scene's
@@ -234,7 +228,6 @@ struct ImageLabState {
 // The panel layout (ui/layout.cpp): panels by the window's edges, each resize follows.
 struct LayoutState {
   bool panelsHidden = false;    // Tab: every panel hidden but the picture; menu and status bars stay
-  bool resetRequested = false;  // View > Reset layout, done in the next frame
   // Where the layout last put each panel that still follows the edges, by title. A panel
   // the user moved or resized is not here: it stays where it was put, kept inside.
   std::map<std::string, ScreenRect> docked;
@@ -249,11 +242,23 @@ struct LayoutState {
   bool panelsWereHidden = false;
 };
 
+// The switches the session has taken from the command queue and not yet done (a
+// reading: the session writes it). A device switch waits for its kernels to build;
+// every switch waits while the scene's work runs on another thread
+// (app/scene_replacement.h). The newest command of each kind wins.
+struct PendingSwitches {
+  std::optional<size_t> device;  // index into AppState::devices
+  std::optional<SceneKind> scene;
+  std::optional<InteropPath> interop;
+};
+
 struct AppState {
+  // What panels, shortcuts, menus, start-up and drops ask for (app/commands.h).
+  CommandQueue commands;
+  PendingSwitches switching;
   // devices
   std::vector<DeviceDescriptor> devices;
   std::optional<size_t> activeDevice;      // index into devices
-  std::optional<size_t> requestedDevice;   // set by the UI; handled between frames
   std::string deviceMessage;               // outcome of the last switch
   // A device switch being prepared: what it still builds off the frame ("switching to
   // <device>: building kernel ... for <device>"), while the running scene goes on; else empty.
@@ -264,11 +269,9 @@ struct AppState {
   std::string resourcesDir;  // resources/ (icon, File > Examples); empty when not found
   std::string uiFont;        // the UI's font and size, or why ImGui's built-in one
   std::string windowIcon;    // the icon files the window shows; empty: none
-  // interop: the active path, why each path is or is not available, and a
-  // request from the UI to switch (handled between frames)
+  // interop: the active path, why each path is or is not available
   InteropPath interopPath = InteropPath::Host;
   std::vector<InteropPathStatus> interopPaths;
-  std::optional<InteropPath> requestedInterop;
   std::string interopMessage;
   FrameBreakdown breakdown;
   FramePhases phases;  // the main loop's CPU phases of this frame
@@ -286,13 +289,11 @@ struct AppState {
   bool vsync = true;
   FrameStats stats;
   SceneKind scene = SceneKind::NBody;
-  std::optional<SceneKind> requestedScene;
   PatternParams pattern;
   NBodyState nbody;
   ImageLabState image;
   RunsState runs;  // recordings, sweeps, comparison table, tuning cache
   bool showHelp = false;
-  bool fullscreenRequested = false;
   PanelVisibility panels;
   LayoutState layout;
   std::vector<std::pair<std::string, ScreenRect>> panelRects;  // the windows shown this frame, by title
@@ -306,7 +307,6 @@ struct AppState {
   std::vector<BuildFailure> buildFailures;
   // messages for the log (errors the user must see, never fatal)
   std::deque<std::string> log;
-  bool quitRequested = false;
   bool quitConfirmShown = false;  // "Quit kernelscope?": recorded runs would be lost
   void report(const std::string& message);
   // The image lab is decoding a file or writing a result off the frame loop. (Only

@@ -254,8 +254,7 @@ void ImageScene::rebindInterop(InteropBackend& interop) {
 
 void ImageScene::openRequested(AppState& state, bool canReplaceImage) {
   ImageLabState& lab = state.image;
-  if (lab.cancelLoadRequested) {
-    lab.cancelLoadRequested = false;
+  if (state.commands.takeAny<CancelImageOpen>()) {
     if (loader_.busy()) {
       lab.message = "stopped opening " + loader_.busyPath() + "; the previous image stays";
       state.report(lab.message);
@@ -800,8 +799,7 @@ void ImageScene::update(AppState& state, double seconds) {
   if (!slowGlWorkThisFrame_ && !retired_.empty()) retired_.erase(retired_.begin());
   inspect(state);
   // Saving reads the result: not while a background run writes it.
-  if (lab.saveRequested && !backgroundRunBusy()) {
-    lab.saveRequested = false;
+  if (!backgroundRunBusy() && state.commands.takeAny<SaveImageResult>()) {
     save(state);
   }
   if (std::optional<std::string> saved = saver_.poll()) {

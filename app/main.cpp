@@ -140,7 +140,7 @@ void initialState(ks::AppState& state, const ks::Settings& settings, const ks::A
   if (options.record > 0) {  // --record: start recording at once (warm-up first)
     state.runs.recording.frames = options.record;
     state.runs.recording.warmup = options.warmup;
-    state.runs.recording.startRequested = true;
+    state.commands.push(ks::StartRecording{});
   }
   state.image.recent = settings.recentImages;
   if (auto resources = ks::findResourcesDir(ks::executableDir())) state.resourcesDir = resources->string();
@@ -213,7 +213,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   surface->setDropHandler([&state](std::vector<std::string> paths) {
     if (paths.empty()) return;
     state.image.openRequests = std::move(paths);
-    state.requestedScene = ks::SceneKind::Image;
+    state.commands.push(ks::OpenScene{ks::SceneKind::Image});
   });
   ks::Session session(std::move(catalog), options, settings, *surface, state);
   std::fprintf(stderr, "kernelscope: %s; rendering: %s, %s\n", state.deviceMessage.c_str(),
@@ -236,7 +236,8 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
     return options.frames != 0 && state.stats.frames >= static_cast<unsigned long long>(options.frames) &&
            !state.imageWorkUnderWay();
   };
-  while (!state.quitRequested && !framesDone()) {
+  bool quit = false;  // a Quit command was taken this frame
+  while (!quit && !framesDone()) {
     const auto now = Clock::now();
     const double dt = std::chrono::duration<double>(now - last).count();  // the simulation's step in time
     last = now;
@@ -254,10 +255,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
 
     imgui.newFrame(dt);
     ks::handleShortcuts(state, surface->takePressedKeys());
-    if (state.fullscreenRequested) {
-      state.fullscreenRequested = false;
-      surface->toggleFullscreen();
-    }
+    if (state.commands.takeAny<ks::ToggleFullscreen>()) surface->toggleFullscreen();
     const ks::SurfaceSize fb = surface->framebufferSize();
     if (const ImGuiIO& io = ImGui::GetIO(); !headless && !io.WantCaptureMouse)
       session.handleInput(io.MouseDelta.x, io.MouseDelta.y, io.MouseDown[0], io.MouseDown[1], io.MouseWheel,
@@ -283,7 +281,8 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
     state.phases.mark(ks::FrameStage::Render);
 
     ++state.stats.frames;
-    if (options.screenshot && (framesDone() || state.quitRequested)) {
+    quit = state.commands.takeAny<ks::Quit>();
+    if (options.screenshot && (framesDone() || quit)) {
       try {
         ks::savePng(surface->capture(), *options.screenshot);
       } catch (const std::exception& e) {

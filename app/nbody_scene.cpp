@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "app/app_state.h"
 #include "lab/tuning_cache.h"
@@ -113,7 +114,7 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
   }
   if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
   if (!start) nb.style.brightness = brightnessFor(system.size());
-  nb.cameraResetRequested = true;
+  cameraResetDue_ = true;
   // A device switch (or the scene opened again) splits over the same devices
   // again, if the new display device's platform has them.
   if (nb.split.active() && !nb.split.requested) nb.split.requested = nb.split.running;
@@ -165,7 +166,7 @@ void NBodyScene::resetSystem(AppState& state) {
     if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
     nb.style.brightness = brightnessFor(bodies);
     nb.steps = 0;
-    nb.cameraResetRequested = true;
+    cameraResetDue_ = true;
     nb.message = "reset: " + std::to_string(bodies) + " bodies, " + nbodyPresetName(nb.preset) + " preset, seed " +
                  std::to_string(nb.seed);
   } catch (const std::exception& e) {
@@ -179,10 +180,13 @@ void NBodyScene::resetSystem(AppState& state) {
 void NBodyScene::applyRequests(AppState& state) {
   applySplitRequest(state);
   NBodyState& nb = state.nbody;
+  // Several of one kind pushed in one frame act once, as the request flags did.
+  const bool resetAsked = state.commands.takeAny<ResetNBody>(), saveAsked = state.commands.takeAny<SaveNBodyState>(),
+             loadAsked = state.commands.takeAny<LoadNBodyState>(), verifyAsked = state.commands.takeAny<VerifyNBody>();
   // A new configuration or system goes to the display device's simulation: a
   // split hands its bodies back first and is built again afterwards.
   std::vector<size_t> splitAgain;
-  if (split_ && (!(nb.config == simulation_->config()) || nb.resetRequested || nb.loadRequested ||
+  if (split_ && (!(nb.config == simulation_->config()) || resetAsked || loadAsked ||
                  static_cast<size_t>(std::max(nb.bodies, 1)) != simulation_->bodies()))
     splitAgain = joinSplit(state);
   if (!(nb.config == simulation_->config())) {
@@ -202,12 +206,10 @@ void NBodyScene::applyRequests(AppState& state) {
       nb.config = simulation_->config();
     }
   }
-  if (nb.resetRequested || static_cast<size_t>(std::max(nb.bodies, 1)) != simulation_->bodies()) {
-    nb.resetRequested = false;
+  if (resetAsked || static_cast<size_t>(std::max(nb.bodies, 1)) != simulation_->bodies()) {
     resetSystem(state);
   }
-  if (nb.saveRequested) {
-    nb.saveRequested = false;
+  if (saveAsked) {
     try {
       saveNBodySystem(currentSystem(), nb.statePath);
       nb.message = "saved " + std::to_string(simulation_->bodies()) + " bodies to " + nb.statePath;
@@ -216,8 +218,7 @@ void NBodyScene::applyRequests(AppState& state) {
       state.report(nb.message);
     }
   }
-  if (nb.loadRequested) {
-    nb.loadRequested = false;
+  if (loadAsked) {
     const Result<NBodySystem> loaded = readNBodySystem(nb.statePath);
     if (loaded) {
       try {
@@ -236,8 +237,7 @@ void NBodyScene::applyRequests(AppState& state) {
       state.report(nb.message);
     }
   }
-  if (nb.verifyRequested) {
-    nb.verifyRequested = false;
+  if (verifyAsked) {
     try {
       const NBodyVerification v = verifyNBodyStep(compute_, currentSystem(), simulation_->config(), nb.params);
       nb.verification = v.summary();
@@ -358,18 +358,17 @@ void NBodyScene::update(AppState& state, double seconds) {
   applyRequests(state);  // publishes what runs, kernel info included
   collectConservation(state);
   measureConservation(state, false);  // a baseline first, before the steps change the state
-  if (nb.cameraResetRequested) {
-    camera_.reset(cameraDistance_);
-    nb.cameraResetRequested = false;
-  }
+  // Taken even when the scene resets the camera anyway, so that it is not done again next frame.
+  const bool cameraResetAsked = state.commands.takeAny<ResetCamera>();
+  if (std::exchange(cameraResetDue_, false) || cameraResetAsked) camera_.reset(cameraDistance_);
   camera_.update(seconds);
 
   // While a sweep measures on a CPU device's cores the simulation holds: its steps
   // would wait for the sweep's launches, each frame with them, and skew the timings.
+  const bool stepAsked = state.commands.takeAny<StepNBody>();
   const int steps = state.runs.sweep.holdsDevice ? 0
-                    : nb.paused                  ? (nb.stepRequested ? 1 : 0)
+                    : nb.paused                  ? (stepAsked ? 1 : 0)
                                                  : std::clamp(nb.stepsPerFrame, 1, 1000);
-  nb.stepRequested = false;
   if (steps == 0) {
     nb.stepsPerSecond = 0.0;
     try {

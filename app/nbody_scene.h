@@ -80,6 +80,7 @@ class NBodyScene final : public Scene {
   std::optional<DrawingTextKey> drawingTextKey_;
   OrbitCamera camera_;
   double cameraDistance_ = 10.0;
+  bool cameraResetDue_ = true;  // a new system or scene: the camera goes back to fit it
   std::unique_ptr<NBodyInvariantsMeter> meter_;
   bool meterFp64_ = false, meterFailed_ = false;
   std::optional<NBodyInvariants> baseline_;

@@ -75,14 +75,12 @@ std::vector<std::pair<std::string, std::string>> sceneParameters(const AppState&
 
 void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext& compute) {
   RecordingState& rec = state.runs.recording;
-  if (rec.cancelRequested) {
-    rec.cancelRequested = false;
+  if (state.commands.takeAny<StopRecording>()) {
     if (phase_ != Phase::Idle) rec.status = "cancelled";
     phase_ = Phase::Idle;
   }
-  if (rec.startRequested) {
+  if (state.commands.takeAny<StartRecording>()) {
     // The frame just finished ran before the request: it counts for nothing.
-    rec.startRequested = false;
     warmupLeft_ = std::max(rec.warmup, 0);
     phase_ = warmupLeft_ > 0 ? Phase::WarmUp : Phase::Recording;
     scene_ = state.scene;

@@ -20,8 +20,7 @@ struct RecordingState {
   int frames = 300;
   float seconds = 5.0f;
   bool bySeconds = false;
-  int warmup = 10;
-  bool startRequested = false, cancelRequested = false;
+  int warmup = 10;  // StartRecording, StopRecording (app/commands.h)
   // readings
   bool active = false;
   double progress = 0.0;  // 0..1
@@ -51,7 +50,7 @@ struct SweepUiState {
   int channels = 4;
   int repetitions = 20;  // timed launches (interop: recorded frames) per configuration; the median is kept
   int warmupFrames = 30; // interop: frames after a switch before recording
-  bool startRequested = false, cancelRequested = false, applyBestRequested = false;
+  // StartSweep, CancelSweep, ApplySweepBest (app/commands.h)
   std::string message;  // the outcome of the last Apply best (the Runs panel has its own)
   // readings
   bool active = false;

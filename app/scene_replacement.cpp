@@ -18,13 +18,13 @@ const char* sceneName(SceneKind kind) {
 }  // namespace
 
 Replacement pendingReplacement(const AppState& state) {
-  if (state.requestedDevice && *state.requestedDevice < state.devices.size() &&
-      state.activeDevice != state.requestedDevice)
-    return {"switching to " + state.devices[*state.requestedDevice].displayName()};
-  if (state.requestedScene && *state.requestedScene != state.scene)
-    return {std::string("opening ") + sceneName(*state.requestedScene)};
-  if (state.requestedInterop && *state.requestedInterop != state.interopPath)
-    return {std::string("switching to the ") + interopPathName(*state.requestedInterop) + " interop path"};
+  const PendingSwitches& switching = state.switching;
+  if (switching.device && *switching.device < state.devices.size() && state.activeDevice != switching.device)
+    return {"switching to " + state.devices[*switching.device].displayName()};
+  if (switching.scene && *switching.scene != state.scene)
+    return {std::string("opening ") + sceneName(*switching.scene)};
+  if (switching.interop && *switching.interop != state.interopPath)
+    return {std::string("switching to the ") + interopPathName(*switching.interop) + " interop path"};
   return {};
 }
 

@@ -14,8 +14,8 @@ namespace ks {
 struct Replacement {
   std::string what;  // in words for the log ("switching to <device>"); empty: none
 };
-// What the requests in `state` would replace; none when no request is pending or
-// each asks for what runs.
+// What the switches the session has taken (state.switching) would replace; none when
+// none is pending or each asks for what runs.
 Replacement pendingReplacement(const AppState& state);
 
 }  // namespace ks

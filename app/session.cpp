@@ -237,13 +237,23 @@ void Session::switchInterop(InteropPath path, AppState& state) {
   }
 }
 
+void Session::takeSwitchCommands(AppState& state) {
+  // The newest of each kind wins, as when a panel overwrote the request before it was handled.
+  PendingSwitches& switching = state.switching;
+  for (const SwitchDevice& c : state.commands.take<SwitchDevice>()) switching.device = c.device;
+  for (const OpenScene& c : state.commands.take<OpenScene>()) switching.scene = c.scene;
+  for (const SwitchInterop& c : state.commands.take<SwitchInterop>()) switching.interop = c.path;
+}
+
 void Session::applyRequests(AppState& state) {
+  takeSwitchCommands(state);
   pollKernelFiles(state);
   for (const auto& message : compute_->programs().takeDiskMessages()) state.report(message);
   if (holdReplacement(state)) return;
   deviceSwitch_.dropFinished();
-  if (state.requestedDevice) {
-    const size_t index = *state.requestedDevice;
+  PendingSwitches& switching = state.switching;
+  if (switching.device) {
+    const size_t index = *switching.device;
     if (index < state.devices.size() && !(state.activeDevice && *state.activeDevice == index)) {
       // Until its kernels are built the request stays (the Devices panel says
       // "switching..."), and so do the other requests: they apply after it.
@@ -251,12 +261,12 @@ void Session::applyRequests(AppState& state) {
     } else {
       deviceSwitch_.giveUp();  // back to the running device before the switch was done
     }
-    state.requestedDevice.reset();
+    switching.device.reset();
     state.preparing.clear();
   }
-  if (state.requestedScene) {
-    const SceneKind kind = *state.requestedScene;
-    state.requestedScene.reset();
+  if (switching.scene) {
+    const SceneKind kind = *switching.scene;
+    switching.scene.reset();
     if (kind != state.scene) {
       const SceneKind previous = state.scene;
       state.scene = kind;
@@ -268,9 +278,9 @@ void Session::applyRequests(AppState& state) {
       }
     }
   }
-  if (state.requestedInterop) {
-    const InteropPath path = *state.requestedInterop;
-    state.requestedInterop.reset();
+  if (switching.interop) {
+    const InteropPath path = *switching.interop;
+    switching.interop.reset();
     if (path != state.interopPath) switchInterop(path, state);
   }
 }

@@ -55,7 +55,8 @@ class Session {
  public:
   Session(DeviceCatalog catalog, const AppOptions& options, const Settings& settings, const RenderSurface& surface,
           AppState& state);
-  // Acts on state.requestedDevice and state.requestedInterop; failures go to the
+  // Takes the SwitchDevice, OpenScene and SwitchInterop commands into state.switching
+  // and acts on them (device, then scene, then interop path); failures go to the
   // state's messages and log, and the running objects stay.
   void applyRequests(AppState& state);
   void update(AppState& state, double seconds);
@@ -98,6 +99,7 @@ class Session {
   // device, interop path): true (said once in the log) while they wait for the
   // scene's work on another thread.
   bool holdReplacement(AppState& state);
+  void takeSwitchCommands(AppState& state);
 
   std::filesystem::path kernelsDir_;
   std::optional<std::filesystem::path> programCacheDir_;  // on-disk binaries; empty: memory only

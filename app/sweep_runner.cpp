@@ -121,7 +121,7 @@ void SweepRunner::finish(AppState& state, const std::string& status) {
   }
   publishHold(ui);  // held until a dropped trial's launch has finished
   system_.reset();
-  if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.requestedInterop = originalPath_;
+  if (target_ == SweepTarget::Interop && state.interopPath != originalPath_) state.commands.push(SwitchInterop{originalPath_});
   picture_.reset();
   // Every result carries the device's ceilings; the runs that ran join the comparison table.
   for (RunRecord& r : ui.results) r.meta.ceilings = ceilingValues(state.ceilings.measured);
@@ -168,7 +168,7 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
   const RunRecord& winner = ui.results[static_cast<size_t>(best)];
   if (target_ == SweepTarget::Interop) {
     // The interop path is the user's choice of the moment, not a tuned default: apply, do not cache.
-    state.requestedInterop = interop_.results[static_cast<size_t>(best)];
+    state.commands.push(SwitchInterop{interop_.results[static_cast<size_t>(best)]});
     ui.message = "applied " + winner.name;
     return;
   }
@@ -183,7 +183,7 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     const NBodyConfig& c = nbody_.results[static_cast<size_t>(best)];
     state.nbody.config = c;
     state.nbody.configFromUser = true;
-    if (state.scene != SceneKind::NBody) state.requestedScene = SceneKind::NBody;
+    if (state.scene != SceneKind::NBody) state.commands.push(OpenScene{SceneKind::NBody});
     entry.nbody = TunedNBody{c, bodies_, winner.m.rate, winner.meta.time};
   } else {
     const TransposeConfig& c = transpose_.results[static_cast<size_t>(best)];
@@ -191,7 +191,7 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     state.image.transposeVariant = c.variant;
     state.image.transposeChoice = c;
     state.image.dirty = true;
-    if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
+    if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
     entry.transpose[layout_.channels] = TunedTranspose{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
   }
   // Measured at another N than the scene runs: said, so that nobody reads the winner as
@@ -259,8 +259,7 @@ void SweepRunner::step(AppState& state, Session& session) {
   ComputeContext& compute = session.compute();
   pollRetiredWorkers();
   publishHold(ui);
-  if (ui.applyBestRequested) {
-    ui.applyBestRequested = false;
+  if (state.commands.takeAny<ApplySweepBest>()) {
     if (active_)
       ui.message = "the sweep is still running";
     else if (compute_ != &compute)
@@ -268,15 +267,13 @@ void SweepRunner::step(AppState& state, Session& session) {
     else
       applyBest(state, compute);
   }
-  if (ui.cancelRequested) {
-    ui.cancelRequested = false;
+  if (state.commands.takeAny<CancelSweep>()) {
     if (active_) {
       cancelled_ = true;
       finish(state, "cancelled after " + std::to_string(ui.done) + " of " + std::to_string(ui.total));
     }
   }
-  if (ui.startRequested) {
-    ui.startRequested = false;
+  if (state.commands.takeAny<StartSweep>()) {
     if (!active_) {
       try {
         start(state, compute);
@@ -398,12 +395,12 @@ void SweepRunner::stepInterop(AppState& state, const ComputeContext& compute) {
   const InteropPath path = interop_.queue[next_];
   switch (interopPhase_) {
     case InteropPhase::Switch:
-      if (state.interopPath != path) state.requestedInterop = path;  // the session switches before the next frame
+      if (state.interopPath != path) state.commands.push(SwitchInterop{path});  // the session switches before the next frame
       interopPhase_ = InteropPhase::WarmUp;
       warmupLeft_ = std::max(ui.warmupFrames, 1);
       break;
     case InteropPhase::WarmUp:
-      if (state.interopPath != path && !state.requestedInterop) {
+      if (state.interopPath != path && !state.switching.interop && !state.commands.has<SwitchInterop>()) {
         // The switch failed: the session said why in interopMessage.
         RunRecord r;
         r.name = std::string("interop ") + interopPathName(path);

@@ -32,7 +32,7 @@ void SweepRunner::applyHistogramBest(AppState& state, size_t best, TuningEntry& 
   lab.histogramVariant = c.variant;
   lab.histogramChoice = c;  // the lab counts the channels it shows (countedChannels follows them)
   lab.dirty = true;
-  if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
+  if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
   entry.histogram[layout_.channels] =
       TunedHistogram{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
   ui.message += " to the image lab's histogram (measured on " + describeImageLayout(layout_) + ")";

@@ -33,7 +33,7 @@ void SweepRunner::applyRotateBest(AppState& state, size_t best, TuningEntry& ent
   lab.rotateBlock[0] = c.pixelsPerItem;
   lab.rotateBlock[1] = c.rowsPerItem;
   lab.dirty = true;
-  if (state.scene != SceneKind::Image) state.requestedScene = SceneKind::Image;
+  if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
   entry.rotate[layout_.channels] = TunedRotate{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
   ui.message += " to the image lab's rotation (measured on " + describeImageLayout(layout_) + ")";
 }

@@ -89,7 +89,7 @@ class SessionFixture : public ::testing::Test {
   void frameUntilIdle() {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     frame();
-    while ((state_.imageWorkUnderWay() || state_.requestedDevice) && std::chrono::steady_clock::now() < deadline) {
+    while ((state_.imageWorkUnderWay() || state_.switching.device || state_.commands.has<SwitchDevice>()) && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       frame();
     }

@@ -62,7 +62,7 @@ class HotReloadTest : public test::SessionFixture {
   fs::path kernels_ = dir_ / "kernels";
 };
 
-// The N-body panel's Verify button (verifyRequested) on a kernel whose step gives
+// The N-body panel's Verify button (VerifyNBody) on a kernel whose step gives
 // NaN: FAIL with the body named, never PASS (the PASS case is the test below).
 TEST_F(HotReloadTest, VerifyOnAKernelThatGivesNaNFailsAndNamesTheBody) {
   frame();
@@ -74,7 +74,7 @@ TEST_F(HotReloadTest, VerifyOnAKernelThatGivesNaNFailsAndNamesTheBody) {
   nan.replace(at, anchor.size(), "  acc *= gravity * (real)NAN;");
   test::writeFile(kernels_ / "nbody.cl", nan);
   EXPECT_EQ(session_->reloadChangedKernels(state_), std::vector<std::string>{"nbody.cl"});
-  state_.nbody.verifyRequested = true;
+  state_.commands.push(VerifyNBody{});
   frame();
   EXPECT_EQ(state_.nbody.verification.rfind("FAIL: NaN at body ", 0), 0u) << state_.nbody.verification;
   EXPECT_TRUE(logHas(state_, "FAIL: NaN at body")) << logText(state_);
@@ -112,7 +112,7 @@ TEST_F(HotReloadTest, ABrokenNBodyKernelKeepsTheOldProgramAndTheFixRebuilds) {
   EXPECT_EQ(session_->compute().programs().misses(), misses + 1) << "compiled from the new text";
   frame();
   EXPECT_EQ(state_.nbody.steps, 4u);
-  state_.nbody.verifyRequested = true;
+  state_.commands.push(VerifyNBody{});
   frame();
   EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
 }
@@ -126,7 +126,7 @@ TEST_F(HotReloadTest, AFileTheSceneDoesNotUseIsReportedAsSuch) {
 
 TEST_F(HotReloadTest, TheJuliaAndImageScenesReloadToo) {
   for (SceneKind kind : {SceneKind::Julia, SceneKind::Image}) {
-    state_.requestedScene = kind;
+    state_.commands.push(OpenScene{kind});
     // Until the image lab's first kernels are built (off the frame) it runs none:
     // the edit below is made once the panel no longer says they are building.
     frameUntilIdle();
@@ -158,7 +158,7 @@ TEST_F(HotReloadTest, AnImageKernelBrokenAtTheStartFailsOnceAndItsFixRuns) {
   test::writeFile(kernels_ / "rotate.cl", good + "\n#error broken on purpose\n");
   session_->reloadChangedKernels(state_);  // the N-body scene does not use it
   state_.image.histogramOfResult = false;  // the original's histogram needs no rotation
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   ASSERT_FALSE(state_.image.statistics.channels.empty()) << "no histogram of the original\n" << logText(state_);

@@ -146,7 +146,7 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
     for (size_t i = 0; i < state_.devices.size(); ++i) {
       if (state_.devices[i].kind != DeviceKind::Cpu) continue;
       if (state_.activeDevice != i) {
-        state_.requestedDevice = i;
+        state_.commands.push(SwitchDevice{i});
         frameUntilIdle();  // the new device's kernels are built off the frame first
         ASSERT_EQ(state_.activeDevice, i) << state_.deviceMessage;
       }
@@ -169,16 +169,16 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
 TEST_F(ImageBackgroundRunsTest, SwitchingSceneDoesNotWaitForTheRunInFlight) {
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
-    state_.requestedScene = SceneKind::NBody;
+    state_.commands.push(OpenScene{SceneKind::NBody});
     frameUntilIdle();
-    state_.requestedScene = SceneKind::Image;
+    state_.commands.push(OpenScene{SceneKind::Image});
     frameUntilIdle();
     const std::string path = openPictureForALongRun();
     const double runMs = lastRunMs();
     lab.angle += 17.0f;  // a new angle on each device
     frame();
     ASSERT_TRUE(lab.runInFlight);
-    state_.requestedScene = SceneKind::NBody;
+    state_.commands.push(OpenScene{SceneKind::NBody});
     const auto switched = std::chrono::steady_clock::now();
     int frames = 0;
     // Until the switch has happened (the run in flight may take longer than the one
@@ -192,7 +192,7 @@ TEST_F(ImageBackgroundRunsTest, SwitchingSceneDoesNotWaitForTheRunInFlight) {
                                   << " ms";
     EXPECT_GT(state_.nbody.steps, 0u) << "the N-body scene runs once the lab's run has finished";
     std::printf("switch during a %.0f ms run: the longest of %d frames after it %.1f ms\n", runMs, frames, longest);
-    state_.requestedScene = SceneKind::Image;
+    state_.commands.push(OpenScene{SceneKind::Image});
     frameUntilIdle();
     EXPECT_EQ(lab.path, path) << "the lab opens its picture again";
   });
@@ -202,7 +202,7 @@ TEST_F(ImageBackgroundRunsTest, SwitchingSceneDoesNotWaitForTheRunInFlight) {
 // device; frames go on meanwhile and show the newest finished run; once the spin
 // stops, what is shown is the CPU reference's rotation at the last angle.
 TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frame();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
@@ -227,7 +227,7 @@ TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
     const std::string saved = ::testing::TempDir() + "ks-background-result.png";
     files_.push_back(saved);
     std::snprintf(lab.savePath, sizeof lab.savePath, "%s", saved.c_str());
-    lab.saveRequested = true;
+    state_.commands.push(SaveImageResult{});
     frameUntilIdle();
     ASSERT_EQ(lab.message, "saved the result to " + saved);
     const HostImage original = readPicture(path);
@@ -258,7 +258,7 @@ TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
 // from the scene's worker; meanwhile the previous picture stays shown, and no frame
 // waits for either. Once open, the pictures are the new file's.
 TEST_F(ImageBackgroundRunsTest, OpeningABigPictureHoldsNoFrame) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frame();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
@@ -294,7 +294,7 @@ TEST_F(ImageBackgroundRunsTest, OpeningABigPictureHoldsNoFrame) {
 // until the run is done, the last result stays shown, whole and at its own size
 // (issue 22: a blank picture was suspected with the canvas expanding while spinning).
 TEST_F(ImageBackgroundRunsTest, TheLastResultStaysShownWhileOneOfAnotherSizeIsMade) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frame();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
@@ -332,7 +332,7 @@ TEST_F(ImageBackgroundRunsTest, TheLastResultStaysShownWhileOneOfAnotherSizeIsMa
 // session's end waits for it cleanly (run under the sanitizers in
 // scripts/test-hardening.sh).
 TEST_F(ImageBackgroundRunsTest, ARunInFlightIsSupersededOrClosedCleanly) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frame();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
@@ -355,12 +355,12 @@ TEST_F(ImageBackgroundRunsTest, ARunInFlightIsSupersededOrClosedCleanly) {
     frame();
     frame();
     ASSERT_TRUE(lab.runInFlight);
-    state_.requestedScene = SceneKind::NBody;
+    state_.commands.push(OpenScene{SceneKind::NBody});
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (state_.scene != SceneKind::NBody && std::chrono::steady_clock::now() < deadline) frame();
     ASSERT_EQ(state_.scene, SceneKind::NBody);
     EXPECT_FALSE(lab.runInFlight);
-    state_.requestedScene = SceneKind::Image;
+    state_.commands.push(OpenScene{SceneKind::Image});
     frame();
     ASSERT_EQ(state_.scene, SceneKind::Image);
     lab.spin = false;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "asked_scene.h"
 #include "compute/device_catalog.h"
 #include "compute/kernel_files.h"
 #include "io/resources.h"
@@ -680,8 +681,8 @@ TEST_F(LayoutUi, TheViewMenuOpensAnotherScenesPanelInItsScene) {
   frame(*at);
   frames(2);
   EXPECT_TRUE(state_.panels.imageLab) << "picking Image lab in the N-body scene hid it";
-  ASSERT_TRUE(state_.requestedScene.has_value()) << "picking Image lab did not go to the image lab";
-  EXPECT_EQ(*state_.requestedScene, SceneKind::Image);
+  ASSERT_TRUE(askedScene(state_).has_value()) << "picking Image lab did not go to the image lab";
+  EXPECT_EQ(*askedScene(state_), SceneKind::Image);
 }
 
 // The help window lists the image lab's own controls too (Fit, 1:1, the views), and Tab.
@@ -734,7 +735,7 @@ TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
   ImGui::FocusWindow(nullptr);  // the picture has the keyboard (a click on it): Esc is the app's
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
   frames(2);
-  EXPECT_FALSE(state_.quitRequested) << "quit with a run not exported";
+  EXPECT_FALSE(state_.commands.has<Quit>()) << "quit with a run not exported";
   const ImGuiWindow* question = ImGui::FindWindowByName("Quit kernelscope?");
   ASSERT_TRUE(question && question->WasActive) << "no question asked";
   ImGui::GetIO().KeysDown[ImGuiKey_Escape] = true;  // Esc in the question: Cancel
@@ -742,14 +743,14 @@ TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
   ImGui::GetIO().KeysDown[ImGuiKey_Escape] = false;
   frames(2);
   EXPECT_FALSE(state_.quitConfirmShown);
-  EXPECT_FALSE(state_.quitRequested);
+  EXPECT_FALSE(state_.commands.has<Quit>());
   EXPECT_FALSE(ImGui::FindWindowByName("Quit kernelscope?")->WasActive);
 
   // Export that cannot write: no quit, and the Runs panel says why.
   std::snprintf(state_.runs.exportPath, sizeof state_.runs.exportPath, "/dev/null/runs");
   requestQuit(state_);
   answerQuitQuestion(state_, QuitChoice::ExportAndQuit);
-  EXPECT_FALSE(state_.quitRequested);
+  EXPECT_FALSE(state_.commands.has<Quit>());
   EXPECT_TRUE(state_.runs.showRuns);
   EXPECT_FALSE(state_.runs.message.empty());
 
@@ -761,7 +762,7 @@ TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
   fs::remove(file.string() + ".json");
   ImGui::FocusWindow(nullptr);
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
-  EXPECT_TRUE(state_.quitRequested);
+  EXPECT_TRUE(state_.commands.has<Quit>());
 }
 
 // Runs imported from a file are in a file already: they are not "never exported"
@@ -782,15 +783,15 @@ TEST_F(LayoutUi, ImportedRunsDoNotMakeQuittingAsk) {
   ASSERT_EQ(state_.runs.runs.size(), 2u) << state_.runs.message;
   EXPECT_EQ(state_.runs.unexportedRuns(), 0u) << "an imported run counted as never exported";
   requestQuit(state_);
-  EXPECT_TRUE(state_.quitRequested);
+  EXPECT_TRUE(state_.commands.has<Quit>());
   EXPECT_FALSE(state_.quitConfirmShown);
 
   // A run recorded after the import does make it ask; Clear forgets it with the rest.
-  state_.quitRequested = false;
+  state_.commands.take<Quit>();
   state_.runs.addMeasuredRun(run);
   EXPECT_EQ(state_.runs.unexportedRuns(), 1u);
   requestQuit(state_);
-  EXPECT_FALSE(state_.quitRequested);
+  EXPECT_FALSE(state_.commands.has<Quit>());
   EXPECT_TRUE(state_.quitConfirmShown);
   state_.runs.clearRuns();
   EXPECT_EQ(state_.runs.unexportedRuns(), 0u);
@@ -800,7 +801,7 @@ TEST_F(LayoutUi, EscQuitsAtOnceWithoutRecordedRuns) {
   frames(2);
   ImGui::FocusWindow(nullptr);
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
-  EXPECT_TRUE(state_.quitRequested);
+  EXPECT_TRUE(state_.commands.has<Quit>());
 }
 
 // H shows the help while Tab hides the panels (before, it stayed hidden with them).
@@ -843,7 +844,7 @@ TEST_F(LayoutUi, FileExamplesOpensATeachingPicture) {
   const fs::path opened = state_.image.openRequests.front();
   EXPECT_EQ(opened, *resources / "examples" / exampleImages().front().file);
   EXPECT_TRUE(fs::exists(opened)) << opened;
-  EXPECT_TRUE(state_.requestedScene == SceneKind::Image);
+  EXPECT_TRUE(askedScene(state_) == SceneKind::Image);
 }
 
 // Without resources/ the menu is there, disabled, and its tooltip says why.

@@ -240,7 +240,7 @@ TEST_F(NBodySplitFromStart, FiguresReachTheStateAndARecordedRun) {
   RecordingState& rec = state_.runs.recording;
   rec.frames = 4;
   rec.warmup = 1;
-  rec.startRequested = true;
+  state_.commands.push(StartRecording{});
   for (int i = 0; i < 8 && state_.runs.runs.empty(); ++i) {
     frame();
     recorder.onFrame(state_, 20.0, session_->compute());

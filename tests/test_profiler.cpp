@@ -230,7 +230,7 @@ TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
   EXPECT_TRUE(state.ceilings.measuring);
   EXPECT_TRUE(state.ceilings.measured.empty());
   for (SceneKind kind : {SceneKind::NBody, SceneKind::Image, SceneKind::Julia}) {
-    state.requestedScene = kind;
+    state.commands.push(OpenScene{kind});
     session.applyRequests(state);
     session.update(state, 1.0 / 60.0);
     recordFrame(state);
@@ -256,7 +256,7 @@ TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
     EXPECT_NE(state.profiler.find(row), nullptr) << row;
   }
   // the image kernels carry their build options (-DCHANNELS=...)
-  state.requestedScene = SceneKind::Image;
+  state.commands.push(OpenScene{SceneKind::Image});
   session.applyRequests(state);
   session.update(state, 1.0 / 60.0);
   EXPECT_NE(state.activeKernels.front().options.find("CHANNELS"), std::string::npos) << state.activeKernels.front().options;

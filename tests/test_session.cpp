@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 #include "app/app_state.h"
+#include "asked_scene.h"
 #include "io/image_file.h"
 #include "app/image_lab_settings.h"
 #include "ui/chart_axis.h"
@@ -75,7 +76,7 @@ TEST_F(SessionTest, EnergyDriftIsMeasuredWhileItRunsAndRestartsOnReset) {
   EXPECT_FALSE(c.energyDrift.empty());
 
   const unsigned long long before = state_.nbody.steps;
-  state_.nbody.resetRequested = true;
+  state_.commands.push(ResetNBody{});
   frame();
   session_->compute().queue().finish();
   frame();
@@ -104,8 +105,8 @@ TEST_F(SessionTest, ARecordingKeepsTheEnergyDriftItMeasured) {
     RecordingState& rec = state_.runs.recording;
     rec.warmup = 0;
     rec.frames = frames;
-    rec.startRequested = true;
-    for (int i = 0; i < frames + 5 && (rec.startRequested || rec.active); ++i) {
+    state_.commands.push(StartRecording{});
+    for (int i = 0; i < frames + 5 && (state_.commands.has<StartRecording>() || rec.active); ++i) {
       frame();
       session_->compute().queue().finish();  // measurements arrive a frame later
       recorder.onFrame(state_, 16.0, session_->compute());
@@ -125,7 +126,7 @@ TEST_F(SessionTest, ARecordingKeepsTheEnergyDriftItMeasured) {
   EXPECT_NE(run.m.energyDrift, 0.0);
 
   c.on = false;
-  state_.nbody.resetRequested = true;
+  state_.commands.push(ResetNBody{});
   frame();
   session_->compute().queue().finish();
   record(6);
@@ -140,7 +141,7 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheBodies) {
   const NBodySystem before = *session_->snapshot();
   for (int round = 0; round < 6; ++round) {  // back and forth: old objects must go cleanly
     const size_t other = *state_.activeDevice == 0 ? 1 : 0;
-    state_.requestedDevice = other;
+    state_.commands.push(SwitchDevice{other});
     frameUntilIdle();  // the new device's kernels are built off the frame first
     ASSERT_EQ(state_.activeDevice, other) << state_.deviceMessage;
     EXPECT_NE(state_.deviceMessage.find("switched to"), std::string::npos) << state_.deviceMessage;
@@ -165,7 +166,7 @@ TEST_F(SessionTest, SeveralFilesOpenedAtOnceAreSteppedThrough) {
     const Result<void> saved = savePngFile(image, paths.back());
     ASSERT_TRUE(saved.ok()) << saved.error().what();
   }
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   state_.image.openRequests = paths;
   frameUntilIdle();
   ASSERT_EQ(state_.image.path, paths[0]) << state_.image.message;
@@ -201,12 +202,12 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheOpenImage) {
   const std::string path = ::testing::TempDir() + "ks-session-switch.png";
   const Result<void> saved = savePngFile(image, path);
   ASSERT_TRUE(saved.ok()) << saved.error().what();
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   state_.image.openRequests = {path};
   frameUntilIdle();
   ASSERT_EQ(state_.image.path, path) << state_.image.message;
   for (int round = 0; round < 2; ++round) {
-    state_.requestedDevice = *state_.activeDevice == 0 ? 1 : 0;
+    state_.commands.push(SwitchDevice{*state_.activeDevice == 0 ? 1 : 0});
     frameUntilIdle();
     EXPECT_EQ(state_.image.path, path) << state_.image.message;
     EXPECT_EQ(state_.image.width, 21);
@@ -219,7 +220,7 @@ TEST_F(SessionTest, AnUnavailableInteropPathIsRefusedWithTheReason) {
   for (const auto& s : state_.interopPaths) {
     if (s.available) continue;
     const InteropPath running = state_.interopPath;
-    state_.requestedInterop = s.path;
+    state_.commands.push(SwitchInterop{s.path});
     frame();
     EXPECT_EQ(state_.interopPath, running);
     EXPECT_NE(state_.interopMessage.find(s.reason), std::string::npos) << state_.interopMessage;
@@ -246,22 +247,42 @@ TEST_F(SessionTest, ChangingNAndVariantLive) {
   state_.nbody.config.split = 1;
   frame();
   EXPECT_EQ(state_.nbody.runningConfig.variant, "naive") << state_.nbody.message;
-  state_.nbody.verifyRequested = true;
+  state_.commands.push(VerifyNBody{});
   frame();
   EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
 }
 
 TEST_F(SessionTest, SwitchingSceneAndBack) {
-  state_.requestedScene = SceneKind::Julia;
+  state_.commands.push(OpenScene{SceneKind::Julia});
   frame();
   frame();  // the first frame's kernel is timed in the second
   EXPECT_EQ(state_.scene, SceneKind::Julia);
   EXPECT_GT(state_.breakdown.kernelMs, 0.0);
   EXPECT_FALSE(session_->snapshot());
-  state_.requestedScene = SceneKind::NBody;
+  state_.commands.push(OpenScene{SceneKind::NBody});
   frame();
   EXPECT_EQ(state_.scene, SceneKind::NBody);
   EXPECT_TRUE(session_->snapshot());
+}
+
+// A command whose consumer is not running stays queued: Verify pressed
+// while the Julia demo runs is done once the N-body scene is back, as the request
+// flag it replaced stayed set; the other scene neither takes nor drops it.
+TEST_F(SessionTest, ANBodyCommandWaitsWhileAnotherSceneRuns) {
+  state_.commands.push(OpenScene{SceneKind::Julia});
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::Julia);
+  state_.nbody.verification.clear();
+  state_.commands.push(VerifyNBody{});
+  frame();
+  frame();
+  EXPECT_TRUE(state_.commands.has<VerifyNBody>()) << "the Julia scene took or dropped an N-body command";
+  EXPECT_TRUE(state_.nbody.verification.empty());
+  state_.commands.push(OpenScene{SceneKind::NBody});
+  frame();
+  ASSERT_EQ(state_.scene, SceneKind::NBody);
+  EXPECT_FALSE(state_.commands.has<VerifyNBody>());
+  EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
 }
 
 TEST_F(SessionTest, LoadingACorruptStateFileKeepsTheSimulation) {
@@ -272,23 +293,23 @@ TEST_F(SessionTest, LoadingACorruptStateFileKeepsTheSimulation) {
   std::fputs("KSNBODY\x01 this is not a state file", f);
   std::fclose(f);
   std::snprintf(state_.nbody.statePath, sizeof state_.nbody.statePath, "%s", path.c_str());
-  state_.nbody.loadRequested = true;
+  state_.commands.push(LoadNBodyState{});
   frame();
   EXPECT_EQ(state_.nbody.runningBodies, 500u);
   EXPECT_NE(state_.nbody.message.find("load failed"), std::string::npos) << state_.nbody.message;
   // and a good round trip
-  state_.nbody.saveRequested = true;
+  state_.commands.push(SaveNBodyState{});
   frame();
   state_.nbody.bodies = 100;
   frame();
-  state_.nbody.loadRequested = true;
+  state_.commands.push(LoadNBodyState{});
   frame();
   EXPECT_EQ(state_.nbody.runningBodies, 500u) << state_.nbody.message;
   std::remove(path.c_str());
 }
 
 TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frame();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   EXPECT_EQ(state_.image.path, "") << "starts with the built-in test image";
@@ -338,7 +359,7 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   EXPECT_EQ(state_.image.path, path) << "the previous image stays";
   EXPECT_NE(state_.image.message.find("cannot open: '" + corrupt + "'"), std::string::npos) << state_.image.message;
 
-  state_.image.saveRequested = true;
+  state_.commands.push(SaveImageResult{});
   const std::string out = ::testing::TempDir() + "ks-session-result.png";
   std::snprintf(state_.image.savePath, sizeof state_.image.savePath, "%s", out.c_str());
   frameUntilIdle();
@@ -365,7 +386,7 @@ TEST_F(SessionTest, SavedImageLabChoicesRunOnTheNextStart) {
   saved.view = "side_by_side";
   EXPECT_TRUE(restoreImageLab(saved, state_.image).empty());
   EXPECT_TRUE(state_.image.choicesFromSettings);
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   EXPECT_EQ(state_.image.runningRotate, "nearest wg=16x8 ppi=1") << state_.image.message;
@@ -398,7 +419,7 @@ TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
   EXPECT_NE(notes[0].find("'transpose_from_the_future' is not one this kernelscope has"), std::string::npos)
       << notes[0];
   EXPECT_EQ(state_.image.transposeVariant, "");
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   EXPECT_NE(state_.image.message.find("saved kernel choices do not run here"), std::string::npos)
@@ -420,7 +441,7 @@ TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
 // A refused choice puts the panel back on what ran before: where that was the
 // default (no choice), it stays the default instead of becoming a choice.
 TEST_F(SessionTest, ARefusedRotateChoiceGoesBackToTheDefault) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   ASSERT_EQ(state_.image.rotateVariant, "");
@@ -440,7 +461,7 @@ TEST_F(SessionTest, ARefusedRotateChoiceGoesBackToTheDefault) {
 // not matter while the transpose is off: it was built anyway and refused the whole
 // pipeline, rotation and histogram included.
 TEST_F(SessionTest, ARefusedTransposeChoiceDoesNotStopThePipelineWhileTheTransposeIsOff) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   const unsigned long long runs = state_.image.pipelineRuns;
@@ -460,7 +481,7 @@ TEST_F(SessionTest, ARefusedTransposeChoiceDoesNotStopThePipelineWhileTheTranspo
 }
 
 TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   GLint maxTexture = 0;
@@ -601,7 +622,7 @@ TEST_F(ImageLabUi, FileOpenImageGivesThePathFieldTheKeyboard) {
     click(ImVec2(40.0f, line + style.WindowPadding.y + ImGui::GetFontSize() * 0.5f));  // Open image...
   };
   fileOpen();
-  EXPECT_EQ(state_.requestedScene, SceneKind::Image);
+  EXPECT_EQ(askedScene(state_), SceneKind::Image);
   frame(view, false);
   EXPECT_NE(panel->StateStorage.GetInt(header, 0), 0) << "the Image section is open again";
   frame(view, false, "/first.png");
@@ -630,9 +651,10 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   frame(inPanel, true);
   frame(inPanel, false);
   ASSERT_TRUE(ImGui::GetIO().WantCaptureKeyboard) << "the click did not give the panel the keyboard";
-  state_.requestedScene.reset();
+  state_.commands.take<OpenScene>();
+  state_.switching.scene.reset();
   frame(inPanel, false, "", 0, GLFW_KEY_3);
-  EXPECT_EQ(state_.requestedScene, SceneKind::Julia);
+  EXPECT_EQ(askedScene(state_), SceneKind::Julia);
   frame(inPanel, false);
   const bool paused = state_.nbody.paused;
   frame(inPanel, false, "", 0, GLFW_KEY_SPACE);
@@ -650,9 +672,10 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   state_.image.focusOpenPath = true;  // File > Open image...: the path field takes the typing
   for (int i = 0; i < 4; ++i) frame(inPanel, false);
   ASSERT_TRUE(ImGui::GetIO().WantTextInput) << "the path field did not take the keyboard";
-  state_.requestedScene.reset();
+  state_.commands.take<OpenScene>();
+  state_.switching.scene.reset();
   frame(inPanel, false, "1", 0, GLFW_KEY_1);
-  EXPECT_FALSE(state_.requestedScene) << "a digit typed into the path field switched the scene";
+  EXPECT_FALSE(askedScene(state_)) << "a digit typed into the path field switched the scene";
   const bool pausedWhileTyping = state_.nbody.paused;
   frame(inPanel, false, " ", 0, GLFW_KEY_SPACE);
   EXPECT_EQ(state_.nbody.paused, pausedWhileTyping) << "a space typed into the path field paused the simulation";

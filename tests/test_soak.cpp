@@ -133,21 +133,21 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
   for (int frame = 0; frame < frames; ++frame) {
     if (frame % kFramesPerChange == 0) {
       switch (frame / kFramesPerChange % 8) {
-        case 0: state.requestedScene = SceneKind::NBody; break;
+        case 0: state.commands.push(OpenScene{SceneKind::NBody}); break;
         case 1: state.nbody.config = configs[configIndex++ % configs.size()]; break;
         case 2: state.nbody.bodies = state.nbody.bodies == 256 ? 200 : 256; break;
         case 3:
           if (!state.interopPaths.empty())
-            state.requestedInterop = state.interopPaths[interopIndex++ % state.interopPaths.size()].path;
+            state.commands.push(SwitchInterop{state.interopPaths[interopIndex++ % state.interopPaths.size()].path});
           break;
-        case 4: state.requestedScene = SceneKind::Image; break;
+        case 4: state.commands.push(OpenScene{SceneKind::Image}); break;
         case 5: state.image.openRequests = {images[imageIndex++ % images.size()].file.string()}; break;
         case 6:
           state.image.angle = static_cast<float>(frame % 360);
           state.image.transpose = !state.image.transpose;
           state.image.expandCanvas = !state.image.expandCanvas;
           break;
-        case 7: state.requestedScene = SceneKind::Julia; break;
+        case 7: state.commands.push(OpenScene{SceneKind::Julia}); break;
       }
     }
     session.applyRequests(state);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "app/app_state.h"
+#include "asked_scene.h"
 #include "app/render_surface.h"
 #include "app/run_recorder.h"
 #include "app/session.h"
@@ -74,7 +75,7 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
   ui.splits = {};
   ui.bodies = 200;
   ui.repetitions = 3;
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   ASSERT_TRUE(ui.active) << ui.status;
   EXPECT_EQ(ui.total, 8u);    // 2 variants x 2 groups x 2 unrolls
@@ -95,7 +96,7 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
   EXPECT_EQ(state_.runs.runs.size(), 6u) << "the runs that ran join the comparison table";
   EXPECT_NE(ui.status.find("best: "), std::string::npos) << ui.status;
 
-  ui.applyBestRequested = true;
+  state_.commands.push(ApplySweepBest{});
   frame();
   EXPECT_TRUE(state_.nbody.configFromUser);
   const RunRecord& best = ui.results[static_cast<size_t>(bestRunIndex(ui.results))];
@@ -128,25 +129,25 @@ TEST_F(SweepRunnerTest, TheSweepRunsAtTheScenesBodiesUnlessToldOtherwise) {
   ui.splits = {};
   ui.repetitions = 2;
   EXPECT_EQ(ui.bodies, 0) << "the panel starts at the scene's N";
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   framesUntilSweepEnds();
   ASSERT_EQ(ui.results.size(), 1u) << ui.status;
   EXPECT_EQ(ui.results[0].meta.parameter("bodies"), "256");
   state_.runs.message = "the Runs panel's own message";
-  ui.applyBestRequested = true;
+  state_.commands.push(ApplySweepBest{});
   frame();
   EXPECT_NE(ui.message.find("applied "), std::string::npos) << ui.message;
   EXPECT_EQ(ui.message.find("measured at"), std::string::npos) << ui.message;
   EXPECT_EQ(state_.runs.message, "the Runs panel's own message");
 
   ui.bodies = 300;  // another N, typed in the panel
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   framesUntilSweepEnds();
   ASSERT_FALSE(ui.results.empty()) << ui.status;
   EXPECT_EQ(ui.results[0].meta.parameter("bodies"), "300");
-  ui.applyBestRequested = true;
+  state_.commands.push(ApplySweepBest{});
   frame();
   EXPECT_NE(ui.message.find("measured at 300 bodies; the scene runs 256"), std::string::npos) << ui.message;
 }
@@ -160,13 +161,13 @@ TEST_F(SweepRunnerTest, CancelStopsTheSweep) {
   ui.splits = {};
   ui.bodies = 128;
   ui.repetitions = 2;
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   ASSERT_TRUE(ui.active);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
   while (ui.done < 1 && std::chrono::steady_clock::now() < deadline) frame();
   ASSERT_EQ(ui.done, 1u) << ui.status;
-  ui.cancelRequested = true;
+  state_.commands.push(CancelSweep{});
   frame();
   EXPECT_FALSE(ui.active);
   EXPECT_FALSE(ui.building);
@@ -178,7 +179,7 @@ TEST_F(SweepRunnerTest, CancelStopsTheSweep) {
 
   // Apply best after a cancel: the scene runs the best measured, but 1 of 6 is no
   // device default (it was stored silently before).
-  ui.applyBestRequested = true;
+  state_.commands.push(ApplySweepBest{});
   frame();
   EXPECT_TRUE(state_.nbody.configFromUser);
   EXPECT_NE(ui.message.find("not saved as this device's default"), std::string::npos) << ui.message;
@@ -223,7 +224,7 @@ class SlowSweepTest : public SweepRunnerTest {
     const double launchMs = stepMs(bodies);
     ASSERT_GT(launchMs, 0.0);
     ui.repetitions = static_cast<int>(std::clamp(2000.0 / launchMs, 20.0, 2000.0));
-    ui.startRequested = true;
+    state_.commands.push(StartSweep{});
   }
   // Milliseconds since `t`.
   static double msSince(std::chrono::steady_clock::time_point t) {
@@ -281,7 +282,7 @@ TEST_F(SlowSweepTest, CancelStopsWithinAFewFramesOfTheClick) {
   int framesAfterClick = 0;
   while (ui.active && std::chrono::steady_clock::now() < deadline) {
     if (clicked) {
-      if (pressed) ui.cancelRequested = true;  // the release: the Cancel button fires
+      if (pressed) state_.commands.push(CancelSweep{});  // the release: the Cancel button fires
       pressed = true;
       ++framesAfterClick;
     }
@@ -304,7 +305,7 @@ TEST_F(SlowSweepTest, CancelStopsWithinAFewFramesOfTheClick) {
   ui.bodies = 256;
   ui.workGroups = {64};
   ui.repetitions = 3;
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   framesUntilSweepEnds();
   ASSERT_EQ(ui.results.size(), 1u) << ui.status;
@@ -357,7 +358,7 @@ class LongLaunchSweepTest : public SlowSweepTest {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     do frame();
     while (state_.ceilings.measuring && std::chrono::steady_clock::now() < deadline);
-    ui.startRequested = true;
+    state_.commands.push(StartSweep{});
     return probeMs * (ui.imageSize / 2048.0) * (ui.imageSize / 2048.0);
   }
   void SetUp() override {
@@ -404,7 +405,7 @@ TEST_F(LongLaunchSweepTest, CancelDuringALongLaunchHoldsNoFrame) {
   // Into the first launch.
   const auto launched = std::chrono::steady_clock::now();
   while (msSince(launched) < 0.2 * launchMs) frame();
-  ui.cancelRequested = true;
+  state_.commands.push(CancelSweep{});
   frame();
   EXPECT_FALSE(ui.active) << ui.status;
   EXPECT_NE(ui.status.find("cancelled after"), std::string::npos) << ui.status;
@@ -426,7 +427,7 @@ TEST_F(LongLaunchSweepTest, CancelDuringALongLaunchHoldsNoFrame) {
   EXPECT_LT(longestMs, kBoundMs) << "the longest of " << frames << " frames after the cancel";
   EXPECT_FALSE(ui.holdsDevice) << "the dropped launch finished within a minute";
   ui.imageSize = 256;
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   framesUntilSweepEnds();
   ASSERT_EQ(ui.results.size(), 1u) << ui.status;
@@ -442,7 +443,7 @@ TEST_F(SweepRunnerTest, TransposeSweepRefusesWhatTheDeviceCannotRun) {
   ui.imageSize = 40;
   ui.channels = 1;
   ui.repetitions = 2;
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   framesUntilSweepEnds();
   EXPECT_FALSE(ui.active) << ui.status;
@@ -463,7 +464,7 @@ TEST_F(SweepRunnerTest, RotateSweepMeasuresAndAppliesTheBestToTheImageLab) {
   ui.imageSize = 40;
   ui.channels = 1;
   ui.repetitions = 2;
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   framesUntilSweepEnds();
   EXPECT_FALSE(ui.active) << ui.status;
@@ -485,7 +486,7 @@ TEST_F(SweepRunnerTest, RotateSweepMeasuresAndAppliesTheBestToTheImageLab) {
   EXPECT_EQ(ok, refused) << "each shape once with 4 pixels (runs) and once with 2 (refused)";
   EXPECT_EQ(ui.total, ui.results.size());
   const RunRecord& best = ui.results[static_cast<size_t>(bestRunIndex(ui.results))];
-  ui.applyBestRequested = true;
+  state_.commands.push(ApplySweepBest{});
   frame();
   EXPECT_NE(ui.message.find("applied"), std::string::npos) << ui.message;
   EXPECT_EQ(state_.image.rotateVariant, "nearest");
@@ -518,7 +519,7 @@ TEST_F(SweepRunnerTest, HistogramSweepMeasuresAndAppliesTheBestToTheImageLab) {
   ui.channels = 1;
   ui.repetitions = 2;
   state_.scene = SceneKind::NBody;
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   frame();
   ASSERT_TRUE(ui.active) << ui.status;
   const size_t groupsPerUnit = histogramOp().variant("local_atomic")->parameter("groups_per_compute_unit")->values.size();
@@ -548,14 +549,14 @@ TEST_F(SweepRunnerTest, HistogramSweepMeasuresAndAppliesTheBestToTheImageLab) {
   }
   EXPECT_EQ(ok, 1 + groupsPerUnit);
   const RunRecord& best = ui.results[static_cast<size_t>(bestRunIndex(ui.results))];
-  ui.applyBestRequested = true;
+  state_.commands.push(ApplySweepBest{});
   frame();
   EXPECT_NE(ui.message.find("applied"), std::string::npos) << ui.message;
   EXPECT_EQ(state_.image.histogramVariant, best.meta.parameter("variant"));
   ASSERT_TRUE(state_.image.histogramChoice.has_value());
   for (const auto& p : histogramConfigParameters())
     EXPECT_EQ(std::to_string((*state_.image.histogramChoice).*p.member), best.meta.parameter(p.name)) << p.name;
-  EXPECT_TRUE(state_.requestedScene == SceneKind::Image || state_.scene == SceneKind::Image);
+  EXPECT_TRUE(askedScene(state_) == SceneKind::Image || state_.scene == SceneKind::Image);
   // Kept as this device's histogram for gray pictures (issue 21, item 2).
   std::string warning;
   const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
@@ -588,7 +589,7 @@ TEST_F(SweepRunnerTest, TheImageLabRunsTheDevicesRotateAndHistogramWinners) {
   entry.rotate[4] = TunedRotate{rotate, "2048x2048 RGBA", 1.0, "2026-11-26T23:00:00Z"};
   entry.histogram[4] = TunedHistogram{histogram, "2048x2048 RGBA", 1.0, "2026-11-26T23:00:00Z"};
   state_.image.useDefaultKernels();
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (std::chrono::steady_clock::now() < deadline &&
          !(state_.scene == SceneKind::Image && state_.image.hasResult && !state_.image.runInFlight))
@@ -613,7 +614,7 @@ TEST_F(SweepRunnerTest, InteropSweepRecordsEachAvailablePath) {
   for (const auto& p : state_.interopPaths) available += p.available;
   ASSERT_GE(available, 1u) << "host copy is always available";
   state_.stats.frameMs = 16.0;
-  ui.startRequested = true;
+  state_.commands.push(StartSweep{});
   int frames = 0;
   for (; frames < 100 && (frames == 0 || ui.active); ++frames) frame();
   EXPECT_FALSE(ui.active) << ui.status;
@@ -641,7 +642,7 @@ TEST_F(SweepRunnerTest, RecordingSkipsWarmUpAndKeepsNFrames) {
   RecordingState& rec = state_.runs.recording;
   rec.frames = 4;
   rec.warmup = 2;
-  rec.startRequested = true;
+  state_.commands.push(StartRecording{});
   frame();  // sees the request
   frame(), frame();  // warm-up
   EXPECT_TRUE(rec.active);

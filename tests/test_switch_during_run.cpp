@@ -56,7 +56,7 @@ class SwitchDuringRunTest : public test::SessionFixture {
       if (state_.devices[i].kind == DeviceKind::Cpu) cpus_.push_back(i);
     if (cpus_.size() < 2) GTEST_SKIP() << "fewer than two CPU OpenCL devices listed";
     if (state_.activeDevice != cpus_[0]) {
-      state_.requestedDevice = cpus_[0];
+      state_.commands.push(SwitchDevice{cpus_[0]});
       frameUntilIdle();  // the new device's kernels are built off the frame first
       ASSERT_EQ(state_.activeDevice, cpus_[0]) << state_.deviceMessage;
     }
@@ -116,7 +116,7 @@ class SwitchDuringRunTest : public test::SessionFixture {
 // frames go on (none waits for the run) until the run has finished, then the switch
 // happens and the lab opens its picture again on the new device.
 TEST_F(SwitchDuringRunTest, DeviceSwitchWaitsForTheImageRunWithoutHoldingFrames) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   openPictureForALongRun();
   if (HasFatalFailure()) return;
@@ -125,7 +125,7 @@ TEST_F(SwitchDuringRunTest, DeviceSwitchWaitsForTheImageRunWithoutHoldingFrames)
   state_.image.angle += 17.0f;
   frame();
   ASSERT_TRUE(state_.image.runInFlight);
-  state_.requestedDevice = cpus_[1];
+  state_.commands.push(SwitchDevice{cpus_[1]});
   const auto asked = std::chrono::steady_clock::now();
   int frames = 0;
   const double longest = longestFrameMs([&] { return state_.activeDevice == cpus_[1] && msSince(asked) > runMs; },
@@ -174,7 +174,7 @@ class ImageKernelBuildTest : public SwitchDuringRunTest {
 };
 
 TEST_F(ImageKernelBuildTest, ANewVariantBuildsOffTheFrame) {
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   const std::string path = writePicture(400, 300);
   state_.image.openRequests = {path};
@@ -238,7 +238,7 @@ TEST_F(DeviceSwitchBuildTest, TheNewDevicesKernelsBuildOffTheFrame) {
   ASSERT_EQ(state_.scene, SceneKind::NBody);
   frameUntilIdle();
   const unsigned long long stepsBefore = state_.nbody.steps;
-  state_.requestedDevice = cpus_[1];
+  state_.commands.push(SwitchDevice{cpus_[1]});
   const std::string name = state_.devices[cpus_[1]].displayName();
   bool saidSwitching = false;
   unsigned long long stepsWhileBuilding = 0;

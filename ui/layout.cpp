@@ -321,8 +321,7 @@ void beginLayoutFrame(AppState& state) {
   layout.displayWidth = display.x;
   layout.displayHeight = display.y;
   layout.panelsWereHidden = layout.panelsHidden;
-  if (layout.resetRequested) {
-    layout.resetRequested = false;
+  if (state.commands.takeAny<ResetLayout>()) {
     layout.moved.clear();
     changed = true;
     // Every panel ImGui knows, drawn this frame or closed, counts as still at the

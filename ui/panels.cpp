@@ -106,7 +106,7 @@ void drawExamplesMenu(AppState& state) {
     for (const auto& example : exampleImages()) {
       if (ImGui::MenuItem(example.title)) {
         state.image.openRequests = {(std::filesystem::path(state.resourcesDir) / "examples" / example.file).string()};
-        state.requestedScene = SceneKind::Image;
+        state.commands.push(OpenScene{SceneKind::Image});
       }
       if (ImGui::IsItemHovered()) tooltipText(example.shows);
     }
@@ -120,7 +120,7 @@ void drawMenuBar(AppState& state) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open image...")) {
-      state.requestedScene = SceneKind::Image;
+      state.commands.push(OpenScene{SceneKind::Image});
       state.panels.imageLab = true;
       state.image.focusOpenPath = true;
     }
@@ -128,7 +128,7 @@ void drawMenuBar(AppState& state) {
     for (const auto& file : state.image.recent)
       if (ImGui::MenuItem(file.c_str())) {
         state.image.openRequests.push_back(file);
-        state.requestedScene = SceneKind::Image;
+        state.commands.push(OpenScene{SceneKind::Image});
       }
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Esc")) requestQuit(state);
@@ -136,7 +136,7 @@ void drawMenuBar(AppState& state) {
   }
   if (ImGui::BeginMenu("View")) {
     // Panels back by the window's edges; which ones are open stays as it is.
-    if (ImGui::MenuItem("Reset layout")) state.layout.resetRequested = true;
+    if (ImGui::MenuItem("Reset layout")) state.commands.push(ResetLayout{});
     ImGui::MenuItem("Hide panels", "Tab", &state.layout.panelsHidden);
     ImGui::Separator();
     // A panel asked for is shown, even while Tab hides the others.
@@ -156,13 +156,13 @@ void drawMenuBar(AppState& state) {
       const bool elsewhere = onlyIn && state.scene != *onlyIn;
       if (ImGui::MenuItem(name, nullptr, *shown && !state.layout.panelsHidden && !elsewhere)) {
         *shown = elsewhere || state.layout.panelsHidden || !*shown;
-        if (elsewhere) state.requestedScene = *onlyIn;
+        if (elsewhere) state.commands.push(OpenScene{*onlyIn});
         state.layout.panelsHidden = false;
       }
     }
     ImGui::Separator();
     ImGui::MenuItem("Vsync", nullptr, &state.vsync, !state.headless);
-    if (ImGui::MenuItem("Fullscreen", "F", false, !state.headless)) state.fullscreenRequested = true;
+    if (ImGui::MenuItem("Fullscreen", "F", false, !state.headless)) state.commands.push(ToggleFullscreen{});
     ImGui::MenuItem("ImGui demo", nullptr, &state.panels.imguiDemo);
     ImGui::EndMenu();
   }
@@ -171,9 +171,9 @@ void drawMenuBar(AppState& state) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Scene")) {
-    if (ImGui::MenuItem("N-body", "1", state.scene == SceneKind::NBody)) state.requestedScene = SceneKind::NBody;
-    if (ImGui::MenuItem("Image lab", "2", state.scene == SceneKind::Image)) state.requestedScene = SceneKind::Image;
-    if (ImGui::MenuItem("Julia (demo)", "3", state.scene == SceneKind::Julia)) state.requestedScene = SceneKind::Julia;
+    if (ImGui::MenuItem("N-body", "1", state.scene == SceneKind::NBody)) state.commands.push(OpenScene{SceneKind::NBody});
+    if (ImGui::MenuItem("Image lab", "2", state.scene == SceneKind::Image)) state.commands.push(OpenScene{SceneKind::Image});
+    if (ImGui::MenuItem("Julia (demo)", "3", state.scene == SceneKind::Julia)) state.commands.push(OpenScene{SceneKind::Julia});
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Device")) {
@@ -182,7 +182,7 @@ void drawMenuBar(AppState& state) {
       const bool active = state.activeDevice && *state.activeDevice == i;
       const std::string label = d.displayName() + "##menu" + std::to_string(i);
       if (ImGui::MenuItem(label.c_str(), deviceKindName(d.kind), active, d.available) && !active)
-        state.requestedDevice = i;
+        state.commands.push(SwitchDevice{i});
     }
     ImGui::EndMenu();
   }
@@ -246,12 +246,13 @@ void drawDevicesPanel(AppState& state) {
       if (d.sharesCurrentGlContext) label += " shares GL";
       label += "##dev" + std::to_string(i);
       ImGui::BeginDisabled(!d.available);
-      if (ImGui::Selectable(label.c_str(), active) && !active) state.requestedDevice = i;
+      if (ImGui::Selectable(label.c_str(), active) && !active) state.commands.push(SwitchDevice{i});
       ImGui::EndDisabled();
       if (!d.available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("not available (device or compiler missing)");
     }
-    if (state.requestedDevice) {  // the new device's kernels build meanwhile (app/device_switch.h)
+    // The new device's kernels build meanwhile (app/device_switch.h).
+    if (state.switching.device || state.commands.has<SwitchDevice>()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.3f, 1));
       ImGui::TextWrapped("%s...", state.preparing.empty() ? "switching" : state.preparing.c_str());
       ImGui::PopStyleColor();
@@ -341,7 +342,7 @@ void drawInteropPanel(AppState& state) {
     for (const auto& s : state.interopPaths) {
       ImGui::BeginDisabled(!s.available);
       if (ImGui::RadioButton(interopPathName(s.path), state.interopPath == s.path) && state.interopPath != s.path)
-        state.requestedInterop = s.path;
+        state.commands.push(SwitchInterop{s.path});
       ImGui::EndDisabled();
       ImGui::Indent();
       if (s.available) {

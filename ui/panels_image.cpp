@@ -144,7 +144,7 @@ void openSection(AppState& state) {
     if (!lab.loadingWaitsFor.empty())
       ImGui::TextWrapped("first the decode of %s, which was stopped, has to end: stb_image cannot be interrupted",
                          lab.loadingWaitsFor.c_str());
-    if (ImGui::SmallButton("Stop opening")) lab.cancelLoadRequested = true;
+    if (ImGui::SmallButton("Stop opening")) state.commands.push(CancelImageOpen{});
   } else if (!lab.openMessage.empty()) {
     // What the last open did, here by the path field: the lab's message at the panel's
     // foot is below the fold at the default window size.
@@ -627,7 +627,7 @@ void drawImagePanel(AppState& state) {
         -(ImGui::CalcTextSize("Save result PNG").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x));
     ImGui::InputText("##save", lab.savePath, sizeof lab.savePath);
     ImGui::SameLine();
-    if (ImGui::Button("Save result PNG")) lab.saveRequested = true;
+    if (ImGui::Button("Save result PNG")) state.commands.push(SaveImageResult{});
     if (!lab.savingPath.empty()) ImGui::Text("saving %s (%.1f s)", lab.savingPath.c_str(), lab.savingSeconds);
   }
   // At the foot, so that the controls above do not move when a build starts or ends.

@@ -131,7 +131,7 @@ void simulationSection(AppState& state) {
   ImGui::SetNextItemWidth(140);
   if (ImGui::Combo("preset", &preset, presetNames, static_cast<int>(std::size(kNBodyPresets)))) {
     nb.preset = kNBodyPresets[preset];
-    nb.resetRequested = true;
+    state.commands.push(ResetNBody{});
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90);
@@ -139,10 +139,10 @@ void simulationSection(AppState& state) {
   if (ImGui::Button(nb.paused ? "Run (Space)" : "Pause (Space)")) nb.paused = !nb.paused;
   ImGui::SameLine();
   ImGui::BeginDisabled(!nb.paused);
-  if (ImGui::Button("Step (N)")) nb.stepRequested = true;
+  if (ImGui::Button("Step (N)")) state.commands.push(StepNBody{});
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button("Reset (R)")) nb.resetRequested = true;
+  if (ImGui::Button("Reset (R)")) state.commands.push(ResetNBody{});
   ImGui::SliderInt("steps / frame", &nb.stepsPerFrame, 1, 32);
   float dt = static_cast<float>(nb.params.dt), eps2 = static_cast<float>(nb.params.softening2);
   float g = static_cast<float>(nb.params.gravity), damping = static_cast<float>(nb.params.damping);
@@ -179,7 +179,7 @@ void drawingSection(AppState& state) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::Checkbox("auto", &nb.autoSpeedScale);
-  if (ImGui::Button("Reset camera (C)")) nb.cameraResetRequested = true;
+  if (ImGui::Button("Reset camera (C)")) state.commands.push(ResetCamera{});
   ImGui::SameLine();
   ImGui::Checkbox("vsync (V)", &state.vsync);
 }
@@ -264,12 +264,12 @@ void drawNBodyPanel(AppState& state) {
   if (ImGui::CollapsingHeader("Drawing")) drawingSection(state);
   if (ImGui::CollapsingHeader("Accuracy (energy, momentum)")) accuracySection(state);
   if (ImGui::CollapsingHeader("Check, save, load")) {
-    if (ImGui::Button("Verify against CPU reference")) nb.verifyRequested = true;
+    if (ImGui::Button("Verify against CPU reference")) state.commands.push(VerifyNBody{});
     if (!nb.verification.empty()) ImGui::TextWrapped("%s", nb.verification.c_str());
     ImGui::InputText("file", nb.statePath, sizeof nb.statePath);
-    if (ImGui::Button("Save state")) nb.saveRequested = true;
+    if (ImGui::Button("Save state")) state.commands.push(SaveNBodyState{});
     ImGui::SameLine();
-    if (ImGui::Button("Load state")) nb.loadRequested = true;
+    if (ImGui::Button("Load state")) state.commands.push(LoadNBodyState{});
   }
   if (!nb.message.empty()) {
     ImGui::Separator();

@@ -279,9 +279,9 @@ void drawRecordControls(AppState& state) {
   rec.frames = std::max(rec.frames, 1);
   rec.seconds = std::max(rec.seconds, 0.1f);
   if (!rec.active) {
-    if (ImGui::Button("Record")) rec.startRequested = true;
+    if (ImGui::Button("Record")) state.commands.push(StartRecording{});
   } else if (ImGui::Button("Stop")) {
-    rec.cancelRequested = true;
+    state.commands.push(StopRecording{});
   }
   ImGui::SameLine();
   ImGui::ProgressBar(static_cast<float>(std::clamp(rec.progress, 0.0, 1.0)), ImVec2(-1, 0), rec.status.c_str());

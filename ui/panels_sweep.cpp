@@ -282,14 +282,14 @@ void drawSweepPanel(AppState& state) {
   }
 
   if (!ui.active) {
-    if (ImGui::Button("Start sweep")) ui.startRequested = true;
+    if (ImGui::Button("Start sweep")) state.commands.push(StartSweep{});
     ImGui::SameLine();
     // The best of the last sweep, only while its kind is chosen (it is of that kind).
     ImGui::BeginDisabled(bestRunIndex(ui.results) < 0 || ui.resultsTarget != ui.target);
-    if (ImGui::Button("Apply best")) ui.applyBestRequested = true;
+    if (ImGui::Button("Apply best")) state.commands.push(ApplySweepBest{});
     ImGui::EndDisabled();
   } else if (ImGui::Button("Cancel")) {
-    ui.cancelRequested = true;
+    state.commands.push(CancelSweep{});
   }
   ImGui::SameLine();
   const SweepProgress progress = sweepProgressToShow(ui);

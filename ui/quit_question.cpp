@@ -16,7 +16,7 @@ constexpr const char* kQuestion = "Quit kernelscope?";
 
 void requestQuit(AppState& state) {
   if (state.headless || state.runs.unexportedRuns() == 0) {
-    state.quitRequested = true;
+    state.commands.push(Quit{});
     return;
   }
   state.quitConfirmShown = true;
@@ -25,10 +25,10 @@ void requestQuit(AppState& state) {
 void answerQuitQuestion(AppState& state, QuitChoice choice) {
   state.quitConfirmShown = false;
   switch (choice) {
-    case QuitChoice::Quit: state.quitRequested = true; break;
+    case QuitChoice::Quit: state.commands.push(Quit{}); break;
     case QuitChoice::ExportAndQuit:
       // Quits only once the runs are written; otherwise the Runs panel's message says why.
-      if (exportAllRuns(state.runs, true)) state.quitRequested = true;
+      if (exportAllRuns(state.runs, true)) state.commands.push(Quit{});
       else state.runs.showRuns = true;
       break;
     case QuitChoice::Cancel: break;

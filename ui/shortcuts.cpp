@@ -23,17 +23,17 @@ void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   NBodyState& nb = state.nbody;
   if (!io.WantCaptureKeyboard && pressed(GLFW_KEY_ESCAPE)) requestQuit(state);
   if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
-  if (pressed(GLFW_KEY_N) && nb.paused) nb.stepRequested = true;
-  if (pressed(GLFW_KEY_R)) nb.resetRequested = true;
-  if (pressed(GLFW_KEY_C)) nb.cameraResetRequested = true;
-  if (pressed(GLFW_KEY_F) || pressed(GLFW_KEY_F11)) state.fullscreenRequested = true;
+  if (pressed(GLFW_KEY_N) && nb.paused) state.commands.push(StepNBody{});
+  if (pressed(GLFW_KEY_R)) state.commands.push(ResetNBody{});
+  if (pressed(GLFW_KEY_C)) state.commands.push(ResetCamera{});
+  if (pressed(GLFW_KEY_F) || pressed(GLFW_KEY_F11)) state.commands.push(ToggleFullscreen{});
   if (pressed(GLFW_KEY_V)) state.vsync = !state.vsync;
   if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) state.showHelp = !state.showHelp;
   if (state.scene == SceneKind::Image && pressed(GLFW_KEY_PAGE_DOWN)) state.image.stepFileSet(+1);
   if (state.scene == SceneKind::Image && pressed(GLFW_KEY_PAGE_UP)) state.image.stepFileSet(-1);
-  if (pressed(GLFW_KEY_1)) state.requestedScene = SceneKind::NBody;
-  if (pressed(GLFW_KEY_2)) state.requestedScene = SceneKind::Image;
-  if (pressed(GLFW_KEY_3)) state.requestedScene = SceneKind::Julia;
+  if (pressed(GLFW_KEY_1)) state.commands.push(OpenScene{SceneKind::NBody});
+  if (pressed(GLFW_KEY_2)) state.commands.push(OpenScene{SceneKind::Image});
+  if (pressed(GLFW_KEY_3)) state.commands.push(OpenScene{SceneKind::Julia});
   if (pressed(GLFW_KEY_TAB)) {
     state.layout.panelsHidden = !state.layout.panelsHidden;
     // Tab also moves ImGui's keyboard focus to the focused panel's first text field:

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
     state.pattern.size = 64;
     ks::Session session(std::move(devices), options, ks::Settings{}, *surface, state);
     for (int frame = 0; frame < 6; ++frame) {
-      if (frame == 3) state.requestedScene = ks::SceneKind::Julia;
+      if (frame == 3) state.commands.push(ks::OpenScene{ks::SceneKind::Julia});
       session.applyRequests(state);
       session.update(state, 1.0 / 60.0);
       session.draw(state, 160, 120);
