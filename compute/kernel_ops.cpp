@@ -50,6 +50,16 @@ const std::vector<int>& imageChannelCounts() {
   return counts;
 }
 
+const std::vector<int>& imageWorkGroupWidths() {
+  static const std::vector<int> widths = {8, 16, 32, 64, 128, 256};
+  return widths;
+}
+
+const std::vector<int>& imageWorkGroupHeights() {
+  static const std::vector<int> heights = {1, 2, 4, 8, 16, 32};
+  return heights;
+}
+
 namespace {
 
 // The parameters' value lists: the union of what the variants offer, ascending.
