@@ -80,6 +80,9 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
 
 // ---- run files ---------------------------------------------------------------
 
+// What a refused runs text is refused with ("" when it was read: the checks on it then fail).
+std::string refusalOf(const Result<std::vector<RunRecord>>& read) { return read ? "" : read.error().what(); }
+
 TEST(RunFiles, MetadataNamesDeviceVersionTimeAndHost) {
   const RunMetadata m = runMetadataFor(fakeGpu());
   EXPECT_EQ(m.device, "Fake GPU");
@@ -97,9 +100,8 @@ TEST(RunFiles, JsonRoundTripKeepsEverything) {
   refused.status = "refused: unroll 4 is not offered by the naive variant";
   refused.meta.parameters = {{"variant", "naive"}, {"unroll", "4"}};
   const std::vector<RunRecord> runs = {sampleRun("a, \"first\"", 123.5), refused};
-  std::string error;
-  const auto back = runsFromJson(runsToJson(runs), &error);
-  ASSERT_TRUE(back) << error;
+  const auto back = runsFromJson(runsToJson(runs));
+  ASSERT_TRUE(back) << back.error().what();
   ASSERT_EQ(back->size(), runs.size());
   for (size_t i = 0; i < runs.size(); ++i) expectSameRun(runs[i], (*back)[i]);
 }
@@ -112,9 +114,8 @@ TEST(RunFiles, CsvRoundTripKeepsEveryColumn) {
   const std::string csv = runsToCsv(runs);
   EXPECT_EQ(csv.rfind("name,status,scene,device,platform,driver,", 0), 0u) << csv;
   EXPECT_NE(csv.find(",param:variant,param:work_group,param:extra_options,param:tile\n"), std::string::npos) << csv;
-  std::string error;
-  const auto back = runsFromCsv(csv, &error);
-  ASSERT_TRUE(back) << error;
+  const auto back = runsFromCsv(csv);
+  ASSERT_TRUE(back) << back.error().what();
   ASSERT_EQ(back->size(), runs.size());
   for (size_t i = 0; i < runs.size(); ++i) {
     // CSV keeps the summary's median, p95, min, max, mean, stddev and count (not "last").
@@ -132,7 +133,6 @@ TEST(RunFiles, SplitRunsKeepDevicesKernelTimesExchangeBalanceAndEfficiency) {
   split.m.split.loadBalance = 0.96875;
   split.m.split.parallelEfficiency = 0.9453125;
   const RunRecord one = sampleRun("one", 300.0);
-  std::string error;
   const std::string csv = runsToCsv({split, one});
   EXPECT_NE(csv.find(",device_count,device_kernel_ms,exchange_ms,load_balance,parallel_efficiency"), std::string::npos)
       << csv;
@@ -140,8 +140,8 @@ TEST(RunFiles, SplitRunsKeepDevicesKernelTimesExchangeBalanceAndEfficiency) {
   EXPECT_NE(csv.find(",1,,,,"), std::string::npos) << csv;
   const std::string json = runsToJson({split, one});
   EXPECT_NE(json.find("\"exchange_ms\": null"), std::string::npos) << json;
-  for (const auto& back : {runsFromCsv(csv, &error), runsFromJson(json, &error)}) {
-    ASSERT_TRUE(back) << error;
+  for (const auto& back : {runsFromCsv(csv), runsFromJson(json)}) {
+    ASSERT_TRUE(back) << back.error().what();
     ASSERT_EQ(back->size(), 2u);
     const RunSplit& s = (*back)[0].m.split;
     EXPECT_EQ(s.devices, 3);
@@ -183,21 +183,20 @@ TEST(RunFiles, ExportNamesTheWholePathWritten) {
 TEST(RunFiles, CsvWithAChangedHeaderIsRefused) {
   std::string csv = runsToCsv({sampleRun("a", 1.0)});
   csv.replace(0, 4, "nome");
-  std::string error;
-  EXPECT_FALSE(runsFromCsv(csv, &error));
+  const std::string error = refusalOf(runsFromCsv(csv));
   EXPECT_NE(error.find("column 1 is 'nome', expected 'name'"), std::string::npos) << error;
 }
 
 TEST(RunFiles, BadJsonIsRefusedWithAReason) {
   std::string error;
-  EXPECT_FALSE(runsFromJson("{ not json", &error));
+  error = refusalOf(runsFromJson("{ not json"));
   EXPECT_NE(error.find("not JSON"), std::string::npos) << error;
-  EXPECT_FALSE(runsFromJson(R"({"version": 1, "runs": []})", &error));
+  error = refusalOf(runsFromJson(R"({"version": 1, "runs": []})"));
   EXPECT_NE(error.find("not a kernelscope runs file"), std::string::npos) << error;
-  EXPECT_FALSE(runsFromJson(R"({"format": "kernelscope-runs", "version": 0, "runs": []})", &error));
+  error = refusalOf(runsFromJson(R"({"format": "kernelscope-runs", "version": 0, "runs": []})"));
   EXPECT_NE(error.find("version 0"), std::string::npos) << error;
   EXPECT_NE(error.find("older"), std::string::npos) << error;
-  EXPECT_FALSE(runsFromJson(R"({"format": "kernelscope-runs", "version": 1, "runs": [{"name": "x"}]})", &error));
+  error = refusalOf(runsFromJson(R"({"format": "kernelscope-runs", "version": 1, "runs": [{"name": "x"}]})"));
   EXPECT_NE(error.find("malformed runs file"), std::string::npos) << error;
 }
 
