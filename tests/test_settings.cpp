@@ -169,6 +169,31 @@ TEST(Settings, CorruptFileGivesDefaultsAndWarning) {
   EXPECT_FALSE(warning.empty());
 }
 
+// A settings.json as a window run wrote it before loadSettings returned ks::Result
+// (PoCL, 1600x1000, the lab untouched): it loads whole, nothing ignored.
+TEST(Settings, AFileWrittenBeforeTheResultReaderStillLoads) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file,
+      "{\"device\":{\"name\":\"pthread-haswell-AMD EPYC\",\"platform\":\"Portable Computing Language\"},\"image_lab\":{"
+      "\"angle\":0.0,\"background\":[0.10000000149011612,0.10000000149011612,0.11999999731779099,1.0],\"count_sh"
+      "own_only\":false,\"expand_canvas\":false,\"histogram_of_result\":true,\"histogram_variant\":\"\",\"inspect_res"
+      "ult\":true,\"log_scale\":false,\"rotate_block\":[4,1],\"rotate_variant\":\"\",\"rotate_work_group\":[16,16],\"sa"
+      "ve_path\":\"kernelscope-result.png\",\"show_channels\":[true,true,true,false,true],\"transparent_backgroun"
+      "d\":false,\"transpose\":false,\"transpose_variant\":\"\",\"view\":\"result\"},\"panels\":{\"build_log\":false,\"devi"
+      "ce_info\":true,\"devices\":true,\"image_lab\":true,\"imgui_demo\":false,\"interop\":true,\"log\":true,\"nbody\":t"
+      "rue,\"profiler\":true,\"scene\":true},\"recent_images\":[],\"version\":1,\"vsync\":true,\"window\":{\"height\":100"
+      "0,\"width\":1600}}");
+  const auto read = loadSettings(file);
+  ASSERT_TRUE(read) << read.error().what();
+  EXPECT_EQ(read->ignored, "");
+  EXPECT_EQ(read->settings.windowWidth, 1600);
+  EXPECT_EQ(read->settings.windowHeight, 1000);
+  EXPECT_EQ(read->settings.deviceName, "pthread-haswell-AMD EPYC");
+  EXPECT_TRUE(read->settings.imageLab == ImageLabSettings{});
+  EXPECT_FALSE(read->settings.panels.buildLog);
+}
+
 // A refused file is a ks::Error that names the file, as the image readers' are;
 // the message is the one runs print.
 TEST(Settings, ARefusedFileIsAnErrorNamingTheFile) {
