@@ -301,22 +301,12 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   trGroup->add_option("--transpose-variant", tr.variants, joinValues(transposes.variantNames()) + " (list)")
       ->delimiter(',')
       ->check(CLI::IsMember(transposes.variantNames()));
-  trGroup->add_option("--tile", tr.tiles,
-                      "Tile sizes (list; the variants offer " +
-                          joinValues(transposes.parameter("tile").values) +
-                          ", each some of them; the others are listed with the reason)")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 4096));
-  trGroup->add_option("--rows-per-item", tr.rowsPerItem,
-                      "Rows per work-item of the tiled variants (list; offered: " +
-                          joinValues(transposes.parameter("rows_per_item").values) + ")")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 4096));
-  trGroup->add_option("--tile-wg", tr.workGroups,
-                      "Work-group sizes of the 4x4 variants (list; offered: " +
-                          joinValues(transposes.parameter("work_group").values) + ")")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 1 << 20));
+  addSweptParameterOption(*trGroup, "--tile", tr.tiles, "Tile sizes", transposes, "tile",
+                          OfferedValues::EachVariantSome, 4096);
+  addSweptParameterOption(*trGroup, "--rows-per-item", tr.rowsPerItem, "Rows per work-item of the tiled variants",
+                          transposes, "rows_per_item", OfferedValues::All, 4096);
+  addSweptParameterOption(*trGroup, "--tile-wg", tr.workGroups, "Work-group sizes of the 4x4 variants", transposes,
+                          "work_group", OfferedValues::All, 1 << 20);
   std::vector<std::string> naiveShapes;
   trGroup->add_option("--naive-wg", naiveShapes, "Work-group shapes WxH of the naive variant (list)")
       ->delimiter(',')

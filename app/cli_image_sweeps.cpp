@@ -6,6 +6,18 @@
 
 namespace ks {
 
+CLI::Option* addSweptParameterOption(CLI::Option_group& group, const std::string& flag, std::vector<int>& values,
+                                     const std::string& what, const KernelOp& op, const std::string& parameter,
+                                     OfferedValues offered, int largest, const std::string& note) {
+  const std::string list = joinValues(op.parameter(parameter).values);
+  const std::string help = what + " (list; " +
+                           (offered == OfferedValues::All
+                                ? "offered: " + list
+                                : "the variants offer " + list + ", each some of them; the others are listed with the reason") +
+                           note + ")";
+  return group.add_option(flag, values, help)->delimiter(',')->check(CLI::Range(1, largest));
+}
+
 void addRotateSweepOptions(CLI::App& app, RotateSweepOptions& o, std::vector<std::string>& shapes) {
   const KernelOp& op = rotateOp();
   auto* group = app.add_option_group("Rotate sweep",
@@ -27,17 +39,10 @@ void addRotateSweepOptions(CLI::App& app, RotateSweepOptions& o, std::vector<std
           return {};
         return "'" + text + "' is not a work-group shape WxH (e.g. 16x16)";
       });
-  group->add_option("--pixels-per-item", o.pixelsPerItem,
-                    "Output pixels of a row per work-item (list; the variants offer " +
-                        joinValues(op.parameter("pixels_per_item").values) +
-                        ", each some of them; the others are listed with the reason)")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 4096));
-  group->add_option("--rotate-rows-per-item", o.rowsPerItem,
-                    "Rows of output pixels per work-item (list; offered: " +
-                        joinValues(op.parameter("rows_per_item").values) + ", by the image variants)")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 4096));
+  addSweptParameterOption(*group, "--pixels-per-item", o.pixelsPerItem, "Output pixels of a row per work-item", op,
+                          "pixels_per_item", OfferedValues::EachVariantSome, 4096);
+  addSweptParameterOption(*group, "--rotate-rows-per-item", o.rowsPerItem, "Rows of output pixels per work-item", op,
+                          "rows_per_item", OfferedValues::All, 4096, ", by the image variants");
 }
 
 void addHistogramSweepOptions(CLI::App& app, HistogramSweepOptions& o) {
@@ -48,11 +53,8 @@ void addHistogramSweepOptions(CLI::App& app, HistogramSweepOptions& o) {
   group->add_option("--histogram-variant", o.variants, joinValues(op.variantNames()) + " (list)")
       ->delimiter(',')
       ->check(CLI::IsMember(op.variantNames()));
-  group->add_option("--histogram-wg", o.workGroups,
-                    "Work-group sizes (list; the variants offer " + joinValues(op.parameter("work_group").values) +
-                        ", each some of them; the others are listed with the reason)")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 1 << 20));
+  addSweptParameterOption(*group, "--histogram-wg", o.workGroups, "Work-group sizes", op, "work_group",
+                          OfferedValues::EachVariantSome, 1 << 20);
 }
 
 std::string finishRotateSweepOptions(const CLI::App& app, const AppOptions& all, RotateSweepOptions& o,

@@ -169,8 +169,8 @@ void saveViewerSettings(ks::Settings settings, const ks::AppState& state, const 
   settings.vsync = state.vsync;
   settings.devicePlatform = device.platformName;
   settings.deviceName = device.name;
-  if (const std::string error = ks::saveSettings(settings, file); !error.empty())
-    std::fprintf(stderr, "kernelscope: warning: %s\n", error.c_str());
+  if (const auto saved = ks::saveSettings(settings, file); !saved)
+    std::fprintf(stderr, "kernelscope: warning: %s\n", saved.error().what());
 }
 
 int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
@@ -178,8 +178,10 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   const auto configDir = options.configDir.value_or(ks::defaultConfigDir());
   if (options.noProgramCache) options.programCacheDir.reset();
   else if (!options.programCacheDir) options.programCacheDir = ks::defaultProgramCacheDir(options.configDir);
-  std::string warning;
-  ks::Settings settings = ks::loadSettings(configDir / "settings.json", &warning);
+  // A refused file leaves the defaults; a damaged part of one, that part's defaults.
+  const auto read = ks::loadSettings(configDir / "settings.json");
+  ks::Settings settings = read ? read->settings : ks::Settings{};
+  const std::string warning = read ? read->ignored : read.error().what();
   const bool headless = shouldRunHeadless(options);
   // Only window runs save settings (below), so only they replace a damaged file.
   if (!warning.empty())

@@ -74,14 +74,4 @@ double imageGigabytesPerSecond(size_t bytes, double ms) {
   return ms > 0 ? static_cast<double>(bytes) / ms / 1e6 : 0.0;
 }
 
-const std::vector<int>& imageWorkGroupWidths() {
-  static const std::vector<int> widths = {8, 16, 32, 64, 128, 256};
-  return widths;
-}
-
-const std::vector<int>& imageWorkGroupHeights() {
-  static const std::vector<int> heights = {1, 2, 4, 8, 16, 32};
-  return heights;
-}
-
 }  // namespace ks

@@ -94,7 +94,8 @@ enum class ImageOp { Copy, Rotate, Transpose, Histogram };
 size_t imageOpBytes(ImageOp op, const ImageLayout& in, const ImageLayout& out = {});
 double imageGigabytesPerSecond(size_t bytes, double ms);  // bytes / ms / 1e6
 
-// Work-group shapes offered to the 2D kernels (rotation, naive transpose).
+// Work-group shapes offered to the 2D kernels (rotation, naive transpose): the
+// descriptors' lists, written in compute/kernel_ops.cpp.
 const std::vector<int>& imageWorkGroupWidths();   // 8 .. 256
 const std::vector<int>& imageWorkGroupHeights();  // 1 .. 32
 

@@ -3,6 +3,7 @@
 // written here.
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "compute/image_copy.h"
 #include "compute/image_histogram.h"
@@ -50,31 +51,50 @@ const std::vector<int>& imageChannelCounts() {
   return counts;
 }
 
+const std::vector<int>& imageWorkGroupWidths() {
+  static const std::vector<int> widths = {8, 16, 32, 64, 128, 256};
+  return widths;
+}
+
+const std::vector<int>& imageWorkGroupHeights() {
+  static const std::vector<int> heights = {1, 2, 4, 8, 16, 32};
+  return heights;
+}
+
 namespace {
 
 // The parameters' value lists: the union of what the variants offer, ascending.
-void collectValues(KernelOp& op) {
+KernelOp withCollectedValues(KernelOp op) {
   for (KernelParameter& p : op.parameters) {
     for (const KernelOpVariant& v : op.variants)
       if (const VariantParameter* vp = v.parameter(p.name)) p.values.insert(p.values.end(), vp->values.begin(), vp->values.end());
     std::sort(p.values.begin(), p.values.end());
     p.values.erase(std::unique(p.values.begin(), p.values.end()), p.values.end());
   }
+  return op;
+}
+
+KernelOp operation(std::string name, std::string kernelFile, std::string figureOfMerit, std::string workModel,
+                   std::string check, std::vector<KernelParameter> parameters) {
+  return {.name = std::move(name),
+          .kernelFile = std::move(kernelFile),
+          .figureOfMerit = std::move(figureOfMerit),
+          .workModel = std::move(workModel),
+          .check = std::move(check),
+          .parameters = std::move(parameters)};
+}
+
+// The parameter every image operation has.
+KernelParameter channelsParameter() {
+  return {"channels", "CHANNELS", "channels", "values per pixel: 1 gray, 4 RGBA", {}};
 }
 
 KernelOp makeNBodyOp() {
-  KernelOp op;
-  op.name = "nbody";
-  op.kernelFile = kNBodyKernelFile;
-  op.figureOfMerit = "interactions/s";
-  op.workModel = "nbodyStepWork";
-  op.check = "nbodyConfigProblem";
-  op.parameters = {
-      {"work_group", "TILE", "work-items", "work-items per group; the tiled variants stage a tile of that many bodies", {}},
-      {"unroll", "UNROLL", "times", "the inner loop over a tile unrolled this many times", {}},
-      {"bodies_per_item", "BODIES_PER_ITEM", "bodies", "bodies each work-item integrates (register blocking)", {}},
-      {"split", "SPLIT", "work-items", "work-items sharing one body (for small N)", {}},
-  };
+  KernelOp op = operation("nbody", kNBodyKernelFile, "interactions/s", "nbodyStepWork", "nbodyConfigProblem",
+      {{"work_group", "TILE", "work-items", "work-items per group; the tiled variants stage a tile of that many bodies", {}},
+       {"unroll", "UNROLL", "times", "the inner loop over a tile unrolled this many times", {}},
+       {"bodies_per_item", "BODIES_PER_ITEM", "bodies", "bodies each work-item integrates (register blocking)", {}},
+       {"split", "SPLIT", "work-items", "work-items sharing one body (for small N)", {}}});
   for (const NBodyVariant& v : nbodyVariants())
     op.variants.push_back({v.name, v.kernel, v.description,
                            {{"work_group", "TILE", nbodyWorkGroups()},
@@ -98,24 +118,16 @@ KernelOp makeNBodyOp() {
       {"fp64", "fp64 only with cl_khr_fp64", "fp64 needs cl_khr_fp64, which the device lacks"},
       localMemoryConstraint("the tile"),
   };
-  collectValues(op);
-  return op;
+  return withCollectedValues(std::move(op));
 }
 
 KernelOp makeRotateOp() {
-  KernelOp op;
-  op.name = "rotate";
-  op.kernelFile = kRotateKernelFile;
-  op.figureOfMerit = "GB/s";
-  op.workModel = "rotateWork";
-  op.check = "imageRotateConfigProblem";
-  op.parameters = {
-      {"channels", "CHANNELS", "channels", "values per pixel: 1 gray, 4 RGBA", {}},
-      {"work_group_x", "WG_X", "work-items", "work-group width (x)", {}},
-      {"work_group_y", "WG_Y", "work-items", "work-group height (y)", {}},
-      {"pixels_per_item", "PIXELS_PER_ITEM", "pixels", "consecutive output pixels of a row per work-item", {}},
-      {"rows_per_item", "ROWS_PER_ITEM", "rows", "rows of the work-item's block of output pixels", {}},
-  };
+  KernelOp op = operation("rotate", kRotateKernelFile, "GB/s", "rotateWork", "imageRotateConfigProblem",
+      {channelsParameter(),
+       {"work_group_x", "WG_X", "work-items", "work-group width (x)", {}},
+       {"work_group_y", "WG_Y", "work-items", "work-group height (y)", {}},
+       {"pixels_per_item", "PIXELS_PER_ITEM", "pixels", "consecutive output pixels of a row per work-item", {}},
+       {"rows_per_item", "ROWS_PER_ITEM", "rows", "rows of the work-item's block of output pixels", {}}});
   for (const ImageRotateVariant& v : imageRotateVariants()) {
     // Only the staged variants size their local region from the work-group.
     const std::string wgX = v.staged ? "WG_X" : "", wgY = v.staged ? "WG_Y" : "";
@@ -144,25 +156,17 @@ KernelOp makeRotateOp() {
        "a {image} image exceeds the device's largest 2D image {max_x}x{max_y} (the {variant} variant)"},
       kernelWorkGroupConstraint(),
   };
-  collectValues(op);
-  return op;
+  return withCollectedValues(std::move(op));
 }
 
 KernelOp makeTransposeOp() {
-  KernelOp op;
-  op.name = "transpose";
-  op.kernelFile = kTransposeKernelFile;
-  op.figureOfMerit = "GB/s";
-  op.workModel = "transposeWork";
-  op.check = "imageTransposeConfigProblem";
-  op.parameters = {
-      {"channels", "CHANNELS", "channels", "values per pixel: 1 gray, 4 RGBA", {}},
-      {"tile", "TILE", "pixels", "the side of the square tile copied through local memory", {}},
-      {"rows_per_item", "ROWS", "rows", "rows of the tile each work-item moves (tiled variants)", {}},
-      {"work_group", "B4_WG", "work-items", "work-items per group (4x4 variants)", {}},
-      {"work_group_x", "", "work-items", "work-group width (naive variant)", {}},
-      {"work_group_y", "", "work-items", "work-group height (naive variant)", {}},
-  };
+  KernelOp op = operation("transpose", kTransposeKernelFile, "GB/s", "transposeWork", "imageTransposeConfigProblem",
+      {channelsParameter(),
+       {"tile", "TILE", "pixels", "the side of the square tile copied through local memory", {}},
+       {"rows_per_item", "ROWS", "rows", "rows of the tile each work-item moves (tiled variants)", {}},
+       {"work_group", "B4_WG", "work-items", "work-items per group (4x4 variants)", {}},
+       {"work_group_x", "", "work-items", "work-group width (naive variant)", {}},
+       {"work_group_y", "", "work-items", "work-group height (naive variant)", {}}});
   for (const ImageTransposeVariant& v : imageTransposeVariants()) {
     KernelOpVariant out{v.name, v.kernel, v.description, {}};
     const bool gray16 = v.kind == TransposeKind::Gray16;
@@ -205,24 +209,16 @@ KernelOp makeTransposeOp() {
       kernelWorkGroupConstraint(),
       localMemoryConstraint("the tile"),
   };
-  collectValues(op);
-  return op;
+  return withCollectedValues(std::move(op));
 }
 
 KernelOp makeHistogramOp() {
-  KernelOp op;
-  op.name = "histogram";
-  op.kernelFile = kHistogramKernelFile;
-  op.figureOfMerit = "GB/s";
-  op.workModel = "histogramWork";
-  op.check = "imageHistogramConfigProblem";
-  op.parameters = {
-      {"channels", "CHANNELS", "channels", "values per pixel: 1 gray, 4 RGBA", {}},
-      {"work_group", "WG", "work-items", "work-items per work-group", {}},
-      {"pixels_per_item", "PIXELS_PER_ITEM", "pixels", "pixels each work-item counts (at most 255: uchar bins)", {}},
-      {"copies", "COPIES", "histograms", "copies of the group's histogram in local memory (spreads conflicts)", {}},
-      {"groups_per_compute_unit", "", "work-groups", "work-groups launched per compute unit", {}},
-  };
+  KernelOp op = operation("histogram", kHistogramKernelFile, "GB/s", "histogramWork", "imageHistogramConfigProblem",
+      {channelsParameter(),
+       {"work_group", "WG", "work-items", "work-items per work-group", {}},
+       {"pixels_per_item", "PIXELS_PER_ITEM", "pixels", "pixels each work-item counts (at most 255: uchar bins)", {}},
+       {"copies", "COPIES", "histograms", "copies of the group's histogram in local memory (spreads conflicts)", {}},
+       {"groups_per_compute_unit", "", "work-groups", "work-groups launched per compute unit", {}}});
   for (const ImageHistogramVariant& v : imageHistogramVariants()) {
     KernelOpVariant out{v.name, v.kernel, v.description,
                         {{"channels", "CHANNELS", imageChannelCounts()}, {"work_group", "WG", v.workGroups}}};
@@ -259,26 +255,20 @@ KernelOp makeHistogramOp() {
       localMemoryConstraint("the histogram copies", "local_memory_copies"),
       kernelWorkGroupConstraint(),
   };
-  collectValues(op);
-  return op;
+  return withCollectedValues(std::move(op));
 }
 
 KernelOp makeCopyOp() {
-  KernelOp op;
-  op.name = "copy";
-  op.kernelFile = kCopyKernelFile;
-  op.figureOfMerit = "GB/s";
-  op.workModel = "";  // the bandwidth reference itself: bytes read + written
-  op.check = "ImageCopier";
-  op.parameters = {{"work_group", "", "work-items", "work-items per group (16 bytes each)", {}}};
+  // No work model: the copy is the bandwidth reference itself (bytes read + written).
+  KernelOp op = operation("copy", kCopyKernelFile, "GB/s", "", "ImageCopier",
+                          {{"work_group", "", "work-items", "work-items per group (16 bytes each)", {}}});
   op.variants = {{"copy", "copy_bytes", "a plain copy of the bytes, 16 per work-item: the bandwidth reference",
                   {{"work_group", "", {kCopyWorkGroup}}}}};
   op.constraints = {{"work_group_positive", "a positive work-group", "the copy's work-group size must be positive"},
                     workGroupItemsConstraint(),
                     workGroupItemSizeConstraint(),
                     kernelWorkGroupConstraint()};
-  collectValues(op);
-  return op;
+  return withCollectedValues(std::move(op));
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ class [[nodiscard]] Result {
     if (!ok()) throw std::get<1>(state_);
     return std::get<0>(std::move(state_));
   }
+  // As std::expected's: the value (throws the error when there is none).
+  const T& operator*() const& { return value(); }
+  const T* operator->() const { return &value(); }
   // Only when !ok().
   const Error& error() const { return std::get<1>(state_); }
 

@@ -108,10 +108,11 @@ std::optional<fs::path> defaultProgramCacheDir(const std::optional<fs::path>& co
   return std::nullopt;
 }
 
-Settings loadSettings(const fs::path& file, std::string* warning) {
-  Settings s;
+Result<SettingsRead> loadSettings(const fs::path& file) {
+  SettingsRead read;
+  Settings& s = read.settings;
   std::ifstream in(file);
-  if (!in) return s;
+  if (!in) return read;
   try {
     const json j = json::parse(in);
     if (!j.is_object()) throw std::runtime_error("not a JSON object");
@@ -150,17 +151,16 @@ Settings loadSettings(const fs::path& file, std::string* warning) {
       try {
         s.imageLab = imageLabFrom(j["image_lab"]);
       } catch (const std::exception& e) {
-        if (warning) *warning = "ignoring the image lab settings in '" + file.string() + "' (" + e.what() + ")";
+        read.ignored = "ignoring the image lab settings in '" + file.string() + "' (" + e.what() + ")";
       }
     }
   } catch (const std::exception& e) {
-    if (warning) *warning = "ignoring settings file '" + file.string() + "' (" + e.what() + ")";
-    return Settings{};
+    return Error("ignoring settings file '" + file.string() + "' (" + e.what() + ")", kExitFailure, {.file = file});
   }
-  return s;
+  return read;
 }
 
-std::string saveSettings(const Settings& s, const fs::path& file) {
+Result<void> saveSettings(const Settings& s, const fs::path& file) {
   json j = {{"version", Settings::kVersion},
             {"window", {{"width", s.windowWidth}, {"height", s.windowHeight}}},
             {"vsync", s.vsync},
@@ -179,7 +179,7 @@ std::string saveSettings(const Settings& s, const fs::path& file) {
               {"log", s.panels.log},
               {"imgui_demo", s.panels.imguiDemo}}}};
   if (std::string error = replaceFileAtomically(file, j.dump(2) + "\n"); !error.empty())
-    return "settings file: " + error;
+    return Error("settings file: " + error, kExitFailure, {.file = file});
   return {};
 }
 

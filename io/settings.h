@@ -9,6 +9,7 @@
 
 #include "compute/image_histogram.h"
 #include "compute/image_transpose.h"
+#include "core/result.h"
 
 namespace ks {
 
@@ -70,12 +71,17 @@ std::filesystem::path defaultConfigDir();
 // so that the working directory (maybe the source tree) is never written to.
 std::optional<std::filesystem::path> defaultProgramCacheDir(const std::optional<std::filesystem::path>& configDir);
 
-// A missing file gives defaults; a corrupt or incompatible one gives defaults and
-// a warning in *warning (the caller says whether it will be rewritten). A damaged
-// "image_lab" section alone gives the image lab's defaults, the rest as saved, and
-// a warning. Values out of range are brought into range.
-Settings loadSettings(const std::filesystem::path& file, std::string* warning);
-// Returns an error message, or empty on success.
-std::string saveSettings(const Settings& settings, const std::filesystem::path& file);
+// What a settings file gave: the settings, and the part of it left at its defaults.
+struct SettingsRead {
+  Settings settings;
+  std::string ignored;  // a damaged "image_lab" section: "ignoring the image lab settings in '...' (why)"; else empty
+};
+// A missing file gives defaults. A corrupt or incompatible one is the error
+// "ignoring settings file '...' (why)": the caller starts from defaults and says
+// whether it will rewrite the file. A damaged "image_lab" section alone gives the
+// image lab's defaults, the rest as saved, and says so in `ignored`. Values out of
+// range are brought into range.
+Result<SettingsRead> loadSettings(const std::filesystem::path& file);
+Result<void> saveSettings(const Settings& settings, const std::filesystem::path& file);
 
 }  // namespace ks

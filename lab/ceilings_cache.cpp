@@ -1,9 +1,9 @@
 #include "lab/ceilings_cache.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
-#include "compute/atomic_file.h"
+#include "lab/device_cache_file.h"
 #include "lab/tuning_cache.h"
 
 namespace ks {
@@ -11,8 +11,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr const char* kFormat = "kernelscope-ceilings";
 
 json ceilingsJson(const MeasuredCeilings& c) {
   json figures = json::object();
@@ -49,34 +47,17 @@ const MeasuredCeilings* CeilingsCache::find(const DeviceDescriptor& device) cons
 
 CeilingsCache loadCeilingsCache(const fs::path& file, std::string* warning) {
   CeilingsCache cache;
-  std::ifstream in(file);
-  if (!in) return cache;
-  try {
-    const json j = json::parse(in);
-    if (!j.is_object() || j.value("format", "") != kFormat) throw std::runtime_error("not a kernelscope ceilings file");
-    if (const int v = j.value("version", 0); v != CeilingsCache::kVersion)
-      throw std::runtime_error("version " + std::to_string(v) + ", this kernelscope reads version " +
-                               std::to_string(CeilingsCache::kVersion));
-    for (const auto& [key, entry] : j.at("devices").items()) cache.devices[key] = ceilingsFrom(entry);
-  } catch (const std::exception& e) {
-    std::string message = "ignoring ceilings cache '" + file.string() + "' (" + e.what() + ")";
-    in.close();
-    if (const std::string error = saveCeilingsCache(CeilingsCache{}, file); error.empty())
-      message += "; rewritten empty";
-    else
-      message += "; cannot rewrite it: " + error;
-    if (warning) *warning = message;
-    return CeilingsCache{};
-  }
-  return cache;
+  const DeviceCacheFile where{file, "ceilings", CeilingsCache::kVersion};
+  const bool read = readDeviceCacheFile(
+      where, [&](const std::string& key, const json& entry) { cache.devices[key] = ceilingsFrom(entry); },
+      [&] { return saveCeilingsCache(CeilingsCache{}, file); }, warning);
+  return read ? cache : CeilingsCache{};
 }
 
 std::string saveCeilingsCache(const CeilingsCache& cache, const fs::path& file) {
   json devices = json::object();
   for (const auto& [key, c] : cache.devices) devices[key] = ceilingsJson(c);
-  const json j = {{"format", kFormat}, {"version", CeilingsCache::kVersion}, {"devices", devices}};
-  if (std::string error = replaceFileAtomically(file, j.dump(2) + "\n"); !error.empty()) return "ceilings cache: " + error;
-  return {};
+  return writeDeviceCacheFile({file, "ceilings", CeilingsCache::kVersion}, devices);
 }
 
 }  // namespace ks

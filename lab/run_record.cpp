@@ -236,7 +236,7 @@ std::string runsToCsv(const std::vector<RunRecord>& runs) {
   return o.str();
 }
 
-std::optional<std::vector<RunRecord>> runsFromCsv(const std::string& text, std::string* error) {
+Result<std::vector<RunRecord>> runsFromCsv(const std::string& text) {
   try {
     const auto rows = parseCsv(text);
     if (rows.empty()) throw std::runtime_error("no header line");
@@ -263,8 +263,7 @@ std::optional<std::vector<RunRecord>> runsFromCsv(const std::string& text, std::
     }
     return runs;
   } catch (const std::exception& e) {
-    if (error) *error = std::string("not a kernelscope runs CSV file: ") + e.what();
-    return std::nullopt;
+    return Error(std::string("not a kernelscope runs CSV file: ") + e.what());
   }
 }
 
@@ -353,11 +352,8 @@ std::string runsToJson(const std::vector<RunRecord>& runs) {
   return doc.dump(2) + "\n";
 }
 
-std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std::string* error) {
-  auto fail = [error](const std::string& why) -> std::optional<std::vector<RunRecord>> {
-    if (error) *error = why;
-    return std::nullopt;
-  };
+Result<std::vector<RunRecord>> runsFromJson(const std::string& text) {
+  auto fail = [](const std::string& why) -> Result<std::vector<RunRecord>> { return Error(why); };
   json doc;
   try {
     doc = json::parse(text);
@@ -436,10 +432,12 @@ std::optional<std::vector<RunRecord>> readRunsJson(const fs::path& file, std::st
   }
   std::ostringstream text;
   text << in.rdbuf();
-  std::string why;
-  auto runs = runsFromJson(text.str(), &why);
-  if (!runs && error) *error = file.string() + ": " + why;
-  return runs;
+  auto runs = runsFromJson(text.str());
+  if (!runs) {
+    if (error) *error = file.string() + ": " + runs.error().what();
+    return std::nullopt;
+  }
+  return std::move(runs).value();
 }
 
 ExportOutcome exportRuns(const std::vector<RunRecord>& runs, const std::string& base, bool json) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/ceilings.h"
+#include "core/result.h"
 #include "compute/iso_time.h"  // isoTimeNow(), which run records are stamped with
 #include "compute/sample_stats.h"
 #include "lab/run_energy.h"
@@ -81,12 +82,12 @@ std::string hexHash(uint64_t hash);
 // CSV: a header and one row per run. The fixed columns come first in a fixed
 // order, then one "param:<key>" column per parameter key in order of first use.
 std::string runsToCsv(const std::vector<RunRecord>& runs);
-// Parses what runsToCsv writes (RFC 4180 quoting); nullopt and *error when it cannot.
-std::optional<std::vector<RunRecord>> runsFromCsv(const std::string& text, std::string* error);
+// Parses what runsToCsv writes (RFC 4180 quoting); the error says why it cannot.
+Result<std::vector<RunRecord>> runsFromCsv(const std::string& text);
 
 std::string runsToJson(const std::vector<RunRecord>& runs);
 // Refuses text that is not JSON, not a kernelscope runs file, or of another version.
-std::optional<std::vector<RunRecord>> runsFromJson(const std::string& text, std::string* error);
+Result<std::vector<RunRecord>> runsFromJson(const std::string& text);
 
 // File helpers: return an error message, empty on success.
 std::string writeRunsCsv(const std::vector<RunRecord>& runs, const std::filesystem::path& file);

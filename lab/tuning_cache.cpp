@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "io/config_json.h"
-#include "compute/atomic_file.h"
 #include "compute/nbody_tuning.h"
+#include "lab/device_cache_file.h"
 
 namespace ks {
 namespace fs = std::filesystem;
@@ -91,34 +91,18 @@ std::string tuningKey(const DeviceDescriptor& device) {
 
 TuningCache loadTuningCache(const fs::path& file, std::string* warning) {
   TuningCache cache;
-  std::ifstream in(file);
-  if (!in) return cache;
-  try {
-    const json j = json::parse(in);
-    if (!j.is_object() || j.value("format", "") != "kernelscope-tuning")
-      throw std::runtime_error("not a kernelscope tuning file");
-    if (const int v = j.value("version", 0); v != TuningCache::kVersion)
-      throw std::runtime_error("version " + std::to_string(v) + ", this kernelscope reads version " +
-                               std::to_string(TuningCache::kVersion));
-    for (const auto& [key, entry] : j.at("devices").items()) {
-      TuningEntry e;
-      if (entry.contains("nbody")) e.nbody = nbodyFrom(entry["nbody"]);
-      e.transpose = imageOpFrom(entry, "transpose", transposeConfigFromJson);
-      e.rotate = imageOpFrom(entry, "rotate", rotateConfigFromJson);
-      e.histogram = imageOpFrom(entry, "histogram", histogramConfigFromJson);
-      cache.devices[key] = std::move(e);
-    }
-  } catch (const std::exception& e) {
-    std::string message = "ignoring tuning cache '" + file.string() + "' (" + e.what() + ")";
-    in.close();
-    if (const std::string error = saveTuningCache(TuningCache{}, file); error.empty())
-      message += "; rewritten empty";
-    else
-      message += "; cannot rewrite it: " + error;
-    if (warning) *warning = message;
-    return TuningCache{};
-  }
-  return cache;
+  const DeviceCacheFile where{file, "tuning", TuningCache::kVersion};
+  auto readEntry = [&](const std::string& key, const json& entry) {
+    TuningEntry e;
+    if (entry.contains("nbody")) e.nbody = nbodyFrom(entry["nbody"]);
+    e.transpose = imageOpFrom(entry, "transpose", transposeConfigFromJson);
+    e.rotate = imageOpFrom(entry, "rotate", rotateConfigFromJson);
+    e.histogram = imageOpFrom(entry, "histogram", histogramConfigFromJson);
+    cache.devices[key] = std::move(e);
+  };
+  const bool read =
+      readDeviceCacheFile(where, readEntry, [&] { return saveTuningCache(TuningCache{}, file); }, warning);
+  return read ? cache : TuningCache{};
 }
 
 std::string saveTuningCache(const TuningCache& cache, const fs::path& file) {
@@ -131,10 +115,7 @@ std::string saveTuningCache(const TuningCache& cache, const fs::path& file) {
     if (!e.histogram.empty()) entry["histogram"] = imageOpJson(e.histogram, histogramConfigJson);
     devices[key] = entry;
   }
-  const json j = {{"format", "kernelscope-tuning"}, {"version", TuningCache::kVersion}, {"devices", devices}};
-  if (std::string error = replaceFileAtomically(file, j.dump(2) + "\n"); !error.empty())
-    return "tuning cache: " + error;
-  return {};
+  return writeDeviceCacheFile({file, "tuning", TuningCache::kVersion}, devices);
 }
 
 NBodyConfig preferredNBodyConfig(const TuningCache& cache, const DeviceDescriptor& device, size_t bodies) {

@@ -179,6 +179,14 @@ void expectRichImage(const fs::path& file, int width, int height) {
 
 // ---- a. window under Xvfb -----------------------------------------------------------
 
+// The settings a run starts from, as app/main.cpp takes them; `warning` receives
+// what the run says about the file (a refusal, or a part left at its defaults).
+Settings startingSettings(const fs::path& file, std::string& warning) {
+  const auto read = loadSettings(file);
+  warning = read ? read->ignored : read.error().what();
+  return read ? read->settings : Settings{};
+}
+
 TEST(App, WindowUnderXvfb) {
   KS_NEED("xvfb", xvfbMissing());
   KS_NEED("opencl", openClMissing());
@@ -205,7 +213,7 @@ TEST(App, WindowUnderXvfb) {
 
   // A window run remembers its size and device for next time.
   std::string warning;
-  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  const Settings saved = startingSettings(dir / "config/settings.json", warning);
   EXPECT_EQ(warning, "");
   EXPECT_TRUE(fs::exists(dir / "config/settings.json")) << r.describe();
   EXPECT_EQ(saved.windowWidth, 800);
@@ -1102,7 +1110,7 @@ TEST(App, RecentImagesAreStoredAsAbsolutePaths) {
   const RunResult r = runApp(dir, {"--frames", "3", "--size", "640x480", "./sub/../python.png"}, opts);
   ASSERT_EQ(r.exitCode, 0) << r.describe();
   std::string warning;
-  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  const Settings saved = startingSettings(dir / "config/settings.json", warning);
   EXPECT_EQ(warning, "") << r.describe();
   ASSERT_FALSE(saved.recentImages.empty()) << test::readFile(dir / "config/settings.json") << r.describe();
   EXPECT_EQ(saved.recentImages.front(), (fs::absolute(dir.path()) / "photos/python.png").lexically_normal().string())
@@ -1144,7 +1152,7 @@ TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
   EXPECT_EQ(state["image"].value("view", ""), "original") << r.describe();
 
   std::string warning;
-  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  const Settings saved = startingSettings(dir / "config/settings.json", warning);
   EXPECT_EQ(warning, "") << r.describe();
   EXPECT_EQ(saved.imageLab.rotateVariant, "nearest") << test::readFile(dir / "config/settings.json");
   EXPECT_EQ(saved.imageLab.rotateGroup, (std::array<int, 2>{16, 8}));
@@ -1188,7 +1196,7 @@ TEST(App, UnchosenImageKernelsStayDefaultsAndATunedTransposeRuns) {
   EXPECT_EQ(state["image"]["running_transpose"], describeTransposeConfig(winner)) << state.dump(2);
 
   std::string warning;
-  const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+  const Settings saved = startingSettings(dir / "config/settings.json", warning);
   EXPECT_EQ(warning, "") << r.describe();
   EXPECT_TRUE(saved.imageLab.transpose);
   EXPECT_EQ(saved.imageLab.rotateVariant, "") << test::readFile(dir / "config/settings.json");
@@ -1388,7 +1396,7 @@ TEST(App, DamagedOrOldSettingsAreRewrittenByAWindowRun) {
     EXPECT_TRUE(contains(r.err, reason)) << text << "\n" << r.describe();
     EXPECT_TRUE(contains(r.err, "it will be rewritten at exit")) << text << "\n" << r.describe();
     std::string warning;
-    const Settings saved = loadSettings(dir / "config/settings.json", &warning);
+    const Settings saved = startingSettings(dir / "config/settings.json", warning);
     EXPECT_EQ(warning, "") << text << ": the file was not rewritten\n" << test::readFile(dir / "config/settings.json");
     EXPECT_EQ(saved.windowWidth, 640) << text;
   }
@@ -1544,8 +1552,8 @@ TEST(App, NBodySweepWritesACompleteCsvAndJson) {
                                    "100", "--iterations", "2", "--csv", csv.string(), "--json", json.string()});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
   std::string error;
-  const auto runs = runsFromCsv(test::readFile(csv), &error);
-  ASSERT_TRUE(runs) << error;
+  const auto runs = runsFromCsv(test::readFile(csv));
+  ASSERT_TRUE(runs) << runs.error().what();
   ASSERT_EQ(runs->size(), 8u) << "2 variants x 2 groups x 2 unrolls";
   std::set<std::string> ran;
   int refused = 0;
@@ -1588,9 +1596,8 @@ TEST(App, TransposeSweepWritesACompleteCsv) {
                                    "8,64", "--rows-per-item", "2", "--naive-wg", "16x16,4096x4", "--image-size", "40x24",
                                    "--channels", "1,4", "--iterations", "2", "--csv", csv.string()});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
-  std::string error;
-  const auto runs = runsFromCsv(test::readFile(csv), &error);
-  ASSERT_TRUE(runs) << error;
+  const auto runs = runsFromCsv(test::readFile(csv));
+  ASSERT_TRUE(runs) << runs.error().what();
   // per channel count: naive 16x16 (runs), naive 4096x4 (refused: 16384 work-items), tiled_padded T=8 r=2 (runs), T=64 (refused)
   ASSERT_EQ(runs->size(), 8u) << test::readFile(csv);
   int ok = 0;
@@ -1633,8 +1640,8 @@ TEST(App, RecordWritesRunsThatImportBack) {
   // The device's measured ceilings (a headless run measures them before its first frame).
   EXPECT_GT(run.meta.ceilings[static_cast<size_t>(Ceiling::Copy)], 0.0);
   EXPECT_GT(run.meta.ceilings[static_cast<size_t>(Ceiling::Fp32Mad)], 0.0);
-  const auto fromCsv = runsFromCsv(test::readFile(csv), &error);
-  ASSERT_TRUE(fromCsv) << error;
+  const auto fromCsv = runsFromCsv(test::readFile(csv));
+  ASSERT_TRUE(fromCsv) << fromCsv.error().what();
   EXPECT_EQ(fromCsv->size(), 1u);
   EXPECT_EQ(fromCsv->front().meta.ceilings, run.meta.ceilings);
 }
@@ -1687,9 +1694,8 @@ TEST(App, RotateSweepWritesACompleteCsv) {
   for (const char* column : {"param:variant", "param:work_group_x", "param:work_group_y", "param:pixels_per_item",
                              "param:rows_per_item"})
     EXPECT_NE(text.find(column), std::string::npos) << column;
-  std::string error;
-  const auto runs = runsFromCsv(text, &error);
-  ASSERT_TRUE(runs) << error;
+  const auto runs = runsFromCsv(text);
+  ASSERT_TRUE(runs) << runs.error().what();
   // per variant: 16x16 ppi 4 (runs), 16x16 ppi 3 (not offered), 4096x4 ppi 4 and 3 (16384 work-items)
   ASSERT_EQ(runs->size(), 8u) << text;
   int ok = 0;
@@ -1718,9 +1724,8 @@ TEST(App, HistogramSweepWritesACompleteCsv) {
                                    "64,100", "--image-size", "40x24", "--channels", "1", "--iterations", "2", "--csv",
                                    csv.string()});
   ASSERT_EQ(r.exitCode, 0) << r.describe();
-  std::string error;
-  const auto runs = runsFromCsv(test::readFile(csv), &error);
-  ASSERT_TRUE(runs) << error;
+  const auto runs = runsFromCsv(test::readFile(csv));
+  ASSERT_TRUE(runs) << runs.error().what();
   size_t ok = 0;
   for (const RunRecord& run : *runs) {
     EXPECT_EQ(run.meta.scene, "histogram");
@@ -1794,9 +1799,8 @@ TEST(App, SweepOpSweepsAndRecordsEveryOperation) {
     ASSERT_EQ(r.exitCode, 0) << c.op.name << "\n" << r.describe();
     const std::string text = test::readFile(csv);
     EXPECT_NE(text.find("param:" + c.parameter), std::string::npos) << c.op.name << "\n" << text;
-    std::string error;
-    const auto runs = runsFromCsv(text, &error);
-    ASSERT_TRUE(runs) << error;
+    const auto runs = runsFromCsv(text);
+    ASSERT_TRUE(runs) << runs.error().what();
     const auto jsonRuns = nlohmann::json::parse(test::readFile(json)).at("runs");
     EXPECT_EQ(jsonRuns.size(), runs->size()) << c.op.name;
     std::set<std::string> swept;
@@ -2077,8 +2081,8 @@ TEST(App, NBodySweepOverPrecisionsRecordsDriftPerConfiguration) {
   ASSERT_EQ(r.exitCode, 0) << r.describe();
   EXPECT_TRUE(contains(r.out, "energy drift")) << r.describe();
   std::string error;
-  const auto fromCsv = runsFromCsv(test::readFile(csv), &error);
-  ASSERT_TRUE(fromCsv) << error;
+  const auto fromCsv = runsFromCsv(test::readFile(csv));
+  ASSERT_TRUE(fromCsv) << fromCsv.error().what();
   const auto fromJson = readRunsJson(json, &error);
   ASSERT_TRUE(fromJson) << error;
   ASSERT_EQ(fromCsv->size(), 3u) << r.describe();

@@ -315,11 +315,10 @@ TEST(CeilingsInRunRecords, CsvColumnsAndJsonKeysCarryEveryCeiling) {
   for (size_t i = 0; i < kCeilingCount; ++i)
     EXPECT_NE(header.find(std::string(",ceiling_") + ceilingName(ceilingAt(i)).key), std::string::npos)
         << ceilingName(ceilingAt(i)).key << " in " << header;
-  std::string error;
-  const auto fromCsv = runsFromCsv(csv, &error);
-  ASSERT_TRUE(fromCsv) << error;
-  const auto fromJson = runsFromJson(runsToJson({measured, unmeasured}), &error);
-  ASSERT_TRUE(fromJson) << error;
+  const auto fromCsv = runsFromCsv(csv);
+  ASSERT_TRUE(fromCsv) << fromCsv.error().what();
+  const auto fromJson = runsFromJson(runsToJson({measured, unmeasured}));
+  ASSERT_TRUE(fromJson) << fromJson.error().what();
   for (const auto* runs : {&*fromCsv, &*fromJson}) {
     ASSERT_EQ(runs->size(), 2u);
     EXPECT_EQ((*runs)[0].meta.ceilings, measured.meta.ceilings);

@@ -243,11 +243,10 @@ TEST(RunEnergyFields, RoundTripThroughCsvAndJsonUnderOneName) {
   plain.name = "no NVML";
   plain.m.energy.source = "NVML not available: libnvidia-ml.so.1 not found";
   const std::vector<RunRecord> runs = {recordWithEnergy(), plain};
-  std::string error;
-  const auto csv = runsFromCsv(runsToCsv(runs), &error);
-  ASSERT_TRUE(csv) << error;
-  const auto json = runsFromJson(runsToJson(runs), &error);
-  ASSERT_TRUE(json) << error;
+  const auto csv = runsFromCsv(runsToCsv(runs));
+  ASSERT_TRUE(csv) << csv.error().what();
+  const auto json = runsFromJson(runsToJson(runs));
+  ASSERT_TRUE(json) << json.error().what();
   for (const auto* back : {&*csv, &*json}) {
     ASSERT_EQ(back->size(), 2u);
     expectSameEnergy((*back)[0].m.energy, runs[0].m.energy);
@@ -270,15 +269,17 @@ TEST(RunEnergyFields, FilesFromBeforeReadBackEmptyAndBadValuesAreRefused) {
   auto doc = nlohmann::json::parse(runsToJson({recordWithEnergy()}));
   for (const RunEnergyField& f : runEnergyFields()) doc["runs"][0]["measurements"].erase(f.name);
   std::string error;
-  const auto old = runsFromJson(doc.dump(), &error);
-  ASSERT_TRUE(old) << error;
+  const auto old = runsFromJson(doc.dump());
+  ASSERT_TRUE(old) << old.error().what();
   EXPECT_FALSE((*old)[0].m.energy.measured());
   EXPECT_FALSE((*old)[0].m.energy.throttled);
   std::string csv = runsToCsv({recordWithEnergy()});
   const size_t at = csv.find("812.25");
   ASSERT_NE(at, std::string::npos);
   csv.replace(at, 6, "lots");
-  EXPECT_FALSE(runsFromCsv(csv, &error));
+  const auto refused = runsFromCsv(csv);
+  ASSERT_FALSE(refused);
+  error = refused.error().what();
   EXPECT_TRUE(contains(error, "'lots' is not a number")) << error;
 }
 

@@ -59,11 +59,10 @@ TEST(DriftInRunFiles, CsvColumnsAndJsonKeysHaveOneNameAndRoundTrip) {
     EXPECT_TRUE(doc["runs"][1]["measurements"][key].is_null()) << key << ": none measured is null, not 0";
   }
   EXPECT_EQ(measured["drift_steps"].get<unsigned long long>(), 1000u);
-  std::string error;
-  const auto fromCsv = runsFromCsv(csv, &error);
-  ASSERT_TRUE(fromCsv) << error;
-  const auto fromJson = runsFromJson(runsToJson(runs), &error);
-  ASSERT_TRUE(fromJson) << error;
+  const auto fromCsv = runsFromCsv(csv);
+  ASSERT_TRUE(fromCsv) << fromCsv.error().what();
+  const auto fromJson = runsFromJson(runsToJson(runs));
+  ASSERT_TRUE(fromJson) << fromJson.error().what();
   ASSERT_EQ(fromCsv->size(), 2u);
   ASSERT_EQ(fromJson->size(), 2u);
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -78,9 +77,8 @@ TEST(DriftInRunFiles, OldJsonWithoutDriftStillReads) {
   nlohmann::json doc = nlohmann::json::parse(runsToJson({driftRun("old", 2e-5, 500)}));
   nlohmann::json& measured = doc["runs"][0]["measurements"];
   for (const char* key : {"energy_drift", "momentum_drift", "angular_momentum_drift", "drift_steps"}) measured.erase(key);
-  std::string error;
-  const auto runs = runsFromJson(doc.dump(), &error);
-  ASSERT_TRUE(runs) << error;
+  const auto runs = runsFromJson(doc.dump());
+  ASSERT_TRUE(runs) << runs.error().what();
   ASSERT_EQ(runs->size(), 1u);
   EXPECT_FALSE(runs->front().m.hasDrift());
   EXPECT_EQ(runs->front().m.energyDrift, 0.0);

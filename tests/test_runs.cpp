@@ -80,6 +80,9 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
 
 // ---- run files ---------------------------------------------------------------
 
+// What a refused runs text is refused with ("" when it was read: the checks on it then fail).
+std::string refusalOf(const Result<std::vector<RunRecord>>& read) { return read ? "" : read.error().what(); }
+
 TEST(RunFiles, MetadataNamesDeviceVersionTimeAndHost) {
   const RunMetadata m = runMetadataFor(fakeGpu());
   EXPECT_EQ(m.device, "Fake GPU");
@@ -97,9 +100,8 @@ TEST(RunFiles, JsonRoundTripKeepsEverything) {
   refused.status = "refused: unroll 4 is not offered by the naive variant";
   refused.meta.parameters = {{"variant", "naive"}, {"unroll", "4"}};
   const std::vector<RunRecord> runs = {sampleRun("a, \"first\"", 123.5), refused};
-  std::string error;
-  const auto back = runsFromJson(runsToJson(runs), &error);
-  ASSERT_TRUE(back) << error;
+  const auto back = runsFromJson(runsToJson(runs));
+  ASSERT_TRUE(back) << back.error().what();
   ASSERT_EQ(back->size(), runs.size());
   for (size_t i = 0; i < runs.size(); ++i) expectSameRun(runs[i], (*back)[i]);
 }
@@ -112,9 +114,8 @@ TEST(RunFiles, CsvRoundTripKeepsEveryColumn) {
   const std::string csv = runsToCsv(runs);
   EXPECT_EQ(csv.rfind("name,status,scene,device,platform,driver,", 0), 0u) << csv;
   EXPECT_NE(csv.find(",param:variant,param:work_group,param:extra_options,param:tile\n"), std::string::npos) << csv;
-  std::string error;
-  const auto back = runsFromCsv(csv, &error);
-  ASSERT_TRUE(back) << error;
+  const auto back = runsFromCsv(csv);
+  ASSERT_TRUE(back) << back.error().what();
   ASSERT_EQ(back->size(), runs.size());
   for (size_t i = 0; i < runs.size(); ++i) {
     // CSV keeps the summary's median, p95, min, max, mean, stddev and count (not "last").
@@ -132,7 +133,6 @@ TEST(RunFiles, SplitRunsKeepDevicesKernelTimesExchangeBalanceAndEfficiency) {
   split.m.split.loadBalance = 0.96875;
   split.m.split.parallelEfficiency = 0.9453125;
   const RunRecord one = sampleRun("one", 300.0);
-  std::string error;
   const std::string csv = runsToCsv({split, one});
   EXPECT_NE(csv.find(",device_count,device_kernel_ms,exchange_ms,load_balance,parallel_efficiency"), std::string::npos)
       << csv;
@@ -140,8 +140,8 @@ TEST(RunFiles, SplitRunsKeepDevicesKernelTimesExchangeBalanceAndEfficiency) {
   EXPECT_NE(csv.find(",1,,,,"), std::string::npos) << csv;
   const std::string json = runsToJson({split, one});
   EXPECT_NE(json.find("\"exchange_ms\": null"), std::string::npos) << json;
-  for (const auto& back : {runsFromCsv(csv, &error), runsFromJson(json, &error)}) {
-    ASSERT_TRUE(back) << error;
+  for (const auto& back : {runsFromCsv(csv), runsFromJson(json)}) {
+    ASSERT_TRUE(back) << back.error().what();
     ASSERT_EQ(back->size(), 2u);
     const RunSplit& s = (*back)[0].m.split;
     EXPECT_EQ(s.devices, 3);
@@ -183,22 +183,99 @@ TEST(RunFiles, ExportNamesTheWholePathWritten) {
 TEST(RunFiles, CsvWithAChangedHeaderIsRefused) {
   std::string csv = runsToCsv({sampleRun("a", 1.0)});
   csv.replace(0, 4, "nome");
-  std::string error;
-  EXPECT_FALSE(runsFromCsv(csv, &error));
+  const std::string error = refusalOf(runsFromCsv(csv));
   EXPECT_NE(error.find("column 1 is 'nome', expected 'name'"), std::string::npos) << error;
 }
 
 TEST(RunFiles, BadJsonIsRefusedWithAReason) {
   std::string error;
-  EXPECT_FALSE(runsFromJson("{ not json", &error));
+  error = refusalOf(runsFromJson("{ not json"));
   EXPECT_NE(error.find("not JSON"), std::string::npos) << error;
-  EXPECT_FALSE(runsFromJson(R"({"version": 1, "runs": []})", &error));
+  error = refusalOf(runsFromJson(R"({"version": 1, "runs": []})"));
   EXPECT_NE(error.find("not a kernelscope runs file"), std::string::npos) << error;
-  EXPECT_FALSE(runsFromJson(R"({"format": "kernelscope-runs", "version": 0, "runs": []})", &error));
+  error = refusalOf(runsFromJson(R"({"format": "kernelscope-runs", "version": 0, "runs": []})"));
   EXPECT_NE(error.find("version 0"), std::string::npos) << error;
   EXPECT_NE(error.find("older"), std::string::npos) << error;
-  EXPECT_FALSE(runsFromJson(R"({"format": "kernelscope-runs", "version": 1, "runs": [{"name": "x"}]})", &error));
+  error = refusalOf(runsFromJson(R"({"format": "kernelscope-runs", "version": 1, "runs": [{"name": "x"}]})"));
   EXPECT_NE(error.find("malformed runs file"), std::string::npos) << error;
+}
+
+// Files kernelscope wrote before runsFromCsv/runsFromJson returned ks::Result (a
+// `--sweep --op transpose --json` file, and the Runs panel's CSV export of an
+// N-body, a transpose, a rotate and a histogram sweep, on PoCL): they still load.
+TEST(RunFiles, FilesWrittenBeforeTheResultReadersStillLoad) {
+  const std::string json =
+    "{\"format\":\"kernelscope-runs\",\"runs\":[{\"measurements\":{\"angular_momentum_drift\":null,\"bound\":\"\",\"devi"
+    "ce_count\":1.0,\"device_kernel_ms\":\"\",\"drift_steps\":null,\"energy_drift\":null,\"energy_j\":null,\"energy_p"
+    "er_unit\":null,\"energy_source\":\"\",\"energy_unit\":\"\",\"exchange_ms\":null,\"fps\":0.0,\"frame_ms\":{\"count\":0"
+    ",\"last\":0.0,\"max\":0.0,\"mean\":0.0,\"median\":0.0,\"min\":0.0,\"p95\":0.0,\"stddev\":0.0},\"frames\":0,\"kernel_m"
+    "s\":{\"count\":100,\"last\":0.09952699999999999,\"max\":64.169292,\"mean\":1.2056340500000002,\"median\":0.0764"
+    "14,\"min\":0.057357,\"p95\":0.17539369999999982,\"stddev\":7.957557844625866},\"load_balance\":null,\"momentu"
+    "m_drift\":null,\"parallel_efficiency\":null,\"power_w\":null,\"rate\":6.861151097966341,\"rate_unit\":\"GB/s\","
+    "\"seconds\":0.0,\"sm_clock_mhz\":null,\"stage_ms_median\":[],\"throttle_reasons\":\"\",\"throttled\":false},\"met"
+    "adata\":{\"ceilings\":{\"copy_gbps\":1.8482707359533253,\"fp32_mad_gflops\":55.49973674949231,\"fp64_mad_gfl"
+    "ops\":29.7548183434597,\"local_atomic_gops\":0.3720816661119355,\"local_gbps\":30.654063904750338,\"native"
+    "_rsqrt_gops\":1.4721691053623227,\"read_gbps\":7.400125179024089,\"rsqrt_gops\":1.4264350007815854},\"devi"
+    "ce\":\"pthread-haswell-AMD EPYC\",\"device_kind\":\"CPU\",\"driver\":\"3.1+debian\",\"host\":\"vm\",\"interop\":\"\",\"k"
+    "ernelscope_version\":\"0.1.0 (5c31f5f-dirty)\",\"parameters\":[{\"name\":\"variant\",\"value\":\"block4x4\"},{\"na"
+    "me\":\"tile\",\"value\":\"32\"},{\"name\":\"work_group\",\"value\":\"64\"},{\"name\":\"padded\",\"value\":\"0\"},{\"name\":\"b"
+    "lock_order\",\"value\":\"rows\"},{\"name\":\"image\",\"value\":\"256x256 RGBA\"},{\"name\":\"iterations\",\"value\":\"10"
+    "0\"}],\"platform\":\"Portable Computing Language\",\"scene\":\"transpose\",\"source_hash\":\"57ce03f37945ec9e\",\""
+    "time\":\"2026-11-27T06:28:47Z\"},\"name\":\"transpose block4x4 T=32 wg=64\",\"status\":\"ok\"}],\"version\":1}";
+  const auto fromJson = runsFromJson(json);
+  ASSERT_TRUE(fromJson) << fromJson.error().what();
+  ASSERT_EQ(fromJson->size(), 1u);
+  const RunRecord& transpose = fromJson->front();
+  EXPECT_EQ(transpose.name, "transpose block4x4 T=32 wg=64");
+  EXPECT_EQ(transpose.meta.parameter("tile"), "32");
+  EXPECT_EQ(transpose.m.rateUnit, "GB/s");
+  EXPECT_NEAR(transpose.m.rate, 6.861151, 1e-6);
+
+  const std::string csv =
+    "name,status,scene,device,platform,driver,device_kind,interop,kernelscope_version,source_hash,time,ho"
+    "st,frames,seconds,fps,frame_samples,frame_ms_median,frame_ms_p95,frame_ms_mean,kernel_samples,kernel"
+    "_ms_median,kernel_ms_p95,kernel_ms_min,kernel_ms_max,kernel_ms_mean,kernel_ms_stddev,rate,rate_unit,"
+    "bound,ceiling_copy_gbps,ceiling_read_gbps,ceiling_fp32_mad_gflops,ceiling_fp64_mad_gflops,ceiling_rs"
+    "qrt_gops,ceiling_native_rsqrt_gops,ceiling_local_gbps,ceiling_local_atomic_gops,energy_source,energy"
+    "_j,power_w,energy_per_unit,energy_unit,sm_clock_mhz,throttled,throttle_reasons,energy_drift,momentum"
+    "_drift,angular_momentum_drift,drift_steps,device_count,device_kernel_ms,exchange_ms,load_balance,par"
+    "allel_efficiency,param:variant,param:work_group,param:unroll,param:bodies_per_item,param:split,param"
+    ":precision,param:native_rsqrt,param:fast_math,param:ftz,param:extra_options,param:bodies,param:itera"
+    "tions,param:tile,param:padded,param:block_order,param:image,param:work_group_x,param:work_group_y,pa"
+    "ram:pixels_per_item,param:rows_per_item,param:angle,param:copies,param:groups_per_compute_unit\n"
+    "blocked wg=64 unroll=8 B=1 S=1 fp32 native_rsqrt,ok,nbody,pthread-haswell-AMD EPYC,Portable Computin"
+    "g Language,3.1+debian,CPU,,0.1.0 (5c31f5f-dirty),006acd6e79e33aa1,2026-11-27T06:21:24Z,vm,0,0,0,0,0,"
+    "0,0,20,144.685184,226.0052049,62.242348,228.64242199999998,149.42133389999998,47.14351016952647,1.09"
+    "6153148618175,GFLOP/s,,10.928306911005013,11.105414357619262,38.67405650307904,30.800574105744378,1."
+    "502292506944576,1.5394588482455773,31.541210752185453,0.38231596205853396,,,,,,,0,,,,,,1,,,,,blocked"
+    ",64,8,1,1,fp32,1,0,0,,2816,20,,,,,,,,,,,\n"
+    "transpose block4x4_columns T=64 wg=64,ok,transpose,pthread-haswell-AMD EPYC,Portable Computing Langu"
+    "age,3.1+debian,CPU,,0.1.0 (5c31f5f-dirty),57ce03f37945ec9e,2026-11-27T06:22:35Z,vm,0,0,0,0,0,0,0,20,"
+    "58.69758349999999,91.4897034,18.768646999999998,96.90729499999999,57.32452824999999,20.9268143512178"
+    "92,0.5716492911501204,GB/s,,10.928306911005013,11.105414357619262,38.67405650307904,30.8005741057443"
+    "78,1.502292506944576,1.5394588482455773,31.541210752185453,0.38231596205853396,,,,,,,0,,,,,,1,,,,,bl"
+    "ock4x4_columns,64,,,,,,,,,,20,64,0,columns,2048x2048 RGBA,,,,,,,\n"
+    "rotate bilinear wg=8x32 ppi=1,ok,rotate,pthread-haswell-AMD EPYC,Portable Computing Language,3.1+deb"
+    "ian,CPU,,0.1.0 (5c31f5f-dirty),a7772791a86db14e,2026-11-27T06:23:44Z,vm,0,0,0,0,0,0,0,20,347.0340275"
+    ",510.96933045000003,125.15317999999999,574.561978,376.7043471999999,108.4485492612074,0.096689169767"
+    "36525,GB/s,,10.928306911005013,11.105414357619262,38.67405650307904,30.800574105744378,1.50229250694"
+    "4576,1.5394588482455773,31.541210752185453,0.38231596205853396,,,,,,,0,,,,,,1,,,,,bilinear,,,,,,,,,,"
+    ",20,,,,2048x2048 RGBA,8,32,1,1,30,,\n"
+    "histogram local_atomic wg=256 copies=4 groups/CU=2,ok,histogram,pthread-haswell-AMD EPYC,Portable Co"
+    "mputing Language,3.1+debian,CPU,,0.1.0 (5c31f5f-dirty),637f1bfd9bb0cedc,2026-11-27T06:27:14Z,vm,0,0,"
+    "0,0,0,0,0,20,590.664308,921.7220654500003,352.623722,1169.46391,627.7357334500001,188.74512854541626"
+    ",0.02840397798337935,GB/s,,10.928306911005013,11.105414357619262,38.67405650307904,30.80057410574437"
+    "8,1.502292506944576,1.5394588482455773,31.541210752185453,0.38231596205853396,,,,,,,0,,,,,,1,,,,,loc"
+    "al_atomic,256,,,,,,,,,,20,,,,2048x2048 RGBA,,,255,,,4,2\n";
+  const auto fromCsv = runsFromCsv(csv);
+  ASSERT_TRUE(fromCsv) << fromCsv.error().what();
+  ASSERT_EQ(fromCsv->size(), 4u);
+  EXPECT_EQ((*fromCsv)[0].meta.scene, "nbody");
+  EXPECT_EQ((*fromCsv)[0].meta.parameter("unroll"), "8");
+  EXPECT_EQ((*fromCsv)[1].name, "transpose block4x4_columns T=64 wg=64");
+  EXPECT_EQ((*fromCsv)[2].meta.parameter("work_group_x"), "8");
+  EXPECT_EQ((*fromCsv)[3].name, "histogram local_atomic wg=256 copies=4 groups/CU=2");
+  EXPECT_EQ((*fromCsv)[3].m.rateUnit, "GB/s");
 }
 
 TEST(RunFiles, FilesWriteAndReadBack) {

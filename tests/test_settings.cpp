@@ -20,6 +20,15 @@ using test::readFile;
 using test::TempDir;
 using test::writeFile;
 
+// The settings a run starts from, as app/main.cpp takes them: the defaults when
+// the file is refused. `warning` receives what the run says: the refusal, or the
+// part of the file left at its defaults.
+Settings startingSettings(const fs::path& file, std::string& warning) {
+  const auto read = loadSettings(file);
+  warning = read ? read->ignored : read.error().what();
+  return read ? read->settings : Settings{};
+}
+
 void expectDefaults(const Settings& s) {
   const Settings d;
   EXPECT_EQ(s.windowWidth, d.windowWidth);
@@ -55,12 +64,12 @@ TEST(Settings, RoundTrip) {
   s.panels.profiler = false;
   s.panels.log = false;
   s.panels.imguiDemo = true;
-  ASSERT_EQ(saveSettings(s, file), "");
+  ASSERT_TRUE(saveSettings(s, file));
   ASSERT_TRUE(fs::exists(file));
   EXPECT_FALSE(fs::exists(file.string() + ".tmp")) << "temporary file left behind";
 
   std::string warning;
-  const Settings back = loadSettings(file, &warning);
+  const Settings back = startingSettings(file, warning);
   EXPECT_EQ(warning, "");
   EXPECT_EQ(back.windowWidth, 1024);
   EXPECT_EQ(back.windowHeight, 700);
@@ -78,8 +87,8 @@ TEST(Settings, RoundTrip) {
 
   // saving again replaces the file
   s.windowWidth = 640;
-  ASSERT_EQ(saveSettings(s, file), "");
-  EXPECT_EQ(loadSettings(file, &warning).windowWidth, 640);
+  ASSERT_TRUE(saveSettings(s, file));
+  EXPECT_EQ(startingSettings(file, warning).windowWidth, 640);
   EXPECT_EQ(warning, "");
 }
 
@@ -132,11 +141,9 @@ TEST(ConfigJson, KeysAreThoseEarlierVersionsWroteAndEveryConfigurationRoundTrips
 TEST(Settings, MissingFileGivesDefaultsWithoutWarning) {
   TempDir dir;
   std::string warning;
-  const Settings s = loadSettings(dir / "settings.json", &warning);
+  const Settings s = startingSettings(dir / "settings.json", warning);
   expectDefaults(s);
   EXPECT_EQ(warning, "");
-  // a null warning pointer is allowed
-  expectDefaults(loadSettings(dir / "nope/settings.json", nullptr));
 }
 
 TEST(Settings, CorruptFileGivesDefaultsAndWarning) {
@@ -144,7 +151,7 @@ TEST(Settings, CorruptFileGivesDefaultsAndWarning) {
   const fs::path file = dir / "settings.json";
   writeFile(file, "{ \"version\": 1, \"window\": { \"width\": 900,");  // truncated
   std::string warning;
-  const Settings s = loadSettings(file, &warning);
+  const Settings s = startingSettings(file, warning);
   expectDefaults(s);
   EXPECT_FALSE(warning.empty());
   EXPECT_NE(warning.find(file.string()), std::string::npos) << warning;
@@ -152,17 +159,60 @@ TEST(Settings, CorruptFileGivesDefaultsAndWarning) {
   // not even JSON
   writeFile(file, "\x01\x02 binary garbage");
   warning.clear();
-  expectDefaults(loadSettings(file, &warning));
+  expectDefaults(startingSettings(file, warning));
   EXPECT_FALSE(warning.empty());
 
   // JSON, but the wrong types inside: defaults as a whole, not half a file
   writeFile(file, R"({"version": 1, "window": {"width": "wide", "height": 700}})");
   warning.clear();
-  expectDefaults(loadSettings(file, &warning));
+  expectDefaults(startingSettings(file, warning));
   EXPECT_FALSE(warning.empty());
+}
 
-  // a null warning pointer is allowed here too
-  expectDefaults(loadSettings(file, nullptr));
+// A settings.json as a window run wrote it before loadSettings returned ks::Result
+// (PoCL, 1600x1000, the lab untouched): it loads whole, nothing ignored.
+TEST(Settings, AFileWrittenBeforeTheResultReaderStillLoads) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file,
+      "{\"device\":{\"name\":\"pthread-haswell-AMD EPYC\",\"platform\":\"Portable Computing Language\"},\"image_lab\":{"
+      "\"angle\":0.0,\"background\":[0.10000000149011612,0.10000000149011612,0.11999999731779099,1.0],\"count_sh"
+      "own_only\":false,\"expand_canvas\":false,\"histogram_of_result\":true,\"histogram_variant\":\"\",\"inspect_res"
+      "ult\":true,\"log_scale\":false,\"rotate_block\":[4,1],\"rotate_variant\":\"\",\"rotate_work_group\":[16,16],\"sa"
+      "ve_path\":\"kernelscope-result.png\",\"show_channels\":[true,true,true,false,true],\"transparent_backgroun"
+      "d\":false,\"transpose\":false,\"transpose_variant\":\"\",\"view\":\"result\"},\"panels\":{\"build_log\":false,\"devi"
+      "ce_info\":true,\"devices\":true,\"image_lab\":true,\"imgui_demo\":false,\"interop\":true,\"log\":true,\"nbody\":t"
+      "rue,\"profiler\":true,\"scene\":true},\"recent_images\":[],\"version\":1,\"vsync\":true,\"window\":{\"height\":100"
+      "0,\"width\":1600}}");
+  const auto read = loadSettings(file);
+  ASSERT_TRUE(read) << read.error().what();
+  EXPECT_EQ(read->ignored, "");
+  EXPECT_EQ(read->settings.windowWidth, 1600);
+  EXPECT_EQ(read->settings.windowHeight, 1000);
+  EXPECT_EQ(read->settings.deviceName, "pthread-haswell-AMD EPYC");
+  EXPECT_TRUE(read->settings.imageLab == ImageLabSettings{});
+  EXPECT_FALSE(read->settings.panels.buildLog);
+}
+
+// A refused file is a ks::Error that names the file, as the image readers' are;
+// the message is the one runs print.
+TEST(Settings, ARefusedFileIsAnErrorNamingTheFile) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file, R"({"version": 1, "window": {"width": "wide"}})");
+  const auto read = loadSettings(file);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().details().file, file);
+  const std::string message = read.error().what();
+  EXPECT_EQ(message.rfind("ignoring settings file '" + file.string() + "' (", 0), 0u) << message;
+
+  // A file that cannot be written: the error names it too.
+  writeFile(dir / "not-a-folder", "x");
+  const fs::path unwritable = dir / "not-a-folder" / "settings.json";
+  const auto saved = saveSettings(Settings{}, unwritable);
+  ASSERT_FALSE(saved);
+  EXPECT_EQ(saved.error().details().file, unwritable);
+  EXPECT_EQ(std::string(saved.error().what()).rfind("settings file: ", 0), 0u) << saved.error().what();
 }
 
 TEST(Settings, WrongVersionGivesDefaultsAndWarning) {
@@ -170,14 +220,14 @@ TEST(Settings, WrongVersionGivesDefaultsAndWarning) {
   const fs::path file = dir / "settings.json";
   writeFile(file, R"({"version": 2, "window": {"width": 900, "height": 700}, "vsync": false})");
   std::string warning;
-  expectDefaults(loadSettings(file, &warning));
+  expectDefaults(startingSettings(file, warning));
   EXPECT_FALSE(warning.empty());
   EXPECT_NE(warning.find("version"), std::string::npos) << warning;
 
   // no version at all counts as wrong too
   writeFile(file, R"({"window": {"width": 900, "height": 700}})");
   warning.clear();
-  expectDefaults(loadSettings(file, &warning));
+  expectDefaults(startingSettings(file, warning));
   EXPECT_FALSE(warning.empty());
 }
 
@@ -186,7 +236,7 @@ TEST(Settings, WindowSizeIsClamped) {
   const fs::path file = dir / "settings.json";
   writeFile(file, R"({"version": 1, "window": {"width": 10, "height": 999999}})");
   std::string warning;
-  const Settings s = loadSettings(file, &warning);
+  const Settings s = startingSettings(file, warning);
   EXPECT_EQ(warning, "");
   EXPECT_EQ(s.windowWidth, 320);
   EXPECT_EQ(s.windowHeight, 16384);
@@ -223,9 +273,9 @@ TEST(Settings, ImageLabRoundTrip) {
   const fs::path file = dir / "settings.json";
   Settings s;
   s.imageLab = unusualImageLab();
-  ASSERT_EQ(saveSettings(s, file), "");
+  ASSERT_TRUE(saveSettings(s, file));
   std::string warning;
-  const Settings back = loadSettings(file, &warning);
+  const Settings back = startingSettings(file, warning);
   EXPECT_EQ(warning, "");
   EXPECT_TRUE(back.imageLab == s.imageLab) << readFile(file);
   EXPECT_EQ(back.imageLab.transposeChoice->tile, 16);
@@ -234,8 +284,8 @@ TEST(Settings, ImageLabRoundTrip) {
   // without full configurations (variant only): none comes back
   s.imageLab.transposeChoice.reset();
   s.imageLab.histogramChoice.reset();
-  ASSERT_EQ(saveSettings(s, file), "");
-  const Settings again = loadSettings(file, &warning);
+  ASSERT_TRUE(saveSettings(s, file));
+  const Settings again = startingSettings(file, warning);
   EXPECT_FALSE(again.imageLab.transposeChoice.has_value());
   EXPECT_FALSE(again.imageLab.histogramChoice.has_value());
   EXPECT_EQ(again.imageLab.transposeVariant, "tiled_padded");
@@ -249,7 +299,7 @@ TEST(Settings, RelativeRecentImagesAreLeftOut) {
   writeFile(file, R"({"version": 1, "window": {"width": 900, "height": 700},
       "recent_images": ["photo.png", "/home/u/a.png", "../b.png", 7, "/c.jpg"]})");
   std::string warning;
-  const Settings s = loadSettings(file, &warning);
+  const Settings s = startingSettings(file, warning);
   EXPECT_EQ(warning, "");
   EXPECT_EQ(s.recentImages, (std::vector<std::string>{"/home/u/a.png", "/c.jpg"}));
 }
@@ -260,7 +310,7 @@ TEST(Settings, FileWithoutImageLabGivesTheLabsDefaults) {
   const fs::path file = dir / "settings.json";
   writeFile(file, R"({"version": 1, "window": {"width": 900, "height": 700}, "recent_images": ["/a.png"]})");
   std::string warning;
-  const Settings s = loadSettings(file, &warning);
+  const Settings s = startingSettings(file, warning);
   EXPECT_EQ(warning, "");
   EXPECT_EQ(s.windowWidth, 900);
   EXPECT_TRUE(s.imageLab == ImageLabSettings{});
@@ -281,7 +331,7 @@ TEST(Settings, DamagedImageLabSectionGivesTheLabsDefaultsAndKeepsTheRest) {
   for (const auto& [section, reason] : sections) {
     writeFile(file, R"({"version": 1, "window": {"width": 900, "height": 700}, "image_lab": )" + section + "}");
     std::string warning;
-    const Settings s = loadSettings(file, &warning);
+    const Settings s = startingSettings(file, warning);
     EXPECT_NE(warning.find("ignoring the image lab settings in '" + file.string() + "'"), std::string::npos)
         << section << ": " << warning;
     EXPECT_NE(warning.find(reason), std::string::npos) << section << ": " << warning;
@@ -296,7 +346,7 @@ TEST(Settings, ImageLabValuesAreBroughtIntoRange) {
   writeFile(file, R"({"version": 1, "window": {"width": 900, "height": 700}, "image_lab": {
       "angle": 1000, "background": [2, -1, 0.5, 1], "rotate_work_group": [0, 5000], "rotate_block": [-3, 99]}})");
   std::string warning;
-  const Settings s = loadSettings(file, &warning);
+  const Settings s = startingSettings(file, warning);
   EXPECT_EQ(warning, "");
   EXPECT_EQ(s.imageLab.angle, 180.0f);
   EXPECT_EQ(s.imageLab.background, (std::array<float, 4>{1.0f, 0.0f, 0.5f, 1.0f}));
