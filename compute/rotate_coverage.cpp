@@ -65,19 +65,18 @@ std::vector<uint8_t> forwardHits(const ImageLayout& in, const ImageLayout& out, 
   return hit;
 }
 
-// [begin, end) of the x in [0, n) where `holds` is true, for a test that is monotone
-// along the row (true then false, or false then true, or constant).
-template <typename Test>
-std::pair<int, int> monotoneSpan(int n, const Test& holds) {
-  const bool first = holds(0), last = holds(n - 1);
-  if (first == last) return first ? std::pair(0, n) : std::pair(0, 0);
-  // The change lies in (lo, hi]: holds(lo) == first, holds(hi) == last.
-  int lo = 0, hi = n - 1;
-  while (hi - lo > 1) {
-    const int mid = lo + (hi - lo) / 2;
-    (holds(mid) == first ? lo : hi) = mid;
-  }
-  return first ? std::pair(0, hi) : std::pair(hi, n);
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if (a % b != 0 && ((a % b < 0) != (b < 0))) --q;
+  return q;
+}
+
+// [begin, end) of the x in [0, n) with slope * x >= bound: one span, as the test is
+// linear in x (empty when begin >= end).
+std::pair<int64_t, int64_t> spanAtLeast(int64_t slope, int64_t bound, int n) {
+  if (slope == 0) return bound <= 0 ? std::pair<int64_t, int64_t>(0, n) : std::pair<int64_t, int64_t>(0, 0);
+  if (slope > 0) return {std::max<int64_t>(0, -floorDiv(-bound, slope)), n};  // x >= ceil(bound / slope)
+  return {0, std::min<int64_t>(n, floorDiv(bound, slope) + 1)};                // x <= floor(bound / slope)
 }
 
 void requireLayout(const ImageLayout& in) {
@@ -95,21 +94,25 @@ uint64_t rotateFillPixelCount(const ImageLayout& in, const RotateParams& params,
   }
   const RotationFixedPoint r = rotationFixedPoint(params.degrees);
   const CoverageTest test = coverageTest(in, sampling);
+  // Along a row the source point moves linearly: qx = ax * x + bx, qy = ay * x + by (see
+  // sourcePoint). floor((q - shift) / 2^17) >= low exactly when q - shift >= low * 2^17, and
+  // <= high exactly when q - shift <= (high + 1) * 2^17 - 1: four linear bounds on x, so the
+  // covered pixels are one span, found in constant time per row.
+  constexpr int64_t kUnit = int64_t{1} << 17;
+  const int64_t ax = 2 * static_cast<int64_t>(r.cosQ16), ay = -2 * static_cast<int64_t>(r.sinQ16);
   uint64_t covered = 0;
   for (int y = 0; y < out.height; ++y) {
-    // Each of the four bounds is a floor of a linear function of x compared with a
-    // constant: monotone along the row, so the covered pixels are one span.
-    auto qx = [&](int x) { return sourcePoint(x, y, in, out, r).x; };
-    auto qy = [&](int x) { return sourcePoint(x, y, in, out, r).y; };
-    const auto spans = {
-        monotoneSpan(out.width, [&](int x) { return floorShift(qx(x) - test.shift, 17) >= test.low; }),
-        monotoneSpan(out.width, [&](int x) { return floorShift(qx(x) - test.shift, 17) <= test.highX; }),
-        monotoneSpan(out.width, [&](int x) { return floorShift(qy(x) - test.shift, 17) >= test.low; }),
-        monotoneSpan(out.width, [&](int x) { return floorShift(qy(x) - test.shift, 17) <= test.highY; })};
-    int begin = 0, end = out.width;
-    for (const auto& s : spans) {
-      begin = std::max(begin, s.first);
-      end = std::min(end, s.second);
+    const Point q0 = sourcePoint(0, y, in, out, r);
+    const int64_t bx = q0.x - test.shift, by = q0.y - test.shift;
+    const std::pair<int64_t, int64_t> spans[] = {
+        spanAtLeast(ax, test.low * kUnit - bx, out.width),
+        spanAtLeast(-ax, bx - ((test.highX + 1) * kUnit - 1), out.width),
+        spanAtLeast(ay, test.low * kUnit - by, out.width),
+        spanAtLeast(-ay, by - ((test.highY + 1) * kUnit - 1), out.width)};
+    int64_t begin = 0, end = out.width;
+    for (const auto& span : spans) {
+      begin = std::max(begin, span.first);
+      end = std::min(end, span.second);
     }
     if (end > begin) covered += static_cast<uint64_t>(end - begin);
   }

@@ -71,6 +71,21 @@ TEST(RotateCoverage, TheRowSpansCountWhatThePixelByPixelReferenceCounts) {
         }
 }
 
+// The count solves each row's four bounds exactly (no search): angles all round the
+// circle on a picture wider than any row search would sample densely.
+TEST(RotateCoverage, TheClosedFormRowSpansMatchTheReferenceAllRoundTheCircle) {
+  const ImageLayout in{641, 379, 4};
+  for (RotateSampling sampling : {RotateSampling::Nearest, RotateSampling::Bilinear})
+    for (double degrees = -361.0; degrees <= 361.0; degrees += 11.37)
+      for (RotateCanvas canvas : {RotateCanvas::Crop, RotateCanvas::Expand}) {
+        RotateParams p;
+        p.degrees = degrees;
+        p.canvas = canvas;
+        EXPECT_EQ(rotateFillPixelCount(in, p, sampling), zeros(rotateCoverageReference(in, p, sampling)))
+            << degrees << " degrees, canvas " << static_cast<int>(canvas) << ", sampling " << static_cast<int>(sampling);
+      }
+}
+
 TEST(RotateCoverage, AQuarterTurnOfASquareAndNoTurnLeaveNothingOut) {
   RotateParams p;
   for (RotateSampling sampling : {RotateSampling::Forward, RotateSampling::Nearest, RotateSampling::Bilinear}) {
