@@ -506,7 +506,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
                   original = originalBuffer_.get(), originalLayout = originalLayout_,
                   rotatedBuffer = rotatedBuffer_.get(), transposedBuffer = transposedBuffer_.get(),
                   rotator = rotator_.get(), transposer = transposer_.get(), histogrammer = histogrammer_.get(),
-                  image = run.target](Queue& queue) {
+                  image = run.target, onFrameLoop = !runs_](Queue& queue) {
     if (!wanted.histogramOfResult) histogrammer->enqueueCompute(queue, original, originalLayout, &events.histogram);
     if (!picture) return;
     // The image variants include an upload only after a new source.
@@ -518,7 +518,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
       // The pixels outside the rotated picture hold the background: left out of the
       // histogram (a transpose moves them, it does not change how many).
       const ImageRotateVariant* variant = findImageRotateVariant(wanted.rotate.variant);
-      events.fillPixels = variant ? rotateFillPixelCount(originalLayout, wanted.params, variant->sampling) : 0;
+      if (variant) events.fill = RotateFillCount::start(originalLayout, wanted.params, variant->sampling, onFrameLoop);
       events.background = rotateBackgroundPixel(wanted.params, originalLayout.channels);
       histogrammer->enqueueCompute(queue, out, result, &events.histogram);
     }
@@ -551,6 +551,7 @@ void ImageScene::abandonRun() noexcept {
   if (inFlight_) retire(std::move(inFlight_->newPicture));
   inFlight_.reset();
   running_.reset();
+  plotAwaitingFill_ = 0;
 }
 
 void ImageScene::finishRun(AppState& state) {
@@ -568,15 +569,24 @@ void ImageScene::finishRun(AppState& state) {
     state.breakdown.acquireMs = t.acquireMs;
     state.breakdown.releaseMs = t.releaseMs;
   }
-  // The plot leaves out what the statistics do (collectResults): the rotation's fill.
-  shownLeftOut_ = running_ ? running_->fillPixels : 0;
-  shownLeftOutBins_ = backgroundBins(running_ ? running_->background : std::array<uint8_t, 4>{});
-  histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), histogramChannelCount(run.layout.channels),
-                            shownLeftOut_, shownLeftOutBins_);
+  // The plot leaves out what the statistics do (collectResults): the rotation's fill,
+  // plotted once counted (the forward mapping's count may still run on its thread).
+  const int plotChannels = histogramChannelCount(run.layout.channels);
+  if (fillCountPending())
+    plotAwaitingFill_ = plotChannels;
+  else
+    plotHistogram(plotChannels);
   compute_.queue().flush();
   if (!run.picture) return;  // the rotation's failure is reported by runPipeline
   lastGoodChoices_ = run.choices;
   ++lab.pipelineRuns;
+}
+
+void ImageScene::plotHistogram(int channels) {
+  plotAwaitingFill_ = 0;
+  shownLeftOut_ = running_ ? running_->fill.get() : 0;
+  shownLeftOutBins_ = backgroundBins(running_ ? running_->background : std::array<uint8_t, 4>{});
+  histogramDisplay_->update(compute_.queue(), histogrammer_->binsBuffer(), channels, shownLeftOut_, shownLeftOutBins_);
 }
 
 std::unique_ptr<SharedImage> ImageScene::makePicture(int width, int height) {
@@ -591,7 +601,9 @@ bool ImageScene::resultNeedsNewPicture(const Applied& wanted) const {
 }
 
 bool ImageScene::canStartRun() const {
-  if (!runs_) return true;
+  // On the frame loop, once the last run's fill count has arrived: collecting that
+  // run's results (runPipeline) would otherwise wait for it.
+  if (!runs_) return !fillCountPending();
   // One at a time, and each once the last one's picture and histogram have reached
   // GL: beginUpdate would otherwise wait for that copy (82 MB for a 4800x3200
   // picture and its levels, over 100 ms on a busy 2-core machine).
@@ -674,7 +686,13 @@ void ImageScene::collectResults(AppState& state, bool wait) {
   if (!running_) return;
   ImageLabState& lab = state.image;
   RunEvents& run = *running_;
-  if (!wait && !(run.rotate.complete() && run.transpose.complete() && run.histogram.complete())) return;
+  if (!wait && !(run.rotate.complete() && run.transpose.complete() && run.histogram.complete() && run.fill.ready()))
+    return;
+  const uint64_t fillPixels = run.fill.get();  // at hand unless `wait`
+  if (plotAwaitingFill_) {
+    plotHistogram(plotAwaitingFill_);
+    compute_.queue().flush();
+  }
   const auto start = std::chrono::steady_clock::now();
   std::optional<ImageHistogramResult> h = histogrammer_ ? histogrammer_->takeResult(wait) : std::nullopt;
   lab.rotateMs = run.rotate.elapsedMs();
@@ -682,10 +700,10 @@ void ImageScene::collectResults(AppState& state, bool wait) {
   lab.histogramMs = run.histogram.elapsedMs();
   if (wait) addGpuWaitMs(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   if (h) {
-    leaveOutFillPixels(*h, run.fillPixels, run.background);
+    leaveOutFillPixels(*h, fillPixels, run.background);
     lab.histogram = std::move(h->histogram);
     lab.statistics = std::move(h->statistics);
-    lab.histogramLeftOut = run.fillPixels;
+    lab.histogramLeftOut = fillPixels;
   }
   state.breakdown.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
   ++lab.timedRuns;
@@ -757,6 +775,7 @@ void ImageScene::update(AppState& state, double seconds) {
       collectResults(state, false);
     } catch (const std::exception& e) {
       running_.reset();
+      plotAwaitingFill_ = 0;
       lab.message = errorText(e);
       state.report(lab.message);
     }
@@ -794,7 +813,7 @@ void ImageScene::update(AppState& state, double seconds) {
       applied_ = wanted;  // do not retry the failing combination every frame
     }
   }
-  lab.runInFlight = backgroundRunBusy() || (wantsRun && !runReady && (runs_ || !kernelsReady));
+  lab.runInFlight = backgroundRunBusy() || fillCountPending() || (wantsRun && !runReady && (runs_ || !kernelsReady));
   // One picture dropped a frame, in a frame without other slow GL work (tens of ms each).
   if (!slowGlWorkThisFrame_ && !retired_.empty()) retired_.erase(retired_.begin());
   inspect(state);

@@ -19,6 +19,7 @@
 #include "app/scene.h"
 #include "io/settings.h"
 #include "compute/background_runs.h"
+#include "compute/rotate_fill_count.h"
 #include "compute/image_histogram.h"
 #include "compute/image_layout.h"
 #include "compute/image_rotate.h"
@@ -112,6 +113,10 @@ class ImageScene final : public Scene {
   // Publishes the kernel times and histogram of the last run once they arrived;
   // `wait`: waits for them (before the next run replaces them).
   void collectResults(AppState& state, bool wait);
+  // The histogram plot from the last run's bins, its fill left out (waits for the fill count).
+  void plotHistogram(int channels);
+  // Whether the frame loop's run waits for its fill count (never on a CPU device's worker).
+  bool fillCountPending() const { return !runs_ && running_ && !running_->fill.ready(); }
   Applied wantedFrom(AppState& state) const;
   void fitRotationToImage(AppState& state);
   void inspect(AppState& state);
@@ -148,13 +153,16 @@ class ImageScene final : public Scene {
   struct RunEvents {
     ImageOpEvents rotate, transpose, histogram;
     // The histogram of the result leaves out the rotation's fill (compute/rotate_coverage.h):
-    // how many pixels, of which value. Counted where the run is enqueued (the worker, on CPUs).
+    // how many pixels, of which value. Counted where the run is enqueued (the worker, on CPUs),
+    // the forward mapping's on a thread of its own on the frame loop (compute/rotate_fill_count.h).
     // No default member initializers: clang 14 then cannot default-construct the struct
     // for std::optional inside this class; running_.emplace() value-initializes (zeros).
-    uint64_t fillPixels;
+    RotateFillCount fill;
     std::array<uint8_t, 4> background;
   };
   std::optional<RunEvents> running_;  // background: the worker writes it until the run finished
+  // The channels of a plot put off until the run's fill count arrives (collectResults); 0: none.
+  int plotAwaitingFill_ = 0;
   // The run in flight: whether it writes the result picture (a rotation that could
   // not be prepared leaves only the original's histogram to run), and the result
   // it makes, which becomes result_ once it is finished (background) or at once.

@@ -61,6 +61,9 @@ class ParticleRenderer {
   ParticleSplat* splat() { return splat_.get(); }
   // Pixels of the calibration pictures that still differed by more than a level, with the rules chosen.
   int splatCalibrationMismatches() const { return splatCalibrationMismatches_; }
+  // How often this process drew the calibration pictures: once per GL implementation, whatever
+  // the number of renderers (each later one takes the rules found over).
+  static int splatCalibrationsDrawn();
 
   // Names for the UI, in colorMap order ("inferno", "ice", "white").
   static const char* const* colorMapNames(int* count);
@@ -71,7 +74,8 @@ class ParticleRenderer {
   VertexArray vao_;
   float maxPointSize_ = 1.0f;
   void drawSprites(GLuint vbo, size_t count, const glm::mat4& viewProjection, const ParticleStyle& style) const;
-  // Sets the splat's PointRules to this GL's (render/particle_splat_calibration.cpp).
+  // Sets the splat's PointRules to this GL's (render/particle_splat_calibration.cpp): drawn
+  // offscreen the first time, taken from the first renderer's calibration after that.
   void calibrateSplat();
 
   std::unique_ptr<ParticleSplat> splat_;  // built on first use where the GL runs it

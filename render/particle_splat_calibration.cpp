@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <glm/glm.hpp>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "render/gl_check.h"
@@ -55,9 +57,39 @@ class SavedTarget {
   GLfloat clear_[4] = {0, 0, 0, 0};
 };
 
+// What calibration found for one GL. The same implementation makes the same choices, so a
+// renderer made later in the process (the N-body scene of a device switch: issue 22, whose
+// frame drew the calibration again, 20-130 ms on llvmpipe) takes them over.
+struct Calibration {
+  ParticleSplat::PointRules rules;
+  int mismatches = 0;
+};
+std::map<std::string, Calibration>& calibrationsByGl() {
+  static std::map<std::string, Calibration> calibrations;
+  return calibrations;
+}
+int calibrationsDrawn = 0;
+
+std::string glString(GLenum name) {
+  const GLubyte* text = glGetString(name);
+  return text ? reinterpret_cast<const char*>(text) : "";
+}
+
+// The GL implementation: its vendor, renderer and version.
+std::string glIdentity() { return glString(GL_VENDOR) + "\n" + glString(GL_RENDERER) + "\n" + glString(GL_VERSION); }
+
 }  // namespace
 
+int ParticleRenderer::splatCalibrationsDrawn() { return calibrationsDrawn; }
+
 void ParticleRenderer::calibrateSplat() {
+  const std::string gl = glIdentity();
+  if (const auto known = calibrationsByGl().find(gl); known != calibrationsByGl().end()) {
+    splat_->rules = known->second.rules;
+    splatCalibrationMismatches_ = known->second.mismatches;
+    return;
+  }
+  ++calibrationsDrawn;
   SavedTarget saved;
   const Framebuffer target(kSide, kSide);
   glBindFramebuffer(GL_FRAMEBUFFER, target.get());
@@ -103,6 +135,7 @@ void ParticleRenderer::calibrateSplat() {
   const size_t best = static_cast<size_t>(std::min_element(differing.begin(), differing.end()) - differing.begin());
   splat_->rules = candidates[best];
   splatCalibrationMismatches_ = differing[best];
+  calibrationsByGl()[gl] = {splat_->rules, splatCalibrationMismatches_};
 }
 
 }  // namespace ks

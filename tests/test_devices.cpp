@@ -4,6 +4,7 @@
 
 #include "compute/device_catalog.h"
 #include "compute/device_selection.h"
+#include "test_require.h"
 
 namespace ks::test {
 
@@ -27,6 +28,17 @@ std::unique_ptr<ComputeContext> makeTestCompute() {
   for (const auto& d : catalog.devices)
     if (d.available) return std::make_unique<ComputeContext>(d, testKernelsDir());
   return nullptr;
+}
+
+ComputeContext* sharedTestCompute() {
+  static std::unique_ptr<ComputeContext> compute = makeTestCompute();
+  return compute.get();
+}
+
+void SharedComputeTest::SetUp() {
+  KS_NEED("opencl", openClMissing());
+  compute_ = sharedTestCompute();
+  ASSERT_NE(compute_, nullptr) << "an OpenCL device is listed, but none is available";
 }
 
 }  // namespace ks::test

@@ -1,6 +1,8 @@
 #pragma once
 // OpenCL devices for the tests: whether there is one, and a context on the one
 // the kernel tests run on. Needs ks_compute.
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -37,5 +39,17 @@ inline DeviceDescriptor fakeDevice(int platformIndex, int deviceIndex, const std
 // A context on a GPU when there is one (the GPU machine also lists PoCL), else
 // on any available device, with testKernelsDir(); null when there is none.
 std::unique_ptr<ComputeContext> makeTestCompute();
+
+// makeTestCompute's context, made once for the whole test executable (each
+// context builds its kernels again: slow on PoCL); null when there is no device.
+ComputeContext* sharedTestCompute();
+
+// A fixture for tests that run kernels on sharedTestCompute(): without a usable
+// OpenCL device the test skips and says why (fails where KS_REQUIRE lists opencl).
+class SharedComputeTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  ComputeContext* compute_ = nullptr;
+};
 
 }  // namespace ks::test

@@ -30,15 +30,9 @@
 #include "compute/image_transpose.h"
 #include "compute/kernel_op.h"
 #include "test_devices.h"
-#include "test_require.h"
 
 namespace ks {
 namespace {
-
-ComputeContext* sharedCompute() {
-  static std::unique_ptr<ComputeContext> compute = test::makeTestCompute();
-  return compute.get();
-}
 
 struct Size {
   int width, height;
@@ -73,13 +67,8 @@ std::string difference(const HostImage& got, const HostImage& want, int toleranc
   return o.str();
 }
 
-class ImageKernels : public ::testing::Test {
+class ImageKernels : public test::SharedComputeTest {
  protected:
-  void SetUp() override {
-    KS_NEED("opencl", test::openClMissing());
-    compute_ = sharedCompute();
-    ASSERT_NE(compute_, nullptr) << "an OpenCL device is listed, but none is available";
-  }
   Buffer upload(const HostImage& image) {
     Buffer b(compute_->context(), CL_MEM_READ_WRITE, image.data.size());
     compute_->queue().writeBuffer(b, 0, image.data.size(), image.data.data());
@@ -121,7 +110,6 @@ class ImageKernels : public ::testing::Test {
   bool runnable(const HistogramConfig& c, int channels) {
     return imageHistogramConfigProblem(c, compute_->device(), channels).empty();
   }
-  ComputeContext* compute_ = nullptr;
 };
 
 // A runner built for `channels`, or null (and a note) when the compiled kernel
@@ -750,7 +738,8 @@ std::vector<HistogramConfig> histogramConfigs(int channels) {
   fused.copies = channels == 1 ? 32 : 2;
   fused.groupsPerComputeUnit = 2;
   std::vector<HistogramConfig> configs = {sub, flushed, atomic, copies, fused, defaultHistogramConfig(channels)};
-  if (ComputeContext* compute = sharedCompute()) configs.push_back(defaultHistogramConfig(channels, compute->device()));
+  if (ComputeContext* compute = test::sharedTestCompute())
+    configs.push_back(defaultHistogramConfig(channels, compute->device()));
   for (const auto& v : imageHistogramVariants())  // a new variant must be added here
     EXPECT_TRUE(std::any_of(configs.begin(), configs.end(), [&](const HistogramConfig& c) { return c.variant == v.name; }))
         << v.name;
@@ -1302,7 +1291,7 @@ TEST(ImageVariantTables, TheHistogramTestConfigurationsFitAGpuToo) {
   const DeviceDescriptor gpu = fakeH200();
   for (int channels : imageChannelCounts()) {
     std::vector<HistogramConfig> configs = histogramConfigs(channels);
-    if (sharedCompute()) configs.pop_back();
+    if (test::sharedTestCompute()) configs.pop_back();
     for (const HistogramConfig& c : configs)
       EXPECT_EQ(imageHistogramConfigProblem(c, gpu, channels), "") << describeHistogramConfig(c) << ", " << channels;
   }

@@ -613,6 +613,39 @@ INSTANTIATE_TEST_SUITE_P(Drawing, ParticleRender,
                            return info.param == ParticleDrawing::PointSprites ? "PointSprites" : "ComputeSplat";
                          });
 
+// A renderer made after another on the same GL (the N-body scene of a device switch) takes the
+// first one's calibration over: the switch's frame drew the calibration pictures again (issue 22).
+TEST(ParticleSplatCalibration, IsDrawnOncePerGl) {
+  KS_NEED("gl", glEnvironment().skipReason);
+  const Framebuffer target(kWidth, kHeight);
+  glBindFramebuffer(GL_FRAMEBUFFER, target.get());
+  glViewport(0, 0, kWidth, kHeight);
+  GLuint name = 0;
+  glGenBuffers(1, &name);
+  const GlBuffer buffer(name);
+  const glm::vec4 particle(0.0f, 0.0f, 0.0f, 0.5f);
+  glBindBuffer(GL_ARRAY_BUFFER, name);
+  glBufferData(GL_ARRAY_BUFFER, sizeof particle, &particle, GL_STATIC_DRAW);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  ParticleStyle style;
+  style.drawing = ParticleDrawing::ComputeSplat;
+
+  ParticleRenderer first;
+  first.draw(name, 1, glm::mat4(1.0f), style);
+  ASSERT_NE(first.splat(), nullptr) << first.splatNotUsedReason();
+  const int drawn = ParticleRenderer::splatCalibrationsDrawn();
+  EXPECT_GE(drawn, 1);
+  ParticleRenderer second;
+  second.draw(name, 1, glm::mat4(1.0f), style);
+  ASSERT_NE(second.splat(), nullptr) << second.splatNotUsedReason();
+  EXPECT_EQ(ParticleRenderer::splatCalibrationsDrawn(), drawn) << "the second renderer drew the calibration again";
+  EXPECT_EQ(second.splat()->rules.subpixelStep, first.splat()->rules.subpixelStep);
+  EXPECT_EQ(second.splat()->rules.edgeRule, first.splat()->rules.edgeRule);
+  EXPECT_EQ(second.splatCalibrationMismatches(), first.splatCalibrationMismatches());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glCheck("after the calibration test");
+}
+
 // The compute splat draws what the point sprites draw: random particles of several sizes (with
 // and without distance attenuation, so sizes fall between whole pixels and below one), every
 // colour map, brightness past saturation, particles piled on one spot, off the screen and behind

@@ -16,7 +16,6 @@
 #include "compute/rotate_coverage.h"
 #include "compute/rotate_coverage_reference.h"
 #include "test_devices.h"
-#include "test_require.h"
 
 namespace ks {
 namespace {
@@ -121,16 +120,7 @@ TEST(RotateCoverage, MoreFillThanTheHistogramHoldsIsAnErrorNotAWrap) {
   EXPECT_EQ(r.statistics.channels[0].median, 9);
 }
 
-class RotatedHistogram : public ::testing::Test {
- protected:
-  void SetUp() override {
-    KS_NEED("opencl", test::openClMissing());
-    static std::unique_ptr<ComputeContext> shared = test::makeTestCompute();
-    compute_ = shared.get();
-    ASSERT_NE(compute_, nullptr) << "an OpenCL device is listed, but none is available";
-  }
-  ComputeContext* compute_ = nullptr;
-};
+using RotatedHistogram = test::SharedComputeTest;
 
 std::vector<HistogramConfig> histogramCases(int channels) {
   HistogramConfig sub;
