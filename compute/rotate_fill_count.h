@@ -1,7 +1,7 @@
 #pragma once
 // A run's fill count (compute/rotate_coverage.h) that does not hold the frame that
-// starts the run (issue 22). Nearest and bilinear bisect each output row, well under
-// a millisecond for any picture: counted at once. The forward (seed) mapping repeats
+// starts the run (issue 22). Nearest and bilinear solve each output row's span in
+// constant time (tens of microseconds for any picture): counted at once. The forward (seed) mapping repeats
 // the scatter, a pass over every source pixel (100-112 ms for a 6000x4000 picture):
 // counted on a thread of its own, the result read once ready(). The same function
 // counts either way, so the count stays exact.
