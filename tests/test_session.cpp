@@ -207,7 +207,7 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheOpenImage) {
   frameUntilIdle();
   ASSERT_EQ(state_.image.path, path) << state_.image.message;
   for (int round = 0; round < 2; ++round) {
-    state_.commands.push(SwitchDevice{*state_.activeDevice == 0 ? 1 : 0});
+    state_.commands.push(SwitchDevice{*state_.activeDevice == 0 ? size_t{1} : size_t{0}});
     frameUntilIdle();
     EXPECT_EQ(state_.image.path, path) << state_.image.message;
     EXPECT_EQ(state_.image.width, 21);
