@@ -389,14 +389,14 @@ TEST_F(ImageBackgroundRunsTest, TheForwardRotationsFillIsCountedOffTheFrame) {
   if (state_.activeDevice == other) {  // a context of its own, made with the device listed as a GPU
     for (size_t i = 0; i < state_.devices.size() && state_.activeDevice == other; ++i)
       if (i != other) {
-        state_.requestedDevice = i;
+        state_.commands.push(SwitchDevice{i});
         frameUntilIdle();
       }
     ASSERT_NE(state_.activeDevice, other) << state_.deviceMessage;
   }
   state_.devices[other].kind = DeviceKind::Gpu;
-  state_.requestedDevice = other;
-  state_.requestedScene = SceneKind::Image;
+  state_.commands.push(SwitchDevice{other});
+  state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.activeDevice, other) << state_.deviceMessage;
   ASSERT_EQ(state_.scene, SceneKind::Image);
