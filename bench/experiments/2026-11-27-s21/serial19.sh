@@ -1,7 +1,8 @@
 #!/bin/bash
 # Issue 19, session 21: does ordering OpenCL's and GL's work one after the other on the CPU
 # (no overlap, so the GPU never time-slices between the two contexts) shorten the image lab's
-# spinning frame? .gpu/main = main (0a20db1), .gpu/x19 = main + KS_X_SERIAL switches
+# spinning frame? .gpu/main = main (0a20db1) with the start-up fix (the rsqrt check) and the particle
+# drawing's small changes, .gpu/x19 = the same + KS_X_SERIAL switches
 # (branch s21-x19): bit 1 glFinish before a run, bit 2 the run waited for before GL draws.
 # Headless EGL, external path, started as a user starts it; alternating, two rounds.
 . .gpu/device-env.sh >/dev/null

@@ -1,4 +1,7 @@
 #!/bin/bash
+# Session 21: the headless viewer hung at start on the H200. Starts it, waits 25 s, lists its threads and
+# takes every thread's backtrace with cuda-gdb (the device has no gdb). .gpu/dbg/kernelscope: build/kernelscope
+# with only its debug sections stripped, so that functions keep their names.
 . .gpu/device-env.sh >/dev/null
 D=$(mktemp -d)
 .gpu/dbg/kernelscope --headless --kernels-dir kernels --config-dir $D --frames 420 --record 300 --warmup 100 --spin 30 --interop external /tmp/photo6000.ppm > $OUT/app.txt 2>&1 &
