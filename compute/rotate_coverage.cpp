@@ -1,6 +1,7 @@
 #include "compute/rotate_coverage.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -71,13 +72,53 @@ int64_t floorDiv(int64_t a, int64_t b) {
   return q;
 }
 
-// [begin, end) of the x in [0, n) with slope * x >= bound: one span, as the test is
-// linear in x (empty when begin >= end).
-std::pair<int64_t, int64_t> spanAtLeast(int64_t slope, int64_t bound, int n) {
-  if (slope == 0) return bound <= 0 ? std::pair<int64_t, int64_t>(0, n) : std::pair<int64_t, int64_t>(0, 0);
-  if (slope > 0) return {std::max<int64_t>(0, -floorDiv(-bound, slope)), n};  // x >= ceil(bound / slope)
-  return {0, std::min<int64_t>(n, floorDiv(bound, slope) + 1)};                // x <= floor(bound / slope)
-}
+// floor(n(y) / divisor) for n(y) = n0 + y * step, y = 0, 1, 2, ...: one division
+// to start, then additions (a row's bounds move by the same amount from row to row).
+class FloorDivisionSteps {
+ public:
+  FloorDivisionSteps(int64_t n0, int64_t step, int64_t divisor)
+      : divisor_(divisor), q_(floorDiv(n0, divisor)), r_(n0 - q_ * divisor),
+        stepQ_(floorDiv(step, divisor)), stepR_(step - stepQ_ * divisor) {}
+  int64_t quotient() const { return q_; }
+  void next() {
+    q_ += stepQ_;
+    r_ += stepR_;  // both in [0, divisor): one carry at most
+    if (r_ >= divisor_) {
+      r_ -= divisor_;
+      ++q_;
+    }
+  }
+
+ private:
+  int64_t divisor_, q_, r_, stepQ_, stepR_;
+};
+
+// The x in [0, n) with slope * x >= bound(y), one span, row after row, where
+// bound(y) = bound0 + y * boundStep: the test is linear in x and the bound in y.
+class SpanAtLeastSteps {
+ public:
+  SpanAtLeastSteps(int64_t slope, int64_t bound0, int64_t boundStep, int n)
+      : slope_(slope), n_(n), bound_(bound0), boundStep_(boundStep),
+        // x >= ceil(bound / slope) = -floor(-bound / slope) when slope > 0;
+        // x <= floor(bound / slope) = floor(-bound / -slope) when slope < 0.
+        quotient_(-bound0, -boundStep, slope == 0 ? 1 : std::abs(slope)) {}
+  // [begin, end) for the current row (empty when begin >= end); then the next row.
+  std::pair<int64_t, int64_t> span() const {
+    if (slope_ == 0) return bound_ <= 0 ? std::pair<int64_t, int64_t>(0, n_) : std::pair<int64_t, int64_t>(0, 0);
+    if (slope_ > 0) return {std::max<int64_t>(0, -quotient_.quotient()), n_};
+    return {0, std::min<int64_t>(n_, quotient_.quotient() + 1)};
+  }
+  void next() {
+    bound_ += boundStep_;
+    quotient_.next();
+  }
+
+ private:
+  int64_t slope_;
+  int64_t n_;
+  int64_t bound_, boundStep_;
+  FloorDivisionSteps quotient_;
+};
 
 void requireLayout(const ImageLayout& in) {
   if (std::string p = imageLayoutProblem(in); !p.empty()) throw std::invalid_argument(p);
@@ -100,19 +141,22 @@ uint64_t rotateFillPixelCount(const ImageLayout& in, const RotateParams& params,
   // covered pixels are one span, found in constant time per row.
   constexpr int64_t kUnit = int64_t{1} << 17;
   const int64_t ax = 2 * static_cast<int64_t>(r.cosQ16), ay = -2 * static_cast<int64_t>(r.sinQ16);
+  // Row y's first source point is q0 + y * (2 sin, 2 cos) (sourcePoint is linear in y).
+  const Point q0 = sourcePoint(0, 0, in, out, r);
+  const int64_t bx = q0.x - test.shift, by = q0.y - test.shift;
+  const int64_t dbx = 2 * static_cast<int64_t>(r.sinQ16), dby = 2 * static_cast<int64_t>(r.cosQ16);
+  SpanAtLeastSteps spans[] = {SpanAtLeastSteps(ax, test.low * kUnit - bx, -dbx, out.width),
+                              SpanAtLeastSteps(-ax, bx - ((test.highX + 1) * kUnit - 1), dbx, out.width),
+                              SpanAtLeastSteps(ay, test.low * kUnit - by, -dby, out.width),
+                              SpanAtLeastSteps(-ay, by - ((test.highY + 1) * kUnit - 1), dby, out.width)};
   uint64_t covered = 0;
   for (int y = 0; y < out.height; ++y) {
-    const Point q0 = sourcePoint(0, y, in, out, r);
-    const int64_t bx = q0.x - test.shift, by = q0.y - test.shift;
-    const std::pair<int64_t, int64_t> spans[] = {
-        spanAtLeast(ax, test.low * kUnit - bx, out.width),
-        spanAtLeast(-ax, bx - ((test.highX + 1) * kUnit - 1), out.width),
-        spanAtLeast(ay, test.low * kUnit - by, out.width),
-        spanAtLeast(-ay, by - ((test.highY + 1) * kUnit - 1), out.width)};
     int64_t begin = 0, end = out.width;
-    for (const auto& span : spans) {
+    for (SpanAtLeastSteps& s : spans) {
+      const std::pair<int64_t, int64_t> span = s.span();
       begin = std::max(begin, span.first);
       end = std::min(end, span.second);
+      s.next();
     }
     if (end > begin) covered += static_cast<uint64_t>(end - begin);
   }
