@@ -287,6 +287,7 @@ struct AppState {
   } programCache;
   bool headless = false;
   bool vsync = true;
+  double panelsPerSecond = 0.0;  // the panels are built at most this often (0: every frame; app/panel_pacing.h)
   FrameStats stats;
   SceneKind scene = SceneKind::NBody;
   PatternParams pattern;

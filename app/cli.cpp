@@ -390,6 +390,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
       ->check(CLI::Range(1, 1000000));
   bool noVsync = false;
   app.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
+  app.add_option("--panel-rate", options.panelsPerSecond,
+                 "Build the panels at most this many times a second (default 240; 0: every frame). The kernels run "
+                 "and the picture is drawn every frame; frames in between show the panels as last built")
+      ->check(CLI::Range(0.0, 100000.0));
   app.footer(
       "Exit codes: 0 ok, 1 other failure, 2 bad usage, 3 no OpenCL platform, 4 no usable OpenCL device,\n"
       "5 OpenGL/EGL context creation failed, 6 kernels directory missing, 7 a kernel failed to build.");

@@ -12,6 +12,7 @@
 #include "compute/device_list.h"
 #include "compute/exit_code.h"
 #include "compute/interop/interop_path.h"
+#include "app/panel_pacing.h"
 
 namespace ks {
 
@@ -103,6 +104,7 @@ struct AppOptions {
   bool sizeGiven = false;
   bool listDevices = false;
   bool vsync = true;
+  double panelsPerSecond = PanelPacing::kDefaultPerSecond;  // --panel-rate; 0: every frame
   std::optional<InteropPath> interop;
   std::string scene;  // nbody (default), julia or image (the default when an image is given)
   // Positional: the first opens in the image lab; the rest are ignored, and the lab says

@@ -759,7 +759,6 @@ void ImageScene::pipelineFailed(AppState& state, const std::exception& e) {
 
 void ImageScene::update(AppState& state, double seconds) {
   ImageLabState& lab = state.image;
-  renderer_.beginFrame();
   slowGlWorkThisFrame_ = false;
   // A background run that finished is handed to GL first: shown below if it is quick.
   pollBackgroundRun(state);

@@ -11,6 +11,11 @@
 namespace ks {
 
 void LabRenderer::push(ImDrawList* list, Draw draw) {
+  // The last build's draws until the panels are built again: its draw data points at them.
+  if (ImGui::GetFrameCount() != drawsFrame_) {
+    draws_.clear();
+    drawsFrame_ = ImGui::GetFrameCount();
+  }
   draws_.push_back(draw);
   list->AddCallback(&LabRenderer::render, &draws_.back());
   // ImGui's own program, buffers and textures again for what follows.
@@ -18,14 +23,14 @@ void LabRenderer::push(ImDrawList* list, Draw draw) {
 }
 
 void LabRenderer::add(ImDrawList* list, Picture which, ImVec2 p0, ImVec2 p1) {
-  if (SharedImage* image = images_[static_cast<int>(which)]) push(list, {this, image, nullptr, 0, false, {}, p0, p1});
+  if (images_[static_cast<int>(which)]) push(list, {this, false, which, 0, false, {}, p0, p1});
 }
 
 void LabRenderer::addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1,
                                float top, bool overlay) {
   if (histogram_)
-    push(list, {this, nullptr, histogram_, channel, logScale, {colour.x, colour.y, colour.z, colour.w}, p0, p1, top,
-                overlay});
+    push(list, {this, true, Picture::Original, channel, logScale, {colour.x, colour.y, colour.z, colour.w}, p0, p1,
+                top, overlay});
 }
 
 void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
@@ -45,16 +50,17 @@ void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
   const PictureRect rect{d.p0.x - origin.x, d.p0.y - origin.y, d.p1.x - d.p0.x, d.p1.y - d.p0.y,
                          static_cast<int>(size.x), static_cast<int>(size.y)};
   LabRenderer& self = *d.self;
-  if (d.image) {
-    SharedImage& image = *d.image;
+  if (!d.histogram) {
+    if (!self.images_[static_cast<int>(d.which)]) return;
+    SharedImage& image = *self.images_[static_cast<int>(d.which)];
     if (!image.hasPicture()) image.finishUpdates();  // the first frame of a picture: nothing older to show
     if (!image.hasPicture()) return;
     if (!self.quad_) self.quad_ = std::make_unique<ImageQuad>();
     self.quad_->draw(image.texture(), image.width(), image.height(), image.levelCount(),
                      image.view() == TextureView::Smooth, rect);
     image.drawnByGl();
-  } else if (d.histogram) {
-    HistogramDisplay& histogram = *d.histogram;
+  } else if (self.histogram_) {
+    HistogramDisplay& histogram = *self.histogram_;
     if (!histogram.texture()) return;
     if (!self.plot_) self.plot_ = std::make_unique<HistogramPlot>();
     const ImVec4 frame = d.overlay ? ImVec4(0, 0, 0, 0) : ImGui::GetStyle().Colors[ImGuiCol_FrameBg];

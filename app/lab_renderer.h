@@ -28,10 +28,10 @@ class LabRenderer {
   bool has(Picture which) const { return images_[static_cast<int>(which)] != nullptr; }
   const SharedImage* image(Picture which) const { return images_[static_cast<int>(which)]; }
   void setHistogram(HistogramDisplay* histogram) { histogram_ = histogram; }
-  // Forgets the last frame's draws; once per frame, before add.
-  void beginFrame() { draws_.clear(); }
   // The picture stretched over p0..p1 (screen pixels), clipped to the list's clip
-  // rectangle; drawn when ImGui renders this frame. Nothing when there is none.
+  // rectangle; drawn whenever ImGui renders the panels built this frame (frames that
+  // do not build them draw them again: app/panel_pacing.h), each time the scene's
+  // newest picture. Nothing when there is none.
   void add(ImDrawList* list, Picture which, ImVec2 p0, ImVec2 p1);
   // Channel `channel` of the histogram as bars over p0..p1 (nothing before the
   // first histogram has reached GL). `top`: the count at full height (0: the
@@ -40,10 +40,12 @@ class LabRenderer {
                     float top = 0.0f, bool overlay = false);
 
  private:
+  // What to draw, by name: the picture or histogram the scene holds when it is drawn
+  // (a run may have replaced it since the panels were built).
   struct Draw {
     LabRenderer* self;
-    SharedImage* image;           // a picture, or
-    HistogramDisplay* histogram;  // a histogram channel
+    bool histogram;  // a histogram channel, or
+    Picture which;   // a picture
     int channel;
     bool logScale;
     std::array<float, 4> colour;
@@ -56,6 +58,7 @@ class LabRenderer {
   SharedImage* images_[2] = {nullptr, nullptr};
   HistogramDisplay* histogram_ = nullptr;
   std::deque<Draw> draws_;               // stable addresses: the commands point at them
+  int drawsFrame_ = -1;                  // the ImGui frame they were added in
   std::unique_ptr<ImageQuad> quad_;      // made at the first draw, with the GL context current
   std::unique_ptr<HistogramPlot> plot_;  // likewise
 };

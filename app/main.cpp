@@ -203,6 +203,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   ks::AppState state;
   state.headless = headless;
   state.vsync = vsync;
+  state.panelsPerSecond = options.panelsPerSecond;
   initialState(state, settings, options, configDir);
   state.surfaceDescription = surface->description();
   state.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
@@ -225,6 +226,8 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   ks::RunRecorder recorder;
   ks::GpuMonitor gpuMonitor;  // NVML, sampled on a thread of its own
   ks::SweepRunner sweeper;
+  ks::PanelPacing panelPacing(options.panelsPerSecond);
+  unsigned long long panelsSceneGeneration = 0;  // the scene the panels were last built for
 
   // ---- frames --------------------------------------------------------------
   const auto start = Clock::now();
@@ -255,22 +258,29 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
     if (state.vsync != appliedVsync) surface->setVsync(appliedVsync = state.vsync);
     state.phases.mark(ks::FrameStage::Update);
 
-    imgui.newFrame(dt);
-    ks::handleShortcuts(state, surface->takePressedKeys());
-    if (state.commands.takeAny<ks::ToggleFullscreen>()) surface->toggleFullscreen();
-    const ks::SurfaceSize fb = surface->framebufferSize();
-    if (const ImGuiIO& io = ImGui::GetIO(); !headless && !io.WantCaptureMouse)
-      session.handleInput(io.MouseDelta.x, io.MouseDelta.y, io.MouseDown[0], io.MouseDown[1], io.MouseWheel,
-                          fb.height);
-    ks::drawPanels(state);
+    // The panels at most options.panelsPerSecond times a second; the last frames of a
+    // --frames run always (their screenshot and state dump show this frame's figures).
+    const bool lastFrames = options.frames != 0 && state.stats.frames + 1 >= static_cast<unsigned long long>(options.frames);
+    const bool buildPanels = panelPacing.due(now, lastFrames || session.sceneGeneration() != panelsSceneGeneration);
+    panelsSceneGeneration = session.sceneGeneration();
+    if (buildPanels) {
+      imgui.newFrame(panelPacing.secondsBetweenBuilds());
+      ks::handleShortcuts(state, surface->takePressedKeys());
+      if (state.commands.takeAny<ks::ToggleFullscreen>()) surface->toggleFullscreen();
+      if (const ImGuiIO& io = ImGui::GetIO(); !headless && !io.WantCaptureMouse)
+        session.handleInput(io.MouseDelta.x, io.MouseDelta.y, io.MouseDown[0], io.MouseDown[1], io.MouseWheel,
+                            surface->framebufferSize().height);
+      ks::drawPanels(state);
+    }
     state.phases.mark(ks::FrameStage::Ui);
+    const ks::SurfaceSize fb = surface->framebufferSize();
 
     surface->bindDrawTarget();
     renderTimer.begin();
     glClearColor(0.06f, 0.07f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     session.draw(state, fb.width, fb.height);
-    imgui.render();
+    imgui.render(buildPanels);
     renderTimer.end();
     state.breakdown.renderMs = renderTimer.lastMs();
     try {

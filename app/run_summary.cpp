@@ -56,6 +56,10 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
               state.breakdown.renderMs);
   std::printf("  frame breakdown (medians over the last %zu frames, ms): %s\n", state.profiler.window(),
               describeStageMedians(state.profiler).c_str());
+  if (state.panelsPerSecond > 0.0)
+    std::printf("  panels:    built at most %g times a second (--panel-rate); frames in between draw them as last "
+                "built, so their UI stage is near 0\n",
+                state.panelsPerSecond);
   // Each kernel against the ceilings measured on this device (the Profiler's roofline).
   for (const TimedKernelBound& k : timedKernelBounds(state)) {
     const std::string bound = k.bound.label();

@@ -198,6 +198,7 @@ void Session::activate(size_t index, AppState& state, std::optional<NBodySystem>
   // holds objects of the old interop backend and context).
   ceilings_.stop();
   scene_ = std::move(scene);
+  ++sceneGeneration_;
   interop_ = std::move(interop);
   compute_ = std::move(compute);
   state.activeDevice = index;
@@ -272,6 +273,7 @@ void Session::applyRequests(AppState& state) {
       state.scene = kind;
       try {
         scene_ = makeScene(kind, *compute_, *interop_, state, std::nullopt);
+        ++sceneGeneration_;
       } catch (const std::exception& e) {
         state.scene = previous;
         state.report(std::string("cannot open the scene: ") + e.what());

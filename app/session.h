@@ -79,6 +79,9 @@ class Session {
   bool workInFlight();
   // The N-body bodies as they are now (empty in other scenes).
   std::optional<NBodySystem> snapshot() { return scene_->snapshot(); }
+  // Changes whenever the scene is replaced: panels built before point at its GL objects
+  // (app/lab_renderer.h), so the frame that replaces it builds them again.
+  unsigned long long sceneGeneration() const { return sceneGeneration_; }
 
  private:
   // Builds context, interop and scene for devices[index]; throws on failure,
@@ -113,6 +116,7 @@ class Session {
   std::unique_ptr<ComputeContext> compute_;
   std::unique_ptr<InteropBackend> interop_;
   std::unique_ptr<Scene> scene_;
+  unsigned long long sceneGeneration_ = 0;
   CeilingsRunner ceilings_;  // measures on compute_: goes before it
 };
 

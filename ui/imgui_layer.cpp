@@ -99,9 +99,10 @@ void ImGuiLayer::newFrame(double deltaSeconds) {
   ImGui::NewFrame();
 }
 
-void ImGuiLayer::render() {
-  ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+void ImGuiLayer::render(bool built) {
+  // The last draw data stays valid until the next ImGui::NewFrame.
+  if (built) ImGui::Render();
+  if (ImDrawData* data = ImGui::GetDrawData()) ImGui_ImplOpenGL3_RenderDrawData(data);
 }
 
 }  // namespace ks

@@ -17,7 +17,8 @@ class ImGuiLayer {
   ImGuiLayer(const ImGuiLayer&) = delete;
   ImGuiLayer& operator=(const ImGuiLayer&) = delete;
   void newFrame(double deltaSeconds);
-  void render();
+  // Draws the panels: as built since newFrame (`built`), else as last built.
+  void render(bool built = true);
   // Which font the UI uses and at what size, or why ImGui's own: for the log.
   const std::string& fontMessage() const { return fontMessage_; }
   bool usesBuiltInFont() const { return builtInFont_; }

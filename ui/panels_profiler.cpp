@@ -159,7 +159,7 @@ void stackedBreakdown(const FrameProfiler& profiler, size_t first, size_t last, 
   }
 }
 
-void frameBreakdown(const FrameProfiler& profiler) {
+void frameBreakdown(const FrameProfiler& profiler, double panelsPerSecond) {
   const auto& history = profiler.stageHistory();
   if (history.empty()) return;
   // Both charts on the frames' scale: the CPU stages add up to the frame time.
@@ -167,6 +167,11 @@ void frameBreakdown(const FrameProfiler& profiler) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("where each frame's time went (CPU, wall clock)");
   ImGui::PopTextWrapPos();
+  if (panelsPerSecond > 0.0 && ImGui::IsItemHovered())
+    ImGui::SetTooltip("The panels are built at most %g times a second (--panel-rate); frames in between draw them\n"
+                      "as last built and spend almost nothing on the UI stage. The kernels run and the picture is\n"
+                      "drawn every frame.",
+                      panelsPerSecond);
   stackedBreakdown(profiler, 0, kCpuStageCount, tallest, 80.0f);
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("what the GPU ran for each frame, meanwhile (OpenCL events, GL timer)");
@@ -264,7 +269,7 @@ void drawProfilerPanel(AppState& state) {
     if (resetBeside) ImGui::SameLine();
     if (ImGui::Button("Reset")) state.profiler.clear();
     frameGraph(state.profiler);
-    frameBreakdown(state.profiler);
+    frameBreakdown(state.profiler, state.panelsPerSecond);
     if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
       statsTable("stages", state.profiler, false);
       statsTable("kernels", state.profiler, true);
