@@ -93,31 +93,45 @@ class FloorDivisionSteps {
   int64_t divisor_, q_, r_, stepQ_, stepR_;
 };
 
-// The x in [0, n) with slope * x >= bound(y), one span, row after row, where
-// bound(y) = bound0 + y * boundStep: the test is linear in x and the bound in y.
-class SpanAtLeastSteps {
+// One of the four bounds on a row's covered pixels: x in [0, n) with
+// slope * x >= bound(y), bound(y) = bound0 + y * boundStep (linear in x and in y).
+struct RowBound {
+  int64_t slope, bound0, boundStep;
+};
+
+// Where the pixels that pass two bounds of opposite slopes (one axis of the picture)
+// begin and end, row after row: x >= ceil(bound / slope) for the positive slope,
+// x <= floor(bound / slope) for the negative one. A zero slope (a quarter turn)
+// passes all of a row or none of it.
+class AxisSpanSteps {
  public:
-  SpanAtLeastSteps(int64_t slope, int64_t bound0, int64_t boundStep, int n)
-      : slope_(slope), n_(n), bound_(bound0), boundStep_(boundStep),
-        // x >= ceil(bound / slope) = -floor(-bound / slope) when slope > 0;
-        // x <= floor(bound / slope) = floor(-bound / -slope) when slope < 0.
-        quotient_(-bound0, -boundStep, slope == 0 ? 1 : std::abs(slope)) {}
-  // [begin, end) for the current row (empty when begin >= end); then the next row.
-  std::pair<int64_t, int64_t> span() const {
-    if (slope_ == 0) return bound_ <= 0 ? std::pair<int64_t, int64_t>(0, n_) : std::pair<int64_t, int64_t>(0, 0);
-    if (slope_ > 0) return {std::max<int64_t>(0, -quotient_.quotient()), n_};
-    return {0, std::min<int64_t>(n_, quotient_.quotient() + 1)};
-  }
-  void next() {
-    bound_ += boundStep_;
-    quotient_.next();
+  AxisSpanSteps(const RowBound& a, const RowBound& b)
+      : moving_(a.slope != 0),
+        first_(a.slope >= 0 ? a : b),
+        second_(a.slope >= 0 ? b : a),
+        // ceil(bound / s) = -floor(-bound / s) for s > 0; floor(bound / s) = floor(-bound / -s) for s < 0.
+        begin_(-first_.bound0, -first_.boundStep, moving_ ? first_.slope : 1),
+        end_(-second_.bound0, -second_.boundStep, moving_ ? -second_.slope : 1),
+        still0_(first_.bound0), still1_(second_.bound0) {}
+  // Narrows [begin, end) to this row's pixels, then steps to the next row.
+  void narrow(int64_t& begin, int64_t& end) {
+    if (moving_) {
+      begin = std::max(begin, -begin_.quotient());
+      end = std::min(end, end_.quotient() + 1);
+      begin_.next();
+      end_.next();
+    } else {
+      if (still0_ > 0 || still1_ > 0) end = begin;
+      still0_ += first_.boundStep;
+      still1_ += second_.boundStep;
+    }
   }
 
  private:
-  int64_t slope_;
-  int64_t n_;
-  int64_t bound_, boundStep_;
-  FloorDivisionSteps quotient_;
+  bool moving_;
+  RowBound first_, second_;  // the positive slope (where the span begins), the negative one
+  FloorDivisionSteps begin_, end_;
+  int64_t still0_, still1_;  // the bounds themselves, for a zero slope
 };
 
 void requireLayout(const ImageLayout& in) {
@@ -145,19 +159,13 @@ uint64_t rotateFillPixelCount(const ImageLayout& in, const RotateParams& params,
   const Point q0 = sourcePoint(0, 0, in, out, r);
   const int64_t bx = q0.x - test.shift, by = q0.y - test.shift;
   const int64_t dbx = 2 * static_cast<int64_t>(r.sinQ16), dby = 2 * static_cast<int64_t>(r.cosQ16);
-  SpanAtLeastSteps spans[] = {SpanAtLeastSteps(ax, test.low * kUnit - bx, -dbx, out.width),
-                              SpanAtLeastSteps(-ax, bx - ((test.highX + 1) * kUnit - 1), dbx, out.width),
-                              SpanAtLeastSteps(ay, test.low * kUnit - by, -dby, out.width),
-                              SpanAtLeastSteps(-ay, by - ((test.highY + 1) * kUnit - 1), dby, out.width)};
+  AxisSpanSteps xSpan({ax, test.low * kUnit - bx, -dbx}, {-ax, bx - ((test.highX + 1) * kUnit - 1), dbx});
+  AxisSpanSteps ySpan({ay, test.low * kUnit - by, -dby}, {-ay, by - ((test.highY + 1) * kUnit - 1), dby});
   uint64_t covered = 0;
   for (int y = 0; y < out.height; ++y) {
     int64_t begin = 0, end = out.width;
-    for (SpanAtLeastSteps& s : spans) {
-      const std::pair<int64_t, int64_t> span = s.span();
-      begin = std::max(begin, span.first);
-      end = std::min(end, span.second);
-      s.next();
-    }
+    xSpan.narrow(begin, end);
+    ySpan.narrow(begin, end);
     if (end > begin) covered += static_cast<uint64_t>(end - begin);
   }
   return static_cast<uint64_t>(out.pixels()) - covered;
