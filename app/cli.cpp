@@ -391,8 +391,10 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   bool noVsync = false;
   app.add_flag("--no-vsync", noVsync, "Do not wait for the display's refresh");
   app.add_option("--panel-rate", options.panelsPerSecond,
-                 "Build the panels at most this many times a second (default 240; 0: every frame). The kernels run "
-                 "and the picture is drawn every frame; frames in between show the panels as last built")
+                 "Build the panels at most this many times a second (default " +
+                     std::to_string(static_cast<int>(PanelPacing::kDefaultPerSecond)) +
+                     "; 0: every frame). The kernels run and the picture is drawn every frame; frames in between "
+                     "show the panels as last built")
       ->check(CLI::Range(0.0, 100000.0));
   app.footer(
       "Exit codes: 0 ok, 1 other failure, 2 bad usage, 3 no OpenCL platform, 4 no usable OpenCL device,\n"
