@@ -166,6 +166,11 @@ void SharedBufferPair::finishUpdates() {
   showPending();
 }
 
+void SharedBufferPair::makeBoth() {
+  for (auto& buffer : buffers_)
+    if (!buffer) buffer = backend_->createBuffer(bytes_);
+}
+
 void SharedBufferPair::drawnByGl() {
   if (SharedBuffer* buffer = shown()) buffer->drawnByGl();
 }

@@ -126,6 +126,11 @@ class SharedBufferPair {
   bool updatePending() const { return pending_ >= 0; }
   // GL commands issued so far read the shown buffer (SharedBuffer::drawnByGl).
   void drawnByGl();
+  // Whether both buffers exist; makeBoth() makes the second now (on a CPU's GL a big
+  // buffer costs tens of ms, which the caller puts in a frame of its own instead of
+  // in the frame that starts the second update).
+  bool bothMade() const { return buffers_[0] && buffers_[1]; }
+  void makeBoth();
   // Of the last update: its hand-over times (copy and wait once it was shown).
   const InteropTimings& timings() const { return timings_; }
 
@@ -177,6 +182,8 @@ class SharedImage {
   // update finished).
   GLuint texture() const { return hasPicture() ? textures_[static_cast<size_t>(buffers_.shownIndex())] : 0; }
   void drawnByGl() { buffers_.drawnByGl(); }
+  bool bothBuffersMade() const { return buffers_.bothMade(); }
+  void makeBothBuffers() { buffers_.makeBoth(); }
   const InteropTimings& timings() const { return buffers_.timings(); }
 
  private:
