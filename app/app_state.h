@@ -260,8 +260,9 @@ struct AppState {
   std::vector<DeviceDescriptor> devices;
   std::optional<size_t> activeDevice;      // index into devices
   std::string deviceMessage;               // outcome of the last switch
-  // A device switch being prepared: what it still builds off the frame ("switching to
-  // <device>: building kernel ... for <device>"), while the running scene goes on; else empty.
+  // A device switch or a scene being prepared: what it still builds off the frame ("switching
+  // to <device>: building kernel ... for <device>", "opening the image lab: building kernel
+  // display for <device>"), while the running scene goes on; else empty.
   std::string preparing;
   char extensionFilter[64] = "";
   // graphics

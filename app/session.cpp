@@ -11,6 +11,7 @@
 #include "app/pattern_scene.h"
 #include "app/render_surface.h"
 #include "app/scene_replacement.h"
+#include "app/scene_start_builds.h"
 #include "compute/device_ceilings.h"
 #include "compute/gl_share_probe.h"
 #include "compute/kernel_files.h"
@@ -266,7 +267,20 @@ void Session::applyRequests(AppState& state) {
   }
   if (switching.scene) {
     const SceneKind kind = *switching.scene;
+    if (kind != state.scene) {
+      // The programs the scene starts with compile on worker threads while the running
+      // scene goes on (issue 22: opening the image lab compiled display.cl in the frame,
+      // 2 s on PoCL); the request, and those after it, wait until none still compiles.
+      // The scene then finds them in the program cache, a failed one with its log.
+      const std::string building =
+          startKernelBuilds(*compute_, sceneStartBuilds(kind, compute_->device(), state));
+      if (!building.empty()) {
+        state.preparing = pendingReplacement(state).what + ": " + buildingKernelText(building, compute_->device());
+        return;
+      }
+    }
     switching.scene.reset();
+    state.preparing.clear();
     if (kind != state.scene) {
       const SceneKind previous = state.scene;
       state.scene = kind;
