@@ -260,8 +260,10 @@ struct AppState {
   std::vector<DeviceDescriptor> devices;
   std::optional<size_t> activeDevice;      // index into devices
   std::string deviceMessage;               // outcome of the last switch
-  // A device switch being prepared: what it still builds off the frame ("switching to
-  // <device>: building kernel ... for <device>"), while the running scene goes on; else empty.
+  // A device switch, a scene or a hot reload being prepared: what it still builds off the
+  // frame ("switching to <device>: building kernel ... for <device>", "opening the image lab:
+  // building kernel display for <device>", "kernels/nbody.cl changed: building kernel ..."),
+  // while the running scene goes on; else empty.
   std::string preparing;
   char extensionFilter[64] = "";
   // graphics

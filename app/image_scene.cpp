@@ -234,6 +234,21 @@ void ImageScene::reloadKernels(AppState& state) {
   state.image.dirty = true;  // show what the new kernels compute
 }
 
+std::vector<ProgramToBuild> ImageScene::programsInUse(const AppState&) const {
+  // As reloadKernels rebuilds them: each runner's configuration, else the one last asked for.
+  const RotateConfig* rotate = rotator_ ? &rotator_->config() : applied_ ? &applied_->rotate : nullptr;
+  const bool transposing = applied_ && applied_->transpose;
+  const TransposeConfig* transpose =
+      !transposing ? nullptr : transposer_ ? &transposer_->config() : &applied_->transposeConfig;
+  const HistogramConfig* histogram =
+      histogrammer_ ? &histogrammer_->config() : applied_ ? &applied_->histogram : nullptr;
+  std::vector<ProgramToBuild> builds = {{"display.cl", "", "display"}};
+  for (ProgramToBuild& b :
+       imagePipelineBuilds(rotate, transpose, histogram, originalLayout_.channels, compute_.device()))
+    builds.push_back(std::move(b));
+  return builds;
+}
+
 void ImageScene::rebindInterop(InteropBackend& interop) {
   discardBackgroundRun();  // its picture belongs to the old backend
   lab_->runInFlight = false;

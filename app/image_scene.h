@@ -37,6 +37,7 @@ class ImageScene final : public Scene {
   ~ImageScene() override;
   void rebindInterop(InteropBackend& interop) override;
   void reloadKernels(AppState& state) override;
+  std::vector<ProgramToBuild> programsInUse(const AppState& state) const override;
   void update(AppState& state, double seconds) override;
   void draw(AppState& state, int viewportW, int viewportH) override;
   bool finishing() override;

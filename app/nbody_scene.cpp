@@ -9,6 +9,8 @@
 #include "app/app_state.h"
 #include "lab/tuning_cache.h"
 #include "compute/kernel_files.h"
+#include "compute/nbody_invariants.h"
+#include "compute/nbody_variants.h"
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_step_budget.h"
 #include "compute/nbody_tuning.h"
@@ -136,6 +138,15 @@ void NBodyScene::reloadKernels(AppState& state) {
   meterFailed_ = false;
   restartConservation();
   publishRunning(state);
+}
+
+std::vector<ProgramToBuild> NBodyScene::programsInUse(const AppState&) const {
+  // The display device's: a split's other devices build off the frame already (beginSplit).
+  const NBodyConfig& config = simulation_->config();
+  std::vector<ProgramToBuild> builds = {{kNBodyKernelFile, nbodyBuildOptions(config), "n-body " + describeNBodyConfig(config)}};
+  if (meter_)
+    builds.push_back({kNBodyInvariantsKernelFile, nbodyInvariantsBuildOptions(compute_.device(), meterFp64_), "energy meter"});
+  return builds;
 }
 
 void NBodyScene::publishRunning(AppState& state) const {

@@ -24,6 +24,7 @@ class NBodyScene final : public Scene {
   ~NBodyScene() override;
   void rebindInterop(InteropBackend& interop) override;
   void reloadKernels(AppState& state) override;
+  std::vector<ProgramToBuild> programsInUse(const AppState& state) const override;
   void update(AppState& state, double seconds) override;
   void draw(AppState& state, int viewportW, int viewportH) override;
   void handleInput(float dx, float dy, bool leftDown, bool rightDown, float wheel, int viewportH) override;

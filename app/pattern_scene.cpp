@@ -27,6 +27,8 @@ void PatternScene::reloadKernels(AppState&) {
   kernel_ = std::move(kernel);
 }
 
+std::vector<ProgramToBuild> PatternScene::programsInUse(const AppState&) const { return {{"pattern.cl", "", "Julia"}}; }
+
 void PatternScene::rebindInterop(InteropBackend& interop) {
   image_.reset();  // its buffers belong to the old backend
   image_ = interop.createImage(size_, size_);

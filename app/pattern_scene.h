@@ -17,6 +17,7 @@ class PatternScene final : public Scene {
   PatternScene(ComputeContext& compute, InteropBackend& interop, int size);
   void rebindInterop(InteropBackend& interop) override;
   void reloadKernels(AppState& state) override;
+  std::vector<ProgramToBuild> programsInUse(const AppState& state) const override;
   void update(AppState& state, double seconds) override;
   void draw(AppState& state, int viewportW, int viewportH) override;
 

@@ -3,7 +3,9 @@
 // lives on one ComputeContext; the Session replaces it when the device changes
 // and rebinds its GL-visible objects when the interop path changes.
 #include <optional>
+#include <vector>
 
+#include "app/kernel_builds.h"
 #include "compute/compute_context.h"
 #include "compute/interop/interop.h"
 #include "compute/nbody_model.h"
@@ -29,6 +31,13 @@ class Scene {
   // reload). All or nothing: throws (ProgramBuildError with the log, ...) and
   // keeps the running kernels when any build fails.
   virtual void reloadKernels(AppState& state) = 0;
+  // The programs reloadKernels builds: a hot reload builds those of the changed files
+  // off the frame first (app/kernel_builds.h), the running kernels going on meanwhile,
+  // and reloads once they are built. One left out compiles in the frame that reloads.
+  virtual std::vector<ProgramToBuild> programsInUse(const AppState& state) const {
+    (void)state;
+    return {};
+  }
   // Never waits: true while work the scene started still runs on another thread
   // (the image lab's run on a CPU device); once false, that work is dropped and the
   // scene may go without waiting. A switch to another scene is put off until then.

@@ -1,7 +1,9 @@
 #include "app/session.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "app/bench_nbody.h"
 #include "app/image_scene.h"
@@ -11,12 +13,24 @@
 #include "app/pattern_scene.h"
 #include "app/render_surface.h"
 #include "app/scene_replacement.h"
+#include "app/scene_start_builds.h"
 #include "compute/device_ceilings.h"
 #include "compute/gl_share_probe.h"
 #include "compute/kernel_files.h"
 #include "render/gl_check.h"
 
 namespace ks {
+
+namespace {
+
+// "kernels/a.cl, kernels/b.cl", as the log names changed files.
+std::string reloadedNames(const std::vector<std::string>& files) {
+  std::string names;
+  for (const auto& f : files) names += (names.empty() ? "kernels/" : ", kernels/") + f;
+  return names;
+}
+
+}  // namespace
 
 std::filesystem::path locateKernelsDir(const AppOptions& options) {
   try {
@@ -249,6 +263,7 @@ void Session::takeSwitchCommands(AppState& state) {
 void Session::applyRequests(AppState& state) {
   takeSwitchCommands(state);
   pollKernelFiles(state);
+  continueReload(state);
   for (const auto& message : compute_->programs().takeDiskMessages()) state.report(message);
   if (holdReplacement(state)) return;
   deviceSwitch_.dropFinished();
@@ -267,7 +282,20 @@ void Session::applyRequests(AppState& state) {
   }
   if (switching.scene) {
     const SceneKind kind = *switching.scene;
+    if (kind != state.scene) {
+      // The programs the scene starts with compile on worker threads while the running
+      // scene goes on (issue 22: opening the image lab compiled display.cl in the frame,
+      // 2 s on PoCL); the request, and those after it, wait until none still compiles.
+      // The scene then finds them in the program cache, a failed one with its log.
+      const std::string building =
+          startKernelBuilds(*compute_, sceneStartBuilds(kind, compute_->device(), state));
+      if (!building.empty()) {
+        state.preparing = pendingReplacement(state).what + ": " + buildingKernelText(building, compute_->device());
+        return;
+      }
+    }
     switching.scene.reset();
+    state.preparing.clear();
     if (kind != state.scene) {
       const SceneKind previous = state.scene;
       state.scene = kind;
@@ -339,13 +367,34 @@ void Session::pollKernelFiles(AppState& state) {
 
 std::vector<std::string> Session::reloadChangedKernels(AppState& state) {
   std::vector<std::string> changed = kernelWatcher_.changedFiles();
-  if (!changed.empty()) reloadKernels(changed, state);
+  for (const std::string& file : changed)
+    if (std::find(reloadFiles_.begin(), reloadFiles_.end(), file) == reloadFiles_.end()) reloadFiles_.push_back(file);
+  continueReload(state);
   return changed;
 }
 
+void Session::continueReload(AppState& state) {
+  if (reloadFiles_.empty()) return;
+  // Issue 22: the reload compiled the changed files in the frame (0.2-2 s on PoCL).
+  // Their programs as the scene runs them build on worker threads first; the reload
+  // then finds them in the program cache, a failed one with its log.
+  std::vector<ProgramToBuild> builds;
+  for (ProgramToBuild& b : scene_->programsInUse(state))
+    if (std::find(reloadFiles_.begin(), reloadFiles_.end(), b.file) != reloadFiles_.end()) builds.push_back(std::move(b));
+  const std::string building = startKernelBuilds(*compute_, builds);
+  // The status bar's line, unless a switch being prepared has it.
+  const bool switching = !pendingReplacement(state).what.empty();
+  if (!building.empty()) {
+    if (!switching)
+      state.preparing = reloadedNames(reloadFiles_) + " changed: " + buildingKernelText(building, compute_->device());
+    return;
+  }
+  if (!switching) state.preparing.clear();
+  reloadKernels(std::exchange(reloadFiles_, {}), state);
+}
+
 void Session::reloadKernels(const std::vector<std::string>& files, AppState& state) {
-  std::string names;
-  for (const auto& f : files) names += (names.empty() ? "kernels/" : ", kernels/") + f;
+  const std::string names = reloadedNames(files);
   ProgramCache& programs = compute_->programs();
   std::vector<size_t> before;
   for (const auto& f : files) before.push_back(programs.requests(f));

@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "app/app_state.h"
 #include "app/ceilings_runner.h"
@@ -66,8 +68,12 @@ class Session {
   // Hot reload: every half second (throttled here, so the frame loop may call it
   // every frame) looks for edited kernel files and rebuilds the scene's programs.
   void pollKernelFiles(AppState& state);
-  // The same without the throttle; returns the files that changed.
+  // The same without the throttle; returns the files that changed. Their programs
+  // build off the frame (the running kernels go on); the reload follows once they
+  // are built, in a later applyRequests.
   std::vector<std::string> reloadChangedKernels(AppState& state);
+  // Whether changed kernel files still wait for their programs to build.
+  bool reloadPending() const { return !reloadFiles_.empty(); }
   // Rebuilds the running scene's programs after `files` changed: on success the
   // log says "kernels/<file> changed: rebuilt"; a failed build keeps the running
   // programs, lands in the build log and says "... build failed, previous program kept".
@@ -103,11 +109,15 @@ class Session {
   // scene's work on another thread.
   bool holdReplacement(AppState& state);
   void takeSwitchCommands(AppState& state);
+  // Hot reload's second half: starts the changed files' programs the scene uses on
+  // worker threads and reloads once none still builds (the status bar says which).
+  void continueReload(AppState& state);
 
   std::filesystem::path kernelsDir_;
   std::optional<std::filesystem::path> programCacheDir_;  // on-disk binaries; empty: memory only
   KernelWatcher kernelWatcher_;
   std::chrono::steady_clock::time_point lastKernelPoll_;
+  std::vector<std::string> reloadFiles_;  // changed kernel files whose programs still build
   GlContextHandles gl_;
   std::optional<InteropPath> wantedInterop_;  // from --interop or the UI; empty: automatic
   std::string heldReplacement_;  // the replacement the log last said waits

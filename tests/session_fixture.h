@@ -85,16 +85,32 @@ class SessionFixture : public ::testing::Test {
   // run off the frame loop; then one more, once the device is idle, which
   // publishes what the last frame's kernels read back (times, histogram, a pixel):
   // frames never wait for those, they arrive a frame later. A device switch asked
-  // for is waited for too: it builds the new device's kernels off the frame first.
+  // for is waited for too: it builds the new device's kernels off the frame first;
+  // and so is a scene asked for, which builds the kernels it starts with first.
   void frameUntilIdle() {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     frame();
-    while ((state_.imageWorkUnderWay() || state_.switching.device || state_.commands.has<SwitchDevice>()) && std::chrono::steady_clock::now() < deadline) {
+    while ((state_.imageWorkUnderWay() || switchPending()) && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       frame();
     }
     session_->compute().queue().finish();
     frame();
+  }
+  // Frames until the device or scene asked for has replaced the running one (it
+  // builds its kernels off the frame first), 30 s at most; at least one frame.
+  void frameUntilSwitched() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    frame();
+    while (switchPending() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      frame();
+    }
+  }
+  // A device or scene asked for and not yet switched to (queued, or its kernels building).
+  bool switchPending() const {
+    return state_.switching.device || state_.switching.scene || state_.commands.has<SwitchDevice>() ||
+           state_.commands.has<OpenScene>();
   }
 
   int width_, height_;

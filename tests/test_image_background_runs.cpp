@@ -203,7 +203,7 @@ TEST_F(ImageBackgroundRunsTest, SwitchingSceneDoesNotWaitForTheRunInFlight) {
 // stops, what is shown is the CPU reference's rotation at the last angle.
 TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
   state_.commands.push(OpenScene{SceneKind::Image});
-  frame();
+  frameUntilSwitched();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
     const std::string path = openPictureForALongRun();
@@ -259,7 +259,7 @@ TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
 // waits for either. Once open, the pictures are the new file's.
 TEST_F(ImageBackgroundRunsTest, OpeningABigPictureHoldsNoFrame) {
   state_.commands.push(OpenScene{SceneKind::Image});
-  frame();
+  frameUntilSwitched();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
     // A photo of 10.7 million pixels (the old code held a frame about 320 ms opening it).
@@ -295,7 +295,7 @@ TEST_F(ImageBackgroundRunsTest, OpeningABigPictureHoldsNoFrame) {
 // (issue 22: a blank picture was suspected with the canvas expanding while spinning).
 TEST_F(ImageBackgroundRunsTest, TheLastResultStaysShownWhileOneOfAnotherSizeIsMade) {
   state_.commands.push(OpenScene{SceneKind::Image});
-  frame();
+  frameUntilSwitched();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
     lab.expandCanvas = false;  // as the last device left it
@@ -333,7 +333,7 @@ TEST_F(ImageBackgroundRunsTest, TheLastResultStaysShownWhileOneOfAnotherSizeIsMa
 // scripts/test-hardening.sh).
 TEST_F(ImageBackgroundRunsTest, ARunInFlightIsSupersededOrClosedCleanly) {
   state_.commands.push(OpenScene{SceneKind::Image});
-  frame();
+  frameUntilSwitched();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
     const std::string big = openPictureForALongRun();
@@ -361,7 +361,7 @@ TEST_F(ImageBackgroundRunsTest, ARunInFlightIsSupersededOrClosedCleanly) {
     ASSERT_EQ(state_.scene, SceneKind::NBody);
     EXPECT_FALSE(lab.runInFlight);
     state_.commands.push(OpenScene{SceneKind::Image});
-    frame();
+    frameUntilSwitched();
     ASSERT_EQ(state_.scene, SceneKind::Image);
     lab.spin = false;
     frameUntilIdle();

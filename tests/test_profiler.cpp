@@ -229,9 +229,21 @@ TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
   // A window run measures the ceilings a step per frame: not yet, but under way.
   EXPECT_TRUE(state.ceilings.measuring);
   EXPECT_TRUE(state.ceilings.measured.empty());
-  for (SceneKind kind : {SceneKind::NBody, SceneKind::Image, SceneKind::Julia}) {
+  // A scene builds the kernels it starts with off the frame before it opens: frames until it has.
+  auto openScene = [&](SceneKind kind) {
     state.commands.push(OpenScene{kind});
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     session.applyRequests(state);
+    while ((state.switching.scene || state.commands.has<OpenScene>()) && std::chrono::steady_clock::now() < deadline) {
+      session.update(state, 1.0 / 60.0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      session.applyRequests(state);
+    }
+    ASSERT_EQ(state.scene, kind) << state.preparing;
+  };
+  for (SceneKind kind : {SceneKind::NBody, SceneKind::Image, SceneKind::Julia}) {
+    openScene(kind);
+    if (::testing::Test::HasFatalFailure()) return;
     session.update(state, 1.0 / 60.0);
     recordFrame(state);
     // The image lab's run on a CPU device is shown when its worker has finished it.
@@ -256,8 +268,8 @@ TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
     EXPECT_NE(state.profiler.find(row), nullptr) << row;
   }
   // the image kernels carry their build options (-DCHANNELS=...)
-  state.commands.push(OpenScene{SceneKind::Image});
-  session.applyRequests(state);
+  openScene(SceneKind::Image);
+  if (::testing::Test::HasFatalFailure()) return;
   session.update(state, 1.0 / 60.0);
   EXPECT_NE(state.activeKernels.front().options.find("CHANNELS"), std::string::npos) << state.activeKernels.front().options;
   EXPECT_GT(state.programCache.misses, 0u);

@@ -254,13 +254,13 @@ TEST_F(SessionTest, ChangingNAndVariantLive) {
 
 TEST_F(SessionTest, SwitchingSceneAndBack) {
   state_.commands.push(OpenScene{SceneKind::Julia});
-  frame();
+  frameUntilSwitched();
   frame();  // the first frame's kernel is timed in the second
   EXPECT_EQ(state_.scene, SceneKind::Julia);
   EXPECT_GT(state_.breakdown.kernelMs, 0.0);
   EXPECT_FALSE(session_->snapshot());
   state_.commands.push(OpenScene{SceneKind::NBody});
-  frame();
+  frameUntilSwitched();
   EXPECT_EQ(state_.scene, SceneKind::NBody);
   EXPECT_TRUE(session_->snapshot());
 }
@@ -270,7 +270,7 @@ TEST_F(SessionTest, SwitchingSceneAndBack) {
 // flag it replaced stayed set; the other scene neither takes nor drops it.
 TEST_F(SessionTest, ANBodyCommandWaitsWhileAnotherSceneRuns) {
   state_.commands.push(OpenScene{SceneKind::Julia});
-  frame();
+  frameUntilSwitched();
   ASSERT_EQ(state_.scene, SceneKind::Julia);
   state_.nbody.verification.clear();
   state_.commands.push(VerifyNBody{});
@@ -279,7 +279,7 @@ TEST_F(SessionTest, ANBodyCommandWaitsWhileAnotherSceneRuns) {
   EXPECT_TRUE(state_.commands.has<VerifyNBody>()) << "the Julia scene took or dropped an N-body command";
   EXPECT_TRUE(state_.nbody.verification.empty());
   state_.commands.push(OpenScene{SceneKind::NBody});
-  frame();
+  frameUntilSwitched();
   ASSERT_EQ(state_.scene, SceneKind::NBody);
   EXPECT_FALSE(state_.commands.has<VerifyNBody>());
   EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
@@ -310,7 +310,7 @@ TEST_F(SessionTest, LoadingACorruptStateFileKeepsTheSimulation) {
 
 TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   state_.commands.push(OpenScene{SceneKind::Image});
-  frame();
+  frameUntilSwitched();
   ASSERT_EQ(state_.scene, SceneKind::Image);
   EXPECT_EQ(state_.image.path, "") << "starts with the built-in test image";
   EXPECT_GT(state_.image.width, 0);
