@@ -6,12 +6,12 @@ std::vector<ProgramToBuild> imagePipelineBuilds(const RotateConfig* rotate, cons
                                                 const HistogramConfig* histogram, int channels,
                                                 const DeviceDescriptor& device) {
   std::vector<ProgramToBuild> builds;
+  // What the status bar names: the operation and variant (the settings in shorthand meant nothing there).
   if (rotate && imageRotateConfigProblem(*rotate, device, channels).empty())
-    builds.push_back(
-        {kRotateKernelFile, imageRotateBuildOptions(*rotate, channels), "rotate " + describeRotateConfig(*rotate)});
+    builds.push_back({kRotateKernelFile, imageRotateBuildOptions(*rotate, channels), "rotate " + rotate->variant});
   if (transpose && imageTransposeConfigProblem(*transpose, device, channels).empty())
     builds.push_back({kTransposeKernelFile, imageTransposeBuildOptions(*transpose, channels),
-                      "transpose " + describeTransposeConfig(*transpose)});
+                      "transpose " + transpose->variant});
   if (histogram && imageHistogramConfigProblem(*histogram, device, channels).empty())
     for (const std::string& options : imageHistogramProgramOptions(*histogram, channels, device))
       builds.push_back({kHistogramKernelFile, options, "histogram " + histogram->variant});

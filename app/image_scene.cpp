@@ -9,6 +9,7 @@
 #include "app/image_angle.h"
 #include "app/image_kernel_builds.h"
 #include "app/image_lab_settings.h"
+#include "compute/plain_config_words.h"
 #include "compute/rotate_coverage.h"
 #include "compute/interop/rgba_conversion.h"
 #include "io/image_paths.h"
@@ -744,7 +745,7 @@ void ImageScene::fitRotationToImage(AppState& state) {
   lab.rotateBlock[1] = fitted.rowsPerItem;
   const std::string note = describeImageLayout(originalLayout_) + " is larger than this device's 2D images (" +
                            std::to_string(maxImage2d_[0]) + "x" + std::to_string(maxImage2d_[1]) +
-                           "): rotating with " + describeRotateConfig(fitted);
+                           "): rotating with " + plainConfigurationWords(describeRotateConfig(fitted));
   lab.message += (lab.message.empty() ? "" : "; ") + note;
   state.report(note);
 }

@@ -14,7 +14,7 @@ namespace ks {
 
 struct ProgramToBuild {
   std::string file, options;
-  std::string what;  // in words, for "building kernel ..." ("rotate bilinear wg=32x8")
+  std::string what;  // in words, for "building kernel ..." ("rotate bilinear")
 };
 
 // Starts those of `builds` not built yet; never waits. Empty once every one has

@@ -14,10 +14,18 @@
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_step_budget.h"
 #include "compute/nbody_tuning.h"
+#include "compute/plain_config_words.h"
 #include "render/particle_drawing_trial.h"
 
 namespace ks {
+
 namespace {
+
+// What the N-body panel and the Log say about a configuration: plain words, not the
+// short name the records keep ("blocked kernel: 256 work-items per group, ...").
+std::string configurationInWords(const NBodyConfig& config) {
+  return plainConfigurationWords(describeNBodyConfig(config));
+}
 
 // What the panel and the summary say about how the particles were drawn.
 std::string describeParticleDrawing(const ParticleRenderer& renderer, ParticleDrawing asked) {
@@ -108,8 +116,8 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
   } catch (const std::exception& e) {
     if (nb.config == tuned) throw;
     // The user's configuration does not run on this device: start tuned, say why.
-    nb.message = describeNBodyConfig(nb.config) + " cannot run here (" + errorText(e) + "); using " +
-                 describeNBodyConfig(tuned);
+    nb.message = "the " + configurationInWords(nb.config) + " cannot run here (" + errorText(e) + "); using the " +
+                 configurationInWords(tuned);
     state.report(nb.message);
     nb.config = tuned;
     simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, nb.config);
@@ -204,10 +212,10 @@ void NBodyScene::applyRequests(AppState& state) {
     try {
       simulation_->setConfig(nb.config);
       restartConservation();
-      nb.message = "running " + describeNBodyConfig(nb.config);
+      nb.message = "running the " + configurationInWords(nb.config);
     } catch (const std::exception& e) {
-      nb.message = describeNBodyConfig(nb.config) + ": " + errorText(e) + "\nstill running " +
-                   describeNBodyConfig(simulation_->config());
+      nb.message = "the " + configurationInWords(nb.config) + " failed: " + errorText(e) + "\nstill running the " +
+                   configurationInWords(simulation_->config());
       state.report(nb.message);
       if (dynamic_cast<const ProgramBuildError*>(&e)) {
         const auto& build = dynamic_cast<const ProgramBuildError&>(e).build();
@@ -255,7 +263,7 @@ void NBodyScene::applyRequests(AppState& state) {
     } catch (const std::exception& e) {
       nb.verification = std::string("verification failed to run: ") + errorText(e);
     }
-    state.report("verify " + describeNBodyConfig(simulation_->config()) + ": " + nb.verification);
+    state.report("verify the " + configurationInWords(simulation_->config()) + ": " + nb.verification);
   }
   if (!splitAgain.empty()) beginSplit(splitAgain, state);
   publishRunning(state);
@@ -301,7 +309,7 @@ void NBodyScene::collectConservation(AppState& state) {
     baseline_ = measured;
     baselineGeneration_ = conservationGeneration_;
     c.baselineStep = pendingStep_;
-    c.baseline = "step " + std::to_string(pendingStep_) + ": " + describeNBodyConfig(simulation_->config());
+    c.baseline = "step " + std::to_string(pendingStep_) + " (the " + configurationInWords(simulation_->config()) + ")";
     c.hasDrift = false;
     c.energyDrift.clear();
     return;

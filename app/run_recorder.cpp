@@ -5,6 +5,7 @@
 #include "lab/sweep_runs.h"
 #include "compute/kernel_files.h"
 #include "compute/nbody_benchmark.h"
+#include "compute/plain_config_words.h"
 
 namespace ks {
 
@@ -188,7 +189,7 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   std::snprintf(text, sizeof text, "done: %zu frames, %.1f FPS, kernel median %.3f ms", r.m.frames, r.m.fps,
                 r.m.kernelMs.median);
   rec.status = text;
-  state.report(r.name + " " + text + " (in the Runs panel until exported)");
+  state.report(plainConfigurationWords(r.name) + "; " + text + " (in the Runs panel until exported)");
   state.runs.addMeasuredRun(std::move(r));
 }
 

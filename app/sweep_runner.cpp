@@ -7,6 +7,7 @@
 #include "lab/histogram_runs.h"
 #include "lab/rotate_runs.h"
 #include "lab/sweep_runs.h"
+#include "compute/plain_config_words.h"
 #include "compute/random_picture.h"
 #include "compute/sweep_plan.h"
 
@@ -169,12 +170,12 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
   if (target_ == SweepTarget::Interop) {
     // The interop path is the user's choice of the moment, not a tuned default: apply, do not cache.
     state.commands.push(SwitchInterop{interop_.results[static_cast<size_t>(best)]});
-    ui.message = "applied " + winner.name;
+    ui.message = "applied " + plainConfigurationWords(winner.name);
     return;
   }
   const TuningCache tuningBefore = runs.tuning;
   TuningEntry& entry = runs.tuning.devices[tuningKey(compute.device())];
-  ui.message = "applied " + winner.name;
+  ui.message = "applied " + plainConfigurationWords(winner.name);
   if (target_ == SweepTarget::Rotate) {
     applyRotateBest(state, static_cast<size_t>(best), entry);
   } else if (target_ == SweepTarget::Histogram) {

@@ -17,8 +17,9 @@ const std::vector<NBodyVariant>& nbodyVariants() {
       {"tiled", "nbody_tiled", "AMD's OpenCL University Kit nbody_sim: tiles of bodies in local memory, unrolled UNROLL times", true,
        {1, 2, 4, 8, 16, 32}, {1}, {1}},
       {"blocked", "nbody_tiled",
-       "tiled + register blocking (each work-item integrates B bodies, each local read feeds B interactions) and "
-       "splitting (S work-items share a body, for small N)",
+       "the tiled kernel (AMD's OpenCL University Kit nbody_sim) with register blocking: each work-item integrates "
+       "several bodies, so each body read from local memory feeds that many interactions; and splitting: several "
+       "work-items share one body, for small N",
        true, {1, 2, 4, 8, 16, 32}, {1, 2, 4}, {1, 2, 4}},
   };
   return table;

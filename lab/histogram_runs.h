@@ -1,7 +1,8 @@
 #pragma once
 // Histogram sweep measurements as RunRecords: the configuration's parameters under
 // the histogram descriptor's names (variant, work_group, pixels_per_item, copies,
-// groups_per_compute_unit), the image and the repetitions; refused ones say why.
+// groups_per_compute_unit: those the variant uses), the image and the repetitions;
+// refused ones say why.
 #include <string>
 #include <utility>
 #include <vector>

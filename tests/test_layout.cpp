@@ -20,12 +20,13 @@
 #include "asked_scene.h"
 #include "compute/device_catalog.h"
 #include "compute/kernel_files.h"
+#include "compute/kernel_op.h"
 #include "io/resources.h"
 #include "lab/run_record.h"
 #include "ui/fonts.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
-#include "ui/plain_config_words.h"
+#include "compute/plain_config_words.h"
 #include "ui/style.h"
 #include "imgui_test_context.h"
 
@@ -870,9 +871,9 @@ TEST(RunsTableWords, ConfigurationAndRunsOfDifferentSizes) {
                        {"extra_options", "-cl-nv-maxrregcount=64"}};
   b.meta.parameters = {{"variant", "tiled"}, {"bodies", "16384"}};
   c.meta.parameters = {{"variant", "naive"}, {"bodies", "4096"}};
-  EXPECT_EQ(configurationText(a), "variant=blocked work_group=256 bodies=4096");
+  EXPECT_EQ(configurationText(a), "variant blocked, work group 256, bodies 4096");
   a.name = "blocked wg=256 unroll=8";  // what the name shows is not repeated
-  EXPECT_EQ(configurationText(a), "bodies=4096");
+  EXPECT_EQ(configurationText(a), "bodies 4096");
   EXPECT_EQ(sizeDifference(b, a), "bodies 16384 against the baseline's 4096");
   EXPECT_EQ(sizeDifference(c, a), "");
   RunRecord image1, image2;
@@ -1071,8 +1072,8 @@ TEST_F(LayoutUi, TheSweepTableSaysConfigurationsInPlainWords) {
             "histogram local_atomic: work-group 256, 8 histogram copies per group, 2 work-groups per compute unit, "
             "counting R G B");
   EXPECT_EQ(plainConfigurationWords("blocked wg=256 unroll=8 B=2 S=1 fp32 native_rsqrt"),
-            "blocked: work-group 256, loop unrolled 8 times, 2 bodies per work-item, 1 work-item per body, single "
-            "precision, fast inverse square root");
+            "blocked kernel: 256 work-items per group, tiles of 256 bodies in local memory, inner loop unrolled 8 "
+            "times, 2 bodies per work-item, 1 work-item per body, single precision, fast inverse square root");
   EXPECT_EQ(plainConfigurationWords("interop pbo: pattern"), "interop pbo: pattern");
 }
 
@@ -1096,6 +1097,81 @@ TEST_F(LayoutUi, TheImageLabSaysWhatRunsInPlainWords) {
             std::string::npos)
       << text;
   EXPECT_EQ(lab.runningRotate, "bilinear_image wg=16x16 ppi=2x4") << "the state keeps the short name";
+}
+
+// N-body configurations in words (issue 22): the work-group is also the tile of bodies
+// the tiled kernels keep in local memory; the naive kernel has none. A refused run's
+// bracketed values and a split recording's device count read as words too.
+TEST(PlainConfigurationWords, NBodyConfigurations) {
+  EXPECT_EQ(plainConfigurationWords("naive wg=128 fp64"), "naive kernel: 128 work-items per group, double precision");
+  EXPECT_EQ(plainConfigurationWords("tiled wg=64 unroll=4 fp32 fast-math ftz [-cl-nv-maxrregcount=64]"),
+            "tiled kernel: 64 work-items per group, tiles of 64 bodies in local memory, inner loop unrolled 4 times, "
+            "single precision, fast relaxed maths, denormals flushed to zero, [-cl-nv-maxrregcount=64]");
+  EXPECT_EQ(plainConfigurationWords("tiled wg=64 unroll=4 fp32 (unroll=4 B=2 S=1)"),
+            "tiled kernel: 64 work-items per group, tiles of 64 bodies in local memory, inner loop unrolled 4 times, "
+            "single precision, (inner loop unrolled 4 times, 2 bodies per work-item, 1 work-item per body)");
+  EXPECT_EQ(plainConfigurationWords("recording 2: N-body blocked wg=256 unroll=8 B=2 S=1 fp32 on 2 devices"),
+            "recording 2: N-body blocked kernel: 256 work-items per group, tiles of 256 bodies in local memory, inner "
+            "loop unrolled 8 times, 2 bodies per work-item, 1 work-item per body, single precision, on 2 devices");
+  // The transpose's naive and tiled are other kernels: no N-body words for them.
+  EXPECT_EQ(plainConfigurationWords("transpose tiled T=32 rows=4"), "transpose tiled: tile 32, 4 rows per work-item");
+}
+
+// The long form cites where a variant's design comes from, from its descriptor.
+TEST(PlainConfigurationWords, TheVariantDescriptionCitesItsSource) {
+  EXPECT_NE(configurationVariantDescription("tiled wg=256 unroll=8 fp32").find("AMD's OpenCL University Kit nbody_sim"),
+            std::string::npos);
+  EXPECT_NE(configurationVariantDescription("transpose tiled_diagonal T=32 rows=4").find("NVIDIA"), std::string::npos);
+  EXPECT_NE(configurationVariantDescription("subhist_uchar wg=64 ppi=255").find("histogram256"), std::string::npos);
+  EXPECT_EQ(configurationVariantDescription("naive wg=32x8"), transposeOp().variant("naive")->description);
+  EXPECT_EQ(configurationVariantDescription("naive wg=32 fp32"), nbodyOp().variant("naive")->description);
+  EXPECT_NE(configurationVariantDescription("blocked wg=256 unroll=8 B=2 S=1 fp32").find("AMD's OpenCL University Kit"),
+            std::string::npos);
+  EXPECT_EQ(configurationVariantDescription("nothing wg=1"), "");
+  EXPECT_EQ(configurationVariantDescription("interop pbo"), "");
+}
+
+// The N-body panel says what runs in words, not "blocked wg=256 unroll=8 B=2 ..."
+// (issue 22); the state keeps the short name the records and the state dump write.
+TEST_F(LayoutUi, TheNBodyPanelSaysWhatRunsInPlainWords) {
+  state_.scene = SceneKind::NBody;
+  state_.nbody.runningConfig = NBodyConfig{};  // blocked, 256 work-items, unroll 8
+  state_.nbody.runningConfig.unroll = 4;
+  resize(1600.0f, 1000.0f);
+  const std::string text = panelText([&] { drawNBodyPanel(state_); });
+  // (the check boxes keep the names of the OpenCL function and build options they switch)
+  for (const char* shorthand : {"wg=", "unroll=", "B=", "S=", "fp32", "CL_KERNEL_"})
+    EXPECT_EQ(text.find(shorthand), std::string::npos) << shorthand << " in the N-body panel:\n" << text;
+  EXPECT_NE(text.find("running the blocked kernel: 256 work-items per group, tiles of 256 bodies in local memory, "
+                      "inner loop unrolled 4 times, 2 bodies per work-item, 1 work-item per body, single precision, "
+                      "fast inverse square root"),
+            std::string::npos)
+      << text;
+}
+
+// The status bar says how kernel output reaches the screen in words, not "interop: host".
+TEST_F(LayoutUi, TheStatusBarSaysHowOutputReachesTheScreenInWords) {
+  resize(1024.0f, 700.0f);
+  state_.interopPath = InteropPath::Host;
+  const std::string text = panelText([&] { drawStatusBar(state_); });
+  EXPECT_EQ(text.find("interop:"), std::string::npos) << text;
+  EXPECT_NE(text.find("shown via a copy through host memory"), std::string::npos) << text;
+}
+
+// The Runs table names each run in words; the record keeps its name for the files.
+TEST_F(LayoutUi, TheRunsTableNamesRunsInPlainWords) {
+  RunRecord r;
+  r.name = "blocked wg=256 unroll=8 B=2 S=1 fp32 native_rsqrt";
+  r.status = "ok";
+  r.m.rate = 1.0;
+  r.m.rateUnit = "GFLOP/s";
+  state_.runs.runs = {r};
+  state_.runs.showRuns = true;
+  resize(1600.0f, 1000.0f);
+  const std::string text = panelText([&] { drawRunsPanel(state_); });
+  EXPECT_NE(text.find("blocked kernel: 256 work-items per group"), std::string::npos) << text;
+  EXPECT_EQ(text.find("wg=256"), std::string::npos) << text;
+  EXPECT_EQ(state_.runs.runs[0].name, r.name);
 }
 
 // The N-body panel's kernel controls, the ones tweaked live, are in view without

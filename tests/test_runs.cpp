@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lab/run_bound.h"
+#include "lab/histogram_runs.h"
 #include "lab/run_record.h"
 #include "lab/sweep_runs.h"
 #include "lab/tuning_cache.h"
@@ -518,6 +519,36 @@ TEST(RunBound, TheColumnShowsTheCeilingAndFractionOfEachKernel) {
   EXPECT_EQ(runBoundCell("FP32 issue: 74 %"), "") << "no kernel named";
   EXPECT_EQ(runBoundCell("n-body step: FP32 issue: most"), "");
   EXPECT_EQ(runBoundCell("n-body step: FP32 issue: 74 %; junk"), "FP32 issue 74 %");
+}
+
+// A histogram record names only the parameters its variant's kernel uses: a
+// local_atomic run was recorded with pixels_per_item=255, the default of a
+// field only subhist_uchar reads (its kernel has no such macro), and
+// subhist_uchar runs with copies and groups per compute unit they never had.
+TEST(HistogramRuns, RecordOnlyTheParametersTheVariantUses) {
+  for (const KernelOpVariant& variant : histogramOp().variants) {
+    HistogramConfig c;
+    c.variant = variant.name;
+    const RunRecord r = refusedHistogramRun(fakeGpu(), c, ImageLayout{64, 64, 4}, "not run");
+    for (const auto& p : histogramConfigParameters())
+      EXPECT_EQ(r.meta.parameter(p.name).empty(), variant.parameter(p.name) == nullptr)
+          << variant.name << " records " << p.name << "=" << r.meta.parameter(p.name);
+  }
+  HistogramConfig atomic;
+  atomic.variant = "local_atomic";
+  atomic.pixelsPerItem = 255;
+  const RunRecord r = refusedHistogramRun(fakeGpu(), atomic, ImageLayout{64, 64, 1}, "not run");
+  EXPECT_EQ(r.meta.parameter("pixels_per_item"), "");
+  EXPECT_EQ(r.meta.parameter("copies"), std::to_string(atomic.copies));
+  // In a CSV with a subhist_uchar row the column stays, empty for local_atomic.
+  HistogramConfig uchar;
+  uchar.variant = "subhist_uchar";
+  uchar.pixelsPerItem = 64;
+  const std::string csv = runsToCsv({r, refusedHistogramRun(fakeGpu(), uchar, ImageLayout{64, 64, 1}, "not run")});
+  const auto back = runsFromCsv(csv);
+  ASSERT_TRUE(back.ok()) << csv;
+  EXPECT_EQ((*back)[0].meta.parameter("pixels_per_item"), "") << csv;
+  EXPECT_EQ((*back)[1].meta.parameter("pixels_per_item"), "64") << csv;
 }
 
 }  // namespace

@@ -247,9 +247,15 @@ TEST_F(SessionTest, ChangingNAndVariantLive) {
   state_.nbody.config.split = 1;
   frame();
   EXPECT_EQ(state_.nbody.runningConfig.variant, "naive") << state_.nbody.message;
+  // What the panel and the Log say of it is in words, not "naive wg=256 fp32" (issue 22).
+  EXPECT_EQ(state_.nbody.message.rfind("running the naive kernel: ", 0), 0u) << state_.nbody.message;
+  EXPECT_EQ(state_.nbody.message.find("wg="), std::string::npos) << state_.nbody.message;
   state_.commands.push(VerifyNBody{});
   frame();
   EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
+  ASSERT_FALSE(state_.log.empty());
+  EXPECT_EQ(state_.log.back().rfind("verify the naive kernel: ", 0), 0u) << state_.log.back();
+  EXPECT_EQ(state_.log.back().find("wg="), std::string::npos) << state_.log.back();
 }
 
 TEST_F(SessionTest, SwitchingSceneAndBack) {

@@ -554,8 +554,16 @@ TEST_F(SweepRunnerTest, HistogramSweepMeasuresAndAppliesTheBestToTheImageLab) {
   EXPECT_NE(ui.message.find("applied"), std::string::npos) << ui.message;
   EXPECT_EQ(state_.image.histogramVariant, best.meta.parameter("variant"));
   ASSERT_TRUE(state_.image.histogramChoice.has_value());
-  for (const auto& p : histogramConfigParameters())
-    EXPECT_EQ(std::to_string((*state_.image.histogramChoice).*p.member), best.meta.parameter(p.name)) << p.name;
+  // The record names the parameters its variant uses (the others are left at their defaults, unrecorded).
+  const KernelOpVariant* bestVariant = histogramOp().variant(best.meta.parameter("variant"));
+  ASSERT_NE(bestVariant, nullptr);
+  for (const auto& p : histogramConfigParameters()) {
+    if (bestVariant->parameter(p.name)) {
+      EXPECT_EQ(std::to_string((*state_.image.histogramChoice).*p.member), best.meta.parameter(p.name)) << p.name;
+    } else {
+      EXPECT_EQ(best.meta.parameter(p.name), "") << p.name;
+    }
+  }
   EXPECT_TRUE(askedScene(state_) == SceneKind::Image || state_.scene == SceneKind::Image);
   // Kept as this device's histogram for gray pictures (issue 21, item 2).
   std::string warning;

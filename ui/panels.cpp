@@ -189,6 +189,17 @@ void drawMenuBar(AppState& state) {
   ImGui::EndMainMenuBar();
 }
 
+// The status bar's short words for an interop path (interopPathName is the command
+// line's and the files' name for it).
+static const char* statusInteropWords(InteropPath path) {
+  switch (path) {
+    case InteropPath::GlSharing: return "buffers shared with OpenGL";
+    case InteropPath::External: return "Vulkan-exported memory";
+    case InteropPath::Host: return "a copy through host memory";
+  }
+  return "?";
+}
+
 void drawStatusBar(AppState& state) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(0, display.y - kStatusBarHeight));
@@ -217,7 +228,11 @@ void drawStatusBar(AppState& state) {
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();
-    ImGui::Text("interop: %s", interopPathName(state.interopPath));
+    // How kernel output reaches the screen, in words ("interop: host" meant nothing to a newcomer).
+    ImGui::Text("shown via %s", statusInteropWords(state.interopPath));
+    if (ImGui::IsItemHovered())
+      tooltipText("How the kernels' output reaches OpenGL, which draws it; the Interop panel compares the ways and "
+                  "switches between them.");
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();

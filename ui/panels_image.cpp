@@ -22,7 +22,7 @@
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
-#include "ui/plain_config_words.h"
+#include "compute/plain_config_words.h"
 #include "compute/rotate_coverage.h"
 
 namespace ks {

@@ -13,6 +13,7 @@
 #include "ui/panels.h"
 #include "lab/tuning_cache.h"
 #include "compute/kernel_op.h"
+#include "compute/plain_config_words.h"
 #include "compute/nbody_tuning.h"
 
 namespace ks {
@@ -112,11 +113,19 @@ void kernelSection(AppState& state) {
     nb.configFromUser = false;
   }
   const KernelInfo& k = nb.kernelInfo;
-  hintText("running: %s", describeNBodyConfig(nb.runningConfig).c_str());
-  hintText("CL_KERNEL_WORK_GROUP_SIZE %zu, preferred multiple %zu, local %llu B, private %llu B", k.workGroupSize,
-           k.preferredMultiple, static_cast<unsigned long long>(k.localMemBytes),
+  // The configuration in words (the records and the state dump keep the short name);
+  // what the variant is and where it comes from on hover.
+  const std::string running = describeNBodyConfig(nb.runningConfig);
+  hintText("running the %s", plainConfigurationWords(running).c_str());
+  if (ImGui::IsItemHovered()) tooltipText(configurationVariantDescription(running).c_str());
+  hintText("the compiled kernel takes at most %zu work-items per group (best in multiples of %zu) and uses %llu bytes "
+           "of local memory per group, %llu bytes of private memory per work-item",
+           k.workGroupSize, k.preferredMultiple, static_cast<unsigned long long>(k.localMemBytes),
            static_cast<unsigned long long>(k.privateMemBytes));
-  hintText("options: %s", nbodyBuildOptions(nb.runningConfig).c_str());
+  if (ImGui::IsItemHovered())
+    tooltipText("What OpenCL says of the built kernel: CL_KERNEL_WORK_GROUP_SIZE, "
+                "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, CL_KERNEL_LOCAL_MEM_SIZE, CL_KERNEL_PRIVATE_MEM_SIZE.");
+  hintText("build options: %s", nbodyBuildOptions(nb.runningConfig).c_str());
 }
 
 void simulationSection(AppState& state) {

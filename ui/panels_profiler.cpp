@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/app_state.h"
@@ -15,6 +16,7 @@
 #include "ui/panels.h"
 #include "ui/panels_nbody_split.h"
 #include "compute/image_layout.h"
+#include "compute/plain_config_words.h"
 
 namespace ks {
 namespace {
@@ -27,9 +29,43 @@ const ImU32 kStageColours[] = {IM_COL32(150, 150, 160, 255), IM_COL32(86, 180, 2
                                IM_COL32(230, 159, 0, 255),   IM_COL32(204, 121, 167, 255)};
 static_assert(sizeof(kStageColours) / sizeof(kStageColours[0]) == static_cast<size_t>(FrameStage::Count));
 
+// What a row of the statistics measures, for its tooltip: the names are short
+// (they are the keys run records keep), the words for a learner are here.
+std::string rowMeaning(const AppState& state, const std::string& name) {
+  static const std::pair<const char*, const char*> stages[] = {
+      {"frame", "The whole frame, from one start to the next (wall clock)."},
+      {"input", "Reading the window's events: mouse, keys, resizes, dropped files."},
+      {"update", "The scenes' work on the CPU: enqueueing kernels and taking results that have arrived."},
+      {"interop", "Handing buffers between OpenCL and OpenGL (acquire, release, host copy), as the CPU spent it."},
+      {"wait for GPU", "The CPU blocked on the GPU (fences, events): pacing, not work."},
+      {"UI", "Building the panels (Dear ImGui)."},
+      {"render", "Issuing the frame's OpenGL drawing, the panels' included."},
+      {"present", "Swapping buffers: the driver may wait for vsync or throttle here; screenshots are taken here."},
+      {"other", "The rest of the frame."},
+      {"kernels (GPU)", "The newest kernel run on the GPU, from OpenCL event times."},
+      {"render (GPU)", "The frame's drawing on the GPU, from an OpenGL timer query."},
+      {"acquire", "OpenCL taking the shared buffers from OpenGL before its kernels write them "
+                  "(clEnqueueAcquireGLObjects on the GL-sharing path), CPU time."},
+      {"release", "OpenCL handing the buffers back to OpenGL for drawing (clEnqueueReleaseGLObjects on the "
+                  "GL-sharing path), CPU time."},
+      {"copy", "The host-copy path: the kernel's output read back for OpenGL to draw, CPU time."},
+  };
+  for (const auto& [stage, meaning] : stages)
+    if (name == stage) return meaning;
+  // A kernel's row: the configuration running now, in words, and what its variant is.
+  for (const ActiveKernel& k : state.activeKernels)
+    if (k.timedAs == name) {
+      std::string text = "Now running: " + plainConfigurationWords(k.config) + ".";
+      if (const std::string what = configurationVariantDescription(k.config); !what.empty()) text += "\n\n" + what;
+      return text;
+    }
+  return "";
+}
+
 // Columns as wide as their numbers, scrolling sideways in a narrow panel (at 1024
 // wide they were squeezed and cut mid-number); the table as tall as its rows.
-void statsTable(const char* id, const FrameProfiler& profiler, bool kernels) {
+void statsTable(const char* id, const AppState& state, bool kernels) {
+  const FrameProfiler& profiler = state.profiler;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
   size_t rows = 0;
@@ -49,6 +85,8 @@ void statsTable(const char* id, const FrameProfiler& profiler, bool kernels) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::TextUnformatted(s.name.c_str());
+    if (ImGui::IsItemHovered())
+      if (const std::string meaning = rowMeaning(state, s.name); !meaning.empty()) tooltipText(meaning.c_str());
     ImGui::TableSetColumnIndex(1);
     ImGui::Text("%zu", sum.count);
     const double values[] = {sum.last, sum.mean, sum.min, sum.median, sum.p95, sum.max, sum.stddev};
@@ -217,7 +255,12 @@ void kernelInfoTable(const AppState& state) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::Text("%s", k.role.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", k.file.c_str(), k.config.c_str());
+    if (ImGui::IsItemHovered()) {
+      // The configuration in words and what its variant is (k.config is the short name the state dump keeps).
+      std::string tip = plainConfigurationWords(k.config) + "\nkernel source: " + k.file;
+      if (const std::string what = configurationVariantDescription(k.config); !what.empty()) tip += "\n\n" + what;
+      tooltipText(tip.c_str());
+    }
     ImGui::TableSetColumnIndex(1);
     if (k.info.launchableWorkGroupSize() > k.info.workGroupSize)
       ImGui::Text("%zu (compiled for %zu)", k.info.workGroupSize, k.info.launchableWorkGroupSize());
@@ -271,8 +314,8 @@ void drawProfilerPanel(AppState& state) {
     frameGraph(state.profiler);
     frameBreakdown(state.profiler, state.panelsPerSecond);
     if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
-      statsTable("stages", state.profiler, false);
-      statsTable("kernels", state.profiler, true);
+      statsTable("stages", state, false);
+      statsTable("kernels", state, true);
       hintText("frame and CPU stages: wall clock; kernels: OpenCL events, a frame late (the frame does not wait "
                "for them); render (GPU): GL timer query");
     }

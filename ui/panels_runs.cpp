@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "compute/plain_config_words.h"
 #include "lab/run_bound.h"
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
@@ -51,7 +52,7 @@ double speedUp(const RunRecord& r, const RunRecord& base, int metric) {
 
 }  // namespace
 
-// "bodies=4096 preset=disk": the parameters of a run that its name does not show (a
+// "bodies 4096, preset disk": the parameters of a run that its name does not show (a
 // value found in the name as a word is shown there already), on one line; the long
 // ones (build options) are left to the tooltip.
 std::string configurationText(const RunRecord& r) {
@@ -66,7 +67,9 @@ std::string configurationText(const RunRecord& r) {
   std::string text;
   for (const auto& [k, v] : r.meta.parameters) {
     if (v.empty() || v.size() > 24 || k == "iterations" || k == "extra_options" || inName(v)) continue;
-    text += (text.empty() ? "" : " ") + k + "=" + v;
+    std::string key = k;  // "steps_per_frame" as words; the record keeps its keys
+    std::replace(key.begin(), key.end(), '_', ' ');
+    text += (text.empty() ? "" : ", ") + key + " " + v;
   }
   return text;
 }
@@ -171,8 +174,11 @@ void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, co
   const int metric = runs.chartMetric;
   const std::string unit = metricUnit(base, metric);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s is better; the line: the baseline, %s", metric == 1 ? "shorter" : "longer", base->name.c_str());
+  // The baseline named on hover: its name in words wrapped over several lines at 1024 wide and pushed the
+  // chart's axis out of view.
+  ImGui::TextWrapped("%s is better; the line and the orange bar: the baseline", metric == 1 ? "shorter" : "longer");
   ImGui::PopStyleColor();
+  if (ImGui::IsItemHovered()) tooltipText(("The baseline: " + plainConfigurationWords(base->name)).c_str());
   // A run's value on this axis; none where it has none or is in another unit (GFLOP/s beside GB/s).
   auto valueOf = [&](const RunRecord& r) -> std::optional<double> {
     if (metric == 0 && r.m.rateUnit != base->m.rateUnit) return std::nullopt;
@@ -244,7 +250,7 @@ void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, co
     valueLabels.push_back({ImVec2(bar.x1 + 4.0f, textY), valueText(r), v.has_value()});
     axes.bars.push_back({name, bar});
     if (hovered && ImGui::GetIO().MousePos.y >= y0 && ImGui::GetIO().MousePos.y < y1) {
-      axes.hover = r.name + ": " + valueText(r);
+      axes.hover = plainConfigurationWords(r.name) + "\n" + valueText(r);  // the bar's label is the short name
       if (const double x = speedUp(r, *base, metric); x > 0 && !isBase) {
         char times[32];
         std::snprintf(times, sizeof times, ", %.2fx the baseline's", x);
@@ -434,8 +440,10 @@ void drawRunsPanel(AppState& state) {
       ImGui::TableNextColumn();
       drawRunThrottleMark(r);  // panels_clocks.cpp
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextUnformatted(r.name.c_str());
+      ImGui::TextUnformatted(plainConfigurationWords(r.name).c_str());  // the record keeps its short name
       ImGui::PopTextWrapPos();
+      if (ImGui::IsItemHovered())
+        if (const std::string what = configurationVariantDescription(r.name); !what.empty()) tooltipText(what.c_str());
       // The configuration under the name, wrapped: the name alone hid it (recordings are named by number).
       if (const std::string config = configurationText(r); !config.empty()) {
         ImGui::PushTextWrapPos(0.0f);

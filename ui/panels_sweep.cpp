@@ -13,7 +13,7 @@
 #include "app/sweep_runner.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
-#include "ui/plain_config_words.h"
+#include "compute/plain_config_words.h"
 #include "compute/histogram_sweep.h"
 #include "compute/kernel_op.h"
 #include "compute/nbody_step_budget.h"

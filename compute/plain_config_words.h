@@ -1,0 +1,23 @@
+#pragma once
+// A configuration as people read it. Run records name configurations the way
+// files, build macros and the tuning cache do ("rotate bilinear wg=16x8 ppi=4",
+// "blocked wg=256 unroll=8 B=2 S=1 fp32"); what the window and the Log show says
+// the same in plain words ("rotate bilinear: work-group 16x8, 4 pixels per
+// work-item"; "blocked kernel: 256 work-items per group, tiles of 256 bodies in
+// local memory, ..."). The records keep their names. In ks_compute, beside the
+// kernel descriptors, so that the app's messages use it as well as the panels.
+#include <string>
+
+namespace ks {
+
+// Every key=value token and shorthand flag of a describe*Config name in words; the
+// leading words (operation, variant) and anything not recognised stay as they are.
+// An N-body name (it always names its precision) says what its work-group means.
+std::string plainConfigurationWords(const std::string& name);
+
+// The long form, for a tooltip: what the name's variant does and where its design
+// comes from, in the words of its descriptor ("AMD's OpenCL University Kit
+// nbody_sim: ..."); empty for a name of no known variant.
+std::string configurationVariantDescription(const std::string& name);
+
+}  // namespace ks
