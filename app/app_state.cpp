@@ -18,12 +18,4 @@ void ImageLabState::stepFileSet(int delta) {
   openRequests = {fileSet[fileIndex]};
 }
 
-void ImageLabState::useDefaultKernels() {
-  rotateVariant.clear();
-  transposeVariant.clear();
-  transposeChoice.reset();
-  histogramVariant.clear();
-  histogramChoice.reset();
-}
-
 }  // namespace ks

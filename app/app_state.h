@@ -11,8 +11,10 @@
 
 #include "app/commands.h"
 #include "app/frame_profiler.h"
+#include "app/image_lab_readings.h"
 #include "app/nbody_split_state.h"
 #include "app/runs_state.h"
+#include "io/image_lab_choices.h"
 #include "io/settings.h"
 #include "app/view_area.h"
 #include "compute/cl_objects.h"
@@ -32,6 +34,7 @@
 
 namespace ks {
 
+class ImageScene;
 class LabRenderer;
 
 struct FrameStats {
@@ -121,12 +124,16 @@ struct NBodyState {
   std::string particleDrawing;
 };
 
-// The image lab: what is open, the pipeline's settings, the view, readings.
-struct ImageLabState {
-  // source
-  std::string path;         // empty: the built-in test image
-  std::string description;  // "PNG 8-bit RGBA 640x480"
-  int width = 0, height = 0, channels = 0;
+// The image lab: what the user chooses (kept in settings.json), what the scene
+// publishes, and the panel's and view's own working state.
+class ImageLabState {
+ public:
+  ImageLabChoices choices;
+  // What the scene publishes. Only the scene writes it: the compiler refuses anyone
+  // else (tests stage readings through ImageLabReadingsForTests, tests/).
+  const ImageLabReadings& readings() const { return readings_; }
+  using View = ImageLabChoices::View;
+  // opening files
   std::vector<std::string> openRequests;  // drop, File > Open, command line: handled between frames
   // Several files dropped or named at once: the set the lab steps through, and which is open.
   std::vector<std::string> fileSet;
@@ -136,53 +143,11 @@ struct ImageLabState {
   char openPath[512] = "";
   bool focusOpenPath = false;             // File > Open image...: show the path field and give it the keyboard
   bool selectOpenPath = false;            // ... and select its text when it takes the keyboard
-  std::vector<std::string> recent;        // most recent first
-  std::string openMessage;                // what the last open request did, shown by the path field
-  bool openFailed = false;
-  std::string loadingPath;      // a file decoding off the frame loop (published by the scene); empty: none
-  double loadingSeconds = 0.0;  // since it was asked for
-  std::string loadingWaitsFor;  // a dropped decode still running, which loadingPath waits for; empty: none
-  std::string savingPath;  // a result PNG being written off the frame loop; empty: none
-  double savingSeconds = 0.0;
-  // pipeline: original -> rotate -> optional transpose -> display
-  // Empty variants: no choice made, the scene runs the default* configurations below
-  // (published by the scene; they follow the image and the device). A choice sticks.
-  std::string rotateVariant;
-  float angle = 0.0f;
-  // Spin: the angle turns by spinDegreesPerSecond per second of frame time, so every
-  // frame recomputes the pipeline: a demo, and a check of what a change costs.
-  // Not kept in settings.json: a start with a spinning picture would surprise.
-  bool spin = false;
-  float spinDegreesPerSecond = 30.0f;
-  bool expandCanvas = false;
-  bool transparentBackground = false;
-  float background[4] = {0.1f, 0.1f, 0.12f, 1.0f};
-  int rotateGroup[2] = {16, 16};
-  int rotateBlock[2] = {4, 1};  // output pixels per work-item: along a row, rows (the image variants take 2x2 etc.)
-  bool transpose = false;
-  std::string transposeVariant;
-  std::optional<TransposeConfig> transposeChoice;  // a full configuration of transposeVariant
-  std::string histogramVariant;
-  std::optional<HistogramConfig> histogramChoice;  // a full configuration of histogramVariant
-  bool histogramOfResult = true;
-  bool showChannel[5] = {true, true, true, false, true};  // R G B A luminance
-  bool countShownOnly = false;  // RGBA: the kernel counts only the channels shown (less work)
+  std::vector<std::string> recent;        // most recent first; kept in settings.json
   // The kernel choices came from settings.json and nothing has run with them yet:
   // if the device cannot run them, the scene goes back to its defaults once.
   bool choicesFromSettings = false;
-  void useDefaultKernels();  // forget the kernel choices: the device's defaults run
-  // The histogram kernel's channel mask for an image of `imageChannels`: all of them,
-  // or with countShownOnly the RGBA channels shown (all when none is).
-  int countedHistogramChannels(int imageChannels) const {
-    if (imageChannels != 4 || !countShownOnly) return kAllHistogramChannels;
-    int mask = 0;
-    for (int c = 0; c < 5; ++c) mask |= showChannel[c] ? 1 << c : 0;
-    return mask ? mask : kAllHistogramChannels;
-  }
-  bool logScale = false;
   // view
-  enum class View { Original, Result, SideBySide };
-  View view = View::Result;
   float zoom = 1.0f;
   float panX = 0.0f, panY = 0.0f;
   bool fitRequested = true;
@@ -195,34 +160,14 @@ struct ImageLabState {
   std::pair<int, int> fittedResultSize{0, 0};  // the result's size at the last Fit
   std::vector<ScreenRect> shownPictures;  // where the last frame drew them, in pixels (state dump)
   std::vector<std::string> shownLabels;   // side by side: the words drawn on them ("original", "result")
-  // inspector: the panel asks for a pixel, the scene answers next frame
-  bool inspectResult = true;
+  // inspector: the panel asks for a pixel, the scene answers next frame (readings)
   int inspectX = -1, inspectY = -1;
-  bool inspectValid = false;
-  unsigned char inspectValue[4] = {0, 0, 0, 0};
-  char savePath[256] = "kernelscope-result.png";  // SaveImageResult
-  // readings (filled by the scene)
-  bool hasOriginal = false, hasResult = false;  // pictures to draw (a result needs a rotation that ran)
-  LabRenderer* renderer = nullptr;           // draws them inside ImGui's draw lists; the scene's
-  int resultWidth = 0, resultHeight = 0, resultChannels = 0;
-  std::string runningRotate, runningTranspose, runningHistogram;
-  RotateConfig defaultRotate;        // the fastest for this image on this device
-  TransposeConfig defaultTranspose;  // a sweep's winner for this device, else the built-in default
-  HistogramConfig defaultHistogram;
-  double rotateMs = 0.0, transposeMs = 0.0, histogramMs = 0.0;
-  unsigned long long pipelineRuns = 0;  // counts runs of the pipeline
-  unsigned long long timedRuns = 0;     // counts runs whose times above arrived (a frame after the run at most)
-  // A run of the pipeline on the scene's worker thread (CPU devices) not yet shown,
-  // or one waiting to start when the last one has been.
-  bool runInFlight = false;
-  ImageHistogram histogram;
-  ImageStatistics statistics;
-  // Pixels of the result outside the rotated picture (the background fill), which
-  // the histogram and statistics leave out.
-  unsigned long long histogramLeftOut = 0;
-  std::string message;
-  std::string building;  // "building kernel ... for <device>" while the next run's programs compile; else empty
   bool dirty = true;                      // recompute the pipeline this frame
+
+ private:
+  friend class ImageScene;
+  friend struct ImageLabReadingsForTests;
+  ImageLabReadings readings_;
 };
 
 // The panel layout (ui/layout.cpp): panels by the window's edges, each resize follows.
@@ -316,8 +261,8 @@ struct AppState {
   // while it is the scene: leaving it drops a decode, and a save finishes first.)
   bool imageWorkUnderWay() const {
     // A run in flight counts, except while spinning: a new one starts as each ends.
-    return scene == SceneKind::Image &&
-           !(image.loadingPath.empty() && image.savingPath.empty() && (!image.runInFlight || image.spin));
+    return scene == SceneKind::Image && !(image.readings().loadingPath.empty() && image.readings().savingPath.empty() &&
+                                          (!image.readings().runInFlight || image.choices.spin));
   }
 };
 

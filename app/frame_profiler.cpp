@@ -141,12 +141,12 @@ void recordFrame(AppState& state) {
       }
       break;
     case SceneKind::Image:
-      if (state.image.timedRuns != p.seenImageRuns) {
-        p.seenImageRuns = state.image.timedRuns;
+      if (state.image.readings().timedRuns != p.seenImageRuns) {
+        p.seenImageRuns = state.image.readings().timedRuns;
         ran = true;
-        p.record("rotate", state.image.rotateMs, true);
-        if (state.image.transposeMs > 0.0) p.record("transpose", state.image.transposeMs, true);
-        p.record("histogram", state.image.histogramMs, true);
+        p.record("rotate", state.image.readings().rotateMs, true);
+        if (state.image.readings().transposeMs > 0.0) p.record("transpose", state.image.readings().transposeMs, true);
+        p.record("histogram", state.image.readings().histogramMs, true);
       }
       break;
     case SceneKind::Julia:

@@ -118,7 +118,7 @@ std::array<uint8_t, 4> labBackground() {
   const ImageLabState lab;
   std::array<uint8_t, 4> rgba{};
   for (size_t i = 0; i < 4; ++i)
-    rgba[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
+    rgba[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.choices.background[i], 0.0f, 1.0f) * 255.0f));
   return rgba;
 }
 
@@ -478,9 +478,9 @@ int runImageBatch(DeviceCatalog catalog, const AppOptions& options) {
   Batch batch{compute, o};
   batch.params.degrees = o.angle;
   batch.params.canvas = o.expand ? RotateCanvas::Expand : RotateCanvas::Crop;
-  batch.params.transparent = o.transparent || (!o.background && lab.transparentBackground);
+  batch.params.transparent = o.transparent || (!o.background && lab.choices.transparentBackground);
   batch.params.background = o.background.value_or(labBackground());
-  batch.histogramOfResult = o.histogramOfResult.value_or(lab.histogramOfResult);
+  batch.histogramOfResult = o.histogramOfResult.value_or(lab.choices.histogramOfResult);
   // As the lab limits what it opens, without OpenGL's part: the input and the result
   // (up to twice its size, expanded) must fit the device's buffers.
   batch.limits = {kNoDimensionLimit, std::min<uint64_t>(device.maxAllocBytes / 2, kHostBudgetBytes)};

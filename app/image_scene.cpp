@@ -8,7 +8,7 @@
 #include "app/app_state.h"
 #include "app/image_angle.h"
 #include "app/image_kernel_builds.h"
-#include "app/image_lab_settings.h"
+#include "app/image_lab_choices_check.h"
 #include "compute/plain_config_words.h"
 #include "compute/rotate_coverage.h"
 #include "compute/interop/rgba_conversion.h"
@@ -96,7 +96,7 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
   ImageLabState& lab = state.image;
   // An image that is open, or was being opened, carries over a device switch: it is
   // decoded again (off the frame loop) over the test image.
-  const std::string reopen = lab.loadingPath.empty() ? lab.path : lab.loadingPath;
+  const std::string reopen = lab.readings_.loadingPath.empty() ? lab.readings_.path : lab.readings_.loadingPath;
   setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
   if (!reopen.empty()) {
     loader_.request(reopen, limits());
@@ -106,16 +106,16 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
 
 ImageScene::~ImageScene() {
   discardBackgroundRun(false);  // before the pictures and buffers the run writes go
-  lab_->runInFlight = false;
-  lab_->building.clear();
+  lab_->readings_.runInFlight = false;
+  lab_->readings_.building.clear();
   try {
     if (inspectRead_) inspectRead_->done.wait();  // the device writes into it
   } catch (const std::exception&) {
     // Going anyway; the read's failure matters to no one now.
   }
   // Panels must not draw pictures that go with the scene.
-  lab_->hasOriginal = lab_->hasResult = false;
-  lab_->renderer = nullptr;
+  lab_->readings_.hasOriginal = lab_->readings_.hasResult = false;
+  lab_->readings_.renderer = nullptr;
 }
 
 ImageLimits ImageScene::limits() const {
@@ -151,13 +151,14 @@ void ImageScene::useImage(HostImage image, Buffer buffer, std::unique_ptr<Shared
   if (rotator_) rotator_->sourceChanged();
   rotateDefault_ = defaultRotateConfig(originalLayout_, compute_.device(), maxImage2d_);
   ImageLabState& lab = state.image;
-  lab.path = path;
-  lab.description = path.empty() ? "built-in test image " + describeImageLayout(originalLayout_) : original_.description;
-  lab.width = original_.width;
-  lab.height = original_.height;
-  lab.channels = original_.channels;
-  lab.defaultRotate = rotateDefault_;
-  lab.defaultHistogram = defaults(originalLayout_.channels).histogram;
+  lab.readings_.path = path;
+  lab.readings_.description =
+      path.empty() ? "built-in test image " + describeImageLayout(originalLayout_) : original_.description;
+  lab.readings_.width = original_.width;
+  lab.readings_.height = original_.height;
+  lab.readings_.channels = original_.channels;
+  lab.readings_.defaultRotate = rotateDefault_;
+  lab.readings_.defaultHistogram = defaults(originalLayout_.channels).histogram;
   fitWhenShown_ = true;  // fitted to its first result (until then the last result stays shown)
   applied_.reset();  // recompute everything for the new image
 }
@@ -201,7 +202,7 @@ size_t ImageScene::displayGroupSize(const Kernel& toRgba) const {
 void ImageScene::reloadKernels(AppState& state) {
   // The kernels about to be replaced may be the ones a background run is setting up.
   discardBackgroundRun();
-  state.image.runInFlight = false;
+  state.image.readings_.runInFlight = false;
   // Build every program the pipeline runs before replacing any of them.
   const int channels = originalLayout_.channels;
   auto display = compute_.buildKernelFile("display.cl");
@@ -252,7 +253,7 @@ std::vector<ProgramToBuild> ImageScene::programsInUse(const AppState&) const {
 
 void ImageScene::rebindInterop(InteropBackend& interop) {
   discardBackgroundRun();  // its picture belongs to the old backend
-  lab_->runInFlight = false;
+  lab_->readings_.runInFlight = false;
   interop_ = &interop;
   originalImage_.reset();
   resultImage_.reset();
@@ -272,17 +273,17 @@ void ImageScene::openRequested(AppState& state, bool canReplaceImage) {
   ImageLabState& lab = state.image;
   if (state.commands.takeAny<CancelImageOpen>()) {
     if (loader_.busy()) {
-      lab.message = "stopped opening " + loader_.busyPath() + "; the previous image stays";
-      state.report(lab.message);
-      lab.openMessage = lab.message;
-      lab.openFailed = false;
+      lab.readings_.message = "stopped opening " + loader_.busyPath() + "; the previous image stays";
+      state.report(lab.readings_.message);
+      lab.readings_.openMessage = lab.readings_.message;
+      lab.readings_.openFailed = false;
       loader_.cancel();
     } else if (upload_ && !upload_->stopped) {  // decoded: the worker finishes the upload, which is then dropped
       upload_->stopped = true;
-      lab.message = "stopped opening " + upload_->path + "; the previous image stays";
-      state.report(lab.message);
-      lab.openMessage = lab.message;
-      lab.openFailed = false;
+      lab.readings_.message = "stopped opening " + upload_->path + "; the previous image stays";
+      state.report(lab.readings_.message);
+      lab.readings_.openMessage = lab.readings_.message;
+      lab.readings_.openFailed = false;
     }
   }
   // The test image replaces the image at once: not while a run reads it.
@@ -294,8 +295,8 @@ void ImageScene::openRequested(AppState& state, bool canReplaceImage) {
       loader_.cancel();
       setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
       lab.fileSet.clear();
-      lab.message = "showing the built-in test image";
-      lab.openMessage.clear();
+      lab.readings_.message = "showing the built-in test image";
+      lab.readings_.openMessage.clear();
     } else {
       // Several at once become the set to step through; a single file outside the set ends it.
       if (requests.size() > 1) {
@@ -328,25 +329,25 @@ void ImageScene::finishOpening(DecodedImage decoded, AppState& state) {
     opened(state);
     return;
   } catch (const ImageFileError& e) {
-    lab.message = std::string("cannot open: ") + e.what() + loadNote_;  // the message names the file
+    lab.readings_.message = std::string("cannot open: ") + e.what() + loadNote_;  // the message names the file
   } catch (const std::exception& e) {
     // The previous image stays (setImage changes nothing when it fails).
-    lab.message = "cannot open '" + file + "': " + e.what() + loadNote_;
+    lab.readings_.message = "cannot open '" + file + "': " + e.what() + loadNote_;
   }
   // The request this one superseded (the start image still decoding) goes on.
-  if (loader_.busy()) lab.message += "; opening " + loader_.busyPath() + " instead";
-  lab.openFailed = true;
-  state.report(lab.message);
-  lab.openMessage = lab.message;
+  if (loader_.busy()) lab.readings_.message += "; opening " + loader_.busyPath() + " instead";
+  lab.readings_.openFailed = true;
+  state.report(lab.readings_.message);
+  lab.readings_.openMessage = lab.readings_.message;
 }
 
 void ImageScene::opened(AppState& state) {
   ImageLabState& lab = state.image;
-  lab.message = "opened " + lab.path + " (" + lab.description + ")" + loadNote_;
-  addRecentImage(lab.recent, lab.path, kMaxRecentImages);
-  lab.openFailed = false;
-  state.report(lab.message);
-  lab.openMessage = lab.message;
+  lab.readings_.message = "opened " + lab.readings_.path + " (" + lab.readings_.description + ")" + loadNote_;
+  addRecentImage(lab.recent, lab.readings_.path, kMaxRecentImages);
+  lab.readings_.openFailed = false;
+  state.report(lab.readings_.message);
+  lab.readings_.openMessage = lab.readings_.message;
 }
 
 void ImageScene::startUpload(HostImage image, const std::string& path, double decodeSeconds) {
@@ -391,14 +392,15 @@ void ImageScene::abandonUpload() noexcept {
 
 void ImageScene::publishLoading(ImageLabState& lab) const {
   if (loader_.busy() || !upload_ || upload_->stopped) {
-    lab.loadingPath = loader_.busy() ? loader_.busyPath() : std::string();
-    lab.loadingSeconds = loader_.busySeconds();
+    lab.readings_.loadingPath = loader_.busy() ? loader_.busyPath() : std::string();
+    lab.readings_.loadingSeconds = loader_.busySeconds();
   } else {  // decoded, and on its way to the device
-    lab.loadingPath = upload_->path;
-    lab.loadingSeconds =
-        upload_->decodeSeconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - upload_->since).count();
+    lab.readings_.loadingPath = upload_->path;
+    lab.readings_.loadingSeconds =
+        upload_->decodeSeconds +
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - upload_->since).count();
   }
-  lab.loadingWaitsFor = loader_.waitingFor();
+  lab.readings_.loadingWaitsFor = loader_.waitingFor();
 }
 
 ImageScene::DeviceDefaults ImageScene::defaultsFor(const DeviceDescriptor& device, int channels) {
@@ -410,40 +412,43 @@ ImageScene::Applied ImageScene::wantedFrom(AppState& state) const {
   const DeviceDescriptor& device = compute_.device();
   const int channels = originalLayout_.channels;
   Applied a;
-  if (lab.rotateVariant.empty()) {  // nothing chosen yet: a sweep's winner, else the fastest this device runs on this image
-    a.rotate = lab.defaultRotate;
+  // Nothing chosen yet: a sweep's winner, else the fastest this device runs on this image.
+  if (lab.choices.rotateVariant.empty()) {
+    a.rotate = lab.readings_.defaultRotate;
   } else {
-    a.rotate.variant = lab.rotateVariant;
-    a.rotate.workGroupX = lab.rotateGroup[0];
-    a.rotate.workGroupY = lab.rotateGroup[1];
-    a.rotate.pixelsPerItem = lab.rotateBlock[0];
-    a.rotate.rowsPerItem = lab.rotateBlock[1];
+    a.rotate.variant = lab.choices.rotateVariant;
+    a.rotate.workGroupX = lab.choices.rotateGroup[0];
+    a.rotate.workGroupY = lab.choices.rotateGroup[1];
+    a.rotate.pixelsPerItem = lab.choices.rotateBlock[0];
+    a.rotate.rowsPerItem = lab.choices.rotateBlock[1];
     if (const ImageRotateVariant* v = findImageRotateVariant(a.rotate.variant))
       fitRotateBlock(*v, a.rotate.pixelsPerItem, a.rotate.rowsPerItem);
   }
-  a.params.degrees = lab.angle;
-  a.params.canvas = lab.expandCanvas ? RotateCanvas::Expand : RotateCanvas::Crop;
-  a.params.transparent = lab.transparentBackground;
+  a.params.degrees = lab.choices.angle;
+  a.params.canvas = lab.choices.expandCanvas ? RotateCanvas::Expand : RotateCanvas::Crop;
+  a.params.transparent = lab.choices.transparentBackground;
   for (int i = 0; i < 4; ++i)
-    a.params.background[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
-  a.transpose = lab.transpose;
-  a.transposeConfig = lab.transposeVariant.empty() ? lab.defaultTranspose
-                      : lab.transposeChoice && lab.transposeChoice->variant == lab.transposeVariant
-                          ? *lab.transposeChoice
-                          : firstValid([&] { return allTransposeConfigs(device, channels); }, lab.transposeVariant,
-                                       defaultTransposeConfig(channels));
+    a.params.background[i] =
+        static_cast<uint8_t>(std::lround(std::clamp(lab.choices.background[i], 0.0f, 1.0f) * 255.0f));
+  a.transpose = lab.choices.transpose;
+  a.transposeConfig =
+      lab.choices.transposeVariant.empty() ? lab.readings_.defaultTranspose
+      : lab.choices.transposeChoice && lab.choices.transposeChoice->variant == lab.choices.transposeVariant
+          ? *lab.choices.transposeChoice
+          : firstValid([&] { return allTransposeConfigs(device, channels); }, lab.choices.transposeVariant,
+                       defaultTransposeConfig(channels));
   // Counting fewer channels needs less local memory: the list offers more copies. A
   // choice made for fewer channels that no longer fits falls back to the first that does.
-  const int counted = lab.countedHistogramChannels(channels);
-  std::optional<HistogramConfig> choice = lab.histogramChoice;
+  const int counted = lab.choices.countedHistogramChannels(channels);
+  std::optional<HistogramConfig> choice = lab.choices.histogramChoice;
   if (choice) choice->countedChannels = counted;
-  a.histogram = choice && choice->variant == lab.histogramVariant &&
+  a.histogram = choice && choice->variant == lab.choices.histogramVariant &&
                         imageHistogramConfigProblem(*choice, device, channels).empty()
                     ? *choice
-                    : firstValid([&] { return allHistogramConfigs(device, channels, counted); }, lab.histogramVariant,
-                                 lab.defaultHistogram);
+                    : firstValid([&] { return allHistogramConfigs(device, channels, counted); },
+                                 lab.choices.histogramVariant, lab.readings_.defaultHistogram);
   a.histogram.countedChannels = counted;
-  a.histogramOfResult = lab.histogramOfResult;
+  a.histogramOfResult = lab.choices.histogramOfResult;
   return a;
 }
 
@@ -505,9 +510,8 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     pictureFailure = std::current_exception();
   }
 
-  InFlight& run = inFlight_.emplace(InFlight{!pictureFailure,
-                                              wanted.transpose ? transposedBuffer_.get() : rotatedBuffer_.get(),
-                                              result, imageLabSettingsOf(lab)});
+  InFlight& run = inFlight_.emplace(InFlight{
+      !pictureFailure, wanted.transpose ? transposedBuffer_.get() : rotatedBuffer_.get(), result, lab.choices});
   // Handed to GL's side here, on the frame loop's thread (interop acquires wait for
   // GL fences and are GL calls); released in finishRun.
   if (run.picture) {
@@ -541,7 +545,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   };
   if (runs_) {
     runs_->start(std::move(enqueue));
-    lab.runInFlight = true;
+    lab.readings_.runInFlight = true;
   } else {
     try {
       enqueue(compute_.queue());
@@ -595,7 +599,7 @@ void ImageScene::finishRun(AppState& state) {
   compute_.queue().flush();
   if (!run.picture) return;  // the rotation's failure is reported by runPipeline
   lastGoodChoices_ = run.choices;
-  ++lab.pipelineRuns;
+  ++lab.readings_.pipelineRuns;
 }
 
 void ImageScene::plotHistogram(int channels) {
@@ -637,20 +641,20 @@ void ImageScene::pollBackgroundRun(AppState& state) {
       const std::string file = upload_->path;
       abandonUpload();
       if (stopped) return;
-      lab.message = "cannot open '" + file + "': " + errorText(e) + loadNote_;  // the previous image stays
-      lab.openFailed = true;
-      state.report(lab.message);
-      lab.openMessage = lab.message;
+      lab.readings_.message = "cannot open '" + file + "': " + errorText(e) + loadNote_;  // the previous image stays
+      lab.readings_.openFailed = true;
+      state.report(lab.readings_.message);
+      lab.readings_.openMessage = lab.readings_.message;
     }
     return;
   }
   try {
     if (!runs_->poll()) return;
-    state.image.runInFlight = false;
+    state.image.readings_.runInFlight = false;
     finishRun(state);
     collectResults(state, false);  // its events and reads are complete: never waits
   } catch (const std::exception& e) {
-    state.image.runInFlight = false;
+    state.image.readings_.runInFlight = false;
     abandonRun();
     pipelineFailed(state, e);
   }
@@ -711,18 +715,18 @@ void ImageScene::collectResults(AppState& state, bool wait) {
   }
   const auto start = std::chrono::steady_clock::now();
   std::optional<ImageHistogramResult> h = histogrammer_ ? histogrammer_->takeResult(wait) : std::nullopt;
-  lab.rotateMs = run.rotate.elapsedMs();
-  lab.transposeMs = run.transpose.elapsedMs();
-  lab.histogramMs = run.histogram.elapsedMs();
+  lab.readings_.rotateMs = run.rotate.elapsedMs();
+  lab.readings_.transposeMs = run.transpose.elapsedMs();
+  lab.readings_.histogramMs = run.histogram.elapsedMs();
   if (wait) addGpuWaitMs(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   if (h) {
     leaveOutFillPixels(*h, fillPixels, run.background);
-    lab.histogram = std::move(h->histogram);
-    lab.statistics = std::move(h->statistics);
-    lab.histogramLeftOut = fillPixels;
+    lab.readings_.histogram = std::move(h->histogram);
+    lab.readings_.statistics = std::move(h->statistics);
+    lab.readings_.histogramLeftOut = fillPixels;
   }
-  state.breakdown.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
-  ++lab.timedRuns;
+  state.breakdown.kernelMs = lab.readings_.rotateMs + lab.readings_.transposeMs + lab.readings_.histogramMs;
+  ++lab.readings_.timedRuns;
   running_.reset();
 }
 
@@ -731,29 +735,29 @@ void ImageScene::collectResults(AppState& state, bool wait) {
 // kernel's default and say so (the panel shows the switch).
 void ImageScene::fitRotationToImage(AppState& state) {
   ImageLabState& lab = state.image;
-  const ImageRotateVariant* v = findImageRotateVariant(lab.rotateVariant);
+  const ImageRotateVariant* v = findImageRotateVariant(lab.choices.rotateVariant);
   if (!v || !v->image) return;
   if (static_cast<size_t>(originalLayout_.width) <= maxImage2d_[0] &&
       static_cast<size_t>(originalLayout_.height) <= maxImage2d_[1])
     return;  // the usual case, checked every frame: no table lookups
   const RotateConfig& fitted = rotateDefault_;  // a buffer kernel for an image this large
-  if (fitted.variant == lab.rotateVariant) return;
-  lab.rotateVariant = fitted.variant;
-  lab.rotateGroup[0] = fitted.workGroupX;
-  lab.rotateGroup[1] = fitted.workGroupY;
-  lab.rotateBlock[0] = fitted.pixelsPerItem;
-  lab.rotateBlock[1] = fitted.rowsPerItem;
+  if (fitted.variant == lab.choices.rotateVariant) return;
+  lab.choices.rotateVariant = fitted.variant;
+  lab.choices.rotateGroup[0] = fitted.workGroupX;
+  lab.choices.rotateGroup[1] = fitted.workGroupY;
+  lab.choices.rotateBlock[0] = fitted.pixelsPerItem;
+  lab.choices.rotateBlock[1] = fitted.rowsPerItem;
   const std::string note = describeImageLayout(originalLayout_) + " is larger than this device's 2D images (" +
                            std::to_string(maxImage2d_[0]) + "x" + std::to_string(maxImage2d_[1]) +
                            "): rotating with " + plainConfigurationWords(describeRotateConfig(fitted));
-  lab.message += (lab.message.empty() ? "" : "; ") + note;
+  lab.readings_.message += (lab.readings_.message.empty() ? "" : "; ") + note;
   state.report(note);
 }
 
 void ImageScene::pipelineFailed(AppState& state, const std::exception& e) {
   ImageLabState& lab = state.image;
-  lab.message = errorText(e);
-  state.report(lab.message);
+  lab.readings_.message = errorText(e);
+  state.report(lab.readings_.message);
   if (auto* build = dynamic_cast<const ProgramBuildError*>(&e))
     state.buildFailures.push_back({build->build().label + " " + build->build().options,
                                    compute_.device().displayName(), build->build().error, build->build().log});
@@ -763,11 +767,11 @@ void ImageScene::pipelineFailed(AppState& state, const std::exception& e) {
   // Choices saved by an earlier run that fail before anything ran (another
   // device, other kernels) give way to the device's defaults, once.
   if (lastGoodChoices_) {
-    restorePipelineChoices(*lastGoodChoices_, lab);
+    restorePipelineChoices(*lastGoodChoices_, lab.choices);
   } else if (lab.choicesFromSettings) {
-    lab.useDefaultKernels();
+    lab.choices.useDefaultKernels();
     const std::string note = "the image lab's saved kernel choices do not run here; using the device's defaults";
-    lab.message += "\n" + note;
+    lab.readings_.message += "\n" + note;
     state.report(note);
   }
   lab.choicesFromSettings = false;
@@ -791,22 +795,25 @@ void ImageScene::update(AppState& state, double seconds) {
     } catch (const std::exception& e) {
       running_.reset();
       plotAwaitingFill_ = 0;
-      lab.message = errorText(e);
-      state.report(lab.message);
+      lab.readings_.message = errorText(e);
+      state.report(lab.readings_.message);
     }
   }
   openRequested(state, !backgroundRunBusy());
-  if (lab.spin) lab.angle = spunAngle(lab.angle, lab.spinDegreesPerSecond, seconds);
+  if (lab.choices.spin) lab.choices.angle = spunAngle(lab.choices.angle, lab.choices.spinDegreesPerSecond, seconds);
   fitRotationToImage(state);
   // No transpose chosen: a sweep's winner for this device (a sweep may have just
   // stored one), else the built-in default.
-  lab.defaultTranspose = preferredTransposeConfig(state.runs.tuning, compute_.device(), originalLayout_.channels)
-                             .value_or(defaultTransposeConfig(originalLayout_.channels));
+  lab.readings_.defaultTranspose =
+      preferredTransposeConfig(state.runs.tuning, compute_.device(), originalLayout_.channels)
+          .value_or(defaultTransposeConfig(originalLayout_.channels));
   // The rotation and the histogram likewise (issue 21: every operation's winner is kept).
-  lab.defaultRotate = preferredRotateConfig(state.runs.tuning, compute_.device(), originalLayout_, maxImage2d_)
-                          .value_or(rotateDefault_);
-  lab.defaultHistogram = preferredHistogramConfig(state.runs.tuning, compute_.device(), originalLayout_.channels)
-                             .value_or(defaults(originalLayout_.channels).histogram);
+  lab.readings_.defaultRotate =
+      preferredRotateConfig(state.runs.tuning, compute_.device(), originalLayout_, maxImage2d_)
+          .value_or(rotateDefault_);
+  lab.readings_.defaultHistogram =
+      preferredHistogramConfig(state.runs.tuning, compute_.device(), originalLayout_.channels)
+          .value_or(defaults(originalLayout_.channels).histogram);
   // The result's second buffer (kernels write one while GL draws the other), made
   // once the first result is shown, in a frame without other slow GL work, rather
   // than in the frame that starts the next run (74-87 ms for a 5000x3300 picture
@@ -838,7 +845,8 @@ void ImageScene::update(AppState& state, double seconds) {
       applied_ = wanted;  // do not retry the failing combination every frame
     }
   }
-  lab.runInFlight = backgroundRunBusy() || fillCountPending() || (wantsRun && !runReady && (runs_ || !kernelsReady));
+  lab.readings_.runInFlight =
+      backgroundRunBusy() || fillCountPending() || (wantsRun && !runReady && (runs_ || !kernelsReady));
   // One picture dropped a frame, in a frame without other slow GL work (tens of ms each).
   if (!slowGlWorkThisFrame_ && !retired_.empty()) retired_.erase(retired_.begin());
   inspect(state);
@@ -847,11 +855,11 @@ void ImageScene::update(AppState& state, double seconds) {
     save(state);
   }
   if (std::optional<std::string> saved = saver_.poll()) {
-    lab.message = std::move(*saved);
-    state.report(lab.message);
+    lab.readings_.message = std::move(*saved);
+    state.report(lab.readings_.message);
   }
-  lab.savingPath = saver_.busy() ? saver_.busyPath() : std::string();
-  lab.savingSeconds = saver_.busySeconds();
+  lab.readings_.savingPath = saver_.busy() ? saver_.busyPath() : std::string();
+  lab.readings_.savingSeconds = saver_.busySeconds();
   publish(state);
 }
 
@@ -875,15 +883,15 @@ bool ImageScene::kernelsBuilt(AppState& state, const Applied& wanted) {
                                         : nullptr,
                                     built(histogrammer_, wanted.histogram) ? nullptr : &wanted.histogram, channels,
                                     compute_.device()));
-  lab.building = building.empty() ? std::string() : buildingKernelText(building, compute_.device());
+  lab.readings_.building = building.empty() ? std::string() : buildingKernelText(building, compute_.device());
   return building.empty();
 }
 
 void ImageScene::inspect(AppState& state) {
   ImageLabState& lab = state.image;
-  const ImageLayout& layout = lab.inspectResult ? resultLayout_ : originalLayout_;
+  const ImageLayout& layout = lab.choices.inspectResult ? resultLayout_ : originalLayout_;
   const bool inside = lab.inspectX >= 0 && lab.inspectY >= 0 && lab.inspectX < layout.width &&
-                      lab.inspectY < layout.height && (!lab.inspectResult || result_);
+                      lab.inspectY < layout.height && (!lab.choices.inspectResult || result_);
   // The result lives on the device: a read of the pixel is enqueued, never waited
   // for, and shown when it arrives (the next frame); meanwhile the last value read
   // stays shown while the cursor is still on that pixel.
@@ -895,19 +903,19 @@ void ImageScene::inspect(AppState& state) {
     }
     inspectRead_.reset();
   }
-  lab.inspectValid = false;
+  lab.readings_.inspectValid = false;
   if (!inside) return;
-  if (!lab.inspectResult) {
+  if (!lab.choices.inspectResult) {
     const size_t offset = (static_cast<size_t>(lab.inspectY) * layout.width + lab.inspectX) * layout.channels;
-    std::fill_n(lab.inspectValue, 4, 0);
-    std::copy_n(original_.pixels.data() + offset, layout.channels, lab.inspectValue);
-    lab.inspectValid = true;
+    std::fill_n(lab.readings_.inspectValue, 4, 0);
+    std::copy_n(original_.pixels.data() + offset, layout.channels, lab.readings_.inspectValue);
+    lab.readings_.inspectValid = true;
     return;
   }
   const std::pair<int, int> at{lab.inspectX, lab.inspectY};
-  if (resultPixelAt_ == at && resultPixelRun_ == lab.pipelineRuns) {
-    std::copy_n(resultPixel_, 4, lab.inspectValue);
-    lab.inspectValid = true;
+  if (resultPixelAt_ == at && resultPixelRun_ == lab.readings_.pipelineRuns) {
+    std::copy_n(resultPixel_, 4, lab.readings_.inspectValue);
+    lab.readings_.inspectValid = true;
     return;
   }
   if (inspectRead_) return;  // one read at a time; the next frame asks again
@@ -920,7 +928,7 @@ void ImageScene::inspect(AppState& state) {
                               nullptr, read->done.out()),
           "clEnqueueReadBuffer (pixel inspector)");
   compute_.queue().flush();
-  read->run = lab.pipelineRuns;
+  read->run = lab.readings_.pipelineRuns;
   inspectRead_ = std::move(read);
 }
 
@@ -928,15 +936,15 @@ void ImageScene::save(AppState& state) {
   ImageLabState& lab = state.image;
   if (!result_) return;
   if (saver_.busy()) {
-    lab.message = "still saving " + saver_.busyPath() + "; save again when it is done";
-    state.report(lab.message);
+    lab.readings_.message = "still saving " + saver_.busyPath() + "; save again when it is done";
+    state.report(lab.readings_.message);
     return;
   }
   // A result the PNG writer cannot take is refused before it is read from the device.
   if (const std::string problem = pngSizeProblem(resultLayout_.width, resultLayout_.height, resultLayout_.channels);
       !problem.empty()) {
-    lab.message = pngWriteError(lab.savePath, problem);
-    state.report(lab.message);
+    lab.readings_.message = pngWriteError(lab.choices.savePath, problem);
+    state.report(lab.readings_.message);
     return;
   }
   HostImage out;
@@ -950,15 +958,16 @@ void ImageScene::save(AppState& state) {
                                 nullptr, nullptr),
             "clEnqueueReadBuffer (save result)");
   } catch (const std::exception& e) {
-    error = pngWriteError(lab.savePath, std::string("the result could not be read from the device: ") + e.what());
+    error =
+        pngWriteError(lab.choices.savePath, std::string("the result could not be read from the device: ") + e.what());
   }
   if (!error.empty()) {
-    lab.message = error;
-    state.report(lab.message);
+    lab.readings_.message = error;
+    state.report(lab.readings_.message);
     return;
   }
   // Encoded and written on the saver's thread; finishSaving reports it.
-  saver_.start(std::move(out), lab.savePath);
+  saver_.start(std::move(out), lab.choices.savePath);
 }
 
 void ImageScene::publish(AppState& state) {
@@ -966,12 +975,12 @@ void ImageScene::publish(AppState& state) {
   renderer_.setImage(Picture::Original, originalImage_.get());
   renderer_.setImage(Picture::Result, resultImage_.get());
   renderer_.setHistogram(histogramDisplay_.get());
-  lab.hasOriginal = originalImage_ != nullptr;
-  lab.hasResult = resultImage_ != nullptr;
-  lab.renderer = &renderer_;
-  lab.resultWidth = resultLayout_.width;
-  lab.resultHeight = resultLayout_.height;
-  lab.resultChannels = resultLayout_.channels;
+  lab.readings_.hasOriginal = originalImage_ != nullptr;
+  lab.readings_.hasResult = resultImage_ != nullptr;
+  lab.readings_.renderer = &renderer_;
+  lab.readings_.resultWidth = resultLayout_.width;
+  lab.readings_.resultHeight = resultLayout_.height;
+  lab.readings_.resultChannels = resultLayout_.channels;
   // What runs: runners built for this image. Publishing never builds (a kernel
   // that failed to compile is not compiled again every frame).
   const int channels = originalLayout_.channels;
@@ -981,9 +990,9 @@ void ImageScene::publish(AppState& state) {
                                                             : std::string("none (not built; see the message)");
   };
   const bool transposing = applied_ && applied_->transpose;
-  lab.runningRotate = describe(rotator_, describeRotateConfig, true);
-  lab.runningTranspose = describe(transposer_, describeTransposeConfig, transposing);
-  lab.runningHistogram = describe(histogrammer_, describeHistogramConfig, true);
+  lab.readings_.runningRotate = describe(rotator_, describeRotateConfig, true);
+  lab.readings_.runningTranspose = describe(transposer_, describeTransposeConfig, transposing);
+  lab.readings_.runningHistogram = describe(histogrammer_, describeHistogramConfig, true);
   state.activeKernels.clear();
   // The work of each launch, for the Profiler's roofline: sizes as the pipeline ran them.
   const ImageLayout rotated = transposing ? transposedLayout(resultLayout_) : resultLayout_;
@@ -993,11 +1002,12 @@ void ImageScene::publish(AppState& state) {
     state.activeKernels.push_back({role, config, build.label, build.options, build.buildMs, build.fromDisk,
                                    runner->info(channels), role, workOf(runner->config())});
   };
-  add("rotate", lab.runningRotate, rotator_, [&](const RotateConfig&) { return rotateWork(originalLayout_, rotated); });
+  add("rotate", lab.readings_.runningRotate, rotator_,
+      [&](const RotateConfig&) { return rotateWork(originalLayout_, rotated); });
   if (transposing)
-    add("transpose", lab.runningTranspose, transposer_,
+    add("transpose", lab.readings_.runningTranspose, transposer_,
         [&](const TransposeConfig& c) { return transposeWork(rotated, c); });
-  add("histogram", lab.runningHistogram, histogrammer_, [&](const HistogramConfig& c) {
+  add("histogram", lab.readings_.runningHistogram, histogrammer_, [&](const HistogramConfig& c) {
     return histogramWork(applied_ && applied_->histogramOfResult ? resultLayout_ : originalLayout_, c);
   });
 }

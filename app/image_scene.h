@@ -29,7 +29,7 @@
 
 namespace ks {
 
-struct ImageLabState;
+class ImageLabState;
 
 class ImageScene final : public Scene {
  public:
@@ -55,7 +55,7 @@ class ImageScene final : public Scene {
   };
   ImageLimits limits() const;
   // Starts building the programs `wanted` needs off the frame (app/image_kernel_builds);
-  // true once all have finished, else lab.building says which kernel builds.
+  // true once all have finished, else the lab's readings say which kernel builds.
   bool kernelsBuilt(AppState& state, const Applied& wanted);
   // Open requests start decodes on the loader; a finished decode is put on the device.
   // `canReplaceImage`: false while a background run reads the current image; a
@@ -171,7 +171,7 @@ class ImageScene final : public Scene {
     bool picture;
     cl_mem result;
     ImageLayout layout;
-    ImageLabSettings choices;  // the panel's choices it ran with: lastGoodChoices_ once it worked
+    ImageLabChoices choices;  // the panel's choices it ran with: lastGoodChoices_ once it worked
     // A result of another size is written into a new picture, which replaces the one
     // shown once the run is done: until then the last result stays in view (a new
     // picture is blank until its run ends, a second or more on a CPU device).
@@ -215,7 +215,7 @@ class ImageScene final : public Scene {
   std::string loadNote_;             // about files dropped with the one being decoded
   std::optional<Applied> applied_;   // what the last run asked for, whether or not it ran
   // The panel's pipeline choices when the pipeline last ran: where a failure goes back to.
-  std::optional<ImageLabSettings> lastGoodChoices_;
+  std::optional<ImageLabChoices> lastGoodChoices_;
   // Where the device runs kernels on the host (CPU devices), the pipeline's runs
   // are enqueued from this worker thread, and frames only poll (see the constructor).
   // Null elsewhere: runs are enqueued from the frame loop. Last: destroyed first,

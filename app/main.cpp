@@ -22,7 +22,7 @@
 #include "app/exit_leaving_work.h"
 #include "app/fps_counter.h"
 #include "app/image_batch.h"
-#include "app/image_lab_settings.h"
+#include "app/image_lab_choices_check.h"
 #include "app/render_surface.h"
 #include "app/run_recorder.h"
 #include "compute/gpu_monitor.h"
@@ -161,7 +161,7 @@ void dressWindow(ks::RenderSurface& surface, const ks::ImGuiLayer& imgui, ks::Ap
 void saveViewerSettings(ks::Settings settings, const ks::AppState& state, const ks::RenderSurface& surface,
                         const ks::DeviceDescriptor& device, const std::filesystem::path& file) {
   settings.recentImages = state.image.recent;
-  settings.imageLab = ks::imageLabSettingsOf(state.image);
+  settings.imageLab = state.image.choices;
   const ks::SurfaceSize windowSize = surface.windowSize();
   settings.windowWidth = windowSize.width;
   settings.windowHeight = windowSize.height;

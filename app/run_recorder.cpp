@@ -24,13 +24,13 @@ SceneSample sampleScene(const AppState& state) {
     }
     case SceneKind::Image: {
       const ImageLabState& lab = state.image;
-      s.kernelMs = lab.rotateMs + lab.transposeMs + lab.histogramMs;
+      s.kernelMs = lab.readings().rotateMs + lab.readings().transposeMs + lab.readings().histogramMs;
       // The bytes an ideal pipeline moves: rotation reads the input and writes its
       // result, the transpose reads and writes the result, the histogram reads once.
-      const ImageLayout in{lab.width, lab.height, lab.channels};
-      const ImageLayout out{lab.resultWidth, lab.resultHeight, lab.resultChannels};
-      s.work = static_cast<double>(in.bytes() + out.bytes()) + (lab.transpose ? 2.0 * out.bytes() : 0.0) +
-               static_cast<double>(lab.histogramOfResult ? out.bytes() : in.bytes());
+      const ImageLayout in{lab.readings().width, lab.readings().height, lab.readings().channels};
+      const ImageLayout out{lab.readings().resultWidth, lab.readings().resultHeight, lab.readings().resultChannels};
+      s.work = static_cast<double>(in.bytes() + out.bytes()) + (lab.choices.transpose ? 2.0 * out.bytes() : 0.0) +
+               static_cast<double>(lab.choices.histogramOfResult ? out.bytes() : in.bytes());
       s.rateUnit = "GB/s";
       s.sceneName = "image";
       s.kernelFile = kRotateKernelFile;
@@ -58,11 +58,12 @@ std::vector<std::pair<std::string, std::string>> sceneParameters(const AppState&
     }
     case SceneKind::Image: {
       const ImageLabState& lab = state.image;
-      p.emplace_back("image", describeImageLayout({lab.width, lab.height, lab.channels}));
-      p.emplace_back("rotate", lab.runningRotate);
-      p.emplace_back("angle", std::to_string(lab.angle));
-      p.emplace_back("transpose", lab.transpose ? lab.runningTranspose : "off");
-      p.emplace_back("histogram", lab.runningHistogram);
+      p.emplace_back("image",
+                     describeImageLayout({lab.readings().width, lab.readings().height, lab.readings().channels}));
+      p.emplace_back("rotate", lab.readings().runningRotate);
+      p.emplace_back("angle", std::to_string(lab.choices.angle));
+      p.emplace_back("transpose", lab.choices.transpose ? lab.readings().runningTranspose : "off");
+      p.emplace_back("histogram", lab.readings().runningHistogram);
       break;
     }
     case SceneKind::Julia:
@@ -123,7 +124,9 @@ namespace {
 
 // What the energy of a recording is divided by: the work the scene did meanwhile.
 unsigned long long workCount(const AppState& state) {
-  return state.scene == SceneKind::NBody ? state.nbody.steps : state.scene == SceneKind::Image ? state.image.pipelineRuns : 0;
+  return state.scene == SceneKind::NBody   ? state.nbody.steps
+         : state.scene == SceneKind::Image ? state.image.readings().pipelineRuns
+                                           : 0;
 }
 
 }  // namespace

@@ -46,11 +46,13 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
     std::printf("  particles: %s\n", state.nbody.particleDrawing.c_str());
   if (state.scene == SceneKind::NBody && state.nbody.split.active()) printSplitSummary(state);
   if (state.scene == SceneKind::Image)  // it recomputes only when the image or a setting changes
-    std::printf(
-        "  image lab: %s; pipeline runs: %llu, the last: rotate %.3f ms, transpose %.3f, histogram %.3f ms\n",
-        (state.image.path.empty() ? state.image.description : state.image.path + " (" + state.image.description + ")")
-            .c_str(),
-        state.image.pipelineRuns, state.image.rotateMs, state.image.transposeMs, state.image.histogramMs);
+    std::printf("  image lab: %s; pipeline runs: %llu, the last: rotate %.3f ms, transpose %.3f, histogram %.3f ms\n",
+                (state.image.readings().path.empty()
+                     ? state.image.readings().description
+                     : state.image.readings().path + " (" + state.image.readings().description + ")")
+                    .c_str(),
+                state.image.readings().pipelineRuns, state.image.readings().rotateMs,
+                state.image.readings().transposeMs, state.image.readings().histogramMs);
   std::printf("  last kernel run: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f; last frame: render %.3f ms\n",
               state.breakdown.kernelMs, state.breakdown.acquireMs, state.breakdown.releaseMs, state.breakdown.copyMs,
               state.breakdown.renderMs);

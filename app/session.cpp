@@ -107,8 +107,8 @@ static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor&
                                                                                       : SceneKind::NBody;
   for (const auto& image : options.images) state.image.openRequests.push_back(image.string());
   if (options.spin) {
-    state.image.spin = true;
-    state.image.spinDegreesPerSecond = *options.spin;
+    state.image.choices.spin = true;
+    state.image.choices.spinDegreesPerSecond = *options.spin;
   }
   const NBodyOptions& o = options.nbody;
   NBodyState& nb = state.nbody;

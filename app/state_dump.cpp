@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app_state.h"
-#include "app/image_lab_settings.h"
 #include "app/kernel_bounds.h"
 
 namespace ks {
@@ -49,26 +48,29 @@ Result<void> writeStateDump(const AppState& state, const std::filesystem::path& 
     j["kernel_bounds"].push_back({{"kernel", k.name}, {"median_ms", k.ms}, {"bound", k.bound.label()}, {"uses", uses}});
   }
   j["ui"] = {{"font", state.uiFont}, {"window_icon", state.windowIcon}, {"resources_dir", state.resourcesDir}};
-  if (state.image.width > 0) {
+  if (state.image.readings().width > 0) {
     // Screen rectangles [x0, y0, x1, y1] in pixels: where the last frame drew the pictures.
     json pictures = json::array();
     for (const ScreenRect& r : state.image.shownPictures) pictures.push_back({r.x0, r.y0, r.x1, r.y1});
-    j["image"] = {{"path", state.image.path},
-                  {"width", state.image.width},
-                  {"height", state.image.height},
-                  {"channels", state.image.channels},
-                  {"result_width", state.image.resultWidth},
-                  {"result_height", state.image.resultHeight},
-                  {"angle", state.image.angle},
-                  {"spin_degrees_per_second", state.image.spin ? json(state.image.spinDegreesPerSecond) : json(nullptr)},
-                  {"pipeline_runs", state.image.pipelineRuns},
-                  {"run_in_flight", state.image.runInFlight},
-                  {"view", imageLabViewName(state.image.view)},
-                  {"running_rotate", state.image.runningRotate},
-                  {"running_transpose", state.image.transpose ? json(state.image.runningTranspose) : json(nullptr)},
-                  {"running_histogram", state.image.runningHistogram},
-                  {"message", state.image.message},
-                  {"loading", state.image.loadingPath.empty() ? json(nullptr) : json(state.image.loadingPath)},
+    j["image"] = {{"path", state.image.readings().path},
+                  {"width", state.image.readings().width},
+                  {"height", state.image.readings().height},
+                  {"channels", state.image.readings().channels},
+                  {"result_width", state.image.readings().resultWidth},
+                  {"result_height", state.image.readings().resultHeight},
+                  {"angle", state.image.choices.angle},
+                  {"spin_degrees_per_second",
+                   state.image.choices.spin ? json(state.image.choices.spinDegreesPerSecond) : json(nullptr)},
+                  {"pipeline_runs", state.image.readings().pipelineRuns},
+                  {"run_in_flight", state.image.readings().runInFlight},
+                  {"view", imageLabViewName(state.image.choices.view)},
+                  {"running_rotate", state.image.readings().runningRotate},
+                  {"running_transpose",
+                   state.image.choices.transpose ? json(state.image.readings().runningTranspose) : json(nullptr)},
+                  {"running_histogram", state.image.readings().runningHistogram},
+                  {"message", state.image.readings().message},
+                  {"loading", state.image.readings().loadingPath.empty() ? json(nullptr)
+                                                                         : json(state.image.readings().loadingPath)},
                   {"pictures", std::move(pictures)},
                   {"file_set", state.image.fileSet},
                   {"file_index", state.image.fileIndex}};

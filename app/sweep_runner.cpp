@@ -188,9 +188,9 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     entry.nbody = TunedNBody{c, bodies_, winner.m.rate, winner.meta.time};
   } else {
     const TransposeConfig& c = transpose_.results[static_cast<size_t>(best)];
-    state.image.transpose = true;
-    state.image.transposeVariant = c.variant;
-    state.image.transposeChoice = c;
+    state.image.choices.transpose = true;
+    state.image.choices.transposeVariant = c.variant;
+    state.image.choices.transposeChoice = c;
     state.image.dirty = true;
     if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
     entry.transpose[layout_.channels] = TunedTranspose{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};

@@ -29,8 +29,8 @@ void SweepRunner::applyHistogramBest(AppState& state, size_t best, TuningEntry& 
   const HistogramConfig& c = histogram_.results[best];
   const RunRecord& winner = ui.results[best];
   ImageLabState& lab = state.image;
-  lab.histogramVariant = c.variant;
-  lab.histogramChoice = c;  // the lab counts the channels it shows (countedChannels follows them)
+  lab.choices.histogramVariant = c.variant;
+  lab.choices.histogramChoice = c;  // the lab counts the channels it shows (countedChannels follows them)
   lab.dirty = true;
   if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
   entry.histogram[layout_.channels] =

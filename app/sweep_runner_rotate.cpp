@@ -27,11 +27,11 @@ void SweepRunner::applyRotateBest(AppState& state, size_t best, TuningEntry& ent
   const RotateConfig& c = rotate_.results[best];
   const RunRecord& winner = ui.results[best];
   ImageLabState& lab = state.image;
-  lab.rotateVariant = c.variant;
-  lab.rotateGroup[0] = c.workGroupX;
-  lab.rotateGroup[1] = c.workGroupY;
-  lab.rotateBlock[0] = c.pixelsPerItem;
-  lab.rotateBlock[1] = c.rowsPerItem;
+  lab.choices.rotateVariant = c.variant;
+  lab.choices.rotateGroup[0] = c.workGroupX;
+  lab.choices.rotateGroup[1] = c.workGroupY;
+  lab.choices.rotateBlock[0] = c.pixelsPerItem;
+  lab.choices.rotateBlock[1] = c.rowsPerItem;
   lab.dirty = true;
   if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
   entry.rotate[layout_.channels] = TunedRotate{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};

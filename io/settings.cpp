@@ -1,99 +1,15 @@
 #include "io/settings.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "io/config_json.h"
 #include "compute/atomic_file.h"
 
 namespace ks {
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-namespace {
-
-constexpr const char* kImageViews[] = {"original", "result", "side_by_side"};
-
-// j[key] read as a T, or fallback when absent; a bad value names its key.
-template <typename T, typename Read>
-T field(const json& j, const char* key, T fallback, Read read) {
-  if (!j.contains(key)) return fallback;
-  try {
-    return read(j.at(key));
-  } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("'") + key + "': " + e.what());
-  }
-}
-template <typename T>
-T field(const json& j, const char* key, T fallback) {
-  return field(j, key, fallback, [](const json& v) { return v.get<T>(); });
-}
-
-ImageLabSettings imageLabFrom(const json& j) {
-  if (!j.is_object()) throw std::runtime_error("not a JSON object");
-  const ImageLabSettings d;
-  ImageLabSettings s;
-  // Work-group and block sizes only need to be sane numbers here; whether the
-  // device runs them is the image lab's question (it falls back to its defaults).
-  auto pair = [&j](const char* key, std::array<int, 2> fallback, int lo, int hi) {
-    const auto v = field(j, key, fallback);
-    return std::array<int, 2>{std::clamp(v[0], lo, hi), std::clamp(v[1], lo, hi)};
-  };
-  s.rotateVariant = field(j, "rotate_variant", d.rotateVariant);
-  s.rotateGroup = pair("rotate_work_group", d.rotateGroup, 1, 1024);
-  s.rotateBlock = pair("rotate_block", d.rotateBlock, 1, 64);
-  const float angle = field(j, "angle", d.angle);
-  s.angle = std::isfinite(angle) ? std::clamp(angle, -180.0f, 180.0f) : d.angle;
-  s.expandCanvas = field(j, "expand_canvas", d.expandCanvas);
-  s.transparentBackground = field(j, "transparent_background", d.transparentBackground);
-  s.background = field(j, "background", d.background);
-  for (float& c : s.background) c = std::isfinite(c) ? std::clamp(c, 0.0f, 1.0f) : 0.0f;
-  s.transpose = field(j, "transpose", d.transpose);
-  s.transposeVariant = field(j, "transpose_variant", d.transposeVariant);
-  s.transposeChoice = field(j, "transpose_config", d.transposeChoice,
-                            [](const json& v) { return std::optional(transposeConfigFromJson(v)); });
-  s.histogramVariant = field(j, "histogram_variant", d.histogramVariant);
-  s.histogramChoice = field(j, "histogram_config", d.histogramChoice,
-                            [](const json& v) { return std::optional(histogramConfigFromJson(v)); });
-  s.histogramOfResult = field(j, "histogram_of_result", d.histogramOfResult);
-  s.showChannel = field(j, "show_channels", d.showChannel);
-  s.countShownOnly = field(j, "count_shown_only", d.countShownOnly);
-  s.logScale = field(j, "log_scale", d.logScale);
-  s.view = field(j, "view", d.view);
-  if (std::find(std::begin(kImageViews), std::end(kImageViews), s.view) == std::end(kImageViews))
-    throw std::runtime_error("unknown view '" + s.view + "'");
-  s.inspectResult = field(j, "inspect_result", d.inspectResult);
-  s.savePath = field(j, "save_path", d.savePath);
-  return s;
-}
-
-json imageLabJson(const ImageLabSettings& s) {
-  json j = {{"rotate_variant", s.rotateVariant},
-            {"rotate_work_group", s.rotateGroup},
-            {"rotate_block", s.rotateBlock},
-            {"angle", s.angle},
-            {"expand_canvas", s.expandCanvas},
-            {"transparent_background", s.transparentBackground},
-            {"background", s.background},
-            {"transpose", s.transpose},
-            {"transpose_variant", s.transposeVariant},
-            {"histogram_variant", s.histogramVariant},
-            {"histogram_of_result", s.histogramOfResult},
-            {"show_channels", s.showChannel},
-            {"count_shown_only", s.countShownOnly},
-            {"log_scale", s.logScale},
-            {"view", s.view},
-            {"inspect_result", s.inspectResult},
-            {"save_path", s.savePath}};
-  if (s.transposeChoice) j["transpose_config"] = transposeConfigJson(*s.transposeChoice);
-  if (s.histogramChoice) j["histogram_config"] = histogramConfigJson(*s.histogramChoice);
-  return j;
-}
-
-}  // namespace
 
 fs::path defaultConfigDir() {
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return fs::path(xdg) / "kernelscope";
@@ -149,7 +65,7 @@ Result<SettingsRead> loadSettings(const fs::path& file) {
     if (j.contains("image_lab")) {
       // A damaged image lab section costs the lab's choices, not the whole file.
       try {
-        s.imageLab = imageLabFrom(j["image_lab"]);
+        s.imageLab = j["image_lab"].get<ImageLabChoices>();
       } catch (const std::exception& e) {
         read.ignored = "ignoring the image lab settings in '" + file.string() + "' (" + e.what() + ")";
       }
@@ -166,7 +82,7 @@ Result<void> saveSettings(const Settings& s, const fs::path& file) {
             {"vsync", s.vsync},
             {"device", {{"platform", s.devicePlatform}, {"name", s.deviceName}}},
             {"recent_images", s.recentImages},
-            {"image_lab", imageLabJson(s.imageLab)},
+            {"image_lab", s.imageLab},
             {"panels",
              {{"devices", s.panels.devices},
               {"device_info", s.panels.deviceInfo},

@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "compute/image_histogram.h"
-#include "compute/image_transpose.h"
 #include "core/result.h"
+#include "io/image_lab_choices.h"
 
 namespace ks {
 
@@ -26,32 +25,6 @@ struct PanelVisibility {
   bool imguiDemo = false;
 };
 
-// The image lab as the user left it: kernel choices, rotation, histogram and view
-// options (not the image, zoom or pan). The fields mirror ImageLabState's; an empty
-// variant means the device's default (image_lab_settings.h converts and checks).
-struct ImageLabSettings {
-  std::string rotateVariant;
-  std::array<int, 2> rotateGroup{16, 16};
-  std::array<int, 2> rotateBlock{4, 1};
-  float angle = 0.0f;
-  bool expandCanvas = false;
-  bool transparentBackground = false;
-  std::array<float, 4> background{0.1f, 0.1f, 0.12f, 1.0f};
-  bool transpose = false;
-  std::string transposeVariant;
-  std::optional<TransposeConfig> transposeChoice;
-  std::string histogramVariant;
-  std::optional<HistogramConfig> histogramChoice;
-  bool histogramOfResult = true;
-  std::array<bool, 5> showChannel{true, true, true, false, true};  // R G B A luminance
-  bool countShownOnly = false;
-  bool logScale = false;
-  std::string view = "result";  // "original", "result" or "side_by_side"
-  bool inspectResult = true;
-  std::string savePath = "kernelscope-result.png";
-  bool operator==(const ImageLabSettings&) const = default;
-};
-
 struct Settings {
   static constexpr int kVersion = 1;
   int windowWidth = 1280, windowHeight = 800;
@@ -60,7 +33,7 @@ struct Settings {
   PanelVisibility panels;
   bool vsync = true;
   std::vector<std::string> recentImages;  // most recent first
-  ImageLabSettings imageLab;
+  ImageLabChoices imageLab;               // as the user left it (not the image, zoom or pan)
 };
 
 // $XDG_CONFIG_HOME/kernelscope, else $HOME/.config/kernelscope.

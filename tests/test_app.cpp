@@ -1159,7 +1159,7 @@ TEST(App, ImageLabChoicesAreKeptAcrossRuns) {
   EXPECT_EQ(saved.imageLab.angle, 30.0f);
   EXPECT_TRUE(saved.imageLab.transpose);
   EXPECT_EQ(saved.imageLab.transposeVariant, "naive");
-  EXPECT_EQ(saved.imageLab.view, "original");
+  EXPECT_EQ(saved.imageLab.view, ImageLabChoices::View::Original);
   EXPECT_TRUE(saved.imageLab.logScale);
 }
 

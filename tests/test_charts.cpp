@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "staged_readings.h"
 #include "lab/run_record.h"
 #include "lab/sweep_runs.h"
 #include "test_devices.h"
@@ -78,18 +79,19 @@ const ImVec2 kSizes[] = {ImVec2(1600, 1000), ImVec2(1024, 700)};
 void openPicture(AppState& state) {
   state.scene = SceneKind::Image;
   ImageLabState& lab = state.image;
-  lab.width = lab.resultWidth = 640;
-  lab.height = lab.resultHeight = 480;
-  lab.channels = lab.resultChannels = 4;
-  lab.hasOriginal = lab.hasResult = true;
-  lab.histogram.imageChannels = 4;
-  lab.histogram.bins.resize(256 * 5);
+  stagedReadings(lab).width = stagedReadings(lab).resultWidth = 640;
+  stagedReadings(lab).height = stagedReadings(lab).resultHeight = 480;
+  stagedReadings(lab).channels = stagedReadings(lab).resultChannels = 4;
+  stagedReadings(lab).hasOriginal = stagedReadings(lab).hasResult = true;
+  stagedReadings(lab).histogram.imageChannels = 4;
+  stagedReadings(lab).histogram.bins.resize(256 * 5);
   for (int c = 0; c < 5; ++c)
     for (int level = 0; level < 256; ++level)
-      lab.histogram.bins[static_cast<size_t>(c * 256 + level)] = static_cast<uint32_t>((level + 1) * (c + 1) * 10);
-  lab.statistics.imageChannels = 4;
-  lab.statistics.channels.resize(5);
-  for (ChannelStatistics& s : lab.statistics.channels) {
+      stagedReadings(lab).histogram.bins[static_cast<size_t>(c * 256 + level)] =
+          static_cast<uint32_t>((level + 1) * (c + 1) * 10);
+  stagedReadings(lab).statistics.imageChannels = 4;
+  stagedReadings(lab).statistics.channels.resize(5);
+  for (ChannelStatistics& s : stagedReadings(lab).statistics.channels) {
     s.count = 307200;
     s.min = 0;
     s.max = 255;
@@ -389,11 +391,11 @@ TEST_F(ChartsUi, TheRunsTableHasABoundByColumn) {
 
 TEST_F(ChartsUi, HistogramRowsHaveLevelAndCountAxesAndRoomAt1024) {
   openPicture(state_);
-  const ImageHistogram& h = state_.image.histogram;
+  const ImageHistogram& h = state_.image.readings().histogram;
   for (const bool logScale : {false, true})
     for (const ImVec2 size : kSizes) {
       SCOPED_TRACE(sizeText(size) + (logScale ? " log" : " linear"));
-      state_.image.logScale = logScale;
+      state_.image.choices.logScale = logScale;
       resize(size);
       const ImGuiWindow* strip = panel("Histogram");
       ASSERT_NE(strip, nullptr);
@@ -401,7 +403,7 @@ TEST_F(ChartsUi, HistogramRowsHaveLevelAndCountAxesAndRoomAt1024) {
       for (int c = 0; c < h.channelCount(); ++c) {
         const std::string name = histogramChannelName(h.imageChannels, c);
         const ChartAxes* chart = drawnChart("histogram " + name);
-        if (!state_.image.showChannel[c]) {
+        if (!state_.image.choices.showChannel[c]) {
           EXPECT_EQ(chart, nullptr) << name << " is not ticked but drawn";
           continue;
         }
@@ -422,7 +424,7 @@ TEST_F(ChartsUi, HistogramRowsHaveLevelAndCountAxesAndRoomAt1024) {
         double largest = 0.0;
         for (int other = 0; other < h.channelCount(); ++other) {
           const ChartAxes* o = drawnChart(std::string("histogram ") + histogramChannelName(h.imageChannels, other));
-          if (o && state_.image.showChannel[other] && o->plot.y0 == plot.y0)
+          if (o && state_.image.choices.showChannel[other] && o->plot.y0 == plot.y0)
             largest = std::max(largest, double(*std::max_element(h.channel(other), h.channel(other) + kHistogramBins)));
         }
         expectCountTicks(*chart, largest, logScale);
@@ -442,7 +444,7 @@ TEST_F(ChartsUi, HistogramRowsHaveLevelAndCountAxesAndRoomAt1024) {
 // it showed the log of it), and the chart says which level.
 TEST_F(ChartsUi, HoveringTheHistogramShowsTheCountOfTheLevel) {
   openPicture(state_);
-  state_.image.logScale = true;
+  state_.image.choices.logScale = true;
   for (const ImVec2 size : kSizes) {
     SCOPED_TRACE(sizeText(size));
     resize(size);
@@ -458,7 +460,7 @@ TEST_F(ChartsUi, HoveringTheHistogramShowsTheCountOfTheLevel) {
       chart = drawnChart("histogram G");
       ASSERT_NE(chart, nullptr);
       // R, G and B are overlaid in one plot at both sizes: the counts of all three.
-      auto count = [&](int c) { return std::to_string(state_.image.histogram.channel(c)[level]); };
+      auto count = [&](int c) { return std::to_string(state_.image.readings().histogram.channel(c)[level]); };
       EXPECT_EQ(chart->hover, "level " + std::to_string(level) + ": R " + count(0) + ", G " + count(1) + ", B " +
                                   count(2) + " pixels");
       EXPECT_TRUE(drawnChart("histogram luminance")->hover.empty()) << "another row answers for the cursor";
@@ -533,7 +535,7 @@ TEST_F(ChartsUi, UntickingAChannelWhileScrolledMovesNothing) {
   frame(r, true);
   frame(r);
   frames(3, r);
-  ASSERT_FALSE(state_.image.showChannel[0]) << "the click did not untick R";
+  ASSERT_FALSE(state_.image.choices.showChannel[0]) << "the click did not untick R";
   EXPECT_EQ(g.HoveredId, ImHashStr("R", 0, lab->ID)) << "the check box moved from under the cursor";
   EXPECT_EQ(lab->Scroll.y, labScroll);
   EXPECT_EQ(strip->ContentSize.y, stripContent) << "the histogram's rows changed height";
@@ -541,7 +543,7 @@ TEST_F(ChartsUi, UntickingAChannelWhileScrolledMovesNothing) {
   // Ticked again: back as it was.
   frame(r, true);
   frames(3, r);
-  EXPECT_TRUE(state_.image.showChannel[0]);
+  EXPECT_TRUE(state_.image.choices.showChannel[0]);
   EXPECT_EQ(strip->ContentSize.y, stripContent);
 }
 

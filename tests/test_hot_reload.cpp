@@ -250,13 +250,15 @@ TEST_F(HotReloadTest, AnImageKernelBrokenAtTheStartFailsOnceAndItsFixRuns) {
   const std::string good = test::readFile(kernels_ / "rotate.cl");
   test::writeFile(kernels_ / "rotate.cl", good + "\n#error broken on purpose\n");
   reloadChanged();  // the N-body scene does not use it
-  state_.image.histogramOfResult = false;  // the original's histogram needs no rotation
+  state_.image.choices.histogramOfResult = false;  // the original's histogram needs no rotation
   state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
-  ASSERT_FALSE(state_.image.statistics.channels.empty()) << "no histogram of the original\n" << logText(state_);
-  EXPECT_EQ(state_.image.statistics.channels[0].count,
-            static_cast<uint64_t>(state_.image.width) * static_cast<uint64_t>(state_.image.height));
+  ASSERT_FALSE(state_.image.readings().statistics.channels.empty()) << "no histogram of the original\n"
+                                                                    << logText(state_);
+  EXPECT_EQ(
+      state_.image.readings().statistics.channels[0].count,
+      static_cast<uint64_t>(state_.image.readings().width) * static_cast<uint64_t>(state_.image.readings().height));
   const ProgramCache& programs = session_->compute().programs();
   const size_t asked = programs.requests("rotate.cl");
   EXPECT_GE(asked, 1u);
@@ -265,9 +267,9 @@ TEST_F(HotReloadTest, AnImageKernelBrokenAtTheStartFailsOnceAndItsFixRuns) {
   for (int i = 0; i < 5; ++i) frame();
   EXPECT_EQ(programs.requests("rotate.cl"), asked) << "the broken program was asked for again in later frames";
   EXPECT_EQ(state_.buildFailures.size(), 1u) << logText(state_);
-  EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), 0u) << state_.image.runningRotate;
-  EXPECT_FALSE(state_.image.hasResult);
-  EXPECT_TRUE(state_.image.hasOriginal) << "the original is still shown";
+  EXPECT_EQ(state_.image.readings().runningRotate.rfind("none", 0), 0u) << state_.image.readings().runningRotate;
+  EXPECT_FALSE(state_.image.readings().hasResult);
+  EXPECT_TRUE(state_.image.readings().hasOriginal) << "the original is still shown";
 
   test::writeFile(kernels_ / "rotate.cl", good + "\n// fixed\n");
   reloadChanged();
@@ -275,8 +277,9 @@ TEST_F(HotReloadTest, AnImageKernelBrokenAtTheStartFailsOnceAndItsFixRuns) {
   state_.breakdown = {};
   frameUntilIdle();
   EXPECT_GT(state_.breakdown.kernelMs, 0.0) << logText(state_);
-  EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), std::string::npos) << state_.image.runningRotate;
-  EXPECT_TRUE(state_.image.hasResult);
+  EXPECT_EQ(state_.image.readings().runningRotate.rfind("none", 0), std::string::npos)
+      << state_.image.readings().runningRotate;
+  EXPECT_TRUE(state_.image.readings().hasResult);
 }
 
 TEST_F(HotReloadTest, TheSessionKeepsBinariesInItsCacheDirectory) {

@@ -103,10 +103,12 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
   void open(const std::string& path) {
     state_.image.openRequests = {path};
     frameUntilIdle();
-    ASSERT_EQ(state_.image.path, path) << state_.image.message;
+    ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   }
   // Device milliseconds of the last run shown.
-  double lastRunMs() const { return state_.image.rotateMs + state_.image.transposeMs + state_.image.histogramMs; }
+  double lastRunMs() const {
+    return state_.image.readings().rotateMs + state_.image.readings().transposeMs + state_.image.readings().histogramMs;
+  }
   // A picture whose run on this device takes about kRunMs, open: sized from
   // measured runs (a small picture's time is noisy, so measured again once).
   std::string openPictureForALongRun() {
@@ -175,9 +177,9 @@ TEST_F(ImageBackgroundRunsTest, SwitchingSceneDoesNotWaitForTheRunInFlight) {
     frameUntilIdle();
     const std::string path = openPictureForALongRun();
     const double runMs = lastRunMs();
-    lab.angle += 17.0f;  // a new angle on each device
+    lab.choices.angle += 17.0f;  // a new angle on each device
     frame();
-    ASSERT_TRUE(lab.runInFlight);
+    ASSERT_TRUE(lab.readings().runInFlight);
     state_.commands.push(OpenScene{SceneKind::NBody});
     const auto switched = std::chrono::steady_clock::now();
     int frames = 0;
@@ -187,14 +189,14 @@ TEST_F(ImageBackgroundRunsTest, SwitchingSceneDoesNotWaitForTheRunInFlight) {
         [&] { return state_.scene == SceneKind::NBody && msSince(switched) > 1.5 * runMs; }, &frames);
     EXPECT_EQ(state_.scene, SceneKind::NBody);
     // The test means something only where a run takes far longer than a frame may.
-    EXPECT_GT(runMs, 3 * kFrameBoundMs) << lab.width << "x" << lab.height;
+    EXPECT_GT(runMs, 3 * kFrameBoundMs) << lab.readings().width << "x" << lab.readings().height;
     EXPECT_LT(longest, runMs / 2) << "the longest of " << frames << " frames after the switch; a run: " << runMs
                                   << " ms";
     EXPECT_GT(state_.nbody.steps, 0u) << "the N-body scene runs once the lab's run has finished";
     std::printf("switch during a %.0f ms run: the longest of %d frames after it %.1f ms\n", runMs, frames, longest);
     state_.commands.push(OpenScene{SceneKind::Image});
     frameUntilIdle();
-    EXPECT_EQ(lab.path, path) << "the lab opens its picture again";
+    EXPECT_EQ(lab.readings().path, path) << "the lab opens its picture again";
   });
 }
 
@@ -208,28 +210,28 @@ TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
     ImageLabState& lab = state_.image;
     const std::string path = openPictureForALongRun();
     const double runMs = lastRunMs();
-    lab.spin = true;
-    lab.spinDegreesPerSecond = 30.0f;
-    const unsigned long long shownBefore = lab.timedRuns;
+    lab.choices.spin = true;
+    lab.choices.spinDegreesPerSecond = 30.0f;
+    const unsigned long long shownBefore = lab.readings().timedRuns;
     int frames = 0;
-    const double longest = longestFrameMs([&] { return lab.timedRuns >= shownBefore + 3; }, &frames);
+    const double longest = longestFrameMs([&] { return lab.readings().timedRuns >= shownBefore + 3; }, &frames);
     // The test means something only where a run takes far longer than a frame may.
-    EXPECT_GT(runMs, 3 * kFrameBoundMs) << lab.width << "x" << lab.height;
+    EXPECT_GT(runMs, 3 * kFrameBoundMs) << lab.readings().width << "x" << lab.readings().height;
     EXPECT_LT(longest, kFrameLimitMs) << "the longest of " << frames << " frames; a run takes " << runMs << " ms";
     EXPECT_GT(frames, 3 * 3) << "frames went on while the runs ran";
-    std::printf("%dx%d spinning: longest frame %.1f ms of %d, a run %.0f ms\n", lab.width, lab.height, longest,
-                frames, runMs);
+    std::printf("%dx%d spinning: longest frame %.1f ms of %d, a run %.0f ms\n", lab.readings().width,
+                lab.readings().height, longest, frames, runMs);
 
-    lab.spin = false;
-    lab.angle = 33.0f;
+    lab.choices.spin = false;
+    lab.choices.angle = 33.0f;
     frameUntilIdle();
-    EXPECT_FALSE(lab.runInFlight);
+    EXPECT_FALSE(lab.readings().runInFlight);
     const std::string saved = ::testing::TempDir() + "ks-background-result.png";
     files_.push_back(saved);
-    std::snprintf(lab.savePath, sizeof lab.savePath, "%s", saved.c_str());
+    lab.choices.savePath = saved;
     state_.commands.push(SaveImageResult{});
     frameUntilIdle();
-    ASSERT_EQ(lab.message, "saved the result to " + saved);
+    ASSERT_EQ(lab.readings().message, "saved the result to " + saved);
     const HostImage original = readPicture(path);
     const HostImage result = readPicture(saved);
     ASSERT_GT(original.data.size(), 0u) << path;
@@ -237,19 +239,20 @@ TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
     RotateParams params;
     params.degrees = 33.0;
     for (int i = 0; i < 4; ++i)
-      params.background[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
-    const ImageRotateVariant* variant =
-        findImageRotateVariant(lab.rotateVariant.empty() ? lab.defaultRotate.variant : lab.rotateVariant);
+      params.background[i] =
+          static_cast<uint8_t>(std::lround(std::clamp(lab.choices.background[i], 0.0f, 1.0f) * 255.0f));
+    const ImageRotateVariant* variant = findImageRotateVariant(
+        lab.choices.rotateVariant.empty() ? lab.readings().defaultRotate.variant : lab.choices.rotateVariant);
     ASSERT_TRUE(variant);
     EXPECT_EQ(differenceOver(result, rotateReference(original, params, variant->sampling), variant->exact ? 0 : 1),
               "")
         << variant->name;
-    ASSERT_FALSE(lab.statistics.channels.empty());
+    ASSERT_FALSE(lab.readings().statistics.channels.empty());
     // The result's pixels but the fill around the turned picture (issue 22).
     const uint64_t fill = rotateFillPixelCount(original.layout, params, variant->sampling);
     EXPECT_GT(fill, 0u);
-    EXPECT_EQ(lab.histogramLeftOut, fill);
-    EXPECT_EQ(lab.statistics.channels[0].count, uint64_t(result.layout.pixels()) - fill);
+    EXPECT_EQ(lab.readings().histogramLeftOut, fill);
+    EXPECT_EQ(lab.readings().statistics.channels[0].count, uint64_t(result.layout.pixels()) - fill);
   });
 }
 
@@ -274,19 +277,22 @@ TEST_F(ImageBackgroundRunsTest, OpeningABigPictureHoldsNoFrame) {
     bool previousStayed = true;
     const double longest = longestFrameMs(
         [&] {
-          if (lab.path != next) previousStayed = previousStayed && lab.path == before && lab.hasOriginal && lab.height == h;
-          return lab.path == next && !lab.runInFlight && lab.loadingPath.empty();
+          if (lab.readings().path != next)
+            previousStayed = previousStayed && lab.readings().path == before && lab.readings().hasOriginal &&
+                             lab.readings().height == h;
+          return lab.readings().path == next && !lab.readings().runInFlight && lab.readings().loadingPath.empty();
         },
         &frames);
     EXPECT_LT(longest, kFrameLimitMs) << "the longest of " << frames << " frames while opening " << w << "x" << h + 2;
     EXPECT_TRUE(previousStayed) << "the previous picture is shown until the new one is ready";
-    EXPECT_EQ(lab.height, h + 2);
-    EXPECT_EQ(lab.message.rfind("opened " + next, 0), 0u) << lab.message;
+    EXPECT_EQ(lab.readings().height, h + 2);
+    EXPECT_EQ(lab.readings().message.rfind("opened " + next, 0), 0u) << lab.readings().message;
     std::printf("opening %dx%d: longest frame %.1f ms of %d\n", w, h + 2, longest, frames);
     frameUntilIdle();
-    ASSERT_FALSE(lab.statistics.channels.empty());
-    EXPECT_EQ(lab.resultHeight, h + 2);
-    EXPECT_EQ(lab.statistics.channels[0].count, uint64_t(w) * uint64_t(h + 2)) << "the new picture's histogram";
+    ASSERT_FALSE(lab.readings().statistics.channels.empty());
+    EXPECT_EQ(lab.readings().resultHeight, h + 2);
+    EXPECT_EQ(lab.readings().statistics.channels[0].count, uint64_t(w) * uint64_t(h + 2))
+        << "the new picture's histogram";
   });
 }
 
@@ -298,31 +304,31 @@ TEST_F(ImageBackgroundRunsTest, TheLastResultStaysShownWhileOneOfAnotherSizeIsMa
   frameUntilSwitched();
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
-    lab.expandCanvas = false;  // as the last device left it
-    lab.angle = 0.0f;
+    lab.choices.expandCanvas = false;  // as the last device left it
+    lab.choices.angle = 0.0f;
     openPictureForALongRun();
-    const int w = lab.resultWidth, h = lab.resultHeight;
-    lab.expandCanvas = true;
-    lab.angle = 30.0f;
+    const int w = lab.readings().resultWidth, h = lab.readings().resultHeight;
+    lab.choices.expandCanvas = true;
+    lab.choices.angle = 30.0f;
     frame();
-    ASSERT_TRUE(lab.runInFlight) << lab.message;
+    ASSERT_TRUE(lab.readings().runInFlight) << lab.readings().message;
     int framesInFlight = 0;
-    while (lab.runInFlight && framesInFlight < 20000) {
-      ASSERT_TRUE(lab.renderer && lab.renderer->image(Picture::Result));
-      const SharedImage& shown = *lab.renderer->image(Picture::Result);
+    while (lab.readings().runInFlight && framesInFlight < 20000) {
+      ASSERT_TRUE(lab.readings().renderer && lab.readings().renderer->image(Picture::Result));
+      const SharedImage& shown = *lab.readings().renderer->image(Picture::Result);
       ASSERT_EQ(shown.width(), w) << "a picture of another size is shown before its run is done";
       ASSERT_EQ(shown.height(), h);
-      ASSERT_EQ(lab.resultWidth, w);
+      ASSERT_EQ(lab.readings().resultWidth, w);
       ++framesInFlight;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
       frame();
     }
     EXPECT_GT(framesInFlight, 3);
     frameUntilIdle();
-    EXPECT_GT(lab.resultWidth, w) << "the expanded canvas";
-    const SharedImage& shown = *lab.renderer->image(Picture::Result);
-    EXPECT_EQ(shown.width(), lab.resultWidth);
-    EXPECT_EQ(shown.height(), lab.resultHeight);
+    EXPECT_GT(lab.readings().resultWidth, w) << "the expanded canvas";
+    const SharedImage& shown = *lab.readings().renderer->image(Picture::Result);
+    EXPECT_EQ(shown.width(), lab.readings().resultWidth);
+    EXPECT_EQ(shown.height(), lab.readings().resultHeight);
   });
 }
 
@@ -337,42 +343,43 @@ TEST_F(ImageBackgroundRunsTest, ARunInFlightIsSupersededOrClosedCleanly) {
   onEachCpuDevice([&] {
     ImageLabState& lab = state_.image;
     const std::string big = openPictureForALongRun();
-    lab.angle += 10.0f;
+    lab.choices.angle += 10.0f;
     frame();
-    ASSERT_TRUE(lab.runInFlight);
+    ASSERT_TRUE(lab.readings().runInFlight);
     const std::string small = writePicture(61, 43);
     lab.openRequests = {small};
     frameUntilIdle();
-    EXPECT_EQ(lab.path, small) << lab.message;
-    EXPECT_EQ(lab.resultWidth, 61);
-    EXPECT_EQ(lab.resultHeight, 43);
-    ASSERT_FALSE(lab.statistics.channels.empty());
+    EXPECT_EQ(lab.readings().path, small) << lab.readings().message;
+    EXPECT_EQ(lab.readings().resultWidth, 61);
+    EXPECT_EQ(lab.readings().resultHeight, 43);
+    ASSERT_FALSE(lab.readings().statistics.channels.empty());
     // (Less the fill around the turned picture, which the histogram leaves out.)
-    EXPECT_EQ(lab.statistics.channels[0].count + lab.histogramLeftOut, 61u * 43u) << "the histogram is the new picture's";
+    EXPECT_EQ(lab.readings().statistics.channels[0].count + lab.readings().histogramLeftOut, 61u * 43u)
+        << "the histogram is the new picture's";
 
     open(big);
-    lab.spin = true;
+    lab.choices.spin = true;
     frame();
     frame();
-    ASSERT_TRUE(lab.runInFlight);
+    ASSERT_TRUE(lab.readings().runInFlight);
     state_.commands.push(OpenScene{SceneKind::NBody});
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (state_.scene != SceneKind::NBody && std::chrono::steady_clock::now() < deadline) frame();
     ASSERT_EQ(state_.scene, SceneKind::NBody);
-    EXPECT_FALSE(lab.runInFlight);
+    EXPECT_FALSE(lab.readings().runInFlight);
     state_.commands.push(OpenScene{SceneKind::Image});
     frameUntilSwitched();
     ASSERT_EQ(state_.scene, SceneKind::Image);
-    lab.spin = false;
+    lab.choices.spin = false;
     frameUntilIdle();
-    EXPECT_EQ(lab.path, big);
-    EXPECT_FALSE(lab.runInFlight);
+    EXPECT_EQ(lab.readings().path, big);
+    EXPECT_FALSE(lab.readings().runInFlight);
   });
   // The session ends with a run in flight.
-  state_.image.spin = true;
+  state_.image.choices.spin = true;
   frame();
   frame();
-  EXPECT_TRUE(state_.image.runInFlight);
+  EXPECT_TRUE(state_.image.readings().runInFlight);
 }
 
 // The forward (seed) rotation's fill count where the runs stay on the frame loop (a
@@ -401,40 +408,41 @@ TEST_F(ImageBackgroundRunsTest, TheForwardRotationsFillIsCountedOffTheFrame) {
   ASSERT_EQ(state_.activeDevice, other) << state_.deviceMessage;
   ASSERT_EQ(state_.scene, SceneKind::Image);
   ImageLabState& lab = state_.image;
-  lab.rotateVariant = "forward";
-  lab.angle = 10.0f;
+  lab.choices.rotateVariant = "forward";
+  lab.choices.angle = 10.0f;
   const int w = 6000, h = 4000;
   open(writePicture(w, h));
-  ASSERT_EQ(lab.width, w);
+  ASSERT_EQ(lab.readings().width, w);
 
   RotateParams params;
   params.degrees = 33.0;
   for (int i = 0; i < 4; ++i)
-    params.background[i] = static_cast<uint8_t>(std::lround(std::clamp(lab.background[i], 0.0f, 1.0f) * 255.0f));
+    params.background[i] =
+        static_cast<uint8_t>(std::lround(std::clamp(lab.choices.background[i], 0.0f, 1.0f) * 255.0f));
   const ImageLayout picture{w, h, 4};
   const auto countStart = std::chrono::steady_clock::now();
   const uint64_t fill = rotateFillPixelCount(picture, params, RotateSampling::Forward);
   const double countMs = msSince(countStart);
 
-  lab.angle = 33.0f;
-  const unsigned long long runsBefore = lab.pipelineRuns;
+  lab.choices.angle = 33.0f;
+  const unsigned long long runsBefore = lab.readings().pipelineRuns;
   double startingFrameMs = 0.0;
-  for (int frames = 0; lab.pipelineRuns == runsBefore && frames < 100; ++frames) {
+  for (int frames = 0; lab.readings().pipelineRuns == runsBefore && frames < 100; ++frames) {
     const auto t = std::chrono::steady_clock::now();
     frame();
     startingFrameMs = msSince(t);
   }
-  ASSERT_GT(lab.pipelineRuns, runsBefore) << lab.message;
+  ASSERT_GT(lab.readings().pipelineRuns, runsBefore) << lab.readings().message;
   // The frame that started the run returned with the count still under way (it counted
   // it before). Its time says little on PoCL, whose launches take the same cores.
-  EXPECT_TRUE(lab.runInFlight) << "the frame that started the run counted the fill";
+  EXPECT_TRUE(lab.readings().runInFlight) << "the frame that started the run counted the fill";
   frameUntilIdle();
   std::printf("%dx%d forward rotation on the frame loop: the frame that started it %.1f ms, the fill count %.1f ms\n",
               w, h, startingFrameMs, countMs);
-  EXPECT_FALSE(lab.runInFlight);
-  EXPECT_EQ(lab.histogramLeftOut, fill);
-  ASSERT_FALSE(lab.statistics.channels.empty());
-  EXPECT_EQ(lab.statistics.channels[0].count, uint64_t(rotatedLayout(picture, params).pixels()) - fill);
+  EXPECT_FALSE(lab.readings().runInFlight);
+  EXPECT_EQ(lab.readings().histogramLeftOut, fill);
+  ASSERT_FALSE(lab.readings().statistics.channels.empty());
+  EXPECT_EQ(lab.readings().statistics.channels[0].count, uint64_t(rotatedLayout(picture, params).pixels()) - fill);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "staged_readings.h"
 #include "asked_scene.h"
 #include "compute/device_catalog.h"
 #include "compute/kernel_files.h"
@@ -144,15 +145,16 @@ class LayoutUi : public ::testing::Test {
 void openPicture(AppState& state) {
   state.scene = SceneKind::Image;
   ImageLabState& lab = state.image;
-  lab.width = lab.resultWidth = 640;
-  lab.height = lab.resultHeight = 480;
-  lab.channels = lab.resultChannels = 4;
-  lab.hasOriginal = lab.hasResult = true;  // no renderer: the view places them, nothing draws
-  lab.histogram.imageChannels = 4;
-  lab.histogram.bins.assign(256 * 5, 10u);
-  lab.statistics.imageChannels = 4;
-  lab.statistics.channels.resize(5);
-  for (ChannelStatistics& s : lab.statistics.channels) {
+  stagedReadings(lab).width = stagedReadings(lab).resultWidth = 640;
+  stagedReadings(lab).height = stagedReadings(lab).resultHeight = 480;
+  stagedReadings(lab).channels = stagedReadings(lab).resultChannels = 4;
+  stagedReadings(lab).hasOriginal = stagedReadings(lab).hasResult =
+      true;  // no renderer: the view places them, nothing draws
+  stagedReadings(lab).histogram.imageChannels = 4;
+  stagedReadings(lab).histogram.bins.assign(256 * 5, 10u);
+  stagedReadings(lab).statistics.imageChannels = 4;
+  stagedReadings(lab).statistics.channels.resize(5);
+  for (ChannelStatistics& s : stagedReadings(lab).statistics.channels) {
     s.count = 307200;
     s.min = 0;
     s.max = 255;
@@ -706,11 +708,12 @@ TEST_F(LayoutUi, TheHelpListsTheImageLabsControls) {
 TEST_F(LayoutUi, AResultOfAnotherShapeIsFittedAgain) {
   state_.runs.showRuns = state_.runs.showSweep = false;
   openPicture(state_);
-  state_.image.width = state_.image.resultWidth = 3000;
-  state_.image.height = state_.image.resultHeight = 2000;
+  stagedReadings(state_.image).width = stagedReadings(state_.image).resultWidth = 3000;
+  stagedReadings(state_.image).height = stagedReadings(state_.image).resultHeight = 2000;
   frames(4);
   const float landscapeZoom = state_.image.zoom;
-  std::swap(state_.image.resultWidth, state_.image.resultHeight);  // the transpose switched on
+  std::swap(stagedReadings(state_.image).resultWidth,
+            stagedReadings(state_.image).resultHeight);  // the transpose switched on
   frames(3);
   EXPECT_LT(state_.image.zoom, landscapeZoom * 0.9f) << "the portrait result kept the landscape zoom";
   const ScreenRect shown = state_.image.shownPictures.at(0);
@@ -720,7 +723,7 @@ TEST_F(LayoutUi, AResultOfAnotherShapeIsFittedAgain) {
 
   state_.image.zoom *= 1.5f;  // the user zooms in
   const float chosen = state_.image.zoom;
-  std::swap(state_.image.resultWidth, state_.image.resultHeight);
+  std::swap(stagedReadings(state_.image).resultWidth, stagedReadings(state_.image).resultHeight);
   frames(3);
   EXPECT_EQ(state_.image.zoom, chosen) << "a zoom the user chose was replaced";
 }
@@ -913,10 +916,10 @@ TEST_F(LayoutUi, TheRunsTableKeepsRoomForTheNames) {
 TEST_F(LayoutUi, SideBySidePicturesAreLabelled) {
   openPicture(state_);
   state_.runs.showRuns = state_.runs.showSweep = false;
-  state_.image.view = ImageLabState::View::SideBySide;
+  state_.image.choices.view = ImageLabState::View::SideBySide;
   frames(3);
   EXPECT_EQ(state_.image.shownLabels, (std::vector<std::string>{"original", "result"}));
-  state_.image.view = ImageLabState::View::Result;
+  state_.image.choices.view = ImageLabState::View::Result;
   frames(1);
   EXPECT_TRUE(state_.image.shownLabels.empty());
 }
@@ -1036,7 +1039,7 @@ TEST_F(LayoutUi, TheHistogramSaysHowManyPixelsOutsideThePictureItLeavesOut) {
   auto histogramText = [&] { return panelText([&] { drawHistogramPanel(state_); }); };
   resize(1600.0f, 1000.0f);
   EXPECT_EQ(histogramText().find("outside the rotated picture"), std::string::npos) << "nothing left out, nothing said";
-  state_.image.histogramLeftOut = 12345;
+  stagedReadings(state_.image).histogramLeftOut = 12345;
   for (const ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
     resize(size.x, size.y);
     const std::string text = histogramText();
@@ -1083,9 +1086,9 @@ TEST_F(LayoutUi, TheSweepTableSaysConfigurationsInPlainWords) {
 TEST_F(LayoutUi, TheImageLabSaysWhatRunsInPlainWords) {
   openPicture(state_);
   ImageLabState& lab = state_.image;
-  lab.runningRotate = "bilinear_image wg=16x16 ppi=2x4";
-  lab.transpose = true;
-  lab.runningTranspose = "tiled_padded T=32 rows=4 wg=256";
+  stagedReadings(lab).runningRotate = "bilinear_image wg=16x16 ppi=2x4";
+  lab.choices.transpose = true;
+  stagedReadings(lab).runningTranspose = "tiled_padded T=32 rows=4 wg=256";
   resize(1600.0f, 1000.0f);
   const std::string text = panelText([&] { drawImagePanel(state_); });
   for (const char* shorthand : {"wg=", "ppi=", "T=", "rows="})
@@ -1096,7 +1099,7 @@ TEST_F(LayoutUi, TheImageLabSaysWhatRunsInPlainWords) {
   EXPECT_NE(text.find("transposing with tiled_padded: tile 32, 4 rows per work-item, work-group 256"),
             std::string::npos)
       << text;
-  EXPECT_EQ(lab.runningRotate, "bilinear_image wg=16x16 ppi=2x4") << "the state keeps the short name";
+  EXPECT_EQ(lab.readings().runningRotate, "bilinear_image wg=16x16 ppi=2x4") << "the state keeps the short name";
 }
 
 // N-body configurations in words (issue 22): the work-group is also the tile of bodies

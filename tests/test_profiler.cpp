@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "app/app_state.h"
+#include "staged_readings.h"
 #include "app/frame_profiler.h"
 #include "app/render_surface.h"
 #include "app/session.h"
@@ -63,12 +64,12 @@ TEST(FrameProfiler, RecordsKernelsOnlyOnFramesThatRanThem) {
   EXPECT_DOUBLE_EQ(idle[size_t(FrameStage::GpuRender)], 2.0);
 
   state.scene = SceneKind::Image;
-  state.image.rotateMs = 2.0;
-  state.image.histogramMs = 1.0;
-  state.image.pipelineRuns = 1;
+  stagedReadings(state.image).rotateMs = 2.0;
+  stagedReadings(state.image).histogramMs = 1.0;
+  stagedReadings(state.image).pipelineRuns = 1;
   recordFrame(state);  // the pipeline ran, its times have not arrived (timedRuns unchanged)
   EXPECT_FALSE(p.find("rotate"));
-  state.image.timedRuns = 1;
+  stagedReadings(state.image).timedRuns = 1;
   recordFrame(state);
   ASSERT_TRUE(p.find("rotate"));
   EXPECT_EQ(p.find("rotate")->samples.size(), 1u);
@@ -103,9 +104,9 @@ TEST(FrameProfiler, AnotherSceneDropsTheLastScenesKernelRows) {
   recordFrame(state);
   ASSERT_TRUE(state.profiler.find("nbody step"));
   state.scene = SceneKind::Image;
-  state.image.rotateMs = 1.0;
-  state.image.histogramMs = 0.5;
-  state.image.timedRuns = 1;
+  stagedReadings(state.image).rotateMs = 1.0;
+  stagedReadings(state.image).histogramMs = 0.5;
+  stagedReadings(state.image).timedRuns = 1;
   recordFrame(state);
   EXPECT_FALSE(state.profiler.find("nbody step"));
   EXPECT_TRUE(state.profiler.find("rotate"));
@@ -248,7 +249,7 @@ TEST(SessionProfiling, ScenesPublishKernelInfoAndTheDeviceCeilings) {
     recordFrame(state);
     // The image lab's run on a CPU device is shown when its worker has finished it.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (state.image.runInFlight && std::chrono::steady_clock::now() < deadline) {
+    while (state.image.readings().runInFlight && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       session.update(state, 1.0 / 60.0);
     }

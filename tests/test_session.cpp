@@ -10,11 +10,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include "app/app_state.h"
 #include "asked_scene.h"
 #include "io/image_file.h"
-#include "app/image_lab_settings.h"
+#include "app/image_lab_choices_check.h"
 #include "ui/chart_axis.h"
 #include "ui/panels.h"
 #include "io/png_writer.h"
@@ -23,6 +24,7 @@
 #include "app/run_recorder.h"
 #include "app/session.h"
 #include "session_fixture.h"
+#include "staged_readings.h"
 #include "imgui_test_context.h"
 
 namespace ks {
@@ -169,19 +171,19 @@ TEST_F(SessionTest, SeveralFilesOpenedAtOnceAreSteppedThrough) {
   state_.commands.push(OpenScene{SceneKind::Image});
   state_.image.openRequests = paths;
   frameUntilIdle();
-  ASSERT_EQ(state_.image.path, paths[0]) << state_.image.message;
+  ASSERT_EQ(state_.image.readings().path, paths[0]) << state_.image.readings().message;
   EXPECT_EQ(state_.image.fileSet, paths);
-  EXPECT_NE(state_.image.message.find("file 1 of 3"), std::string::npos) << state_.image.message;
+  EXPECT_NE(state_.image.readings().message.find("file 1 of 3"), std::string::npos) << state_.image.readings().message;
   state_.image.stepFileSet(+1);
   frameUntilIdle();
-  EXPECT_EQ(state_.image.path, paths[1]) << state_.image.message;
-  EXPECT_EQ(state_.image.width, 11);
-  EXPECT_NE(state_.image.message.find("file 2 of 3"), std::string::npos) << state_.image.message;
+  EXPECT_EQ(state_.image.readings().path, paths[1]) << state_.image.readings().message;
+  EXPECT_EQ(state_.image.readings().width, 11);
+  EXPECT_NE(state_.image.readings().message.find("file 2 of 3"), std::string::npos) << state_.image.readings().message;
   state_.image.stepFileSet(-1);
   frameUntilIdle();
   state_.image.stepFileSet(-1);  // before the first: the last
   frameUntilIdle();
-  EXPECT_EQ(state_.image.path, paths[2]) << state_.image.message;
+  EXPECT_EQ(state_.image.readings().path, paths[2]) << state_.image.readings().message;
   EXPECT_EQ(state_.image.fileIndex, 2u);
   EXPECT_EQ(state_.image.fileSet.size(), 3u);
   state_.image.openRequests = {paths[0]};  // File > Open of one file (here one of the set, but asked alone)
@@ -205,13 +207,13 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheOpenImage) {
   state_.commands.push(OpenScene{SceneKind::Image});
   state_.image.openRequests = {path};
   frameUntilIdle();
-  ASSERT_EQ(state_.image.path, path) << state_.image.message;
+  ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   for (int round = 0; round < 2; ++round) {
     state_.commands.push(SwitchDevice{*state_.activeDevice == 0 ? size_t{1} : size_t{0}});
     frameUntilIdle();
-    EXPECT_EQ(state_.image.path, path) << state_.image.message;
-    EXPECT_EQ(state_.image.width, 21);
-    EXPECT_EQ(state_.image.resultWidth, 21);
+    EXPECT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
+    EXPECT_EQ(state_.image.readings().width, 21);
+    EXPECT_EQ(state_.image.readings().resultWidth, 21);
   }
   std::remove(path.c_str());
 }
@@ -318,8 +320,8 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilSwitched();
   ASSERT_EQ(state_.scene, SceneKind::Image);
-  EXPECT_EQ(state_.image.path, "") << "starts with the built-in test image";
-  EXPECT_GT(state_.image.width, 0);
+  EXPECT_EQ(state_.image.readings().path, "") << "starts with the built-in test image";
+  EXPECT_GT(state_.image.readings().width, 0);
 
   HostImage image;
   image.width = 37;
@@ -331,29 +333,29 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   ASSERT_TRUE(written.ok()) << written.error().what();
   state_.image.openRequests = {path};
   frameUntilIdle();
-  EXPECT_EQ(state_.image.path, path) << state_.image.message;
-  EXPECT_EQ(state_.image.channels, 1);
-  EXPECT_EQ(state_.image.resultWidth, 37);
-  ASSERT_EQ(state_.image.statistics.channels.size(), 1u);
-  EXPECT_EQ(state_.image.statistics.channels[0].count, 37u * 23u);
+  EXPECT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
+  EXPECT_EQ(state_.image.readings().channels, 1);
+  EXPECT_EQ(state_.image.readings().resultWidth, 37);
+  ASSERT_EQ(state_.image.readings().statistics.channels.size(), 1u);
+  EXPECT_EQ(state_.image.readings().statistics.channels[0].count, 37u * 23u);
 
-  state_.image.angle = 90.0f;
-  state_.image.expandCanvas = true;
+  state_.image.choices.angle = 90.0f;
+  state_.image.choices.expandCanvas = true;
   frameUntilIdle();
-  EXPECT_EQ(state_.image.resultWidth, 23);
-  EXPECT_EQ(state_.image.resultHeight, 37);
-  state_.image.transpose = true;
+  EXPECT_EQ(state_.image.readings().resultWidth, 23);
+  EXPECT_EQ(state_.image.readings().resultHeight, 37);
+  state_.image.choices.transpose = true;
   frameUntilIdle();
-  EXPECT_EQ(state_.image.resultWidth, 37) << "rotated by 90 and transposed";
-  EXPECT_EQ(state_.image.resultHeight, 23);
+  EXPECT_EQ(state_.image.readings().resultWidth, 37) << "rotated by 90 and transposed";
+  EXPECT_EQ(state_.image.readings().resultHeight, 23);
 
   // the pixel inspector answers from the original
-  state_.image.inspectResult = false;
+  state_.image.choices.inspectResult = false;
   state_.image.inspectX = 5;
   state_.image.inspectY = 2;
   frameUntilIdle();
-  EXPECT_TRUE(state_.image.inspectValid);
-  EXPECT_EQ(state_.image.inspectValue[0], static_cast<uint8_t>((2 * 37 + 5) * 7));
+  EXPECT_TRUE(state_.image.readings().inspectValid);
+  EXPECT_EQ(state_.image.readings().inspectValue[0], static_cast<uint8_t>((2 * 37 + 5) * 7));
 
   const std::string corrupt = ::testing::TempDir() + "ks-session-corrupt.png";
   FILE* f = std::fopen(corrupt.c_str(), "wb");
@@ -362,14 +364,15 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   std::fclose(f);
   state_.image.openRequests = {corrupt};
   frameUntilIdle();
-  EXPECT_EQ(state_.image.path, path) << "the previous image stays";
-  EXPECT_NE(state_.image.message.find("cannot open: '" + corrupt + "'"), std::string::npos) << state_.image.message;
+  EXPECT_EQ(state_.image.readings().path, path) << "the previous image stays";
+  EXPECT_NE(state_.image.readings().message.find("cannot open: '" + corrupt + "'"), std::string::npos)
+      << state_.image.readings().message;
 
   state_.commands.push(SaveImageResult{});
   const std::string out = ::testing::TempDir() + "ks-session-result.png";
-  std::snprintf(state_.image.savePath, sizeof state_.image.savePath, "%s", out.c_str());
+  state_.image.choices.savePath = out;
   frameUntilIdle();
-  EXPECT_EQ(state_.image.message, "saved the result to " + out);
+  EXPECT_EQ(state_.image.readings().message, "saved the result to " + out);
   const HostImage saved = loadImageFile(out, {4096, 1u << 30});
   EXPECT_EQ(saved.width, 37);
   EXPECT_EQ(saved.height, 23);
@@ -380,7 +383,7 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
 
 // Choices kept in settings.json by an earlier run come back in the panel and run.
 TEST_F(SessionTest, SavedImageLabChoicesRunOnTheNextStart) {
-  ImageLabSettings saved;
+  ImageLabChoices saved;
   saved.rotateVariant = "nearest";
   saved.rotateGroup = {16, 8};
   saved.rotateBlock = {1, 1};
@@ -389,33 +392,49 @@ TEST_F(SessionTest, SavedImageLabChoicesRunOnTheNextStart) {
   saved.transposeVariant = "tiled_padded";
   saved.transposeChoice = TransposeConfig{"tiled_padded", 16, 2, 256, 32, 8};
   saved.histogramVariant = "subhist_uchar";
-  saved.view = "side_by_side";
+  saved.view = ImageLabChoices::View::SideBySide;
   EXPECT_TRUE(restoreImageLab(saved, state_.image).empty());
   EXPECT_TRUE(state_.image.choicesFromSettings);
   state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
-  EXPECT_EQ(state_.image.runningRotate, "nearest wg=16x8 ppi=1") << state_.image.message;
-  EXPECT_EQ(state_.image.runningTranspose, describeTransposeConfig(*saved.transposeChoice)) << state_.image.message;
-  EXPECT_EQ(state_.image.runningHistogram.rfind("subhist_uchar", 0), 0u) << state_.image.runningHistogram;
+  EXPECT_EQ(state_.image.readings().runningRotate, "nearest wg=16x8 ppi=1") << state_.image.readings().message;
+  EXPECT_EQ(state_.image.readings().runningTranspose, describeTransposeConfig(*saved.transposeChoice))
+      << state_.image.readings().message;
+  EXPECT_EQ(state_.image.readings().runningHistogram.rfind("subhist_uchar", 0), 0u)
+      << state_.image.readings().runningHistogram;
   EXPECT_FALSE(state_.image.choicesFromSettings) << "they ran";
-  EXPECT_EQ(state_.image.view, ImageLabState::View::SideBySide);
+  EXPECT_EQ(state_.image.choices.view, ImageLabState::View::SideBySide);
   // 640x480 turned by 30 degrees on a cropped canvas, then transposed
-  EXPECT_EQ(state_.image.resultWidth, 480);
-  EXPECT_EQ(state_.image.resultHeight, 640);
+  EXPECT_EQ(state_.image.readings().resultWidth, 480);
+  EXPECT_EQ(state_.image.readings().resultHeight, 640);
   // and what the panel shows is what the next run saves
-  const ImageLabSettings back = imageLabSettingsOf(state_.image);
+  const ImageLabChoices& back = state_.image.choices;
   EXPECT_EQ(back.rotateVariant, "nearest");
   EXPECT_EQ(back.angle, 30.0f);
   EXPECT_TRUE(back.transposeChoice == saved.transposeChoice);
-  EXPECT_EQ(back.view, "side_by_side");
+  EXPECT_EQ(back.view, ImageLabChoices::View::SideBySide);
+}
+
+// The image lab's state in two kinds: what the user chooses, which panels edit,
+// and what the scene publishes, which panels only read. Writing a reading outside
+// the scene does not compile (ImageLabState::readings() is const; tests stage
+// readings through tests/staged_readings.h).
+TEST(ImageLabStateKinds, ReadingsAreReadOnlyOutsideTheScene) {
+  using Readings = decltype(std::declval<ImageLabState&>().readings());
+  static_assert(std::is_same_v<Readings, const ImageLabReadings&>);
+  static_assert(!std::is_assignable_v<decltype((std::declval<ImageLabState&>().readings().message)), std::string>);
+  static_assert(std::is_assignable_v<decltype((std::declval<ImageLabState&>().choices.angle)), float>);
+  ImageLabState lab;
+  stagedReadings(lab).message = "published";
+  EXPECT_EQ(lab.readings().message, "published");
 }
 
 // Saved choices this device cannot run (a work-group larger than it takes, as
 // after a move from a GPU to PoCL) give way to the device's defaults, once, and
 // a picture appears; a variant name this version does not know is dropped.
 TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
-  ImageLabSettings saved;
+  ImageLabChoices saved;
   saved.rotateVariant = "bilinear";
   saved.rotateGroup = {1024, 1024};
   saved.transposeVariant = "transpose_from_the_future";
@@ -424,21 +443,22 @@ TEST_F(SessionTest, SavedImageLabChoicesThatDoNotRunGiveWayToTheDefaults) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("'transpose_from_the_future' is not one this kernelscope has"), std::string::npos)
       << notes[0];
-  EXPECT_EQ(state_.image.transposeVariant, "");
+  EXPECT_EQ(state_.image.choices.transposeVariant, "");
   state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
-  EXPECT_NE(state_.image.message.find("saved kernel choices do not run here"), std::string::npos)
-      << state_.image.message;
-  EXPECT_EQ(state_.image.rotateVariant, "") << "back to the device's default";
+  EXPECT_NE(state_.image.readings().message.find("saved kernel choices do not run here"), std::string::npos)
+      << state_.image.readings().message;
+  EXPECT_EQ(state_.image.choices.rotateVariant, "") << "back to the device's default";
   frameUntilIdle();
-  EXPECT_EQ(state_.image.runningRotate.rfind("none", 0), std::string::npos) << state_.image.runningRotate;
-  EXPECT_TRUE(state_.image.hasResult) << state_.image.message;
-  EXPECT_EQ(state_.image.angle, 10.0f) << "the angle is not a kernel choice: it stays";
-  const unsigned long long runs = state_.image.pipelineRuns;
+  EXPECT_EQ(state_.image.readings().runningRotate.rfind("none", 0), std::string::npos)
+      << state_.image.readings().runningRotate;
+  EXPECT_TRUE(state_.image.readings().hasResult) << state_.image.readings().message;
+  EXPECT_EQ(state_.image.choices.angle, 10.0f) << "the angle is not a kernel choice: it stays";
+  const unsigned long long runs = state_.image.readings().pipelineRuns;
   frameUntilIdle();
   frameUntilIdle();
-  EXPECT_EQ(state_.image.pipelineRuns, runs) << "nothing is retried";
+  EXPECT_EQ(state_.image.readings().pipelineRuns, runs) << "nothing is retried";
   size_t fallbacks = 0;
   for (const auto& line : state_.log) fallbacks += line.find("saved kernel choices do not run") != std::string::npos;
   EXPECT_EQ(fallbacks, 1u);
@@ -450,17 +470,17 @@ TEST_F(SessionTest, ARefusedRotateChoiceGoesBackToTheDefault) {
   state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
-  ASSERT_EQ(state_.image.rotateVariant, "");
-  const std::string ran = state_.image.runningRotate;
-  EXPECT_EQ(ran, describeRotateConfig(state_.image.defaultRotate));
-  state_.image.rotateVariant = "nearest";
-  state_.image.rotateGroup[0] = 1024;
-  state_.image.rotateGroup[1] = 1024;
+  ASSERT_EQ(state_.image.choices.rotateVariant, "");
+  const std::string ran = state_.image.readings().runningRotate;
+  EXPECT_EQ(ran, describeRotateConfig(state_.image.readings().defaultRotate));
+  state_.image.choices.rotateVariant = "nearest";
+  state_.image.choices.rotateGroup[0] = 1024;
+  state_.image.choices.rotateGroup[1] = 1024;
   frameUntilIdle();
-  EXPECT_NE(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
-  EXPECT_EQ(state_.image.rotateVariant, "") << "back to no choice";
+  EXPECT_NE(state_.image.readings().message.find("work-group"), std::string::npos) << state_.image.readings().message;
+  EXPECT_EQ(state_.image.choices.rotateVariant, "") << "back to no choice";
   frameUntilIdle();
-  EXPECT_EQ(state_.image.runningRotate, ran);
+  EXPECT_EQ(state_.image.readings().runningRotate, ran);
 }
 
 // A transpose configuration the device refuses (a saved one from a GPU, say) does
@@ -470,20 +490,22 @@ TEST_F(SessionTest, ARefusedTransposeChoiceDoesNotStopThePipelineWhileTheTranspo
   state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   ASSERT_EQ(state_.scene, SceneKind::Image);
-  const unsigned long long runs = state_.image.pipelineRuns;
-  state_.image.transpose = false;
-  state_.image.transposeVariant = "block4x4";
-  state_.image.transposeChoice = TransposeConfig{"block4x4", 64, 4, 1 << 20, 32, 8};  // a work-group of 2^20 items
-  state_.image.angle = 10.0f;
+  const unsigned long long runs = state_.image.readings().pipelineRuns;
+  state_.image.choices.transpose = false;
+  state_.image.choices.transposeVariant = "block4x4";
+  state_.image.choices.transposeChoice =
+      TransposeConfig{"block4x4", 64, 4, 1 << 20, 32, 8};  // a work-group of 2^20 items
+  state_.image.choices.angle = 10.0f;
   frameUntilIdle();
-  EXPECT_EQ(state_.image.pipelineRuns, runs + 1) << state_.image.message;
-  EXPECT_EQ(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
-  EXPECT_EQ(state_.image.transposeVariant, "block4x4") << "the choice stays for when the transpose is switched on";
+  EXPECT_EQ(state_.image.readings().pipelineRuns, runs + 1) << state_.image.readings().message;
+  EXPECT_EQ(state_.image.readings().message.find("work-group"), std::string::npos) << state_.image.readings().message;
+  EXPECT_EQ(state_.image.choices.transposeVariant, "block4x4")
+      << "the choice stays for when the transpose is switched on";
   // Switched on, it is refused with the reason, and the panel goes back to what ran.
-  state_.image.transpose = true;
+  state_.image.choices.transpose = true;
   frameUntilIdle();
-  EXPECT_NE(state_.image.message.find("work-group"), std::string::npos) << state_.image.message;
-  EXPECT_FALSE(state_.image.transpose);
+  EXPECT_NE(state_.image.readings().message.find("work-group"), std::string::npos) << state_.image.readings().message;
+  EXPECT_FALSE(state_.image.choices.transpose);
 }
 
 TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
@@ -506,42 +528,43 @@ TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   ASSERT_TRUE(saved.ok()) << saved.error().what();
   // Chosen in the panel: the sampler variant, which PoCL's 8192-pixel 2D images
   // cannot hold this image in; the scene switches to the buffer kernel and says so.
-  state_.image.rotateVariant = "bilinear_image";
-  state_.image.rotateGroup[0] = 16;
-  state_.image.rotateGroup[1] = 16;
-  state_.image.rotateBlock[0] = 1;
-  state_.image.rotateBlock[1] = 1;
+  state_.image.choices.rotateVariant = "bilinear_image";
+  state_.image.choices.rotateGroup[0] = 16;
+  state_.image.choices.rotateGroup[1] = 16;
+  state_.image.choices.rotateBlock[0] = 1;
+  state_.image.choices.rotateBlock[1] = 1;
   const std::array<size_t, 2> maxImage = deviceMaxImage2d(state_.devices.at(state_.activeDevice.value()));
   state_.image.openRequests = {path};
   frameUntilIdle();
-  ASSERT_EQ(state_.image.path, path) << state_.image.message;
+  ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   if (static_cast<size_t>(maxTexture) > maxImage[0]) {
-    EXPECT_EQ(state_.image.rotateVariant, "bilinear") << state_.image.message;
-    EXPECT_NE(state_.image.message.find("larger than this device's 2D images"), std::string::npos)
-        << state_.image.message;
+    EXPECT_EQ(state_.image.choices.rotateVariant, "bilinear") << state_.image.readings().message;
+    EXPECT_NE(state_.image.readings().message.find("larger than this device's 2D images"), std::string::npos)
+        << state_.image.readings().message;
   }
-  ASSERT_EQ(state_.image.resultWidth, maxTexture);
-  const unsigned runs = state_.image.pipelineRuns;
+  ASSERT_EQ(state_.image.readings().resultWidth, maxTexture);
+  const unsigned runs = state_.image.readings().pipelineRuns;
 
-  state_.image.angle = 1.0f;
-  state_.image.expandCanvas = true;
+  state_.image.choices.angle = 1.0f;
+  state_.image.choices.expandCanvas = true;
   frameUntilIdle();
-  EXPECT_NE(state_.image.message.find("OpenGL takes at most " + std::to_string(maxTexture)), std::string::npos)
-      << state_.image.message;
-  EXPECT_EQ(state_.image.angle, 0.0f) << "the panel goes back to what is shown";
-  EXPECT_FALSE(state_.image.expandCanvas);
-  EXPECT_EQ(state_.image.resultWidth, maxTexture) << "the previous result stays";
-  EXPECT_EQ(state_.image.resultHeight, image.height);
+  EXPECT_NE(state_.image.readings().message.find("OpenGL takes at most " + std::to_string(maxTexture)),
+            std::string::npos)
+      << state_.image.readings().message;
+  EXPECT_EQ(state_.image.choices.angle, 0.0f) << "the panel goes back to what is shown";
+  EXPECT_FALSE(state_.image.choices.expandCanvas);
+  EXPECT_EQ(state_.image.readings().resultWidth, maxTexture) << "the previous result stays";
+  EXPECT_EQ(state_.image.readings().resultHeight, image.height);
   frameUntilIdle();
   frameUntilIdle();
-  EXPECT_LE(state_.image.pipelineRuns, runs + 1) << "the refused combination is not retried every frame";
-  EXPECT_EQ(state_.image.resultWidth, maxTexture);
+  EXPECT_LE(state_.image.readings().pipelineRuns, runs + 1) << "the refused combination is not retried every frame";
+  EXPECT_EQ(state_.image.readings().resultWidth, maxTexture);
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 
-  state_.image.angle = 1.0f;  // a crop keeps the size: allowed
+  state_.image.choices.angle = 1.0f;  // a crop keeps the size: allowed
   frameUntilIdle();
-  EXPECT_EQ(state_.image.angle, 1.0f) << state_.image.message;
-  EXPECT_EQ(state_.image.resultWidth, maxTexture);
+  EXPECT_EQ(state_.image.choices.angle, 1.0f) << state_.image.readings().message;
+  EXPECT_EQ(state_.image.readings().resultWidth, maxTexture);
   std::remove(path.c_str());
 }
 
@@ -556,9 +579,11 @@ class ImageLabUi : public ::testing::Test {
     test::createTestImGuiContext(ImVec2(1280.0f, 800.0f), true);
     state_.scene = SceneKind::Image;
     ImageLabState& lab = state_.image;
-    lab.width = lab.height = lab.resultWidth = lab.resultHeight = 100;
-    lab.channels = lab.resultChannels = 4;
-    lab.hasOriginal = lab.hasResult = true;  // no renderer: the panel places them, nothing draws
+    stagedReadings(lab).width = stagedReadings(lab).height = stagedReadings(lab).resultWidth =
+        stagedReadings(lab).resultHeight = 100;
+    stagedReadings(lab).channels = stagedReadings(lab).resultChannels = 4;
+    stagedReadings(lab).hasOriginal = stagedReadings(lab).hasResult =
+        true;  // no renderer: the panel places them, nothing draws
     lab.fitRequested = false;
     lab.zoom = 2.0f;
   }
@@ -734,11 +759,11 @@ TEST_F(ImageLabUi, WorkGroupSizesTheDeviceRefusesCannotBePicked) {
   state_.devices = {device};
   state_.activeDevice = 0;
   ImageLabState& lab = state_.image;
-  lab.rotateVariant = "bilinear";  // a buffer variant: nothing asks the (absent) runtime
-  lab.rotateGroup[0] = 32;
-  lab.rotateGroup[1] = 2;
-  lab.rotateBlock[0] = 4;
-  lab.rotateBlock[1] = 1;
+  lab.choices.rotateVariant = "bilinear";  // a buffer variant: nothing asks the (absent) runtime
+  lab.choices.rotateGroup[0] = 32;
+  lab.choices.rotateGroup[1] = 2;
+  lab.choices.rotateBlock[0] = 4;
+  lab.choices.rotateBlock[1] = 1;
   const ImVec2 away(600.0f, 380.0f);
   frame(away, false);
   frame(away, false);
@@ -761,9 +786,9 @@ TEST_F(ImageLabUi, WorkGroupSizesTheDeviceRefusesCannotBePicked) {
     frame(away, false);
   };
   pickHeight(5);  // 32 x 32 = 1024 > 256
-  EXPECT_EQ(lab.rotateGroup[1], 2) << "a refused size was taken";
+  EXPECT_EQ(lab.choices.rotateGroup[1], 2) << "a refused size was taken";
   pickHeight(3);  // 32 x 8 = 256
-  EXPECT_EQ(lab.rotateGroup[1], 8) << "the test's click did not reach the row it meant";
+  EXPECT_EQ(lab.choices.rotateGroup[1], 8) << "the test's click did not reach the row it meant";
 }
 
 }  // namespace

@@ -190,7 +190,7 @@ TEST(Settings, AFileWrittenBeforeTheResultReaderStillLoads) {
   EXPECT_EQ(read->settings.windowWidth, 1600);
   EXPECT_EQ(read->settings.windowHeight, 1000);
   EXPECT_EQ(read->settings.deviceName, "pthread-haswell-AMD EPYC");
-  EXPECT_TRUE(read->settings.imageLab == ImageLabSettings{});
+  EXPECT_TRUE(read->settings.imageLab == ImageLabChoices{});
   EXPECT_FALSE(read->settings.panels.buildLog);
 }
 
@@ -244,8 +244,8 @@ TEST(Settings, WindowSizeIsClamped) {
 
 // Every image lab field away from its default, so that a field that is not
 // written or not read shows up as a difference.
-ImageLabSettings unusualImageLab() {
-  ImageLabSettings lab;
+ImageLabChoices unusualImageLab() {
+  ImageLabChoices lab;
   lab.rotateVariant = "nearest_local";
   lab.rotateGroup = {32, 4};
   lab.rotateBlock = {2, 2};
@@ -262,7 +262,7 @@ ImageLabSettings unusualImageLab() {
   lab.showChannel = {false, true, false, true, false};
   lab.countShownOnly = true;
   lab.logScale = true;
-  lab.view = "side_by_side";
+  lab.view = ImageLabChoices::View::SideBySide;
   lab.inspectResult = false;
   lab.savePath = "/tmp/some where/result \"1\".png";
   return lab;
@@ -291,6 +291,44 @@ TEST(Settings, ImageLabRoundTrip) {
   EXPECT_EQ(again.imageLab.transposeVariant, "tiled_padded");
 }
 
+// A settings.json that kernelscope wrote before the image lab's choices were kept as
+// one struct (commit c133f64, tests/fixtures): every value comes back, and saved
+// again it is the same file, byte for byte.
+TEST(Settings, AFileWrittenBeforeTheChoicesStructLoadsWithTheSameValues) {
+  const fs::path fixture = fs::path(KS_TEST_FIXTURES) / "settings_written_by_c133f64.json";
+  const auto read = loadSettings(fixture);
+  ASSERT_TRUE(read) << read.error().what();
+  EXPECT_EQ(read->ignored, "");
+  const Settings& s = read->settings;
+  EXPECT_TRUE(s.imageLab == unusualImageLab());
+  EXPECT_EQ(s.imageLab.view, ImageLabChoices::View::SideBySide);
+  EXPECT_EQ(s.imageLab.savePath, "/tmp/some where/result \"1\".png");
+  EXPECT_EQ(s.windowWidth, 1500);
+  EXPECT_EQ(s.deviceName, "cpu-haswell-AMD EPYC");
+  EXPECT_EQ(s.recentImages, (std::vector<std::string>{"/tmp/big.jpg", "/home/u/photo one.png"}));
+  EXPECT_TRUE(s.panels.buildLog);
+  EXPECT_FALSE(s.panels.nbody);
+  TempDir dir;
+  ASSERT_TRUE(saveSettings(s, dir / "settings.json"));
+  EXPECT_EQ(readFile(dir / "settings.json"), readFile(fixture));
+}
+
+// Spinning is a choice of the moment: a start with a turning picture would surprise.
+TEST(Settings, SpinIsNotKept) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  Settings s;
+  s.imageLab.spin = true;
+  s.imageLab.spinDegreesPerSecond = 90.0f;
+  ASSERT_TRUE(saveSettings(s, file));
+  EXPECT_EQ(readFile(file).find("spin"), std::string::npos) << readFile(file);
+  std::string warning;
+  const Settings back = startingSettings(file, warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_FALSE(back.imageLab.spin);
+  EXPECT_EQ(back.imageLab.spinDegreesPerSecond, ImageLabChoices{}.spinDegreesPerSecond);
+}
+
 // Recent files are kept absolute; a relative entry (from an early version) names no
 // particular file, so it is left out rather than opened against some other folder.
 TEST(Settings, RelativeRecentImagesAreLeftOut) {
@@ -313,7 +351,7 @@ TEST(Settings, FileWithoutImageLabGivesTheLabsDefaults) {
   const Settings s = startingSettings(file, warning);
   EXPECT_EQ(warning, "");
   EXPECT_EQ(s.windowWidth, 900);
-  EXPECT_TRUE(s.imageLab == ImageLabSettings{});
+  EXPECT_TRUE(s.imageLab == ImageLabChoices{});
 }
 
 // A damaged image lab section costs the lab's choices, not the window, device and recent files.
@@ -336,7 +374,7 @@ TEST(Settings, DamagedImageLabSectionGivesTheLabsDefaultsAndKeepsTheRest) {
         << section << ": " << warning;
     EXPECT_NE(warning.find(reason), std::string::npos) << section << ": " << warning;
     EXPECT_EQ(s.windowWidth, 900) << section;
-    EXPECT_TRUE(s.imageLab == ImageLabSettings{}) << section;
+    EXPECT_TRUE(s.imageLab == ImageLabChoices{}) << section;
   }
 }
 
@@ -353,7 +391,7 @@ TEST(Settings, ImageLabValuesAreBroughtIntoRange) {
   EXPECT_EQ(s.imageLab.rotateGroup, (std::array<int, 2>{1, 1024}));
   EXPECT_EQ(s.imageLab.rotateBlock, (std::array<int, 2>{1, 64}));
   // keys left out keep their defaults
-  EXPECT_EQ(s.imageLab.view, "result");
+  EXPECT_EQ(s.imageLab.view, ImageLabChoices::View::Result);
   EXPECT_TRUE(s.imageLab.histogramOfResult);
 }
 

@@ -143,9 +143,9 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
         case 4: state.commands.push(OpenScene{SceneKind::Image}); break;
         case 5: state.image.openRequests = {images[imageIndex++ % images.size()].file.string()}; break;
         case 6:
-          state.image.angle = static_cast<float>(frame % 360);
-          state.image.transpose = !state.image.transpose;
-          state.image.expandCanvas = !state.image.expandCanvas;
+          state.image.choices.angle = static_cast<float>(frame % 360);
+          state.image.choices.transpose = !state.image.choices.transpose;
+          state.image.choices.expandCanvas = !state.image.choices.expandCanvas;
           break;
         case 7: state.commands.push(OpenScene{SceneKind::Julia}); break;
       }
@@ -194,9 +194,13 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
       }
       if (change == 5) {
         const SoakImage& image = images[(imageIndex - 1) % images.size()];
-        if (image.valid && state.image.path == image.file.string()) ++imagesOpened;
-        else if (!image.valid && state.image.message.find("cannot open") != std::string::npos) ++imagesRefused;
-        else failures.push_back("frame " + std::to_string(frame) + ": " + image.file.string() + ": " + state.image.message);
+        if (image.valid && state.image.readings().path == image.file.string())
+          ++imagesOpened;
+        else if (!image.valid && state.image.readings().message.find("cannot open") != std::string::npos)
+          ++imagesRefused;
+        else
+          failures.push_back("frame " + std::to_string(frame) + ": " + image.file.string() + ": " +
+                             state.image.readings().message);
       }
     }
     if (frame + 1 == warmUpFrames) rssAfterWarmUp = residentKiB();

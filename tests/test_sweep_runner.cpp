@@ -489,10 +489,10 @@ TEST_F(SweepRunnerTest, RotateSweepMeasuresAndAppliesTheBestToTheImageLab) {
   state_.commands.push(ApplySweepBest{});
   frame();
   EXPECT_NE(ui.message.find("applied"), std::string::npos) << ui.message;
-  EXPECT_EQ(state_.image.rotateVariant, "nearest");
-  EXPECT_EQ(std::to_string(state_.image.rotateGroup[0]), best.meta.parameter("work_group_x"));
-  EXPECT_EQ(std::to_string(state_.image.rotateGroup[1]), best.meta.parameter("work_group_y"));
-  EXPECT_EQ(state_.image.rotateBlock[0], 4);
+  EXPECT_EQ(state_.image.choices.rotateVariant, "nearest");
+  EXPECT_EQ(std::to_string(state_.image.choices.rotateGroup[0]), best.meta.parameter("work_group_x"));
+  EXPECT_EQ(std::to_string(state_.image.choices.rotateGroup[1]), best.meta.parameter("work_group_y"));
+  EXPECT_EQ(state_.image.choices.rotateBlock[0], 4);
   // Kept as this device's rotation for gray pictures (issue 21, item 2).
   std::string warning;
   const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
@@ -552,14 +552,14 @@ TEST_F(SweepRunnerTest, HistogramSweepMeasuresAndAppliesTheBestToTheImageLab) {
   state_.commands.push(ApplySweepBest{});
   frame();
   EXPECT_NE(ui.message.find("applied"), std::string::npos) << ui.message;
-  EXPECT_EQ(state_.image.histogramVariant, best.meta.parameter("variant"));
-  ASSERT_TRUE(state_.image.histogramChoice.has_value());
+  EXPECT_EQ(state_.image.choices.histogramVariant, best.meta.parameter("variant"));
+  ASSERT_TRUE(state_.image.choices.histogramChoice.has_value());
   // The record names the parameters its variant uses (the others are left at their defaults, unrecorded).
   const KernelOpVariant* bestVariant = histogramOp().variant(best.meta.parameter("variant"));
   ASSERT_NE(bestVariant, nullptr);
   for (const auto& p : histogramConfigParameters()) {
     if (bestVariant->parameter(p.name)) {
-      EXPECT_EQ(std::to_string((*state_.image.histogramChoice).*p.member), best.meta.parameter(p.name)) << p.name;
+      EXPECT_EQ(std::to_string((*state_.image.choices.histogramChoice).*p.member), best.meta.parameter(p.name)) << p.name;
     } else {
       EXPECT_EQ(best.meta.parameter(p.name), "") << p.name;
     }
@@ -571,7 +571,7 @@ TEST_F(SweepRunnerTest, HistogramSweepMeasuresAndAppliesTheBestToTheImageLab) {
   EXPECT_EQ(warning, "");
   const TuningEntry* entry = saved.find(session_->compute().device());
   ASSERT_TRUE(entry && entry->histogram.count(1)) << test::readFile(dir_ / "tuning.json");
-  EXPECT_EQ(entry->histogram.at(1).config, *state_.image.histogramChoice);
+  EXPECT_EQ(entry->histogram.at(1).config, *state_.image.choices.histogramChoice);
   EXPECT_EQ(entry->histogram.at(1).image, describeImageLayout({40, 40, 1}));
   EXPECT_DOUBLE_EQ(entry->histogram.at(1).rate, best.m.rate);
   EXPECT_NE(ui.message.find("saved as this device's default"), std::string::npos) << ui.message;
@@ -596,17 +596,20 @@ TEST_F(SweepRunnerTest, TheImageLabRunsTheDevicesRotateAndHistogramWinners) {
   TuningEntry& entry = state_.runs.tuning.devices[tuningKey(device)];
   entry.rotate[4] = TunedRotate{rotate, "2048x2048 RGBA", 1.0, "2026-11-26T23:00:00Z"};
   entry.histogram[4] = TunedHistogram{histogram, "2048x2048 RGBA", 1.0, "2026-11-26T23:00:00Z"};
-  state_.image.useDefaultKernels();
+  state_.image.choices.useDefaultKernels();
   state_.commands.push(OpenScene{SceneKind::Image});
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (std::chrono::steady_clock::now() < deadline &&
-         !(state_.scene == SceneKind::Image && state_.image.hasResult && !state_.image.runInFlight))
+  while (
+      std::chrono::steady_clock::now() < deadline &&
+      !(state_.scene == SceneKind::Image && state_.image.readings().hasResult && !state_.image.readings().runInFlight))
     frame();
   ASSERT_EQ(state_.scene, SceneKind::Image);
-  EXPECT_EQ(state_.image.defaultRotate, rotate);
-  EXPECT_EQ(state_.image.defaultHistogram, histogram);
-  EXPECT_NE(state_.image.runningRotate.find("nearest"), std::string::npos) << state_.image.runningRotate;
-  EXPECT_NE(state_.image.runningHistogram.find("copies=1"), std::string::npos) << state_.image.runningHistogram;
+  EXPECT_EQ(state_.image.readings().defaultRotate, rotate);
+  EXPECT_EQ(state_.image.readings().defaultHistogram, histogram);
+  EXPECT_NE(state_.image.readings().runningRotate.find("nearest"), std::string::npos)
+      << state_.image.readings().runningRotate;
+  EXPECT_NE(state_.image.readings().runningHistogram.find("copies=1"), std::string::npos)
+      << state_.image.readings().runningHistogram;
 }
 
 // Every path is a row: the ones the device cannot use refused with the reason,

@@ -72,7 +72,9 @@ class SwitchDuringRunTest : public test::SessionFixture {
     files_.push_back(path);
     return path;
   }
-  double lastRunMs() const { return state_.image.rotateMs + state_.image.transposeMs + state_.image.histogramMs; }
+  double lastRunMs() const {
+    return state_.image.readings().rotateMs + state_.image.readings().transposeMs + state_.image.readings().histogramMs;
+  }
   // A picture whose run takes about kRunMs on the running device, open.
   void openPictureForALongRun() {
     int w = 800;
@@ -80,7 +82,7 @@ class SwitchDuringRunTest : public test::SessionFixture {
       const std::string path = writePicture(w, w * 2 / 3);
       state_.image.openRequests = {path};
       frameUntilIdle();
-      ASSERT_EQ(state_.image.path, path) << state_.image.message;
+      ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
       if (lastRunMs() >= kRunMs / 2 || w >= kMaxWidth) return;
       w = std::clamp(static_cast<int>(w * std::sqrt(kRunMs / std::max(lastRunMs(), 1e-3))), w + 1, kMaxWidth);
     }
@@ -121,17 +123,17 @@ TEST_F(SwitchDuringRunTest, DeviceSwitchWaitsForTheImageRunWithoutHoldingFrames)
   openPictureForALongRun();
   if (HasFatalFailure()) return;
   const double runMs = lastRunMs();
-  const std::string path = state_.image.path;
-  state_.image.angle += 17.0f;
+  const std::string path = state_.image.readings().path;
+  state_.image.choices.angle += 17.0f;
   frame();
-  ASSERT_TRUE(state_.image.runInFlight);
+  ASSERT_TRUE(state_.image.readings().runInFlight);
   state_.commands.push(SwitchDevice{cpus_[1]});
   const auto asked = std::chrono::steady_clock::now();
   int frames = 0;
   const double longest = longestFrameMs([&] { return state_.activeDevice == cpus_[1] && msSince(asked) > runMs; },
                                         [&] { return state_.activeDevice == cpus_[1]; }, &frames);
   ASSERT_EQ(state_.activeDevice, cpus_[1]) << state_.deviceMessage;
-  EXPECT_GT(runMs, 2 * kFrameBoundMs) << state_.image.width << "x" << state_.image.height;
+  EXPECT_GT(runMs, 2 * kFrameBoundMs) << state_.image.readings().width << "x" << state_.image.readings().height;
   EXPECT_GE(frames, 2) << "the frame that took the request switched: it waited for the run";
   EXPECT_LT(longest, kFrameBoundMs) << "the longest of " << frames << " frames before the switch; a run: " << runMs
                                     << " ms";
@@ -140,7 +142,8 @@ TEST_F(SwitchDuringRunTest, DeviceSwitchWaitsForTheImageRunWithoutHoldingFrames)
               "frames before the switch %.1f ms\n",
               runMs, firstFrameMs_, frames, longest);
   frameUntilIdle();
-  EXPECT_EQ(state_.image.path, path) << "the lab opens its picture again: " << state_.image.message;
+  EXPECT_EQ(state_.image.readings().path, path)
+      << "the lab opens its picture again: " << state_.image.readings().message;
 }
 
 // A copy of kernels/ whose `files` end in a comment of their own, so that their
@@ -179,41 +182,46 @@ TEST_F(ImageKernelBuildTest, ANewVariantBuildsOffTheFrame) {
   const std::string path = writePicture(400, 300);
   state_.image.openRequests = {path};
   frameUntilIdle();
-  ASSERT_EQ(state_.image.path, path) << state_.image.message;
+  ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   ImageLabState& lab = state_.image;
-  ASSERT_EQ(lab.runningRotate.find("nearest "), std::string::npos) << lab.runningRotate;
-  ASSERT_EQ(lab.runningHistogram.find("subhist_uchar"), std::string::npos) << lab.runningHistogram;
+  ASSERT_EQ(lab.readings().runningRotate.find("nearest "), std::string::npos) << lab.readings().runningRotate;
+  ASSERT_EQ(lab.readings().runningHistogram.find("subhist_uchar"), std::string::npos)
+      << lab.readings().runningHistogram;
   // Three kernels at once: the frame that chose them used to compile five programs.
-  lab.transpose = true;
-  lab.transposeVariant = "naive";
-  lab.rotateVariant = "nearest";
-  lab.rotateGroup[0] = lab.rotateGroup[1] = 8;
-  lab.rotateBlock[0] = lab.rotateBlock[1] = 1;
-  lab.histogramVariant = "subhist_uchar";
+  lab.choices.transpose = true;
+  lab.choices.transposeVariant = "naive";
+  lab.choices.rotateVariant = "nearest";
+  lab.choices.rotateGroup[0] = lab.choices.rotateGroup[1] = 8;
+  lab.choices.rotateBlock[0] = lab.choices.rotateBlock[1] = 1;
+  lab.choices.histogramVariant = "subhist_uchar";
   bool saidBuilding = false, resultShown = true;
   const std::string device = state_.devices[*state_.activeDevice].displayName();
   double longest = 0.0;
   int frames = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while ((lab.runningRotate.rfind("nearest ", 0) != 0 || lab.runInFlight) && std::chrono::steady_clock::now() < deadline) {
+  while ((lab.readings().runningRotate.rfind("nearest ", 0) != 0 || lab.readings().runInFlight) &&
+         std::chrono::steady_clock::now() < deadline) {
     const auto t = std::chrono::steady_clock::now();
     frame();
     longest = std::max(longest, msSince(t));
     ++frames;
-    saidBuilding = saidBuilding || (lab.building.find("building kernel rotate nearest") != std::string::npos &&
-                                    lab.building.find(" for " + device) != std::string::npos);
-    resultShown = resultShown && lab.hasResult;
+    saidBuilding =
+        saidBuilding || (lab.readings().building.find("building kernel rotate nearest") != std::string::npos &&
+                         lab.readings().building.find(" for " + device) != std::string::npos);
+    resultShown = resultShown && lab.readings().hasResult;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  ASSERT_EQ(lab.runningRotate.rfind("nearest ", 0), 0u) << lab.runningRotate << "\n" << lab.message;
-  EXPECT_NE(lab.runningHistogram.find("subhist_uchar"), std::string::npos) << lab.runningHistogram;
-  EXPECT_EQ(lab.runningTranspose.rfind("naive", 0), 0u) << lab.runningTranspose;
+  ASSERT_EQ(lab.readings().runningRotate.rfind("nearest ", 0), 0u) << lab.readings().runningRotate << "\n"
+                                                                   << lab.readings().message;
+  EXPECT_NE(lab.readings().runningHistogram.find("subhist_uchar"), std::string::npos)
+      << lab.readings().runningHistogram;
+  EXPECT_EQ(lab.readings().runningTranspose.rfind("naive", 0), 0u) << lab.readings().runningTranspose;
   std::printf("new rotation, transpose and histogram variants: the longest of %d frames until they ran %.1f ms\n", frames, longest);
   EXPECT_TRUE(saidBuilding) << "the panel said the kernel was building, and for which device";
   EXPECT_TRUE(resultShown) << "the last result stayed shown while the kernels built";
   EXPECT_GE(frames, 2) << "built in the frame that chose it";
   EXPECT_LT(longest, kFrameBoundMs) << "the longest of " << frames << " frames";
-  EXPECT_TRUE(lab.building.empty()) << lab.building;
+  EXPECT_TRUE(lab.readings().building.empty()) << lab.readings().building;
 }
 
 // A device switch: the new device's context is made at once, its kernels (the
@@ -300,7 +308,7 @@ TEST_F(SceneOpenBuildTest, TheImageLabsDisplayKernelsBuildOffTheFrame) {
         return state_.scene == SceneKind::Image;
       },
       [] { return false; }, &frames);
-  ASSERT_EQ(state_.scene, SceneKind::Image) << state_.image.message;
+  ASSERT_EQ(state_.scene, SceneKind::Image) << state_.image.readings().message;
   std::printf("opening the image lab: the longest of %d frames until it opened, its opening included: %.1f ms\n",
               frames, longest);
   EXPECT_TRUE(saidBuilding) << "the status bar said which kernel builds for which device";
@@ -309,7 +317,7 @@ TEST_F(SceneOpenBuildTest, TheImageLabsDisplayKernelsBuildOffTheFrame) {
   EXPECT_LT(longest, kFrameBoundMs) << "the longest of " << frames << " frames";
   EXPECT_TRUE(state_.preparing.empty()) << state_.preparing;
   frameUntilIdle();
-  EXPECT_TRUE(state_.image.hasOriginal) << state_.image.message;
+  EXPECT_TRUE(state_.image.readings().hasOriginal) << state_.image.readings().message;
 }
 
 }  // namespace

@@ -215,7 +215,7 @@ void drawStatusBar(AppState& state) {
     ImGui::Text("%s", d ? d->displayName().c_str() : "no device");
     ImGui::SameLine();
     // Kernels compiling off the frame (a device switch, the image lab's next run).
-    if (const std::string& building = !state.preparing.empty() ? state.preparing : state.image.building;
+    if (const std::string& building = !state.preparing.empty() ? state.preparing : state.image.readings().building;
         !building.empty()) {
       ImGui::TextDisabled("|");
       ImGui::SameLine();

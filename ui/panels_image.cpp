@@ -2,6 +2,7 @@
 // view: the textures drawn behind the panels with zoom about the cursor, drag to
 // pan, fit / 1:1, original / result / side by side, and a pixel inspector.
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <functional>
@@ -94,9 +95,9 @@ std::optional<Config> configurationCombo(const char* label, const std::string& v
   return picked;
 }
 
-void openSection(AppState& state) {
-  ImageLabState& lab = state.image;
-  ImGui::TextWrapped("%s", lab.description.c_str());
+void openSection(ImageLabState& lab, CommandQueue& commands) {
+  const ImageLabReadings& readings = lab.readings();
+  ImGui::TextWrapped("%s", readings.description.c_str());
   ImGui::TextDisabled("drop a file on the window, or:");
   // File > Open image...: typing goes into the field, once the panel is at its top
   // (focusing first would scroll the field to the top and the lines above it away).
@@ -137,33 +138,32 @@ void openSection(AppState& state) {
     }
   }
   // A file decoding on the loader's thread; the pictures stay the previous image's until it is done.
-  if (!lab.loadingPath.empty()) {
+  if (!readings.loadingPath.empty()) {
     const char* const kTurns[] = {"|", "/", "-", "\\"};
-    ImGui::TextWrapped("%s opening %s (%.1f s)", kTurns[static_cast<int>(lab.loadingSeconds * 8) % 4],
-                       lab.loadingPath.c_str(), lab.loadingSeconds);
-    if (!lab.loadingWaitsFor.empty())
+    ImGui::TextWrapped("%s opening %s (%.1f s)", kTurns[static_cast<int>(readings.loadingSeconds * 8) % 4],
+                       readings.loadingPath.c_str(), readings.loadingSeconds);
+    if (!readings.loadingWaitsFor.empty())
       ImGui::TextWrapped("first the decode of %s, which was stopped, has to end: stb_image cannot be interrupted",
-                         lab.loadingWaitsFor.c_str());
-    if (ImGui::SmallButton("Stop opening")) state.commands.push(CancelImageOpen{});
-  } else if (!lab.openMessage.empty()) {
+                         readings.loadingWaitsFor.c_str());
+    if (ImGui::SmallButton("Stop opening")) commands.push(CancelImageOpen{});
+  } else if (!readings.openMessage.empty()) {
     // What the last open did, here by the path field: the lab's message at the panel's
     // foot is below the fold at the default window size.
-    if (lab.openFailed) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.35f, 1.0f));
-    ImGui::TextWrapped("%s", lab.openMessage.c_str());
-    if (lab.openFailed) ImGui::PopStyleColor();
+    if (readings.openFailed) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s", readings.openMessage.c_str());
+    if (readings.openFailed) ImGui::PopStyleColor();
   }
 }
 
-void pipelineSection(AppState& state) {
-  ImageLabState& lab = state.image;
-  const DeviceDescriptor* device = activeDevice(state);
-  const int channels = std::max(lab.channels, 1);
+void pipelineSection(ImageLabChoices& choices, const ImageLabReadings& readings, const DeviceDescriptor* device) {
+  const int channels = std::max(readings.channels, 1);
   // The rotation shown and edited: the choice, or the default that runs while there is none.
   // Editing any part of it makes the whole of it the choice.
-  const bool rotateIsDefault = lab.rotateVariant.empty();
-  RotateConfig rotate = rotateIsDefault ? lab.defaultRotate
-                                        : RotateConfig{lab.rotateVariant, lab.rotateGroup[0], lab.rotateGroup[1],
-                                                       lab.rotateBlock[0], lab.rotateBlock[1]};
+  const bool rotateIsDefault = choices.rotateVariant.empty();
+  RotateConfig rotate = rotateIsDefault
+                            ? readings.defaultRotate
+                            : RotateConfig{choices.rotateVariant, choices.rotateGroup[0], choices.rotateGroup[1],
+                                           choices.rotateBlock[0], choices.rotateBlock[1]};
   const ImageRotateVariant* rotateVariant = findImageRotateVariant(rotate.variant);
   if (rotateVariant) fitRotateBlock(*rotateVariant, rotate.pixelsPerItem, rotate.rowsPerItem);  // what runs
   const RotateConfig shown = rotate;
@@ -186,28 +186,28 @@ void pipelineSection(AppState& state) {
     return rotateProblem(c);
   });
   fitNextItemBesideLabel("angle");
-  ImGui::SliderFloat("angle", &lab.angle, -180.0f, 180.0f, "%.1f deg");
-  if (ImGui::Button("-90")) lab.angle = wrappedAngle(lab.angle - 90.0f);
+  ImGui::SliderFloat("angle", &choices.angle, -180.0f, 180.0f, "%.1f deg");
+  if (ImGui::Button("-90")) choices.angle = wrappedAngle(choices.angle - 90.0f);
   ImGui::SameLine();
-  if (ImGui::Button("+90")) lab.angle = wrappedAngle(lab.angle + 90.0f);
+  if (ImGui::Button("+90")) choices.angle = wrappedAngle(choices.angle + 90.0f);
   ImGui::SameLine();
-  if (ImGui::Button("0")) lab.angle = 0.0f;
+  if (ImGui::Button("0")) choices.angle = 0.0f;
   // Spin: the pipeline runs every frame, and the Profiler shows what a change costs.
   sameLineIfCheckboxFits("spin");
-  ImGui::Checkbox("spin", &lab.spin);
+  ImGui::Checkbox("spin", &choices.spin);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Turn the picture continuously: every frame recomputes rotate, transpose and histogram,\n"
                       "so the Profiler and the FPS show what one change of a parameter costs.");
-  if (lab.spin) {
+  if (choices.spin) {
     fitNextItemBesideLabel("spin speed");
-    ImGui::SliderFloat("spin speed", &lab.spinDegreesPerSecond, -360.0f, 360.0f, "%.0f deg/s");
+    ImGui::SliderFloat("spin speed", &choices.spinDegreesPerSecond, -360.0f, 360.0f, "%.0f deg/s");
   }
   sameLineIfCheckboxFits("expand canvas");
-  ImGui::Checkbox("expand canvas", &lab.expandCanvas);
-  ImGui::Checkbox("transparent", &lab.transparentBackground);
-  if (!lab.transparentBackground) {
+  ImGui::Checkbox("expand canvas", &choices.expandCanvas);
+  ImGui::Checkbox("transparent", &choices.transparentBackground);
+  if (!choices.transparentBackground) {
     ImGui::SameLine();
-    ImGui::ColorEdit4("background", lab.background, ImGuiColorEditFlags_NoInputs);
+    ImGui::ColorEdit4("background", choices.background.data(), ImGuiColorEditFlags_NoInputs);
   }
   const std::vector<int>& widths = rotateOp().parameter("work_group_x").values;
   const std::vector<int>& heights = rotateOp().parameter("work_group_y").values;
@@ -263,40 +263,40 @@ void pipelineSection(AppState& state) {
     }
   }
   if (!(rotate == shown)) {
-    lab.rotateVariant = rotate.variant;
-    lab.rotateGroup[0] = rotate.workGroupX;
-    lab.rotateGroup[1] = rotate.workGroupY;
-    lab.rotateBlock[0] = rotate.pixelsPerItem;
-    lab.rotateBlock[1] = rotate.rowsPerItem;
+    choices.rotateVariant = rotate.variant;
+    choices.rotateGroup[0] = rotate.workGroupX;
+    choices.rotateGroup[1] = rotate.workGroupY;
+    choices.rotateBlock[0] = rotate.pixelsPerItem;
+    choices.rotateBlock[1] = rotate.rowsPerItem;
   }
-  ImGui::Checkbox("transpose", &lab.transpose);
-  if (lab.transpose) {
-    const bool isDefault = lab.transposeVariant.empty();
-    std::string variant = isDefault ? lab.defaultTranspose.variant : lab.transposeVariant;
+  ImGui::Checkbox("transpose", &choices.transpose);
+  if (choices.transpose) {
+    const bool isDefault = choices.transposeVariant.empty();
+    std::string variant = isDefault ? readings.defaultTranspose.variant : choices.transposeVariant;
     if (variantCombo("transpose variant", variant, isDefault, imageTransposeVariants(), [&](const char* name) {
           if (!device) return std::string("no device");
           return imageTransposeVariantProblem(name, *device, channels);
         }))
-      lab.transposeVariant = variant;
+      choices.transposeVariant = variant;
     if (device)
       if (auto picked = configurationCombo<TransposeConfig>(
               "transpose config", variant, [&] { return allTransposeConfigs(*device, channels); },
-              lab.runningTranspose, describeTransposeConfig,
+              readings.runningTranspose, describeTransposeConfig,
               "work-group: its size (work-items, or across x down); tile: the side of the square tile copied "
               "through local memory; rows per work-item: rows of the tile each work-item moves")) {
-        lab.transposeVariant = picked->variant;
-        lab.transposeChoice = picked;
+        choices.transposeVariant = picked->variant;
+        choices.transposeChoice = picked;
       }
   }
   // One line each: a line that wraps as the figures change would move everything below it while they spin.
-  hintText("rotate %.3f ms", lab.rotateMs);
-  if (lab.transpose) hintText("transpose %.3f ms", lab.transposeMs);
-  hintText("histogram %.3f ms", lab.histogramMs);
+  hintText("rotate %.3f ms", readings.rotateMs);
+  if (choices.transpose) hintText("transpose %.3f ms", readings.transposeMs);
+  hintText("histogram %.3f ms", readings.histogramMs);
   // In words; the lab's state keeps the short names that run records and the state dump use.
-  hintText("rotating with %s", plainConfigurationWords(lab.runningRotate).c_str());
-  if (lab.transpose) hintText("transposing with %s", plainConfigurationWords(lab.runningTranspose).c_str());
+  hintText("rotating with %s", plainConfigurationWords(readings.runningRotate).c_str());
+  if (choices.transpose) hintText("transposing with %s", plainConfigurationWords(readings.runningTranspose).c_str());
   // Choices are kept in settings.json between runs: this is the way back.
-  if (ImGui::SmallButton("default kernels")) lab.useDefaultKernels();
+  if (ImGui::SmallButton("default kernels")) choices.useDefaultKernels();
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Forget the rotate, transpose and histogram choices: the device's defaults run (for the "
                       "transpose, a sweep's winner where there is one). Angle and view stay.");
@@ -366,13 +366,11 @@ std::pair<float, float> statisticsTables(const ImageStatistics& stats, bool stac
   return {summaryWidth, ImGui::GetItemRectSize().x};
 }
 
-void histogramSection(AppState& state) {
-  ImageLabState& lab = state.image;
-  const DeviceDescriptor* device = activeDevice(state);
-  const int channels = std::max(lab.channels, 1);
-  const bool isDefault = lab.histogramVariant.empty();
-  std::string variant = isDefault ? lab.defaultHistogram.variant : lab.histogramVariant;
-  const int counted = lab.countedHistogramChannels(channels);
+void histogramSection(ImageLabChoices& choices, const ImageLabReadings& readings, const DeviceDescriptor* device) {
+  const int channels = std::max(readings.channels, 1);
+  const bool isDefault = choices.histogramVariant.empty();
+  std::string variant = isDefault ? readings.defaultHistogram.variant : choices.histogramVariant;
+  const int counted = choices.countedHistogramChannels(channels);
   if (variantCombo("histogram", variant, isDefault, imageHistogramVariants(), [&](const char* name) {
         if (!device) return std::string("no device");
         for (const auto& c : allHistogramConfigs(*device, channels, counted))
@@ -382,21 +380,21 @@ void histogramSection(AppState& state) {
           if (std::string why = deviceScopeFenceProblem(*device); !why.empty()) return why;
         return std::string("no configuration of this variant runs on the device");
       }))
-    lab.histogramVariant = variant;
+    choices.histogramVariant = variant;
   if (device)
     if (auto picked = configurationCombo<HistogramConfig>(
             "histogram config", variant, [&] { return allHistogramConfigs(*device, channels, counted); },
-            lab.runningHistogram, describeHistogramConfig,
+            readings.runningHistogram, describeHistogramConfig,
             "work-group: its work-items; histogram copies: private copies of the histogram in each work-group's "
             "local memory (more copies, fewer work-items adding to the same counter at once); work-groups per "
             "compute unit: how many are started on each (each counts a share of the image)")) {
-      lab.histogramVariant = picked->variant;
-      lab.histogramChoice = picked;
+      choices.histogramVariant = picked->variant;
+      choices.histogramChoice = picked;
     }
-  ImGui::Checkbox("of the result", &lab.histogramOfResult);
+  ImGui::Checkbox("of the result", &choices.histogramOfResult);
   sameLineIfCheckboxFits("log scale");
-  ImGui::Checkbox("log scale", &lab.logScale);
-  const ImageHistogram& h = lab.histogram;
+  ImGui::Checkbox("log scale", &choices.logScale);
+  const ImageHistogram& h = readings.histogram;
   if (h.bins.empty()) return;
   hintText("bars and statistics: the Histogram panel under the picture");
   // The channel toggles on a line of their own: next to the options above they ran
@@ -404,10 +402,10 @@ void histogramSection(AppState& state) {
   for (int c = 0; c < h.channelCount(); ++c) {
     const char* name = histogramChannelName(h.imageChannels, c);
     if (c > 0) sameLineIfCheckboxFits(name);
-    ImGui::Checkbox(name, &lab.showChannel[std::min(c, 4)]);
+    ImGui::Checkbox(name, &choices.showChannel[std::min(c, 4)]);
   }
   if (h.imageChannels == 4) {
-    ImGui::Checkbox("count only the channels shown", &lab.countShownOnly);
+    ImGui::Checkbox("count only the channels shown", &choices.countShownOnly);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The kernel skips the hidden channels: fewer atomics per pixel. Their bins and statistics "
                         "stay empty.");
@@ -444,8 +442,8 @@ std::vector<std::vector<int>> histogramRows(const ImageHistogram& h, const bool*
 // a count axis on its left (log(1 + count) when log scale is on, as the shader draws),
 // and one level axis (0..255) under the last row; the counts under the cursor come
 // from the read-back, never the log of them.
-void histogramBars(ImageLabState& lab) {
-  const ImageHistogram& h = lab.histogram;
+void histogramBars(const ImageLabChoices& choices, const ImageLabReadings& readings) {
+  const ImageHistogram& h = readings.histogram;
   static const ImVec4 colours[] = {{1, 0.35f, 0.35f, 1}, {0.4f, 1, 0.4f, 1}, {0.45f, 0.6f, 1, 1}, {0.8f, 0.8f, 0.8f, 1},
                                    {1, 1, 0.6f, 1}};
   auto colourOf = [&](int c) { return colours[h.imageChannels == 1 ? 3 : std::min(c, 4)]; };
@@ -460,7 +458,7 @@ void histogramBars(ImageLabState& lab) {
   const float minRow = lineHeight + 6.0f;
   const float rowsHeight = std::max(avail.y - levelAxisHeight, float(channels) * minRow + gap * float(channels - 1));
   ImGui::InvisibleButton("##bars", ImVec2(width, rowsHeight + levelAxisHeight));
-  const std::vector<std::vector<int>> rows = histogramRows(h, lab.showChannel, rowsHeight, gap);
+  const std::vector<std::vector<int>> rows = histogramRows(h, choices.showChannel.data(), rowsHeight, gap);
   if (rows.empty()) {
     ImGui::GetWindowDrawList()->AddText(origin, ImGui::GetColorU32(ImGuiCol_TextDisabled),
                                         "no channel shown (Image lab > Histogram)");
@@ -479,8 +477,8 @@ void histogramBars(ImageLabState& lab) {
   auto countTicks = [&](double top) {
     // About a label's height apart; at least 0 and one more (the labels that would overlap are left out).
     const int target = std::max(2, static_cast<int>(rowHeight / (1.1f * lineHeight)));
-    const std::vector<double> values = lab.logScale ? logTicks(top, target + 1) : niceTicks(0.0, top, target);
-    return placeTicks(values, top, lab.logScale, 0.0f, 1.0f);  // fractions of the row, from its bottom
+    const std::vector<double> values = choices.logScale ? logTicks(top, target + 1) : niceTicks(0.0, top, target);
+    return placeTicks(values, top, choices.logScale, 0.0f, 1.0f);  // fractions of the row, from its bottom
   };
   float margin = ImGui::CalcTextSize("level").x;
   for (double top : largest) margin = std::max(margin, widestLabel(countTicks(top)));
@@ -499,7 +497,7 @@ void histogramBars(ImageLabState& lab) {
     axes.plot = {plotX0, origin.y + float(i) * (rowHeight + gap), plotX1, origin.y + float(i) * (rowHeight + gap) + rowHeight};
     axes.x = levels;
     axes.xUnit = "level";
-    axes.yUnit = lab.logScale ? "pixels (log scale)" : "pixels";
+    axes.yUnit = choices.logScale ? "pixels (log scale)" : "pixels";
     axes.y = countTicks(largest[i]);
     for (ChartTick& t : axes.y) t.pixel = axes.plot.y1 - t.pixel * axes.plot.height();
     const ImVec2 p0(axes.plot.x0, axes.plot.y0), p1(axes.plot.x1, axes.plot.y1);
@@ -507,9 +505,9 @@ void histogramBars(ImageLabState& lab) {
       // Overlaid, the bars are see-through (where two meet both show), on one full height.
       ImVec4 colour = colourOf(row[k]);
       if (overlaid) colour.w = 0.6f;
-      if (lab.renderer)
-        lab.renderer->addHistogram(draw, row[k], lab.logScale, colour, p0, p1, overlaid ? float(largest[i]) : 0.0f,
-                                   k > 0);
+      if (readings.renderer)
+        readings.renderer->addHistogram(draw, row[k], choices.logScale, colour, p0, p1,
+                                        overlaid ? float(largest[i]) : 0.0f, k > 0);
     }
     drawYAxis(draw, axes.plot, axes.y, nullptr);
     for (const ChartTick& t : levels)  // the level gridlines, over the bars
@@ -519,7 +517,7 @@ void histogramBars(ImageLabState& lab) {
     // patch: bars of its colour up to the top (an even spread) hid it.
     std::vector<std::string> names;
     for (int c : row) names.push_back(histogramChannelName(h.imageChannels, c));
-    if (lab.logScale) names.back() += " (log)";
+    if (choices.logScale) names.back() += " (log)";
     float labelWidth = 0.0f;
     for (const std::string& n : names) labelWidth += ImGui::CalcTextSize(n.c_str()).x + 6.0f;
     const ImVec2 text(p0.x + 4.0f, p0.y + 2.0f);
@@ -598,11 +596,13 @@ void drawImagePanel(AppState& state) {
     ImGui::SetScrollY(0.0f);
     ImGui::SetNextItemOpen(true);
   }
-  if (ImGui::CollapsingHeader("Image", ImGuiTreeNodeFlags_DefaultOpen)) openSection(state);
-  if (ImGui::CollapsingHeader("Rotate and transpose", ImGuiTreeNodeFlags_DefaultOpen)) pipelineSection(state);
-  if (ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) histogramSection(state);
+  if (ImGui::CollapsingHeader("Image", ImGuiTreeNodeFlags_DefaultOpen)) openSection(lab, state.commands);
+  if (ImGui::CollapsingHeader("Rotate and transpose", ImGuiTreeNodeFlags_DefaultOpen))
+    pipelineSection(lab.choices, lab.readings(), activeDevice(state));
+  if (ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
+    histogramSection(lab.choices, lab.readings(), activeDevice(state));
   if (ImGui::CollapsingHeader("View and save", ImGuiTreeNodeFlags_DefaultOpen)) {
-    int view = static_cast<int>(lab.view);
+    int view = static_cast<int>(lab.choices.view);
     ImGui::RadioButton("original", &view, 0);
     ImGui::SameLine();
     ImGui::RadioButton("result", &view, 1);
@@ -611,9 +611,9 @@ void drawImagePanel(AppState& state) {
     const auto picked = static_cast<ImageLabState::View>(view);
     // Into or out of side by side the pictures need another size; original <-> result
     // keeps the zoom, to flip between the two at the same spot.
-    if ((picked == ImageLabState::View::SideBySide) != (lab.view == ImageLabState::View::SideBySide))
+    if ((picked == ImageLabState::View::SideBySide) != (lab.choices.view == ImageLabState::View::SideBySide))
       lab.fitRequested = true;
-    lab.view = picked;
+    lab.choices.view = picked;
     if (ImGui::Button("Fit")) lab.fitRequested = true;
     ImGui::SameLine();
     if (ImGui::Button("1:1")) {
@@ -625,21 +625,22 @@ void drawImagePanel(AppState& state) {
     const ImGuiStyle& style = ImGui::GetStyle();
     ImGui::SetNextItemWidth(
         -(ImGui::CalcTextSize("Save result PNG").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x));
-    ImGui::InputText("##save", lab.savePath, sizeof lab.savePath);
+    ImGui::InputText("##save", &lab.choices.savePath);
     ImGui::SameLine();
     if (ImGui::Button("Save result PNG")) state.commands.push(SaveImageResult{});
-    if (!lab.savingPath.empty()) ImGui::Text("saving %s (%.1f s)", lab.savingPath.c_str(), lab.savingSeconds);
+    if (!lab.readings().savingPath.empty())
+      ImGui::Text("saving %s (%.1f s)", lab.readings().savingPath.c_str(), lab.readings().savingSeconds);
   }
   // At the foot, so that the controls above do not move when a build starts or ends.
-  if (!lab.building.empty()) {
+  if (!lab.readings().building.empty()) {
     ImGui::Separator();
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
-    ImGui::TextWrapped("%s...; the last result stays shown until then", lab.building.c_str());
+    ImGui::TextWrapped("%s...; the last result stays shown until then", lab.readings().building.c_str());
     ImGui::PopStyleColor();
   }
-  if (!lab.message.empty()) {
+  if (!lab.readings().message.empty()) {
     ImGui::Separator();
-    ImGui::TextWrapped("%s", lab.message.c_str());
+    ImGui::TextWrapped("%s", lab.readings().message.c_str());
   }
   ImGui::End();
 }
@@ -655,14 +656,14 @@ void drawHistogramPanel(AppState& state) {
     ImGui::End();
     return;
   }
-  const ImageHistogram& h = lab.histogram;
+  const ImageHistogram& h = lab.readings().histogram;
   if (h.bins.empty()) {
     ImGui::TextDisabled("no histogram yet");
     ImGui::End();
     return;
   }
-  if (lab.histogramLeftOut) {
-    ImGui::TextDisabled("%s", describeLeftOutPixels(lab.histogramLeftOut).c_str());
+  if (lab.readings().histogramLeftOut) {
+    ImGui::TextDisabled("%s", describeLeftOutPixels(lab.readings().histogramLeftOut).c_str());
     if (ImGui::IsItemHovered())
       tooltipText("The rotation fills the corners around the turned picture (and, mapping forward, the holes "
                   "between its pixels) with the background colour. Counted, they would be a tall spike at that "
@@ -690,11 +691,12 @@ void drawHistogramPanel(AppState& state) {
   if (stacked && summaryWidth > 0.0f && barsBeside < minBarsWidth &&
       room.y >= (barsBeside < 0.5f * minBarsWidth ? 8.0f : 14.0f) * ImGui::GetTextLineHeightWithSpacing()) {
     ImGui::BeginChild("bars", ImVec2(0.0f, std::floor(0.55f * room.y)));
-    histogramBars(lab);
+    histogramBars(lab.choices, lab.readings());
     ImGui::EndChild();
     // Across, when the table is wider than the panel (the left column at 1024x700).
     ImGui::BeginChild("statistics under", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar);
-    drawn = statisticsTables(lab.statistics, room.x < summaryWidth + percentilesWidth + 2.0f * style.ItemSpacing.x);
+    drawn = statisticsTables(lab.readings().statistics,
+                             room.x < summaryWidth + percentilesWidth + 2.0f * style.ItemSpacing.x);
     ImGui::EndChild();
     storage->SetFloat(summaryId, drawn.first);
     storage->SetFloat(percentilesId, drawn.second);
@@ -706,16 +708,16 @@ void drawHistogramPanel(AppState& state) {
     ImGui::BeginChild("statistics", ImVec2(width, room.y));
     // Closer columns: the bars get what they give up.
     ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(2.0f, style.CellPadding.y));
-    drawn = statisticsTables(lab.statistics, true);
+    drawn = statisticsTables(lab.readings().statistics, true);
     ImGui::PopStyleVar();
     ImGui::EndChild();
   } else {
-    drawn = statisticsTables(lab.statistics, false);
+    drawn = statisticsTables(lab.readings().statistics, false);
   }
   storage->SetFloat(summaryId, drawn.first);
   storage->SetFloat(percentilesId, drawn.second);
   ImGui::SameLine();
-  histogramBars(lab);
+  histogramBars(lab.choices, lab.readings());
   ImGui::End();
 }
 
@@ -723,8 +725,9 @@ void drawImageView(AppState& state) {
   if (state.scene != SceneKind::Image) return;
   ImageLabState& lab = state.image;
   ImGuiIO& io = ImGui::GetIO();
-  const bool sideBySide = lab.view == ImageLabState::View::SideBySide;
-  const float w = static_cast<float>(std::max(lab.resultWidth, 1)), h = static_cast<float>(std::max(lab.resultHeight, 1));
+  const bool sideBySide = lab.choices.view == ImageLabState::View::SideBySide;
+  const float w = static_cast<float>(std::max(lab.readings().resultWidth, 1)),
+              h = static_cast<float>(std::max(lab.readings().resultHeight, 1));
   // Fit: into the largest part of the window the panels leave free. Not on the first
   // frame: panels that size themselves to their contents know their size on the second.
   // A result of another shape (the transpose switched, the canvas expanded) is fitted
@@ -733,10 +736,12 @@ void drawImageView(AppState& state) {
   const auto [fittedW, fittedH] = lab.fittedResultSize;
   const bool untouched = lab.fittedZoom && lab.zoom == *lab.fittedZoom && lab.panX == 0.0f && lab.panY == 0.0f;
   auto changed = [](int now, int then) { return then > 0 && std::abs(now - then) * 4 > then; };
-  if (untouched && (changed(lab.resultWidth, fittedW) || changed(lab.resultHeight, fittedH))) lab.fitRequested = true;
+  if (untouched && (changed(lab.readings().resultWidth, fittedW) || changed(lab.readings().resultHeight, fittedH)))
+    lab.fitRequested = true;
   if (lab.fitRequested && ImGui::GetFrameCount() > 1) {
-    lab.fittedResultSize = {lab.resultWidth, lab.resultHeight};
-    const float pictureW = std::max(w, float(lab.width)), pictureH = std::max(h, float(lab.height));
+    lab.fittedResultSize = {lab.readings().resultWidth, lab.readings().resultHeight};
+    const float pictureW = std::max(w, float(lab.readings().width)),
+                pictureH = std::max(h, float(lab.readings().height));
     const float top = ImGui::GetFrameHeight(), bottom = io.DisplaySize.y - kStatusBarHeight;
     // Too little room anywhere: the middle column, under whatever panels are there.
     const ScreenRect free = freeWindowArea(state, sideBySide ? 2.0f * pictureW : pictureW, pictureH, 120.0f)
@@ -768,10 +773,10 @@ void drawImageView(AppState& state) {
   const float offset = sideBySide ? io.DisplaySize.x * area.width() * 0.25f : 0.0f;
   const float split = sideBySide ? centre.x : io.DisplaySize.x;
   // With no result yet (its kernel did not build), the result view shows the original.
-  if (lab.view != ImageLabState::View::Result || !lab.hasResult)
-    shown.push_back({Picture::Original, float(lab.width), float(lab.height), false,
+  if (lab.choices.view != ImageLabState::View::Result || !lab.readings().hasResult)
+    shown.push_back({Picture::Original, float(lab.readings().width), float(lab.readings().height), false,
                      ImVec2(centre.x - offset, centre.y), 0.0f, split});
-  if (lab.view != ImageLabState::View::Original)
+  if (lab.choices.view != ImageLabState::View::Original)
     shown.push_back({Picture::Result, w, h, true, ImVec2(centre.x + offset, centre.y),
                      sideBySide ? split : 0.0f, io.DisplaySize.x});
   // The picture under the cursor: the one whose strip holds it.
@@ -809,13 +814,13 @@ void drawImageView(AppState& state) {
   lab.shownPictures.clear();
   lab.shownLabels.clear();
   for (const Shown& s : shown) {
-    if (!(s.result ? lab.hasResult : lab.hasOriginal)) continue;
+    if (!(s.result ? lab.readings().hasResult : lab.readings().hasOriginal)) continue;
     const ImVec2 p0 = imageOrigin(lab, s.centre, s.width, s.height);
     const ImVec2 p1(p0.x + s.width * lab.zoom, p0.y + s.height * lab.zoom);
     draw->PushClipRect(ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y));
     drawTransparencyBackdrop(draw, p0, p1, ImVec2(s.clipLeft, 0.0f), ImVec2(s.clipRight, io.DisplaySize.y),
-                             s.result ? lab.resultChannels : lab.channels);
-    if (lab.renderer) lab.renderer->add(draw, s.picture, p0, p1);
+                             s.result ? lab.readings().resultChannels : lab.readings().channels);
+    if (lab.readings().renderer) lab.readings().renderer->add(draw, s.picture, p0, p1);
     draw->AddRect(p0, p1, IM_COL32(90, 90, 100, 255));
     draw->PopClipRect();
     lab.shownPictures.push_back({std::max(p0.x, s.clipLeft), p0.y, std::min(p1.x, s.clipRight), p1.y});
@@ -832,20 +837,20 @@ void drawImageView(AppState& state) {
     const ImVec2 m = io.MousePos;
     if (!io.WantCaptureMouse && m.x >= std::max(p0.x, s.clipLeft) && m.x < std::min(p1.x, s.clipRight) &&
         m.y >= p0.y && m.y < p1.y) {
-      lab.inspectResult = s.result;
+      lab.choices.inspectResult = s.result;
       lab.inspectX = static_cast<int>((m.x - p0.x) / lab.zoom);
       lab.inspectY = static_cast<int>((m.y - p0.y) / lab.zoom);
     }
   }
-  if (lab.inspectX >= 0 && lab.inspectValid) {
-    const int channels = lab.inspectResult ? lab.resultChannels : lab.channels;
-    const unsigned char* v = lab.inspectValue;
+  if (lab.inspectX >= 0 && lab.readings().inspectValid) {
+    const int channels = lab.choices.inspectResult ? lab.readings().resultChannels : lab.readings().channels;
+    const unsigned char* v = lab.readings().inspectValue;
     if (channels == 1)
-      ImGui::SetTooltip("%s (%d, %d)\ngray %d", lab.inspectResult ? "result" : "original", lab.inspectX, lab.inspectY,
-                        v[0]);
+      ImGui::SetTooltip("%s (%d, %d)\ngray %d", lab.choices.inspectResult ? "result" : "original", lab.inspectX,
+                        lab.inspectY, v[0]);
     else
-      ImGui::SetTooltip("%s (%d, %d)\nR %d  G %d  B %d  A %d", lab.inspectResult ? "result" : "original", lab.inspectX,
-                        lab.inspectY, v[0], v[1], v[2], v[3]);
+      ImGui::SetTooltip("%s (%d, %d)\nR %d  G %d  B %d  A %d", lab.choices.inspectResult ? "result" : "original",
+                        lab.inspectX, lab.inspectY, v[0], v[1], v[2], v[3]);
   }
 }
 
