@@ -157,7 +157,26 @@ std::string slowToCompileText(int functions) {
 // driver generates the new program's code, 0.3-0.6 s measured on a loaded 2-core
 // machine), so the other frames are bound by half the time until the new program
 // ran, not by the frame bound; the frame that compiled it took all of that time.
+// Under AddressSanitizer this test would fail at exit for PoCL's sake, not ours: its
+// edit is new text every run (PoCL's cache must miss for the build to take long), and
+// PoCL 3.1 compiling from source leaks inside libpocl and libLLVM-15 (see
+// scripts/test-hardening.sh, which has no suppressions so that our own leaks show).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 TEST_F(HotReloadTest, AnEditThatTakesLongToCompileHoldsNoFrame) {
+  if (kAddressSanitizer)
+    GTEST_SKIP() << "under AddressSanitizer: the uncached build leaks inside PoCL 3.1 and LLVM 15 "
+                    "(scripts/test-hardening.sh); the normal build runs this test";
   // The bound of the other frame tests (tests/test_switch_during_run.cpp): the issue's
   // ~100 ms with room for a loaded 2-core machine.
   constexpr double kFrameBoundMs = 300.0;
