@@ -127,7 +127,10 @@ TEST_F(HotReloadTest, ABrokenNBodyKernelKeepsTheOldProgramAndTheFixRebuilds) {
   const size_t misses = session_->compute().programs().misses();
   EXPECT_EQ(reloadChanged(), std::vector<std::string>{"nbody.cl"});
   EXPECT_TRUE(logHas(state_, "kernels/nbody.cl changed: rebuilt")) << logText(state_);
-  EXPECT_EQ(session_->compute().programs().misses(), misses + 1) << "compiled from the new text";
+  // At least the step's program; the reload also builds the other programs of nbody.cl the
+  // scene uses (programsInUse), and how many are built by then depends on the timing (the
+  // sanitizer CI run counted 3 where the normal build counts 1).
+  EXPECT_GT(session_->compute().programs().misses(), misses) << "compiled from the new text";
   const unsigned long long stepsRebuilt = state_.nbody.steps;
   frame();
   EXPECT_EQ(state_.nbody.steps, stepsRebuilt + 1);
