@@ -22,6 +22,23 @@ void drawBufferTextureQuad(const ShaderProgram& program, const VertexArray& vao,
                            GLuint bufferTexture, const PictureRect& rect, const std::function<void()>& uniforms,
                            const char* what);
 
+// How a picture drawn over a rectangle is sampled: the same for every fragment of
+// an axis-aligned rectangle, so chosen once per draw. The level whose texels are
+// about a fragment (what a mipmap's LOD picks); nearest or bilinear where a texel
+// covers a fragment or more, else the mean of up to 16 x 16 samples under it.
+struct PictureFilter {
+  enum Mode { Nearest = 0, Bilinear = 1, Box = 2 };
+  int level = 0;
+  int levelWidth = 1, levelHeight = 1;
+  long long levelOffset = 0;  // texels before the level in the buffer
+  Mode mode = Nearest;
+  int samplesX = 1, samplesY = 1;          // Box
+  float boxWidth = 1.0f, boxHeight = 1.0f;  // Box: the fragment's footprint in the level's texels
+};
+// `drawnWidth` x `drawnHeight`: the rectangle in framebuffer pixels.
+PictureFilter choosePictureFilter(int pictureW, int pictureH, int levels, bool smooth, double drawnWidth,
+                                  double drawnHeight);
+
 class ImageQuad {
  public:
   ImageQuad();
@@ -34,7 +51,8 @@ class ImageQuad {
  private:
   ShaderProgram program_;
   VertexArray vao_;
-  GLint rectLocation_ = -1, pixelsLocation_ = -1, sizeLocation_ = -1, levelsLocation_ = -1, smoothLocation_ = -1;
+  GLint rectLocation_ = -1, pixelsLocation_ = -1, levelSizeLocation_ = -1, levelOffsetLocation_ = -1,
+        filterModeLocation_ = -1, boxSamplesLocation_ = -1, boxSizeLocation_ = -1;
 };
 
 }  // namespace ks
