@@ -91,7 +91,7 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
   // there the runs stay in the frame loop, queued in order with the interop
   // hand-overs (gl-sharing and external memory acquire and release on the same
   // queue), double-buffered as before, so nothing changes in their order or speed.
-  if (compute.device().kind == DeviceKind::Cpu)
+  if (state.image.runsOnWorker.value_or(compute.device().kind == DeviceKind::Cpu))
     runs_ = std::make_unique<BackgroundRuns>(compute.context(), compute.device().id);
   ImageLabState& lab = state.image;
   // An image that is open, or was being opened, carries over a device switch: it is

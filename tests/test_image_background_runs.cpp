@@ -159,6 +159,41 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
     }
     if (tried == 0) GTEST_SKIP() << "no CPU OpenCL device listed";
   }
+  // The spin stopped at `degrees`: once idle, the saved result is the CPU reference's
+  // rotation of `path`, and the statistics count its pixels but the fill (issue 22).
+  void expectStoppedSpinShowsTheReference(const std::string& path, float degrees) {
+    ImageLabState& lab = state_.image;
+    lab.choices.spin = false;
+    lab.choices.angle = degrees;
+    frameUntilIdle();
+    EXPECT_FALSE(lab.readings().runInFlight);
+    const std::string saved = ::testing::TempDir() + "ks-background-result.png";
+    files_.push_back(saved);
+    lab.choices.savePath = saved;
+    state_.commands.push(SaveImageResult{});
+    frameUntilIdle();
+    ASSERT_EQ(lab.readings().message, "saved the result to " + saved);
+    const HostImage original = readPicture(path);
+    const HostImage result = readPicture(saved);
+    ASSERT_GT(original.data.size(), 0u) << path;
+    ASSERT_GT(result.data.size(), 0u) << saved;
+    RotateParams params;
+    params.degrees = degrees;
+    for (int i = 0; i < 4; ++i)
+      params.background[i] =
+          static_cast<uint8_t>(std::lround(std::clamp(lab.choices.background[i], 0.0f, 1.0f) * 255.0f));
+    const ImageRotateVariant* variant = findImageRotateVariant(
+        lab.choices.rotateVariant.empty() ? lab.readings().defaultRotate.variant : lab.choices.rotateVariant);
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(differenceOver(result, rotateReference(original, params, variant->sampling), variant->exact ? 0 : 1),
+              "")
+        << variant->name;
+    ASSERT_FALSE(lab.readings().statistics.channels.empty());
+    const uint64_t fill = rotateFillPixelCount(original.layout, params, variant->sampling);
+    EXPECT_GT(fill, 0u);
+    EXPECT_EQ(lab.readings().histogramLeftOut, fill);
+    EXPECT_EQ(lab.readings().statistics.channels[0].count, uint64_t(result.layout.pixels()) - fill);
+  }
   std::vector<std::string> files_;
 };
 
@@ -222,37 +257,7 @@ TEST_F(ImageBackgroundRunsTest, NoFrameWaitsForARunOfABigSpinningPicture) {
     std::printf("%dx%d spinning: longest frame %.1f ms of %d, a run %.0f ms\n", lab.readings().width,
                 lab.readings().height, longest, frames, runMs);
 
-    lab.choices.spin = false;
-    lab.choices.angle = 33.0f;
-    frameUntilIdle();
-    EXPECT_FALSE(lab.readings().runInFlight);
-    const std::string saved = ::testing::TempDir() + "ks-background-result.png";
-    files_.push_back(saved);
-    lab.choices.savePath = saved;
-    state_.commands.push(SaveImageResult{});
-    frameUntilIdle();
-    ASSERT_EQ(lab.readings().message, "saved the result to " + saved);
-    const HostImage original = readPicture(path);
-    const HostImage result = readPicture(saved);
-    ASSERT_GT(original.data.size(), 0u) << path;
-    ASSERT_GT(result.data.size(), 0u) << saved;
-    RotateParams params;
-    params.degrees = 33.0;
-    for (int i = 0; i < 4; ++i)
-      params.background[i] =
-          static_cast<uint8_t>(std::lround(std::clamp(lab.choices.background[i], 0.0f, 1.0f) * 255.0f));
-    const ImageRotateVariant* variant = findImageRotateVariant(
-        lab.choices.rotateVariant.empty() ? lab.readings().defaultRotate.variant : lab.choices.rotateVariant);
-    ASSERT_TRUE(variant);
-    EXPECT_EQ(differenceOver(result, rotateReference(original, params, variant->sampling), variant->exact ? 0 : 1),
-              "")
-        << variant->name;
-    ASSERT_FALSE(lab.readings().statistics.channels.empty());
-    // The result's pixels but the fill around the turned picture (issue 22).
-    const uint64_t fill = rotateFillPixelCount(original.layout, params, variant->sampling);
-    EXPECT_GT(fill, 0u);
-    EXPECT_EQ(lab.readings().histogramLeftOut, fill);
-    EXPECT_EQ(lab.readings().statistics.channels[0].count, uint64_t(result.layout.pixels()) - fill);
+    expectStoppedSpinShowsTheReference(path, 33.0f);
   });
 }
 
@@ -443,6 +448,39 @@ TEST_F(ImageBackgroundRunsTest, TheForwardRotationsFillIsCountedOffTheFrame) {
   EXPECT_EQ(lab.readings().histogramLeftOut, fill);
   ASSERT_FALSE(lab.readings().statistics.channels.empty());
   EXPECT_EQ(lab.readings().statistics.channels[0].count, uint64_t(rotatedLayout(picture, params).pixels()) - fill);
+}
+
+}  // namespace
+}  // namespace ks
+
+namespace ks {
+namespace {
+
+// On a GPU the lab's runs are enqueued from the frame loop (no worker thread), which
+// CI's CPU devices never take on their own. That path, run on each CPU device: a
+// picture spinning for many frames, then the result at the last angle is the CPU
+// reference's and so is its histogram.
+TEST_F(ImageBackgroundRunsTest, FrameLoopRunsGiveTheReferenceResult) {
+  state_.image.runsOnWorker = false;
+  state_.commands.push(OpenScene{SceneKind::Image});
+  frameUntilSwitched();
+  onEachCpuDevice([&] {
+    ImageLabState& lab = state_.image;
+    const std::string path = writePicture(301, 199);
+    open(path);
+    lab.choices.spin = true;
+    lab.choices.spinDegreesPerSecond = 90.0f;
+    const unsigned long long before = lab.readings().timedRuns;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    int frames = 0;
+    while (lab.readings().timedRuns < before + 12 && std::chrono::steady_clock::now() < deadline) {
+      frame();
+      ++frames;
+    }
+    EXPECT_GE(lab.readings().timedRuns, before + 12) << "runs collected in " << frames << " frames";
+    EXPECT_EQ(lab.readings().message.rfind("opened ", 0), 0u) << lab.readings().message;
+    expectStoppedSpinShowsTheReference(path, 33.0f);
+  });
 }
 
 }  // namespace
