@@ -12,6 +12,8 @@
 #include "app/commands.h"
 #include "app/frame_profiler.h"
 #include "app/image_lab_readings.h"
+#include "app/nbody_choices.h"
+#include "app/nbody_readings.h"
 #include "app/nbody_split_state.h"
 #include "app/runs_state.h"
 #include "io/image_lab_choices.h"
@@ -35,6 +37,7 @@
 namespace ks {
 
 class ImageScene;
+class NBodyScene;
 class LabRenderer;
 
 struct FrameStats {
@@ -70,58 +73,23 @@ struct ActiveKernel {
   KernelWork work;      // what one launch does (compute/work_model.h): the roofline's input
 };
 
-// Energy and momenta of the N-body system, measured on the device every
-// `everySteps` steps while it runs; drift is from the first measurement after the
-// system, its parameters or the kernel configuration last changed.
-struct NBodyConservationState {
-  bool on = true;
-  int everySteps = 50;
-  // readings
-  std::string baseline;  // what the drift is measured from: "step 120: blocked wg=256 ... fp32"
-  unsigned long long baselineStep = 0, lastStep = 0;
-  bool hasDrift = false;  // a measurement after the baseline arrived
-  NBodyDrift drift;
-  std::vector<float> energyDrift;  // relative energy drift per measurement, oldest first (the plot)
-  bool sumsInDouble = false;
-  double kernelMs = 0.0;    // the newest measurement's kernel time
-  std::string unavailable;  // why nothing is measured (its kernel did not build)
-};
+// The N-body lab: what the user chooses, what the scene publishes, and the panel's
+// own working state. Step, reset, verify, save, load and camera reset are commands
+// (app/commands.h).
+class NBodyState {
+ public:
+  NBodyChoices choices;
+  // What the scene publishes. Only the scene writes it: the compiler refuses anyone
+  // else (tests stage readings through NBodyReadingsForTests, tests/).
+  const NBodyReadings& readings() const { return readings_; }
+  // The panel's file field, which SaveNBodyState and LoadNBodyState use: a path typed
+  // for one save or load, not a setting of the lab.
+  char statePath[256] = "nbody-state.ksn";
 
-// The N-body scene's settings and readings. `config`/`bodies`/`preset`/`seed`
-// are what the user asks for; the scene applies them between frames and, when a
-// request fails, puts the running values back and says why in `message`. Step,
-// reset, verify, save, load and camera reset are commands (app/commands.h).
-struct NBodyState {
-  NBodyConfig config;
-  bool configFromUser = false;  // false: the tuned configuration for the device
-  NBodyParams params;
-  int bodies = 16384;
-  // At start, lower `bodies` to what the device steps at 10 FPS or more (no --n
-  // given, not a GPU): measured once, before the scene's first frame.
-  bool fitBodiesToDevice = false;
-  NBodyPreset preset = NBodyPreset::DiskGalaxy;
-  int seed = 1;
-  bool paused = false;
-  int stepsPerFrame = 1;
-  char statePath[256] = "nbody-state.ksn";  // SaveNBodyState, LoadNBodyState
-  ParticleStyle style;
-  bool autoSpeedScale = true;
-  // readings
-  size_t runningBodies = 0;
-  NBodyConfig runningConfig;
-  KernelInfo kernelInfo;
-  double kernelMs = 0.0;            // per step, of the newest timed steps (a frame late)
-  double interactionsPerSecond = 0.0;
-  double stepsPerSecond = 0.0;
-  unsigned long long steps = 0;
-  unsigned long long timedSteps = 0;  // how many times a step timing arrived (never goes down)
-  std::string message;
-  std::string verification;
-  NBodyConservationState conservation;
-  NBodySplitState split;  // the step split over several devices (issue 24)
-  // How the particles were drawn last frame, in words: the way, and for "automatic" each way's
-  // measured GPU time or why the compute splat cannot run here.
-  std::string particleDrawing;
+ private:
+  friend class NBodyScene;
+  friend struct NBodyReadingsForTests;
+  NBodyReadings readings_;
 };
 
 // The image lab: what the user chooses (kept in settings.json), what the scene

@@ -134,10 +134,10 @@ void recordFrame(AppState& state) {
   bool ran = false;
   switch (state.scene) {
     case SceneKind::NBody:
-      if (state.nbody.timedSteps != p.seenNBodyTimings) {
+      if (state.nbody.readings().timedSteps != p.seenNBodyTimings) {
         ran = true;
-        p.seenNBodyTimings = state.nbody.timedSteps;
-        p.record("nbody step", state.nbody.kernelMs, true);
+        p.seenNBodyTimings = state.nbody.readings().timedSteps;
+        p.record("nbody step", state.nbody.readings().kernelMs, true);
       }
       break;
     case SceneKind::Image:

@@ -64,21 +64,22 @@ std::string errorText(const std::exception& e) {
 // fit in the caches and run faster per pair, predicting too many bodies.
 constexpr size_t kProbeBodies = 2048;
 
-// Lowers nb.bodies to what the device steps within kStartStepBudgetMs, measured
+// Lowers choices.bodies to what the device steps within kStartStepBudgetMs, measured
 // with a short run of `config` at up to kProbeBodies; says why in the log.
-void fitBodiesToDevice(ComputeContext& compute, NBodyState& nb, const NBodyConfig& config, AppState& state) {
-  const size_t wanted = static_cast<size_t>(nb.bodies);
+void fitBodiesToDevice(ComputeContext& compute, NBodyChoices& choices, NBodyReadings& readings,
+                       const NBodyConfig& config, AppState& state) {
+  const size_t wanted = static_cast<size_t>(choices.bodies);
   const size_t probeBodies = std::min(wanted, kProbeBodies);
   std::string problem;
-  const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, probeBodies);
-  const double ms = probeNBodyStepMs(compute, makeNBodyPreset(nb.preset, probeBodies, static_cast<uint64_t>(nb.seed)),
-                                     config, defaults.params, &problem);
+  const NBodyPresetDefaults defaults = nbodyPresetDefaults(choices.preset, probeBodies);
+  const NBodySystem probe = makeNBodyPreset(choices.preset, probeBodies, static_cast<uint64_t>(choices.seed));
+  const double ms = probeNBodyStepMs(compute, probe, config, defaults.params, &problem);
   if (!problem.empty()) return;  // the scene's own start says what is wrong
   // A frame takes the preset's steps: their time together must fit the budget.
   const StartBodies choice = chooseStartBodies(wanted, probeBodies, ms, defaults.stepsPerFrame);
   if (choice.why.empty()) return;
-  nb.bodies = static_cast<int>(choice.bodies);
-  nb.message = choice.why;
+  choices.bodies = static_cast<int>(choice.bodies);
+  readings.message = choice.why;
   state.report("N-body on " + compute.device().displayName() + ": " + choice.why);
 }
 
@@ -87,48 +88,49 @@ void fitBodiesToDevice(ComputeContext& compute, NBodyState& nb, const NBodyConfi
 NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
                        std::optional<NBodySystem> start)
     : compute_(compute) {
-  NBodyState& nb = state.nbody;
-  nb.bodies = std::max(nb.bodies, 1);
-  if (!start && nb.fitBodiesToDevice) {
-    nb.fitBodiesToDevice = false;
-    const NBodyConfig config = nb.configFromUser ? nb.config
+  NBodyChoices& choices = state.nbody.choices;
+  NBodyReadings& readings = state.nbody.readings_;
+  choices.bodies = std::max(choices.bodies, 1);
+  if (!start && choices.fitBodiesToDevice) {
+    choices.fitBodiesToDevice = false;
+    const NBodyConfig config = choices.configFromUser ? choices.config
                                                  : preferredNBodyConfig(state.runs.tuning, compute.device(),
-                                                                        static_cast<size_t>(nb.bodies));
-    fitBodiesToDevice(compute, nb, config, state);
+                                                                        static_cast<size_t>(choices.bodies));
+    fitBodiesToDevice(compute, choices, readings, config, state);
   }
-  const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, static_cast<size_t>(nb.bodies));
+  const NBodyPresetDefaults defaults = nbodyPresetDefaults(choices.preset, static_cast<size_t>(choices.bodies));
   NBodySystem system;
   if (start) {
     system = std::move(*start);
   } else {
-    system = makeNBodyPreset(nb.preset, static_cast<size_t>(nb.bodies), static_cast<uint64_t>(nb.seed));
-    nb.params = defaults.params;
-    nb.stepsPerFrame = defaults.stepsPerFrame;
+    system = makeNBodyPreset(choices.preset, static_cast<size_t>(choices.bodies), static_cast<uint64_t>(choices.seed));
+    choices.params = defaults.params;
+    choices.stepsPerFrame = defaults.stepsPerFrame;
   }
   cameraDistance_ = defaults.cameraDistance;
   // A sweep's cached winner for this device first, then the built-in table.
   const NBodyConfig tuned = preferredNBodyConfig(state.runs.tuning, compute.device(), system.size());
-  if (!nb.configFromUser) nb.config = tuned;
+  if (!choices.configFromUser) choices.config = tuned;
   try {
-    simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, nb.config);
+    simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, choices.config);
   } catch (const KernelsDirError&) {
     throw;  // no configuration can help
   } catch (const std::exception& e) {
-    if (nb.config == tuned) throw;
+    if (choices.config == tuned) throw;
     // The user's configuration does not run on this device: start tuned, say why.
-    nb.message = "the " + configurationInWords(nb.config) + " cannot run here (" + errorText(e) + "); using the " +
-                 configurationInWords(tuned);
-    state.report(nb.message);
-    nb.config = tuned;
-    simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, nb.config);
+    readings.message = "the " + configurationInWords(choices.config) + " cannot run here (" + errorText(e) +
+                       "); using the " + configurationInWords(tuned);
+    state.report(readings.message);
+    choices.config = tuned;
+    simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, choices.config);
   }
-  if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
-  if (!start) nb.style.brightness = brightnessFor(system.size());
+  if (choices.autoSpeedScale) choices.style.maxSpeed = typicalSpeedScale(system);
+  if (!start) choices.style.brightness = brightnessFor(system.size());
   cameraResetDue_ = true;
   // A device switch (or the scene opened again) splits over the same devices
   // again, if the new display device's platform has them.
-  if (nb.split.active() && !nb.split.requested) nb.split.requested = nb.split.running;
-  nb.split.running.clear();
+  if (readings.split.active() && !choices.split.requested) choices.split.requested = readings.split.running;
+  readings.split.running.clear();
   publishRunning(state);
 }
 
@@ -141,7 +143,7 @@ void NBodyScene::reloadKernels(AppState& state) {
   // The split's devices build the new text too (off the frame; the split runs on meanwhile),
   // as do those of a split being prepared.
   if (splitStart_) beginSplit(std::vector<size_t>(splitStart_->wanted()), state);
-  else if (split_) beginSplit(state.nbody.split.running, state);
+  else if (split_) beginSplit(state.nbody.readings_.split.running, state);
   meter_.reset();  // nbody_invariants.cl may have changed too
   meterFailed_ = false;
   restartConservation();
@@ -158,10 +160,10 @@ std::vector<ProgramToBuild> NBodyScene::programsInUse(const AppState&) const {
 }
 
 void NBodyScene::publishRunning(AppState& state) const {
-  NBodyState& nb = state.nbody;
-  nb.runningBodies = simulation_->bodies();
-  nb.runningConfig = simulation_->config();
-  nb.kernelInfo = simulation_->kernel().info();
+  NBodyReadings& readings = state.nbody.readings_;
+  readings.runningBodies = simulation_->bodies();
+  readings.runningConfig = simulation_->config();
+  readings.kernelInfo = simulation_->kernel().info();
   const NBodyKernel& k = simulation_->kernel();
   KernelWork work = nbodyStepWork(simulation_->bodies(), k.config());
   // Split over K devices, the timed kernel is one device's: its slice (about N / K
@@ -172,105 +174,107 @@ void NBodyScene::publishRunning(AppState& state) const {
 }
 
 void NBodyScene::resetSystem(AppState& state) {
-  NBodyState& nb = state.nbody;
-  const size_t bodies = static_cast<size_t>(std::max(nb.bodies, 1));
+  NBodyChoices& choices = state.nbody.choices;
+  NBodyReadings& readings = state.nbody.readings_;
+  const size_t bodies = static_cast<size_t>(std::max(choices.bodies, 1));
   try {
-    const NBodySystem system = makeNBodyPreset(nb.preset, bodies, static_cast<uint64_t>(nb.seed));
+    const NBodySystem system = makeNBodyPreset(choices.preset, bodies, static_cast<uint64_t>(choices.seed));
     simulation_->setSystem(system);
     restartConservation();
-    const NBodyPresetDefaults defaults = nbodyPresetDefaults(nb.preset, bodies);
-    nb.params = defaults.params;
-    nb.stepsPerFrame = defaults.stepsPerFrame;
+    const NBodyPresetDefaults defaults = nbodyPresetDefaults(choices.preset, bodies);
+    choices.params = defaults.params;
+    choices.stepsPerFrame = defaults.stepsPerFrame;
     cameraDistance_ = defaults.cameraDistance;
-    if (nb.autoSpeedScale) nb.style.maxSpeed = typicalSpeedScale(system);
-    nb.style.brightness = brightnessFor(bodies);
-    nb.steps = 0;
+    if (choices.autoSpeedScale) choices.style.maxSpeed = typicalSpeedScale(system);
+    choices.style.brightness = brightnessFor(bodies);
+    readings.steps = 0;
     cameraResetDue_ = true;
-    nb.message = "reset: " + std::to_string(bodies) + " bodies, " + nbodyPresetName(nb.preset) + " preset, seed " +
-                 std::to_string(nb.seed);
+    readings.message = "reset: " + std::to_string(bodies) + " bodies, " + nbodyPresetName(choices.preset) +
+                       " preset, seed " + std::to_string(choices.seed);
   } catch (const std::exception& e) {
-    nb.message = "cannot make " + std::to_string(bodies) + " bodies: " + errorText(e) + "; keeping " +
+    readings.message = "cannot make " + std::to_string(bodies) + " bodies: " + errorText(e) + "; keeping " +
                  std::to_string(simulation_->bodies());
-    state.report(nb.message);
-    nb.bodies = static_cast<int>(simulation_->bodies());
+    state.report(readings.message);
+    choices.bodies = static_cast<int>(simulation_->bodies());
   }
 }
 
 void NBodyScene::applyRequests(AppState& state) {
   applySplitRequest(state);
-  NBodyState& nb = state.nbody;
+  NBodyChoices& choices = state.nbody.choices;
+  NBodyReadings& readings = state.nbody.readings_;
   // Several of one kind pushed in one frame act once, as the request flags did.
   const bool resetAsked = state.commands.takeAny<ResetNBody>(), saveAsked = state.commands.takeAny<SaveNBodyState>(),
              loadAsked = state.commands.takeAny<LoadNBodyState>(), verifyAsked = state.commands.takeAny<VerifyNBody>();
   // A new configuration or system goes to the display device's simulation: a
   // split hands its bodies back first and is built again afterwards.
   std::vector<size_t> splitAgain;
-  if (split_ && (!(nb.config == simulation_->config()) || resetAsked || loadAsked ||
-                 static_cast<size_t>(std::max(nb.bodies, 1)) != simulation_->bodies()))
+  if (split_ && (!(choices.config == simulation_->config()) || resetAsked || loadAsked ||
+                 static_cast<size_t>(std::max(choices.bodies, 1)) != simulation_->bodies()))
     splitAgain = joinSplit(state);
-  if (!(nb.config == simulation_->config())) {
+  if (!(choices.config == simulation_->config())) {
     try {
-      simulation_->setConfig(nb.config);
+      simulation_->setConfig(choices.config);
       restartConservation();
-      nb.message = "running the " + configurationInWords(nb.config);
+      readings.message = "running the " + configurationInWords(choices.config);
     } catch (const std::exception& e) {
-      nb.message = "the " + configurationInWords(nb.config) + " failed: " + errorText(e) + "\nstill running the " +
-                   configurationInWords(simulation_->config());
-      state.report(nb.message);
+      readings.message = "the " + configurationInWords(choices.config) + " failed: " + errorText(e) +
+                         "\nstill running the " + configurationInWords(simulation_->config());
+      state.report(readings.message);
       if (dynamic_cast<const ProgramBuildError*>(&e)) {
         const auto& build = dynamic_cast<const ProgramBuildError&>(e).build();
         state.buildFailures.push_back({build.label + " " + build.options, compute_.device().displayName(), build.error,
                                        build.log});
       }
-      nb.config = simulation_->config();
+      choices.config = simulation_->config();
     }
   }
-  if (resetAsked || static_cast<size_t>(std::max(nb.bodies, 1)) != simulation_->bodies()) {
+  if (resetAsked || static_cast<size_t>(std::max(choices.bodies, 1)) != simulation_->bodies()) {
     resetSystem(state);
   }
   if (saveAsked) {
     try {
-      saveNBodySystem(currentSystem(), nb.statePath);
-      nb.message = "saved " + std::to_string(simulation_->bodies()) + " bodies to " + nb.statePath;
+      saveNBodySystem(currentSystem(), state.nbody.statePath);
+      readings.message = "saved " + std::to_string(simulation_->bodies()) + " bodies to " + state.nbody.statePath;
     } catch (const std::exception& e) {
-      nb.message = e.what();
-      state.report(nb.message);
+      readings.message = e.what();
+      state.report(readings.message);
     }
   }
   if (loadAsked) {
-    const Result<NBodySystem> loaded = readNBodySystem(nb.statePath);
+    const Result<NBodySystem> loaded = readNBodySystem(state.nbody.statePath);
     if (loaded) {
       try {
         const NBodySystem& system = loaded.value();
         simulation_->setSystem(system);
         restartConservation();
-        nb.bodies = static_cast<int>(system.size());
-        nb.steps = 0;
-        nb.message = "loaded " + std::to_string(system.size()) + " bodies from " + nb.statePath;
+        choices.bodies = static_cast<int>(system.size());
+        readings.steps = 0;
+        readings.message = "loaded " + std::to_string(system.size()) + " bodies from " + state.nbody.statePath;
       } catch (const std::exception& e) {  // the device could not take the bodies
-        nb.message = "load failed, state unchanged: " + reportError(e).message;
-        state.report(nb.message);
+        readings.message = "load failed, state unchanged: " + reportError(e).message;
+        state.report(readings.message);
       }
     } else {
-      nb.message = "load failed, state unchanged: " + std::string(loaded.error().what());
-      state.report(nb.message);
+      readings.message = "load failed, state unchanged: " + std::string(loaded.error().what());
+      state.report(readings.message);
     }
   }
   if (verifyAsked) {
     try {
-      const NBodyVerification v = verifyNBodyStep(compute_, currentSystem(), simulation_->config(), nb.params);
-      nb.verification = v.summary();
+      const NBodyVerification v = verifyNBodyStep(compute_, currentSystem(), simulation_->config(), choices.params);
+      readings.verification = v.summary();
     } catch (const std::exception& e) {
-      nb.verification = std::string("verification failed to run: ") + errorText(e);
+      readings.verification = std::string("verification failed to run: ") + errorText(e);
     }
-    state.report("verify the " + configurationInWords(simulation_->config()) + ": " + nb.verification);
+    state.report("verify the " + configurationInWords(simulation_->config()) + ": " + readings.verification);
   }
   if (!splitAgain.empty()) beginSplit(splitAgain, state);
   publishRunning(state);
 }
 
 void NBodyScene::dropFailedMeter(AppState& state, const std::string& why) {
-  NBodyConservationState& c = state.nbody.conservation;
+  NBodyConservationReadings& c = state.nbody.readings_.conservation;
   c.unavailable = "energy and momenta are not measured: " + why;
   if (split_) {
     splitMeterFailed_ = true;  // the single device's meter stays for when the split ends
@@ -282,7 +286,7 @@ void NBodyScene::dropFailedMeter(AppState& state, const std::string& why) {
 }
 
 void NBodyScene::collectConservation(AppState& state) {
-  NBodyConservationState& c = state.nbody.conservation;
+  NBodyConservationReadings& c = state.nbody.readings_.conservation;
   // While split each device measures its slice (NBodySplitInvariants); a
   // measurement of the other kind, from before a switch, is not waited for.
   if (split_ ? splitMeterFailed_ : !meter_) return;
@@ -322,9 +326,10 @@ void NBodyScene::collectConservation(AppState& state) {
 }
 
 void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
-  NBodyState& nb = state.nbody;
-  NBodyConservationState& c = nb.conservation;
-  if (!c.on) return;
+  NBodyChoices& choices = state.nbody.choices;
+  NBodyReadings& readings = state.nbody.readings_;
+  NBodyConservationReadings& c = readings.conservation;
+  if (!choices.conservation.on) return;
   // A split step under way: the devices are between two states until it completes
   // (advanceSplit measures then).
   if (split_ && split_->stepPending()) return;
@@ -344,8 +349,8 @@ void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
       return;
     }
   }
-  if (!(nb.params == baselineParams_)) {  // dt, G, softening or damping changed: another system to conserve
-    baselineParams_ = nb.params;
+  if (!(choices.params == baselineParams_)) {  // dt, G, softening or damping changed: another system to conserve
+    baselineParams_ = choices.params;
     restartConservation();
   }
   try {
@@ -356,24 +361,26 @@ void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
     return;
   }
   const bool wantBaseline = baselineGeneration_ != conservationGeneration_;
-  if (!wantBaseline && (!afterSteps || nb.steps - lastMeasuredStep_ < static_cast<unsigned>(std::max(c.everySteps, 1))))
+  const unsigned every = static_cast<unsigned>(std::max(choices.conservation.everySteps, 1));
+  if (!wantBaseline && (!afterSteps || readings.steps - lastMeasuredStep_ < every))
     return;
   try {
     if (split_)
-      split_->invariants().enqueue(split_->multi(), nb.params);
+      split_->invariants().enqueue(split_->multi(), choices.params);
     else
-      simulation_->measureInvariants(*meter_, nb.params);
+      simulation_->measureInvariants(*meter_, choices.params);
   } catch (const std::exception& e) {
     dropFailedMeter(state, e.what());
     return;
   }
   pendingFromSplit_ = split_ != nullptr;
   pendingGeneration_ = conservationGeneration_;
-  pendingStep_ = lastMeasuredStep_ = nb.steps;
+  pendingStep_ = lastMeasuredStep_ = readings.steps;
 }
 
 void NBodyScene::update(AppState& state, double seconds) {
-  NBodyState& nb = state.nbody;
+  NBodyChoices& choices = state.nbody.choices;
+  NBodyReadings& readings = state.nbody.readings_;
   applyRequests(state);  // publishes what runs, kernel info included
   collectConservation(state);
   measureConservation(state, false);  // a baseline first, before the steps change the state
@@ -386,40 +393,40 @@ void NBodyScene::update(AppState& state, double seconds) {
   // would wait for the sweep's launches, each frame with them, and skew the timings.
   const bool stepAsked = state.commands.takeAny<StepNBody>();
   const int steps = state.runs.sweep.holdsDevice ? 0
-                    : nb.paused                  ? (stepAsked ? 1 : 0)
-                                                 : std::clamp(nb.stepsPerFrame, 1, 1000);
+                    : choices.paused                  ? (stepAsked ? 1 : 0)
+                                                 : std::clamp(choices.stepsPerFrame, 1, 1000);
   if (steps == 0) {
-    nb.stepsPerSecond = 0.0;
+    readings.stepsPerSecond = 0.0;
     try {
       if (split_) settleSplit(state);
     } catch (const std::exception& e) {
-      nb.message = std::string("step failed: ") + errorText(e);
-      state.report(nb.message);
+      readings.message = std::string("step failed: ") + errorText(e);
+      state.report(readings.message);
     }
     return;
   }
   try {
     if (split_) return advanceSplit(state, steps, seconds);
-    const NBodyStepTiming t = simulation_->advance(steps, nb.params);
-    nb.steps += static_cast<unsigned long long>(steps);
+    const NBodyStepTiming t = simulation_->advance(steps, choices.params);
+    readings.steps += static_cast<unsigned long long>(steps);
     measureConservation(state, true);
-    nb.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
+    readings.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
     // Kernel times arrive a frame late (the steps run while GL draws): the last
     // frame's steps, none on the first frame.
     if (t.steps > 0) {
-      nb.kernelMs = t.kernelMs / t.steps;
+      readings.kernelMs = t.kernelMs / t.steps;
       const double n = static_cast<double>(simulation_->bodies());
-      nb.interactionsPerSecond = t.kernelMs > 0 ? n * n * t.steps / (t.kernelMs * 1e-3) : 0.0;
+      readings.interactionsPerSecond = t.kernelMs > 0 ? n * n * t.steps / (t.kernelMs * 1e-3) : 0.0;
       state.breakdown.kernelMs = t.kernelMs;
-      ++nb.timedSteps;  // the profiler records each timing once
+      ++readings.timedSteps;  // the profiler records each timing once
     }
     state.breakdown.acquireMs = t.interop.acquireMs;
     state.breakdown.releaseMs = t.interop.releaseMs;
     state.breakdown.copyMs = t.interop.copyMs;
   } catch (const std::exception& e) {
-    nb.paused = true;
-    nb.message = std::string("step failed, paused: ") + errorText(e);
-    state.report(nb.message);
+    choices.paused = true;
+    readings.message = std::string("step failed, paused: ") + errorText(e);
+    state.report(readings.message);
   }
 }
 
@@ -432,13 +439,14 @@ void NBodyScene::draw(AppState& state, int viewportW, int viewportH) {
   const int w = std::max(x1 - x0, 1), h = std::max(y1 - y0, 1);
   glViewport(x0, y0, w, h);
   renderer_.draw(simulation_->displayBufferForDrawing(), simulation_->bodies(),
-                 camera_.projection(static_cast<float>(w) / static_cast<float>(h)) * camera_.view(), state.nbody.style);
+                 camera_.projection(static_cast<float>(w) / static_cast<float>(h)) * camera_.view(),
+                 state.nbody.choices.style);
   glViewport(0, 0, viewportW, viewportH);
   simulation_->drawnByGl();
-  DrawingTextKey key{renderer_.lastDrawing(), state.nbody.style.drawing, renderer_.trial().decided(),
+  DrawingTextKey key{renderer_.lastDrawing(), state.nbody.choices.style.drawing, renderer_.trial().decided(),
                      renderer_.splatNotUsedReason()};
   if (key != drawingTextKey_) {
-    state.nbody.particleDrawing = describeParticleDrawing(renderer_, state.nbody.style.drawing);
+    state.nbody.readings_.particleDrawing = describeParticleDrawing(renderer_, state.nbody.choices.style.drawing);
     drawingTextKey_ = std::move(key);
   }
 }

@@ -33,7 +33,7 @@ std::string failureText(const std::exception& e) {
   return e.what();
 }
 
-void clearFigures(NBodySplitState& split) {
+void clearFigures(NBodySplitReadings& split) {
   split.sliceBodies.clear();
   split.deviceKernelMs.clear();
   split.deviceOtherMs.clear();
@@ -59,13 +59,14 @@ bool NBodyScene::finishing() {
 }
 
 void NBodyScene::applySplitRequest(AppState& state) {
-  NBodySplitState& split = state.nbody.split;
+  NBodySplitChoices& asked = state.nbody.choices.split;
+  NBodySplitReadings& split = state.nbody.readings_.split;
   std::erase_if(givenUp_, [](const auto& start) { return start->ready(); });
   finishSplitStart(state);
-  if (!split.requested) return;
-  std::vector<size_t> wanted = std::move(*split.requested);
-  split.requested.reset();
-  const bool atOnce = std::exchange(split.startAtOnce, false);
+  if (!asked.requested) return;
+  std::vector<size_t> wanted = std::move(*asked.requested);
+  asked.requested.reset();
+  const bool atOnce = std::exchange(asked.startAtOnce, false);
   const size_t display = state.activeDevice.value_or(state.devices.size());
   if (nbodySplitIsDisplayAlone(wanted, display)) {
     if (splitStart_) {
@@ -95,11 +96,11 @@ void NBodyScene::applySplitRequest(AppState& state) {
 void NBodyScene::giveUpSplitStart(AppState& state) {
   if (!splitStart_) return;
   givenUp_.push_back(std::move(splitStart_));
-  state.nbody.split.preparing.clear();
+  state.nbody.readings_.split.preparing.clear();
 }
 
 void NBodyScene::beginSplit(const std::vector<size_t>& wanted, AppState& state, bool atOnce) {
-  NBodySplitState& split = state.nbody.split;
+  NBodySplitReadings& split = state.nbody.readings_.split;
   const std::string still =
       split_ ? "still split over " + deviceNames(state, split.running) : "still on " + compute_.device().displayName() + " alone";
   const size_t display = state.activeDevice.value_or(state.devices.size());
@@ -130,8 +131,8 @@ void NBodyScene::beginSplit(const std::vector<size_t>& wanted, AppState& state, 
 
 void NBodyScene::finishSplitStart(AppState& state, bool wait) {
   if (!splitStart_ || (!wait && !splitStart_->ready())) return;
-  NBodyState& nb = state.nbody;
-  NBodySplitState& split = nb.split;
+  NBodyReadings& readings = state.nbody.readings_;
+  NBodySplitReadings& split = readings.split;
   std::unique_ptr<NBodySplitStart> start = std::move(splitStart_);
   split.preparing.clear();
   const std::vector<size_t> wanted = start->wanted();
@@ -159,7 +160,7 @@ void NBodyScene::finishSplitStart(AppState& state, bool wait) {
   split.running = wanted;
   clearFigures(split);
   splitMeterFailed_ = false;
-  if (!meterFailed_) nb.conservation.unavailable.clear();  // a failure of the last split's meters
+  if (!meterFailed_) readings.conservation.unavailable.clear();  // a failure of the last split's meters
   publishRunning(state);  // the timed kernel is now one device's slice
   const size_t display = state.activeDevice.value_or(state.devices.size());
   split.message = "the N-body step is split over " + std::to_string(wanted.size()) +
@@ -174,46 +175,47 @@ std::vector<size_t> NBodyScene::joinSplit(AppState& state) {
   simulation_->setSystem(split_->download());
   simulation_->waitForDisplayWrite();  // the last copy read the split's pinned memory
   split_.reset();
-  NBodySplitState& split = state.nbody.split;
+  NBodySplitReadings& split = state.nbody.readings_.split;
   std::vector<size_t> ran = std::move(split.running);
   split.running.clear();
   clearFigures(split);
-  if (!meterFailed_) state.nbody.conservation.unavailable.clear();  // a failure of the split's meters
+  if (!meterFailed_) state.nbody.readings_.conservation.unavailable.clear();  // a failure of the split's meters
   publishRunning(state);
   return ran;
 }
 
 void NBodyScene::advanceSplit(AppState& state, int steps, double seconds) {
-  NBodyState& nb = state.nbody;
+  NBodyChoices& choices = state.nbody.choices;
+  NBodyReadings& readings = state.nbody.readings_;
   // The last frame's copy to the display device read the pinned memory that the
   // steps launched below write (two buffers take turns): long done unless the
   // display device lags a frame behind.
   simulation_->waitForDisplayWrite();
-  const unsigned long long timed = nb.split.timedFrames;
-  split_->completeSteps(nb.split);  // the step the last frame left running
+  const unsigned long long timed = readings.split.timedFrames;
+  split_->completeSteps(readings.split);  // the step the last frame left running
   measureConservation(state, true);  // between steps: every device holds the same bodies
   // This frame's steps run while GL draws the last one's positions, as one device's do.
-  split_->launchSteps(steps, nb.params);
-  nb.steps += static_cast<unsigned long long>(steps);
+  split_->launchSteps(steps, choices.params);
+  readings.steps += static_cast<unsigned long long>(steps);
   showSplitValues();
-  nb.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
-  if (nb.split.timedFrames == timed) return;  // the first frame: nothing completed yet
+  readings.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
+  if (readings.split.timedFrames == timed) return;  // the first frame: nothing completed yet
   // The step's kernel time is the slowest device's; the rate counts the whole
   // step, exchange included, as --bench nbody --devices does.
-  const std::vector<double>& kernelMs = nb.split.deviceKernelMs;
-  nb.kernelMs = kernelMs.empty() ? 0.0 : *std::max_element(kernelMs.begin(), kernelMs.end());
+  const std::vector<double>& kernelMs = readings.split.deviceKernelMs;
+  readings.kernelMs = kernelMs.empty() ? 0.0 : *std::max_element(kernelMs.begin(), kernelMs.end());
   const double n = static_cast<double>(simulation_->bodies());
-  nb.interactionsPerSecond = nb.split.stepMs > 0 ? n * n / (nb.split.stepMs * 1e-3) : 0.0;
-  state.breakdown.kernelMs = nb.kernelMs * steps;
+  readings.interactionsPerSecond = readings.split.stepMs > 0 ? n * n / (readings.split.stepMs * 1e-3) : 0.0;
+  state.breakdown.kernelMs = readings.kernelMs * steps;
   state.breakdown.acquireMs = state.breakdown.releaseMs = state.breakdown.copyMs = 0.0;
-  ++nb.timedSteps;
+  ++readings.timedSteps;
 }
 
 void NBodyScene::settleSplit(AppState& state) {
   // Paused: the step launched last shows once it has finished, without waiting for it.
   if (!split_->stepPending() || !split_->pendingStepFinished()) return;
   simulation_->waitForDisplayWrite();
-  split_->completeSteps(state.nbody.split);
+  split_->completeSteps(state.nbody.readings_.split);
   showSplitValues();
 }
 

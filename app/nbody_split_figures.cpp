@@ -5,7 +5,7 @@
 
 namespace ks {
 
-RunSplit nbodySplitFigures(const std::vector<NBodySplitState::Sample>& frames) {
+RunSplit nbodySplitFigures(const std::vector<NBodySplitReadings::Sample>& frames) {
   RunSplit out;
   if (frames.empty()) return out;
   const size_t k = frames.back().deviceKernelMs.size();
@@ -35,7 +35,7 @@ RunSplit nbodySplitFigures(const std::vector<NBodySplitState::Sample>& frames) {
   return out;
 }
 
-std::vector<double> nbodySplitOtherMedians(const std::vector<NBodySplitState::Sample>& frames) {
+std::vector<double> nbodySplitOtherMedians(const std::vector<NBodySplitReadings::Sample>& frames) {
   if (frames.empty()) return {};
   const size_t k = frames.back().deviceKernelMs.size();
   std::vector<double> out;
@@ -48,7 +48,7 @@ std::vector<double> nbodySplitOtherMedians(const std::vector<NBodySplitState::Sa
   return out;
 }
 
-void NBodySplitRecording::onFrame(const NBodySplitState& split) {
+void NBodySplitRecording::onFrame(const NBodySplitReadings& split) {
   if (!split.active() || split.timedFrames == seen_ || split.recent.empty()) return;
   seen_ = split.timedFrames;
   frames_.push_back(split.recent.back());

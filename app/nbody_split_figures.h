@@ -17,21 +17,21 @@ namespace ks {
 // the kernel times: the sum of the devices' kernel times (one device as fast as
 // their mean would take that long) over devices x the step time. No frames, or
 // one device: a run on one device.
-RunSplit nbodySplitFigures(const std::vector<NBodySplitState::Sample>& frames);
+RunSplit nbodySplitFigures(const std::vector<NBodySplitReadings::Sample>& frames);
 
 // Each device's median time per step from the launch until its kernel began
-// (NBodySplitState::deviceOtherMs), over the frames as above; 0 where none was measured.
-std::vector<double> nbodySplitOtherMedians(const std::vector<NBodySplitState::Sample>& frames);
+// (NBodySplitReadings::deviceOtherMs), over the frames as above; 0 where none was measured.
+std::vector<double> nbodySplitOtherMedians(const std::vector<NBodySplitReadings::Sample>& frames);
 
 // Collects a recording's frames: each new timing of the split once.
 class NBodySplitRecording {
  public:
   void clear() { frames_.clear(), seen_ = 0; }
-  void onFrame(const NBodySplitState& split);
+  void onFrame(const NBodySplitReadings& split);
   RunSplit result() const { return nbodySplitFigures(frames_); }
 
  private:
-  std::vector<NBodySplitState::Sample> frames_;
+  std::vector<NBodySplitReadings::Sample> frames_;
   unsigned long long seen_ = 0;
 };
 

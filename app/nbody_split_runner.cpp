@@ -93,7 +93,7 @@ void NBodySplitRunner::launchSteps(int steps, const NBodyParams& params) {
   }
 }
 
-bool NBodySplitRunner::completeSteps(NBodySplitState& split) {
+bool NBodySplitRunner::completeSteps(NBodySplitReadings& split) {
   const bool completedOne = multi_->stepPending();
   if (completedOne) completed_.push_back(multi_->completeStep());
   if (completed_.empty()) return false;
@@ -123,7 +123,7 @@ bool NBodySplitRunner::completeSteps(NBodySplitState& split) {
   split.loadBalance = nbodyCostBalance(costs);
   ++split.timedFrames;
   split.recent.push_back({split.deviceKernelMs, exchangeMs, stepMs, split.deviceOtherMs});
-  if (split.recent.size() > NBodySplitState::kRecentFrames) split.recent.pop_front();
+  if (split.recent.size() > NBodySplitReadings::kRecentFrames) split.recent.pop_front();
   if (k < 2) return completedOne;
   // The frame after a re-size or the start is left out: its launches were the first.
   if (!firstFrameSeen_) {

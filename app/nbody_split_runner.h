@@ -36,7 +36,7 @@ class NBodySplitRunner {
   // their mean); re-sizes the slices when the devices did not finish together.
   // Returns whether a step completed: then displayValues() are new. Between this
   // and launchSteps every device holds the same bodies (measure them there).
-  bool completeSteps(NBodySplitState& split);
+  bool completeSteps(NBodySplitReadings& split);
   // Launches `steps` steps; all but the last complete at once (each needs the
   // positions of the one before); the last runs on after the call.
   void launchSteps(int steps, const NBodyParams& params);

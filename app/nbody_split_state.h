@@ -1,8 +1,8 @@
 #pragma once
 // The viewer's N-body step split over several devices (issue 24): what the user
-// asks for (the Devices panel, --devices) and what runs, with the figures the
-// Profiler, the runs and the headless summary show. The scene
-// (app/nbody_split_runner.h) acts on the request between frames.
+// asks for (the Devices panel, --devices: a choice) and what runs, with the figures
+// the Profiler, the runs and the headless summary show (readings, written by the
+// scene). The scene (app/nbody_split_runner.h) acts on the request between frames.
 #include <cstddef>
 #include <deque>
 #include <optional>
@@ -11,14 +11,16 @@
 
 namespace ks {
 
-struct NBodySplitState {
+struct NBodySplitChoices {
   // Indices into AppState::devices; handled between frames. Only the display
   // device (or nothing) means the display device alone, as without a split.
   std::optional<std::vector<size_t>> requested;
-  // readings
+  bool startAtOnce = false;  // --devices: the first request waits for the builds (before any frame)
+};
+
+struct NBodySplitReadings {
   std::vector<size_t> running;         // the devices the step is split over now; empty: the display device alone
   std::vector<size_t> preparing;       // devices whose kernels build for a split to come (off the frame)
-  bool startAtOnce = false;            // --devices: the first request waits for the builds (before any frame)
   std::vector<size_t> sliceBodies;     // bodies each running device integrates (padded, whole work-groups)
   std::vector<double> deviceKernelMs;  // each running device's kernel time per step, the newest frame's
   // Each running device's time per step from the launch until its kernel began:

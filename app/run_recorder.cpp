@@ -13,7 +13,7 @@ SceneSample sampleScene(const AppState& state) {
   SceneSample s;
   switch (state.scene) {
     case SceneKind::NBody: {
-      const NBodyState& nb = state.nbody;
+      const NBodyReadings& nb = state.nbody.readings();
       const double n = static_cast<double>(nb.runningBodies);
       s.kernelMs = nb.kernelMs;  // one step
       s.work = n * n * nbodyFlopsPerInteraction(nb.runningConfig);
@@ -50,10 +50,10 @@ std::vector<std::pair<std::string, std::string>> sceneParameters(const AppState&
   switch (state.scene) {
     case SceneKind::NBody: {
       const NBodyState& nb = state.nbody;
-      p = nbodyParameters(nb.runningConfig);
-      p.emplace_back("bodies", std::to_string(nb.runningBodies));
-      p.emplace_back("steps_per_frame", std::to_string(nb.stepsPerFrame));
-      p.emplace_back("preset", nbodyPresetName(nb.preset));
+      p = nbodyParameters(nb.readings().runningConfig);
+      p.emplace_back("bodies", std::to_string(nb.readings().runningBodies));
+      p.emplace_back("steps_per_frame", std::to_string(nb.choices.stepsPerFrame));
+      p.emplace_back("preset", nbodyPresetName(nb.choices.preset));
       break;
     }
     case SceneKind::Image: {
@@ -112,7 +112,7 @@ void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext&
   frameMs_.push_back(frameMs);
   kernelMs_.push_back(sampleScene(state).kernelMs);
   stages_.push_back(frameStages(state, true));
-  if (state.scene == SceneKind::NBody) split_.onFrame(state.nbody.split);
+  if (state.scene == SceneKind::NBody) split_.onFrame(state.nbody.readings().split);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   rec.progress = rec.bySeconds ? seconds / std::max(rec.seconds, 0.01f)
                                : static_cast<double>(frameMs_.size()) / std::max(rec.frames, 1);
@@ -124,7 +124,7 @@ namespace {
 
 // What the energy of a recording is divided by: the work the scene did meanwhile.
 unsigned long long workCount(const AppState& state) {
-  return state.scene == SceneKind::NBody   ? state.nbody.steps
+  return state.scene == SceneKind::NBody   ? state.nbody.readings().steps
          : state.scene == SceneKind::Image ? state.image.readings().pipelineRuns
                                            : 0;
 }
@@ -171,21 +171,21 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
     r.m.rate = sample.work / (r.m.kernelMs.median * 1e-3) * 1e-9;
   // Energy per G interactions (N-body: n^2 per step) or per GB the image pipeline moved.
   const double done = static_cast<double>(workCount(state) - std::min(workCount(state), workAtStart_));
-  const double bodies = static_cast<double>(state.nbody.runningBodies);
+  const double bodies = static_cast<double>(state.nbody.readings().runningBodies);
   const bool nbody = state.scene == SceneKind::NBody;
   r.m.energy = energy_.finish(state.telemetry, steadySeconds(), done * (nbody ? bodies * bodies : sample.work) * 1e-9,
                               nbody ? "J/G interactions" : "J/GB");
   // The drift the N-body panel shows: from its baseline (the last reset or change) to the
   // newest measurement. Switched off, the last readings stay but describe an older system.
-  if (const NBodyConservationState& c = state.nbody.conservation;
-      state.scene == SceneKind::NBody && c.on && c.hasDrift && c.unavailable.empty()) {
+  if (const NBodyConservationReadings& c = state.nbody.readings().conservation;
+      state.scene == SceneKind::NBody && state.nbody.choices.conservation.on && c.hasDrift && c.unavailable.empty()) {
     r.m.energyDrift = c.drift.energy;
     r.m.momentumDrift = c.drift.momentum;
     r.m.angularMomentumDrift = c.drift.angularMomentum;
     r.m.driftSteps = c.lastStep - c.baselineStep;
   }
   r.name = "recording " + std::to_string(++rec.recorded) + ": " + sample.sceneName;
-  if (state.scene == SceneKind::NBody) r.name += " " + describeNBodyConfig(state.nbody.runningConfig);
+  if (state.scene == SceneKind::NBody) r.name += " " + describeNBodyConfig(state.nbody.readings().runningConfig);
   if (state.scene == SceneKind::NBody) r.m.split = split_.result();
   if (r.m.split.split()) r.name += " on " + std::to_string(r.m.split.devices) + " devices";
   char text[160];

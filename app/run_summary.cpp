@@ -12,7 +12,7 @@ namespace ks {
 
 // The step split over devices: medians over the last frames, each device's own line.
 static void printSplitSummary(const AppState& state) {
-  const NBodySplitState& split = state.nbody.split;
+  const NBodySplitReadings& split = state.nbody.readings().split;
   const RunSplit figures = nbodySplitFigures({split.recent.begin(), split.recent.end()});
   std::printf("  split:     %zu devices, medians over the last %zu frames: exchange %.3f ms per step, load balance "
               "%.1f %%, estimated parallel efficiency %.1f %%, slices re-sized %u times\n",
@@ -40,11 +40,12 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
               programs.diskHits(), programs.diskCache() ? programs.diskCache()->dir().c_str() : "binary cache off");
   if (state.scene == SceneKind::NBody)
     std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
-                state.nbody.runningBodies, describeNBodyConfig(state.nbody.runningConfig).c_str(),
-                state.nbody.steps, state.nbody.kernelMs, state.nbody.interactionsPerSecond * 1e-9);
-  if (state.scene == SceneKind::NBody && !state.nbody.particleDrawing.empty())
-    std::printf("  particles: %s\n", state.nbody.particleDrawing.c_str());
-  if (state.scene == SceneKind::NBody && state.nbody.split.active()) printSplitSummary(state);
+                state.nbody.readings().runningBodies, describeNBodyConfig(state.nbody.readings().runningConfig).c_str(),
+                state.nbody.readings().steps, state.nbody.readings().kernelMs,
+                state.nbody.readings().interactionsPerSecond * 1e-9);
+  if (state.scene == SceneKind::NBody && !state.nbody.readings().particleDrawing.empty())
+    std::printf("  particles: %s\n", state.nbody.readings().particleDrawing.c_str());
+  if (state.scene == SceneKind::NBody && state.nbody.readings().split.active()) printSplitSummary(state);
   if (state.scene == SceneKind::Image)  // it recomputes only when the image or a setting changes
     std::printf("  image lab: %s; pipeline runs: %llu, the last: rotate %.3f ms, transpose %.3f, histogram %.3f ms\n",
                 (state.image.readings().path.empty()

@@ -18,13 +18,15 @@ std::vector<ProgramToBuild> sceneStartBuilds(SceneKind kind, const DeviceDescrip
   }
   // As NBodyScene chooses: the user's configuration, else the tuned one for the
   // bodies carried over (those running), and the energy meter when it is on.
-  const NBodyState& nb = state.nbody;
-  const size_t bodies = state.scene == SceneKind::NBody && nb.runningBodies ? nb.runningBodies
-                                                                             : static_cast<size_t>(std::max(nb.bodies, 1));
-  const NBodyConfig config = nb.configFromUser ? nb.config : preferredNBodyConfig(state.runs.tuning, device, bodies);
+  const NBodyChoices& chosen = state.nbody.choices;
+  const size_t running = state.nbody.readings().runningBodies;
+  const size_t bodies = state.scene == SceneKind::NBody && running ? running
+                                                                  : static_cast<size_t>(std::max(chosen.bodies, 1));
+  const NBodyConfig config =
+      chosen.configFromUser ? chosen.config : preferredNBodyConfig(state.runs.tuning, device, bodies);
   // The status bar names the operation and variant; the settings in shorthand meant nothing there.
   std::vector<ProgramToBuild> builds = {{kNBodyKernelFile, nbodyBuildOptions(config), "n-body " + config.variant}};
-  if (nb.conservation.on)
+  if (chosen.conservation.on)
     builds.push_back({kNBodyInvariantsKernelFile, nbodyInvariantsBuildOptions(device, config.fp64), "energy meter"});
   return builds;
 }

@@ -111,7 +111,7 @@ static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor&
     state.image.choices.spinDegreesPerSecond = *options.spin;
   }
   const NBodyOptions& o = options.nbody;
-  NBodyState& nb = state.nbody;
+  NBodyChoices& nb = state.nbody.choices;
   // Without --n, a size that steps at interactive rates: O(N^2) on two CPU cores
   // is a few thousand bodies, a GPU takes tens of thousands.
   nb.bodies = o.given("--n") ? static_cast<int>(std::min<size_t>(o.bodies, 1u << 30))
@@ -142,9 +142,9 @@ Session::Session(DeviceCatalog catalog, const AppOptions& options, const Setting
   applyNBodyOptions(options, state.devices[start.index], state);
   if (options.nbody.devices) {  // --devices: the N-body step split from the first frame on
     try {
-      state.nbody.split.requested =
+      state.nbody.choices.split.requested =
           nbodySplitIndices(state.devices, state.devices[start.index].platformIndex, *options.nbody.devices);
-      state.nbody.split.startAtOnce = true;  // before the first frame: nothing on screen to keep moving
+      state.nbody.choices.split.startAtOnce = true;  // before the first frame: nothing on screen to keep moving
     } catch (const std::exception& e) {
       throw StartupError(kExitUsage, std::string("--devices: ") + e.what());
     }

@@ -80,11 +80,11 @@ Result<void> writeStateDump(const AppState& state, const std::filesystem::path& 
   // The windows' screen rectangles, as the pictures'.
   j["panels"] = json::object();
   for (const auto& [name, r] : state.panelRects) j["panels"][name] = {r.x0, r.y0, r.x1, r.y1};
-  if (state.nbody.runningBodies > 0) {
-    const NBodyConservationState& c = state.nbody.conservation;
-    j["nbody"] = {{"bodies", state.nbody.runningBodies},
-                  {"config", describeNBodyConfig(state.nbody.runningConfig)},
-                  {"steps", state.nbody.steps}};
+  if (state.nbody.readings().runningBodies > 0) {
+    const NBodyConservationReadings& c = state.nbody.readings().conservation;
+    j["nbody"] = {{"bodies", state.nbody.readings().runningBodies},
+                  {"config", describeNBodyConfig(state.nbody.readings().runningConfig)},
+                  {"steps", state.nbody.readings().steps}};
     j["nbody"]["conservation"] = {{"baseline_step", c.baselineStep},
                                   {"last_step", c.lastStep},
                                   {"measurements", c.energyDrift.size()},

@@ -59,14 +59,14 @@ void SweepRunner::start(AppState& state, ComputeContext& compute) {
     ui.total = state.interopPaths.size();
     ui.refused = ui.total - interop_.queue.size();
   } else if (target_ == SweepTarget::NBody) {
-    NBodyConfig base = state.nbody.runningConfig;  // precision and build flags as they run now
+    NBodyConfig base = state.nbody.readings().runningConfig;  // precision and build flags as they run now
     bodies_ = sweptBodies(state);
     const SweepPlan<NBodyConfig> plan =
         planNBodySweep({ui.nbodyVariants, ui.workGroups, ui.unrolls, ui.bodiesPerItem, ui.splits}, base, device);
     queuePlan(ui, nbody_, plan,
               [&](const NBodyConfig& c, const std::string& why) { return refusedNBodyRun(device, c, why, bodies_); });
-    system_ = makeNBodyPreset(state.nbody.preset, bodies_, 1);
-    params_ = nbodyPresetDefaults(state.nbody.preset, bodies_).params;
+    system_ = makeNBodyPreset(state.nbody.choices.preset, bodies_, 1);
+    params_ = nbodyPresetDefaults(state.nbody.choices.preset, bodies_).params;
   } else if (target_ == SweepTarget::Rotate) {
     if (!startRotate(state, compute)) return;
   } else if (target_ == SweepTarget::Histogram) {
@@ -155,7 +155,8 @@ void SweepRunner::publishHold(SweepUiState& ui) const { ui.holdsDevice = worker_
 
 size_t sweptBodies(const AppState& state) {
   if (state.runs.sweep.bodies > 0) return static_cast<size_t>(state.runs.sweep.bodies);
-  return state.nbody.runningBodies > 0 ? state.nbody.runningBodies : static_cast<size_t>(std::max(state.nbody.bodies, 1));
+  const size_t running = state.nbody.readings().runningBodies;
+  return running > 0 ? running : static_cast<size_t>(std::max(state.nbody.choices.bodies, 1));
 }
 
 void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
@@ -182,8 +183,8 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     applyHistogramBest(state, static_cast<size_t>(best), entry);
   } else if (target_ == SweepTarget::NBody) {
     const NBodyConfig& c = nbody_.results[static_cast<size_t>(best)];
-    state.nbody.config = c;
-    state.nbody.configFromUser = true;
+    state.nbody.choices.config = c;
+    state.nbody.choices.configFromUser = true;
     if (state.scene != SceneKind::NBody) state.commands.push(OpenScene{SceneKind::NBody});
     entry.nbody = TunedNBody{c, bodies_, winner.m.rate, winner.meta.time};
   } else {
@@ -197,8 +198,8 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
   }
   // Measured at another N than the scene runs: said, so that nobody reads the winner as
   // the best for the scene's N (the tuning cache keeps it for the N it was measured at).
-  const size_t sceneBodies =
-      state.nbody.runningBodies > 0 ? state.nbody.runningBodies : static_cast<size_t>(std::max(state.nbody.bodies, 1));
+  const size_t running = state.nbody.readings().runningBodies;
+  const size_t sceneBodies = running > 0 ? running : static_cast<size_t>(std::max(state.nbody.choices.bodies, 1));
   if (target_ == SweepTarget::NBody && sceneBodies != bodies_)
     ui.message += " (measured at " + std::to_string(bodies_) + " bodies; the scene runs " + std::to_string(sceneBodies) +
                   ")";

@@ -93,13 +93,14 @@ TEST_F(HotReloadTest, VerifyOnAKernelThatGivesNaNFailsAndNamesTheBody) {
   EXPECT_EQ(reloadChanged(), std::vector<std::string>{"nbody.cl"});
   state_.commands.push(VerifyNBody{});
   frame();
-  EXPECT_EQ(state_.nbody.verification.rfind("FAIL: NaN at body ", 0), 0u) << state_.nbody.verification;
+  EXPECT_EQ(state_.nbody.readings().verification.rfind("FAIL: NaN at body ", 0), 0u)
+      << state_.nbody.readings().verification;
   EXPECT_TRUE(logHas(state_, "FAIL: NaN at body")) << logText(state_);
 }
 
 TEST_F(HotReloadTest, ABrokenNBodyKernelKeepsTheOldProgramAndTheFixRebuilds) {
   frame();
-  ASSERT_EQ(state_.nbody.steps, 1u);
+  ASSERT_EQ(state_.nbody.readings().steps, 1u);
   const std::string good = test::readFile(kernels_ / "nbody.cl");
   EXPECT_TRUE(reloadChanged().empty()) << "nothing changed yet";
 
@@ -114,11 +115,11 @@ TEST_F(HotReloadTest, ABrokenNBodyKernelKeepsTheOldProgramAndTheFixRebuilds) {
 
   // The old program still steps the simulation.
   state_.log.clear();
-  const unsigned long long steps = state_.nbody.steps;
+  const unsigned long long steps = state_.nbody.readings().steps;
   frame();
   frame();
-  EXPECT_EQ(state_.nbody.steps, steps + 2);
-  EXPECT_GT(state_.nbody.interactionsPerSecond, 0.0);
+  EXPECT_EQ(state_.nbody.readings().steps, steps + 2);
+  EXPECT_GT(state_.nbody.readings().interactionsPerSecond, 0.0);
   EXPECT_FALSE(logHas(state_, "step failed")) << logText(state_);
   EXPECT_TRUE(reloadChanged().empty()) << "a failed file is not retried every poll";
 
@@ -131,12 +132,12 @@ TEST_F(HotReloadTest, ABrokenNBodyKernelKeepsTheOldProgramAndTheFixRebuilds) {
   // scene uses (programsInUse), and how many are built by then depends on the timing (the
   // sanitizer CI run counted 3 where the normal build counts 1).
   EXPECT_GT(session_->compute().programs().misses(), misses) << "compiled from the new text";
-  const unsigned long long stepsRebuilt = state_.nbody.steps;
+  const unsigned long long stepsRebuilt = state_.nbody.readings().steps;
   frame();
-  EXPECT_EQ(state_.nbody.steps, stepsRebuilt + 1);
+  EXPECT_EQ(state_.nbody.readings().steps, stepsRebuilt + 1);
   state_.commands.push(VerifyNBody{});
   frame();
-  EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
+  EXPECT_EQ(state_.nbody.readings().verification.rfind("PASS", 0), 0u) << state_.nbody.readings().verification;
 }
 
 // Text that takes the compiler a while: many functions, each parsed and checked
@@ -187,7 +188,7 @@ TEST_F(HotReloadTest, AnEditThatTakesLongToCompileHoldsNoFrame) {
   const std::string device = state_.devices[*state_.activeDevice].displayName();
   const std::string good = test::readFile(kernels_ / "nbody.cl");
   test::writeFile(kernels_ / "nbody.cl", good + slowToCompileText(3000));
-  const unsigned long long stepsBefore = state_.nbody.steps;
+  const unsigned long long stepsBefore = state_.nbody.readings().steps;
   unsigned long long stepsWhileBuilding = stepsBefore;
   bool saidBuilding = false, reloaded = false;
   double firstMs = 0.0, longest = 0.0;
@@ -208,7 +209,7 @@ TEST_F(HotReloadTest, AnEditThatTakesLongToCompileHoldsNoFrame) {
     saidBuilding = saidBuilding || (state_.preparing.find("kernels/nbody.cl changed: building kernel n-body") == 0 &&
                                     state_.preparing.find(" for " + device) != std::string::npos);
     reloaded = logHas(state_, "kernels/nbody.cl changed:");
-    if (!reloaded) stepsWhileBuilding = state_.nbody.steps;
+    if (!reloaded) stepsWhileBuilding = state_.nbody.readings().steps;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   const double untilReloadedMs =
@@ -227,9 +228,9 @@ TEST_F(HotReloadTest, AnEditThatTakesLongToCompileHoldsNoFrame) {
   EXPECT_TRUE(saidBuilding) << "the status bar said which kernel builds for which device";
   EXPECT_TRUE(state_.preparing.empty()) << state_.preparing;
   EXPECT_FALSE(state_.activeKernels.front().fromDisk) << "the running kernel was compiled from the new text";
-  const unsigned long long stepsRebuilt = state_.nbody.steps;
+  const unsigned long long stepsRebuilt = state_.nbody.readings().steps;
   frame();
-  EXPECT_EQ(state_.nbody.steps, stepsRebuilt + 1) << "the new program steps";
+  EXPECT_EQ(state_.nbody.readings().steps, stepsRebuilt + 1) << "the new program steps";
 }
 
 TEST_F(HotReloadTest, AFileTheSceneDoesNotUseIsReportedAsSuch) {

@@ -227,7 +227,7 @@ TEST_F(ImageBackgroundRunsTest, SwitchingSceneDoesNotWaitForTheRunInFlight) {
     EXPECT_GT(runMs, 3 * kFrameBoundMs) << lab.readings().width << "x" << lab.readings().height;
     EXPECT_LT(longest, runMs / 2) << "the longest of " << frames << " frames after the switch; a run: " << runMs
                                   << " ms";
-    EXPECT_GT(state_.nbody.steps, 0u) << "the N-body scene runs once the lab's run has finished";
+    EXPECT_GT(state_.nbody.readings().steps, 0u) << "the N-body scene runs once the lab's run has finished";
     std::printf("switch during a %.0f ms run: the longest of %d frames after it %.1f ms\n", runMs, frames, longest);
     state_.commands.push(OpenScene{SceneKind::Image});
     frameUntilIdle();

@@ -1138,8 +1138,8 @@ TEST(PlainConfigurationWords, TheVariantDescriptionCitesItsSource) {
 // (issue 22); the state keeps the short name the records and the state dump write.
 TEST_F(LayoutUi, TheNBodyPanelSaysWhatRunsInPlainWords) {
   state_.scene = SceneKind::NBody;
-  state_.nbody.runningConfig = NBodyConfig{};  // blocked, 256 work-items, unroll 8
-  state_.nbody.runningConfig.unroll = 4;
+  stagedReadings(state_.nbody).runningConfig = NBodyConfig{};  // blocked, 256 work-items, unroll 8
+  stagedReadings(state_.nbody).runningConfig.unroll = 4;
   resize(1600.0f, 1000.0f);
   const std::string text = panelText([&] { drawNBodyPanel(state_); });
   // (the check boxes keep the names of the OpenCL function and build options they switch)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "staged_readings.h"
 #include "ui/panels.h"
 #include "ui/panels_nbody_split.h"
 #include "ui/style.h"
@@ -68,9 +69,9 @@ TEST_F(NBodySplitPanels, TheChoiceOffersTheDrawingDevicesPlatformAndSaysWhyOther
   // Ticked: the display device alone at first; a pending request, else what runs.
   state_.devices[1].available = true;
   EXPECT_EQ(nbodySplitTicked(state_, 0), std::vector<size_t>{0});
-  state_.nbody.split.running = {0, 1};
+  stagedReadings(state_.nbody).split.running = {0, 1};
   EXPECT_EQ(nbodySplitTicked(state_, 0), (std::vector<size_t>{0, 1}));
-  state_.nbody.split.requested = std::vector<size_t>{1};
+  state_.nbody.choices.split.requested = std::vector<size_t>{1};
   EXPECT_EQ(nbodySplitTicked(state_, 0), std::vector<size_t>{1});
 }
 
@@ -78,7 +79,7 @@ TEST_F(NBodySplitPanels, TheChoiceOffersTheDrawingDevicesPlatformAndSaysWhyOther
 // view however short the panel) and the devices asked for stay ticked.
 TEST_F(NBodySplitPanels, ASplitBeingPreparedIsSaidOnTheHeadingLineAndStaysTicked) {
   EXPECT_FALSE(has(frameText([&] { drawNBodySplitChoice(state_); }), "preparing")) << "nothing under way";
-  state_.nbody.split.preparing = {0, 1};
+  stagedReadings(state_.nbody).split.preparing = {0, 1};
   const std::string text = frameText([&] { drawNBodySplitChoice(state_); });
   EXPECT_TRUE(has(text, "Devices for N-body (preparing 2 devices...)")) << text;
   EXPECT_EQ(nbodySplitTicked(state_, 0), (std::vector<size_t>{0, 1}));
@@ -88,7 +89,7 @@ TEST_F(NBodySplitPanels, TheProfilerHasARowPerDeviceWhileSplitAndNoneOtherwise) 
   state_.panels.profiler = true;
   auto profiler = [&] { return frameText([&] { drawNBodySplitProfile(state_); }); };
   EXPECT_FALSE(has(profiler(), "N-body split over devices")) << "not split: no rows";
-  NBodySplitState& split = state_.nbody.split;
+  NBodySplitReadings& split = stagedReadings(state_.nbody).split;
   split.running = {0, 1};
   split.sliceBodies = {640, 512};
   split.deviceKernelMs = {12.5, 11.25};

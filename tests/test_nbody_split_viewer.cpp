@@ -59,8 +59,8 @@ class NBodySplitViewer : public test::SessionFixture {
       single.update(state, 1.0 / 60.0);
       single.draw(state, width_, height_);
     }
-    EXPECT_FALSE(state.nbody.split.active());
-    EXPECT_EQ(state.nbody.steps, static_cast<unsigned long long>(frames));
+    EXPECT_FALSE(state.nbody.readings().split.active());
+    EXPECT_EQ(state.nbody.readings().steps, static_cast<unsigned long long>(frames));
     return *single.snapshot();
   }
   std::vector<size_t> allOnPlatform() const {
@@ -74,11 +74,11 @@ class NBodySplitViewer : public test::SessionFixture {
   // most a generous minute on a loaded machine; returns whether it runs.
   bool framesUntilSplit() {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!state_.nbody.split.active() && std::chrono::steady_clock::now() < until) {
+    while (!state_.nbody.readings().split.active() && std::chrono::steady_clock::now() < until) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       frame();
     }
-    return state_.nbody.split.active();
+    return state_.nbody.readings().split.active();
   }
   bool splitFromStart_ = false;
 };
@@ -99,9 +99,9 @@ void expectSameBodies(const NBodySystem& got, const NBodySystem& want) {
 TEST_F(NBodySplitFromStart, StepsTheBodiesAsOneDeviceDoesBitForBit) {
   constexpr int kFrames = 6;
   for (int i = 0; i < kFrames; ++i) frame();
-  const NBodySplitState& split = state_.nbody.split;
+  const NBodySplitReadings& split = state_.nbody.readings().split;
   ASSERT_EQ(split.running.size(), 3u) << split.message;
-  EXPECT_EQ(state_.nbody.steps, static_cast<unsigned long long>(kFrames));
+  EXPECT_EQ(state_.nbody.readings().steps, static_cast<unsigned long long>(kFrames));
   const NBodySystem bodies = *session_->snapshot();
   for (const auto& p : bodies.positions)
     ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
@@ -111,25 +111,25 @@ TEST_F(NBodySplitFromStart, StepsTheBodiesAsOneDeviceDoesBitForBit) {
 TEST_F(NBodySplitViewer, SwitchingOneThreeOneDevicesKeepsTheState) {
   frame();
   frame();
-  state_.nbody.split.requested = allOnPlatform();
+  state_.nbody.choices.split.requested = allOnPlatform();
   // The frame that asks does not wait for the devices' kernels: they build off
   // the frame while the display device steps on alone.
   frame();
-  const NBodySplitState& split = state_.nbody.split;
+  const NBodySplitReadings& split = state_.nbody.readings().split;
   EXPECT_FALSE(split.active()) << split.message;
   EXPECT_EQ(split.preparing, allOnPlatform());
   EXPECT_NE(split.message.find("preparing 3 devices"), std::string::npos) << split.message;
-  EXPECT_EQ(state_.nbody.steps, 3u);
+  EXPECT_EQ(state_.nbody.readings().steps, 3u);
   ASSERT_TRUE(framesUntilSplit()) << split.message;
   EXPECT_EQ(split.running.size(), 3u) << split.message;
   EXPECT_TRUE(split.preparing.empty());
   frame();
   frame();
-  state_.nbody.split.requested = std::vector<size_t>{*state_.activeDevice};
+  state_.nbody.choices.split.requested = std::vector<size_t>{*state_.activeDevice};
   frame();
   frame();
   EXPECT_FALSE(split.active()) << split.message;
-  const unsigned long long steps = state_.nbody.steps;
+  const unsigned long long steps = state_.nbody.readings().steps;
   EXPECT_GE(steps, 8u);
   expectSameBodies(*session_->snapshot(), oneDeviceAfter(static_cast<int>(steps)));
 }
@@ -141,22 +141,22 @@ TEST_F(NBodySplitViewer, SwitchingOneThreeOneDevicesKeepsTheState) {
 // with a step in flight: the bodies are one device's after as many steps.
 TEST_F(NBodySplitViewer, StepsAFrameBehindThroughSwitchesOneThreeOne) {
   frame();
-  state_.nbody.stepsPerFrame = 2;
+  state_.nbody.choices.stepsPerFrame = 2;
   frame();
-  state_.nbody.split.requested = allOnPlatform();
-  const NBodySplitState& split = state_.nbody.split;
+  state_.nbody.choices.split.requested = allOnPlatform();
+  const NBodySplitReadings& split = state_.nbody.readings().split;
   ASSERT_TRUE(framesUntilSplit()) << split.message;
   EXPECT_EQ(split.timedFrames, 0u) << "the steps launched by the split's first frame run on after it";
-  const unsigned long long launched = state_.nbody.steps;
+  const unsigned long long launched = state_.nbody.readings().steps;
   frame();
   EXPECT_EQ(split.timedFrames, 1u);
-  EXPECT_EQ(state_.nbody.steps, launched + 2);
+  EXPECT_EQ(state_.nbody.readings().steps, launched + 2);
   ASSERT_EQ(split.deviceKernelMs.size(), 3u);
   ASSERT_EQ(split.deviceOtherMs.size(), 3u);
   for (double ms : split.deviceOtherMs) EXPECT_TRUE(std::isfinite(ms) && ms >= 0.0) << ms;
   frame();
   // Paused, the step in flight completes once it is done, with no new step.
-  state_.nbody.paused = true;
+  state_.nbody.choices.paused = true;
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   const unsigned long long timed = split.timedFrames;
   while (split.timedFrames == timed && std::chrono::steady_clock::now() < until) {
@@ -164,14 +164,14 @@ TEST_F(NBodySplitViewer, StepsAFrameBehindThroughSwitchesOneThreeOne) {
     frame();
   }
   EXPECT_EQ(split.timedFrames, timed + 1) << "the paused frame shows the last step";
-  state_.nbody.paused = false;
+  state_.nbody.choices.paused = false;
   frame();
   frame();
-  state_.nbody.split.requested = std::vector<size_t>{*state_.activeDevice};
+  state_.nbody.choices.split.requested = std::vector<size_t>{*state_.activeDevice};
   frame();  // joins with the last frame's step in flight
   EXPECT_FALSE(split.active()) << split.message;
   frame();
-  const unsigned long long steps = state_.nbody.steps;
+  const unsigned long long steps = state_.nbody.readings().steps;
   EXPECT_GE(steps, 14u);
   expectSameBodies(*session_->snapshot(), oneDeviceAfter(static_cast<int>(steps)));
 }
@@ -193,9 +193,9 @@ TEST_F(NBodySplitOwnKernels, AStartWhoseBuildFailsSaysWhyAndTheBodiesGoOnAlone) 
   frame();
   // The split's devices read nbody.cl when they build: now it does not compile.
   test::writeFile(kernels_ / "nbody.cl", test::readFile(kernels_ / "nbody.cl") + "\nthis is not OpenCL C\n");
-  state_.nbody.split.requested = allOnPlatform();
+  state_.nbody.choices.split.requested = allOnPlatform();
   frame();
-  const NBodySplitState& split = state_.nbody.split;
+  const NBodySplitReadings& split = state_.nbody.readings().split;
   EXPECT_EQ(split.preparing.size(), 3u) << split.message;
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!split.preparing.empty() && std::chrono::steady_clock::now() < until) {
@@ -207,18 +207,18 @@ TEST_F(NBodySplitOwnKernels, AStartWhoseBuildFailsSaysWhyAndTheBodiesGoOnAlone) 
   EXPECT_NE(split.message.find("cannot split the N-body step"), std::string::npos) << split.message;
   EXPECT_NE(split.message.find("still on"), std::string::npos) << split.message;
   EXPECT_FALSE(state_.buildFailures.empty());
-  const unsigned long long steps = state_.nbody.steps;
+  const unsigned long long steps = state_.nbody.readings().steps;
   EXPECT_GE(steps, 2u);
   frame();
-  EXPECT_EQ(state_.nbody.steps, steps + 1) << "it steps on alone";
+  EXPECT_EQ(state_.nbody.readings().steps, steps + 1) << "it steps on alone";
 }
 
 TEST_F(NBodySplitFromStart, EnergyAndMomentaAreMeasuredWhileSplit) {
-  NBodyConservationState& c = state_.nbody.conservation;
-  c.everySteps = 2;
+  const NBodyConservationReadings& c = state_.nbody.readings().conservation;
+  state_.nbody.choices.conservation.everySteps = 2;
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   frame();
-  ASSERT_EQ(state_.nbody.split.running.size(), 3u) << state_.nbody.split.message;
+  ASSERT_EQ(state_.nbody.readings().split.running.size(), 3u) << state_.nbody.readings().split.message;
   while (c.energyDrift.size() < 3 && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     frame();
@@ -245,7 +245,7 @@ TEST_F(NBodySplitFromStart, FiguresReachTheStateAndARecordedRun) {
     frame();
     recorder.onFrame(state_, 20.0, session_->compute());
   }
-  const NBodySplitState& split = state_.nbody.split;
+  const NBodySplitReadings& split = state_.nbody.readings().split;
   ASSERT_EQ(split.running.size(), 3u) << split.message;
   ASSERT_EQ(split.deviceKernelMs.size(), 3u);
   ASSERT_EQ(split.sliceBodies.size(), 3u);
@@ -258,12 +258,12 @@ TEST_F(NBodySplitFromStart, FiguresReachTheStateAndARecordedRun) {
   EXPECT_GT(split.stepMs, 0.0);
   EXPECT_GT(split.loadBalance, 0.0);
   EXPECT_LE(split.loadBalance, 1.0);
-  EXPECT_GT(state_.nbody.kernelMs, 0.0) << "the Profiler's n-body step series";
+  EXPECT_GT(state_.nbody.readings().kernelMs, 0.0) << "the Profiler's n-body step series";
   // The timed kernel is one device's slice: a third of the step's work, so that the
   // roofline's fraction is of one device's ceiling (a whole step's work over one
   // device's time read 152 % of the H200's FP32 ceiling on two GPUs).
   ASSERT_FALSE(state_.activeKernels.empty());
-  const KernelWork whole = nbodyStepWork(state_.nbody.runningBodies, state_.nbody.runningConfig);
+  const KernelWork whole = nbodyStepWork(state_.nbody.readings().runningBodies, state_.nbody.readings().runningConfig);
   EXPECT_NEAR(state_.activeKernels.front().work.fp32Instructions, whole.fp32Instructions / 3.0,
               whole.fp32Instructions * 1e-12);
   EXPECT_NEAR(state_.activeKernels.front().work.rsqrtOps, whole.rsqrtOps / 3.0, whole.rsqrtOps * 1e-12);
@@ -283,22 +283,22 @@ TEST_F(NBodySplitFromStart, FiguresReachTheStateAndARecordedRun) {
 TEST_F(NBodySplitFromStart, ARequestThatCannotBeMetSaysWhyAndKeepsTheSplit) {
   frame();
   frame();
-  const std::vector<size_t> running = state_.nbody.split.running;
-  ASSERT_EQ(running.size(), 3u) << state_.nbody.split.message;
+  const std::vector<size_t> running = state_.nbody.readings().split.running;
+  ASSERT_EQ(running.size(), 3u) << state_.nbody.readings().split.message;
   const NBodySystem before = *session_->snapshot();
-  state_.nbody.paused = true;  // nothing moves: the state must be the same after the refusal
-  state_.nbody.split.requested = std::vector<size_t>{running[0], state_.devices.size() + 5};
+  state_.nbody.choices.paused = true;  // nothing moves: the state must be the same after the refusal
+  state_.nbody.choices.split.requested = std::vector<size_t>{running[0], state_.devices.size() + 5};
   frame();
-  EXPECT_EQ(state_.nbody.split.running, running);
-  const std::string& message = state_.nbody.split.message;
+  EXPECT_EQ(state_.nbody.readings().split.running, running);
+  const std::string& message = state_.nbody.readings().split.message;
   EXPECT_NE(message.find("cannot split the N-body step"), std::string::npos) << message;
   EXPECT_NE(message.find("there is no device"), std::string::npos) << message;
   EXPECT_NE(message.find("still split over"), std::string::npos) << message;
   EXPECT_FALSE(state_.log.empty());
   expectSameBodies(*session_->snapshot(), before);
-  state_.nbody.paused = false;
+  state_.nbody.choices.paused = false;
   frame();
-  EXPECT_EQ(state_.nbody.steps, 3u) << "it steps on after the refusal";
+  EXPECT_EQ(state_.nbody.readings().steps, 3u) << "it steps on after the refusal";
 }
 
 }  // namespace

@@ -27,9 +27,9 @@ class NBodyStartSizeTest : public test::SessionFixture {
   double medianStepMs() {
     std::vector<double> ms;
     for (int i = 0; i < 40 && ms.size() < 5; ++i) {
-      const unsigned long long before = state_.nbody.timedSteps;
+      const unsigned long long before = state_.nbody.readings().timedSteps;
       frame();
-      if (state_.nbody.timedSteps > before) ms.push_back(state_.nbody.kernelMs);
+      if (state_.nbody.readings().timedSteps > before) ms.push_back(state_.nbody.readings().kernelMs);
     }
     if (ms.empty()) return 0.0;
     std::sort(ms.begin(), ms.end());
@@ -45,7 +45,7 @@ TEST_F(WithoutN, TheSceneStartsAtASizeTheDeviceStepsAtTenFramesPerSecond) {
   if (session_->compute().device().kind == DeviceKind::Gpu)
     GTEST_SKIP() << "a GPU starts with its default N unmeasured; this is about CPU devices";
   frame();
-  const size_t bodies = state_.nbody.runningBodies;
+  const size_t bodies = state_.nbody.readings().runningBodies;
   ASSERT_GT(bodies, 0u);
   EXPECT_LE(bodies, 4096u) << "the CPU default is an upper bound";
   const double ms = medianStepMs();
@@ -54,13 +54,13 @@ TEST_F(WithoutN, TheSceneStartsAtASizeTheDeviceStepsAtTenFramesPerSecond) {
   EXPECT_LT(ms, 100.0) << bodies << " bodies";
   if (bodies < 4096) {
     EXPECT_TRUE(logMentions(state_, "started with " + std::to_string(bodies) + " bodies, not 4096"));
-    EXPECT_NE(state_.nbody.message.find("--n 4096"), std::string::npos) << state_.nbody.message;
+    EXPECT_NE(state_.nbody.readings().message.find("--n 4096"), std::string::npos) << state_.nbody.readings().message;
   }
 }
 
 TEST_F(NBodyStartSizeTest, AnExplicitNIsKept) {
   frame();
-  EXPECT_EQ(state_.nbody.runningBodies, 8192u);
+  EXPECT_EQ(state_.nbody.readings().runningBodies, 8192u);
   EXPECT_FALSE(logMentions(state_, "started with"));
 }
 

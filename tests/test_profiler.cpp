@@ -35,10 +35,10 @@ TEST(FrameProfiler, RecordsKernelsOnlyOnFramesThatRanThem) {
   state.phases.set(FrameStage::Ui, 1.5);
   state.phases.set(FrameStage::Render, 2.0);
   state.phases.set(FrameStage::Present, 4.0);
-  state.nbody.kernelMs = 4.0;
-  state.nbody.timedSteps = 1;
+  stagedReadings(state.nbody).kernelMs = 4.0;
+  stagedReadings(state.nbody).timedSteps = 1;
   recordFrame(state);
-  state.nbody.paused = true;  // the next frame brings no new kernel time: no new kernel sample
+  state.nbody.choices.paused = true;  // the next frame brings no new kernel time: no new kernel sample
   recordFrame(state);
   const FrameProfiler& p = state.profiler;
   ASSERT_TRUE(p.find("nbody step"));
@@ -99,8 +99,8 @@ TEST(FrameProfiler, AnotherSceneDropsTheLastScenesKernelRows) {
   AppState state;
   state.scene = SceneKind::NBody;
   state.stats.frameMs = 5.0;
-  state.nbody.kernelMs = 4.0;
-  state.nbody.timedSteps = 1;
+  stagedReadings(state.nbody).kernelMs = 4.0;
+  stagedReadings(state.nbody).timedSteps = 1;
   recordFrame(state);
   ASSERT_TRUE(state.profiler.find("nbody step"));
   state.scene = SceneKind::Image;

@@ -46,19 +46,19 @@ TEST_F(SessionTest, StartsOnADeviceWithTheNBodyScene) {
   ASSERT_TRUE(state_.activeDevice);
   EXPECT_EQ(state_.scene, SceneKind::NBody);
   frame();
-  EXPECT_EQ(state_.nbody.runningBodies, 500u);
-  EXPECT_EQ(state_.nbody.steps, 1u);
-  EXPECT_EQ(state_.nbody.timedSteps, 0u) << "the first frame's step is timed when it has run: next frame";
+  EXPECT_EQ(state_.nbody.readings().runningBodies, 500u);
+  EXPECT_EQ(state_.nbody.readings().steps, 1u);
+  EXPECT_EQ(state_.nbody.readings().timedSteps, 0u) << "the first frame's step is timed when it has run: next frame";
   frame();
-  EXPECT_EQ(state_.nbody.timedSteps, 1u);
-  EXPECT_GT(state_.nbody.interactionsPerSecond, 0.0);
+  EXPECT_EQ(state_.nbody.readings().timedSteps, 1u);
+  EXPECT_GT(state_.nbody.readings().interactionsPerSecond, 0.0);
 }
 
 // Energy and momenta are measured while it runs (issue 23): a baseline first, then
 // every `everySteps` steps, never waited for; a reset starts a new baseline.
 TEST_F(SessionTest, EnergyDriftIsMeasuredWhileItRunsAndRestartsOnReset) {
-  NBodyConservationState& c = state_.nbody.conservation;
-  c.everySteps = 3;
+  const NBodyConservationReadings& c = state_.nbody.readings().conservation;
+  state_.nbody.choices.conservation.everySteps = 3;
   auto runUntilDrift = [&] {
     for (int i = 0; i < 40 && !c.hasDrift; ++i) {
       frame();
@@ -77,19 +77,19 @@ TEST_F(SessionTest, EnergyDriftIsMeasuredWhileItRunsAndRestartsOnReset) {
   EXPECT_LT(c.drift.momentum, 1e-3);
   EXPECT_FALSE(c.energyDrift.empty());
 
-  const unsigned long long before = state_.nbody.steps;
+  const unsigned long long before = state_.nbody.readings().steps;
   state_.commands.push(ResetNBody{});
   frame();
   session_->compute().queue().finish();
   frame();
-  EXPECT_LT(state_.nbody.steps, before);
+  EXPECT_LT(state_.nbody.readings().steps, before);
   EXPECT_FALSE(c.hasDrift) << "the reset system is measured from a new baseline";
   EXPECT_LE(c.baselineStep, 1u);
   runUntilDrift();
   EXPECT_TRUE(c.hasDrift);
 
   // Another time step is another integrator: a new baseline too.
-  state_.nbody.params.dt *= 0.5;
+  state_.nbody.choices.params.dt *= 0.5;
   frame();
   session_->compute().queue().finish();
   frame();
@@ -100,8 +100,8 @@ TEST_F(SessionTest, EnergyDriftIsMeasuredWhileItRunsAndRestartsOnReset) {
 // keeps the drift the panel shows, over the steps it was measured across; with the
 // measurement off, the run has none.
 TEST_F(SessionTest, ARecordingKeepsTheEnergyDriftItMeasured) {
-  NBodyConservationState& c = state_.nbody.conservation;
-  c.everySteps = 3;
+  const NBodyConservationReadings& c = state_.nbody.readings().conservation;
+  state_.nbody.choices.conservation.everySteps = 3;
   RunRecorder recorder;
   auto record = [&](int frames) {
     RecordingState& rec = state_.runs.recording;
@@ -127,7 +127,7 @@ TEST_F(SessionTest, ARecordingKeepsTheEnergyDriftItMeasured) {
   EXPECT_EQ(run.m.angularMomentumDrift, c.drift.angularMomentum);
   EXPECT_NE(run.m.energyDrift, 0.0);
 
-  c.on = false;
+  state_.nbody.choices.conservation.on = false;
   state_.commands.push(ResetNBody{});
   frame();
   session_->compute().queue().finish();
@@ -139,7 +139,7 @@ TEST_F(SessionTest, ARecordingKeepsTheEnergyDriftItMeasured) {
 TEST_F(SessionTest, SwitchingDeviceKeepsTheBodies) {
   if (state_.devices.size() < 2) GTEST_SKIP() << "only one OpenCL device listed";
   frame();
-  state_.nbody.paused = true;
+  state_.nbody.choices.paused = true;
   const NBodySystem before = *session_->snapshot();
   for (int round = 0; round < 6; ++round) {  // back and forth: old objects must go cleanly
     const size_t other = *state_.activeDevice == 0 ? 1 : 0;
@@ -231,30 +231,32 @@ TEST_F(SessionTest, AnUnavailableInteropPathIsRefusedWithTheReason) {
 
 TEST_F(SessionTest, AnInvalidKernelConfigurationIsRefusedAndTheOldOneKeepsRunning) {
   frame();
-  const NBodyConfig running = state_.nbody.runningConfig;
-  state_.nbody.config.workGroup = 48;
+  const NBodyConfig running = state_.nbody.readings().runningConfig;
+  state_.nbody.choices.config.workGroup = 48;
   frame();
-  EXPECT_EQ(state_.nbody.config, running);
-  EXPECT_NE(state_.nbody.message.find("multiple of 32"), std::string::npos) << state_.nbody.message;
-  EXPECT_EQ(state_.nbody.steps, 2u) << "the simulation kept stepping";
+  EXPECT_EQ(state_.nbody.choices.config, running);
+  EXPECT_NE(state_.nbody.readings().message.find("multiple of 32"), std::string::npos)
+      << state_.nbody.readings().message;
+  EXPECT_EQ(state_.nbody.readings().steps, 2u) << "the simulation kept stepping";
 }
 
 TEST_F(SessionTest, ChangingNAndVariantLive) {
-  state_.nbody.bodies = 777;
+  state_.nbody.choices.bodies = 777;
   frame();
-  EXPECT_EQ(state_.nbody.runningBodies, 777u);
-  state_.nbody.config.variant = "naive";
-  state_.nbody.config.unroll = 1;
-  state_.nbody.config.bodiesPerItem = 1;
-  state_.nbody.config.split = 1;
+  EXPECT_EQ(state_.nbody.readings().runningBodies, 777u);
+  state_.nbody.choices.config.variant = "naive";
+  state_.nbody.choices.config.unroll = 1;
+  state_.nbody.choices.config.bodiesPerItem = 1;
+  state_.nbody.choices.config.split = 1;
   frame();
-  EXPECT_EQ(state_.nbody.runningConfig.variant, "naive") << state_.nbody.message;
+  EXPECT_EQ(state_.nbody.readings().runningConfig.variant, "naive") << state_.nbody.readings().message;
   // What the panel and the Log say of it is in words, not "naive wg=256 fp32" (issue 22).
-  EXPECT_EQ(state_.nbody.message.rfind("running the naive kernel: ", 0), 0u) << state_.nbody.message;
-  EXPECT_EQ(state_.nbody.message.find("wg="), std::string::npos) << state_.nbody.message;
+  EXPECT_EQ(state_.nbody.readings().message.rfind("running the naive kernel: ", 0), 0u)
+      << state_.nbody.readings().message;
+  EXPECT_EQ(state_.nbody.readings().message.find("wg="), std::string::npos) << state_.nbody.readings().message;
   state_.commands.push(VerifyNBody{});
   frame();
-  EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
+  EXPECT_EQ(state_.nbody.readings().verification.rfind("PASS", 0), 0u) << state_.nbody.readings().verification;
   ASSERT_FALSE(state_.log.empty());
   EXPECT_EQ(state_.log.back().rfind("verify the naive kernel: ", 0), 0u) << state_.log.back();
   EXPECT_EQ(state_.log.back().find("wg="), std::string::npos) << state_.log.back();
@@ -280,17 +282,17 @@ TEST_F(SessionTest, ANBodyCommandWaitsWhileAnotherSceneRuns) {
   state_.commands.push(OpenScene{SceneKind::Julia});
   frameUntilSwitched();
   ASSERT_EQ(state_.scene, SceneKind::Julia);
-  state_.nbody.verification.clear();
+  stagedReadings(state_.nbody).verification.clear();
   state_.commands.push(VerifyNBody{});
   frame();
   frame();
   EXPECT_TRUE(state_.commands.has<VerifyNBody>()) << "the Julia scene took or dropped an N-body command";
-  EXPECT_TRUE(state_.nbody.verification.empty());
+  EXPECT_TRUE(state_.nbody.readings().verification.empty());
   state_.commands.push(OpenScene{SceneKind::NBody});
   frameUntilSwitched();
   ASSERT_EQ(state_.scene, SceneKind::NBody);
   EXPECT_FALSE(state_.commands.has<VerifyNBody>());
-  EXPECT_EQ(state_.nbody.verification.rfind("PASS", 0), 0u) << state_.nbody.verification;
+  EXPECT_EQ(state_.nbody.readings().verification.rfind("PASS", 0), 0u) << state_.nbody.readings().verification;
 }
 
 TEST_F(SessionTest, LoadingACorruptStateFileKeepsTheSimulation) {
@@ -303,16 +305,16 @@ TEST_F(SessionTest, LoadingACorruptStateFileKeepsTheSimulation) {
   std::snprintf(state_.nbody.statePath, sizeof state_.nbody.statePath, "%s", path.c_str());
   state_.commands.push(LoadNBodyState{});
   frame();
-  EXPECT_EQ(state_.nbody.runningBodies, 500u);
-  EXPECT_NE(state_.nbody.message.find("load failed"), std::string::npos) << state_.nbody.message;
+  EXPECT_EQ(state_.nbody.readings().runningBodies, 500u);
+  EXPECT_NE(state_.nbody.readings().message.find("load failed"), std::string::npos) << state_.nbody.readings().message;
   // and a good round trip
   state_.commands.push(SaveNBodyState{});
   frame();
-  state_.nbody.bodies = 100;
+  state_.nbody.choices.bodies = 100;
   frame();
   state_.commands.push(LoadNBodyState{});
   frame();
-  EXPECT_EQ(state_.nbody.runningBodies, 500u) << state_.nbody.message;
+  EXPECT_EQ(state_.nbody.readings().runningBodies, 500u) << state_.nbody.readings().message;
   std::remove(path.c_str());
 }
 
@@ -426,6 +428,26 @@ TEST(ImageLabStateKinds, ReadingsAreReadOnlyOutsideTheScene) {
   static_assert(!std::is_assignable_v<decltype((std::declval<ImageLabState&>().readings().message)), std::string>);
   static_assert(std::is_assignable_v<decltype((std::declval<ImageLabState&>().choices.angle)), float>);
   ImageLabState lab;
+  stagedReadings(lab).message = "published";
+  EXPECT_EQ(lab.readings().message, "published");
+}
+
+// The N-body lab's too: panels, shortcuts and the command line edit NBodyChoices;
+// what the scene publishes (speed, steps, messages, the conservation check's
+// measurements, the split's figures) is const to all but NBodyScene.
+TEST(NBodyStateKinds, ReadingsAreReadOnlyOutsideTheScene) {
+  using Readings = decltype(std::declval<NBodyState&>().readings());
+  static_assert(std::is_same_v<Readings, const NBodyReadings&>);
+  static_assert(!std::is_assignable_v<decltype((std::declval<NBodyState&>().readings().message)), std::string>);
+  static_assert(!std::is_assignable_v<decltype((std::declval<NBodyState&>().readings().steps)), unsigned long long>);
+  static_assert(!std::is_assignable_v<decltype((std::declval<NBodyState&>().readings().conservation.hasDrift)), bool>);
+  static_assert(
+      !std::is_assignable_v<decltype((std::declval<NBodyState&>().readings().split.running)), std::vector<size_t>>);
+  static_assert(std::is_assignable_v<decltype((std::declval<NBodyState&>().choices.bodies)), int>);
+  static_assert(std::is_assignable_v<decltype((std::declval<NBodyState&>().choices.conservation.everySteps)), int>);
+  static_assert(std::is_assignable_v<decltype((std::declval<NBodyState&>().choices.split.requested)),
+                                     std::optional<std::vector<size_t>>>);
+  NBodyState lab;
   stagedReadings(lab).message = "published";
   EXPECT_EQ(lab.readings().message, "published");
 }
@@ -687,9 +709,9 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   frame(inPanel, false, "", 0, GLFW_KEY_3);
   EXPECT_EQ(askedScene(state_), SceneKind::Julia);
   frame(inPanel, false);
-  const bool paused = state_.nbody.paused;
+  const bool paused = state_.nbody.choices.paused;
   frame(inPanel, false, "", 0, GLFW_KEY_SPACE);
-  EXPECT_NE(state_.nbody.paused, paused) << "Space was swallowed by the focused panel";
+  EXPECT_NE(state_.nbody.choices.paused, paused) << "Space was swallowed by the focused panel";
   frame(inPanel, false);
   state_.image.fileSet = {"a.png", "b.png", "c.png"};  // several files opened at once
   state_.image.openRequests.clear();
@@ -707,9 +729,10 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   state_.switching.scene.reset();
   frame(inPanel, false, "1", 0, GLFW_KEY_1);
   EXPECT_FALSE(askedScene(state_)) << "a digit typed into the path field switched the scene";
-  const bool pausedWhileTyping = state_.nbody.paused;
+  const bool pausedWhileTyping = state_.nbody.choices.paused;
   frame(inPanel, false, " ", 0, GLFW_KEY_SPACE);
-  EXPECT_EQ(state_.nbody.paused, pausedWhileTyping) << "a space typed into the path field paused the simulation";
+  EXPECT_EQ(state_.nbody.choices.paused, pausedWhileTyping)
+      << "a space typed into the path field paused the simulation";
 }
 
 // The Runs panel's bar chart spans the panel. Before, it was given a width of -1,

@@ -134,8 +134,8 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
     if (frame % kFramesPerChange == 0) {
       switch (frame / kFramesPerChange % 8) {
         case 0: state.commands.push(OpenScene{SceneKind::NBody}); break;
-        case 1: state.nbody.config = configs[configIndex++ % configs.size()]; break;
-        case 2: state.nbody.bodies = state.nbody.bodies == 256 ? 200 : 256; break;
+        case 1: state.nbody.choices.config = configs[configIndex++ % configs.size()]; break;
+        case 2: state.nbody.choices.bodies = state.nbody.choices.bodies == 256 ? 200 : 256; break;
         case 3:
           if (!state.interopPaths.empty())
             state.commands.push(SwitchInterop{state.interopPaths[interopIndex++ % state.interopPaths.size()].path});
@@ -163,17 +163,19 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
     }
     // On frames between changes the N-body scene, when shown, steps exactly
     // stepsPerFrame times: the session's own count, proof that each frame ran.
-    const bool nbodyShown = state.scene == SceneKind::NBody && frame % kFramesPerChange != 0 && !state.nbody.paused;
-    const unsigned long long stepsBefore = state.nbody.steps;
+    const bool nbodyShown =
+        state.scene == SceneKind::NBody && frame % kFramesPerChange != 0 && !state.nbody.choices.paused;
+    const unsigned long long stepsBefore = state.nbody.readings().steps;
     session.update(state, 1.0 / 60.0);
     session.draw(state, 160, 120);
     if (nbodyShown) {
       ++nbodyFrames;
-      if (state.nbody.steps == stepsBefore + static_cast<unsigned long long>(state.nbody.stepsPerFrame)) ++nbodyStepped;
+      const unsigned long long stepsAsked = static_cast<unsigned long long>(state.nbody.choices.stepsPerFrame);
+      if (state.nbody.readings().steps == stepsBefore + stepsAsked) ++nbodyStepped;
       else if (failures.size() < 20)
         failures.push_back("frame " + std::to_string(frame) + ": the N-body scene went from step " +
-                           std::to_string(stepsBefore) + " to " + std::to_string(state.nbody.steps) + ": " +
-                           state.nbody.message);
+                           std::to_string(stepsBefore) + " to " + std::to_string(state.nbody.readings().steps) + ": " +
+                           state.nbody.readings().message);
     }
     // An image decodes off the frame loop: frames go on until it is in.
     const auto decodeDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -189,8 +191,9 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
     if (frame % kFramesPerChange == 0) {
       const int change = frame / kFramesPerChange % 8;
       if (change == 1) {
-        if (state.nbody.runningConfig == state.nbody.config) ++accepted;
-        else failures.push_back("frame " + std::to_string(frame) + ": config refused: " + state.nbody.message);
+        if (state.nbody.readings().runningConfig == state.nbody.choices.config) ++accepted;
+        else
+          failures.push_back("frame " + std::to_string(frame) + ": config refused: " + state.nbody.readings().message);
       }
       if (change == 5) {
         const SoakImage& image = images[(imageIndex - 1) % images.size()];
@@ -220,7 +223,7 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
   const int rounds = frames / (8 * kFramesPerChange);
   EXPECT_GE(accepted, rounds) << "every round switches the N-body configuration";
   EXPECT_GE(imagesOpened + imagesRefused, rounds) << "every round opens an image";
-  EXPECT_GT(state.nbody.steps, 0u);
+  EXPECT_GT(state.nbody.readings().steps, 0u);
   if (kAddressSanitizer)
     std::printf("soak: resident memory not checked under AddressSanitizer (its quarantine keeps freed blocks)\n");
   else

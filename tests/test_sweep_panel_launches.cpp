@@ -13,6 +13,7 @@
 #include <string>
 
 #include "app/app_state.h"
+#include "staged_readings.h"
 #include "ui/panels.h"
 #include "ui/style.h"
 #include "imgui_test_context.h"
@@ -32,8 +33,8 @@ class SweepPanelLaunches : public ::testing::Test {
     state_.runs.showSweep = true;
     state_.runs.sweep.target = SweepTarget::NBody;
     // The scene's steps: 50 ms at 4096 bodies; the sweep at 16384 takes 16 times that a launch.
-    state_.nbody.runningBodies = 4096;
-    state_.nbody.kernelMs = 50.0;
+    stagedReadings(state_.nbody).runningBodies = 4096;
+    stagedReadings(state_.nbody).kernelMs = 50.0;
     state_.runs.sweep.bodies = 16384;
   }
   void TearDown() override { ImGui::DestroyContext(); }

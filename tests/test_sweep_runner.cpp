@@ -33,7 +33,7 @@ class SweepRunnerTest : public test::SessionFixture {
  protected:
   SweepRunnerTest() : SessionFixture(160, 120, 256) {}
   void configure() override {
-    state_.nbody.bodies = 256;
+    state_.nbody.choices.bodies = 256;
     state_.runs.tuningFile = dir_ / "tuning.json";
   }
   // What the frame loop does, minus ImGui: the base's frame between the sweep step and the recorder.
@@ -98,19 +98,19 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
 
   state_.commands.push(ApplySweepBest{});
   frame();
-  EXPECT_TRUE(state_.nbody.configFromUser);
+  EXPECT_TRUE(state_.nbody.choices.configFromUser);
   const RunRecord& best = ui.results[static_cast<size_t>(bestRunIndex(ui.results))];
-  EXPECT_EQ(state_.nbody.config.variant, best.meta.parameter("variant"));
-  EXPECT_EQ(std::to_string(state_.nbody.config.workGroup), best.meta.parameter("work_group"));
+  EXPECT_EQ(state_.nbody.choices.config.variant, best.meta.parameter("variant"));
+  EXPECT_EQ(std::to_string(state_.nbody.choices.config.workGroup), best.meta.parameter("work_group"));
   frame();  // the scene applies the configuration between frames
-  EXPECT_EQ(state_.nbody.runningConfig, state_.nbody.config) << state_.nbody.message;
+  EXPECT_EQ(state_.nbody.readings().runningConfig, state_.nbody.choices.config) << state_.nbody.readings().message;
   std::string warning;
   const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
   EXPECT_EQ(warning, "");
   const TuningEntry* entry = saved.find(session_->compute().device());
   ASSERT_TRUE(entry && entry->nbody) << test::readFile(dir_ / "tuning.json");
-  EXPECT_EQ(entry->nbody->config, state_.nbody.config);
-  EXPECT_EQ(preferredNBodyConfig(saved, session_->compute().device(), 1000), state_.nbody.config);
+  EXPECT_EQ(entry->nbody->config, state_.nbody.choices.config);
+  EXPECT_EQ(preferredNBodyConfig(saved, session_->compute().device(), 1000), state_.nbody.choices.config);
 }
 
 // With no number of its own the sweep runs at the scene's N (it defaulted to 16384
@@ -120,7 +120,7 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
 TEST_F(SweepRunnerTest, TheSweepRunsAtTheScenesBodiesUnlessToldOtherwise) {
   SweepUiState& ui = state_.runs.sweep;
   frame();  // the scene starts and runs its 256 bodies
-  ASSERT_EQ(state_.nbody.runningBodies, 256u);
+  ASSERT_EQ(state_.nbody.readings().runningBodies, 256u);
   ui.target = SweepTarget::NBody;
   ui.nbodyVariants = {"tiled"};
   ui.workGroups = {32};
@@ -181,7 +181,7 @@ TEST_F(SweepRunnerTest, CancelStopsTheSweep) {
   // device default (it was stored silently before).
   state_.commands.push(ApplySweepBest{});
   frame();
-  EXPECT_TRUE(state_.nbody.configFromUser);
+  EXPECT_TRUE(state_.nbody.choices.configFromUser);
   EXPECT_NE(ui.message.find("not saved as this device's default"), std::string::npos) << ui.message;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "tuning.json")) << test::readFile(dir_ / "tuning.json");
   EXPECT_EQ(state_.runs.tuning.find(session_->compute().device()), nullptr);
@@ -199,14 +199,14 @@ class SlowSweepTest : public SweepRunnerTest {
   static constexpr double kLaunchMs = 30.0;
 
   void startSlowSweep(const std::vector<int>& workGroups) {
-    NBodyConfig config = state_.nbody.runningConfig;  // precision and flags as the sweep runs them
+    NBodyConfig config = state_.nbody.readings().runningConfig;  // precision and flags as the sweep runs them
     config.variant = "tiled";
     config.workGroup = workGroups.front();
     config.unroll = 1;
     // One step's time, measured at N bodies.
     auto stepMs = [&](size_t bodies) {
-      return probeNBodyStepMs(session_->compute(), makeNBodyPreset(state_.nbody.preset, bodies, 1), config,
-                              nbodyPresetDefaults(state_.nbody.preset, bodies).params);
+      return probeNBodyStepMs(session_->compute(), makeNBodyPreset(state_.nbody.choices.preset, bodies, 1), config,
+                              nbodyPresetDefaults(state_.nbody.choices.preset, bodies).params);
     };
     const size_t probeBodies = 1024;
     const double probeMs = stepMs(probeBodies);

@@ -245,7 +245,7 @@ class DeviceSwitchBuildTest : public SwitchDuringRunTest {
 TEST_F(DeviceSwitchBuildTest, TheNewDevicesKernelsBuildOffTheFrame) {
   ASSERT_EQ(state_.scene, SceneKind::NBody);
   frameUntilIdle();
-  const unsigned long long stepsBefore = state_.nbody.steps;
+  const unsigned long long stepsBefore = state_.nbody.readings().steps;
   state_.commands.push(SwitchDevice{cpus_[1]});
   const std::string name = state_.devices[cpus_[1]].displayName();
   bool saidSwitching = false;
@@ -255,7 +255,7 @@ TEST_F(DeviceSwitchBuildTest, TheNewDevicesKernelsBuildOffTheFrame) {
       [&] {
         saidSwitching = saidSwitching || (state_.preparing.find("switching to " + name) != std::string::npos &&
                                           state_.preparing.find("building kernel n-body") != std::string::npos);
-        if (state_.activeDevice != cpus_[1]) stepsWhileBuilding = state_.nbody.steps;
+        if (state_.activeDevice != cpus_[1]) stepsWhileBuilding = state_.nbody.readings().steps;
         return state_.activeDevice == cpus_[1];
       },
       [] { return false; }, &frames);
@@ -269,7 +269,7 @@ TEST_F(DeviceSwitchBuildTest, TheNewDevicesKernelsBuildOffTheFrame) {
   EXPECT_NE(state_.deviceMessage.find("switched to " + name), std::string::npos) << state_.deviceMessage;
   EXPECT_TRUE(state_.preparing.empty()) << state_.preparing;
   for (int i = 0; i < 5; ++i) frame();
-  EXPECT_GT(state_.nbody.steps, stepsWhileBuilding) << "the new device steps";
+  EXPECT_GT(state_.nbody.readings().steps, stepsWhileBuilding) << "the new device steps";
 }
 
 // Opening the image lab on a device whose display program (kernels/display.cl, the
@@ -294,7 +294,7 @@ class SceneOpenBuildTest : public SwitchDuringRunTest {
 TEST_F(SceneOpenBuildTest, TheImageLabsDisplayKernelsBuildOffTheFrame) {
   ASSERT_EQ(state_.scene, SceneKind::NBody);
   frameUntilIdle();
-  const unsigned long long stepsBefore = state_.nbody.steps;
+  const unsigned long long stepsBefore = state_.nbody.readings().steps;
   const std::string device = state_.devices[*state_.activeDevice].displayName();
   state_.commands.push(OpenScene{SceneKind::Image});
   bool saidBuilding = false;
@@ -304,7 +304,7 @@ TEST_F(SceneOpenBuildTest, TheImageLabsDisplayKernelsBuildOffTheFrame) {
       [&] {
         saidBuilding = saidBuilding || state_.preparing.find("opening the image lab: building kernel display for " +
                                                              device) != std::string::npos;
-        if (state_.scene != SceneKind::Image) stepsWhileBuilding = state_.nbody.steps;
+        if (state_.scene != SceneKind::Image) stepsWhileBuilding = state_.nbody.readings().steps;
         return state_.scene == SceneKind::Image;
       },
       [] { return false; }, &frames);

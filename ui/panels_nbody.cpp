@@ -53,9 +53,8 @@ bool configCombo(const char* label, const std::string& current, const std::vecto
 std::string intName(const int& v) { return std::to_string(v); }
 std::string stringName(const std::string& v) { return v; }
 
-void kernelSection(AppState& state) {
-  NBodyState& nb = state.nbody;
-  NBodyConfig& c = nb.config;
+void kernelSection(AppState& state, NBodyChoices& choices, const NBodyReadings& readings) {
+  NBodyConfig& c = choices.config;
   const DeviceDescriptor* device = activeDevice(state);
   bool changed = false;
 
@@ -107,15 +106,15 @@ void kernelSection(AppState& state) {
   changed |= ImGui::Checkbox("-cl-fast-relaxed-math", &c.fastRelaxedMath);
   sameLineIfCheckboxFits("-cl-denorms-are-zero");
   changed |= ImGui::Checkbox("-cl-denorms-are-zero", &c.denormsAreZero);
-  if (changed) nb.configFromUser = true;
+  if (changed) choices.configFromUser = true;
   if (device && ImGui::Button("Tuned for this device")) {
-    nb.config = preferredNBodyConfig(state.runs.tuning, *device, nb.runningBodies);
-    nb.configFromUser = false;
+    choices.config = preferredNBodyConfig(state.runs.tuning, *device, readings.runningBodies);
+    choices.configFromUser = false;
   }
-  const KernelInfo& k = nb.kernelInfo;
+  const KernelInfo& k = readings.kernelInfo;
   // The configuration in words (the records and the state dump keep the short name);
   // what the variant is and where it comes from on hover.
-  const std::string running = describeNBodyConfig(nb.runningConfig);
+  const std::string running = describeNBodyConfig(readings.runningConfig);
   hintText("running the %s", plainConfigurationWords(running).c_str());
   if (ImGui::IsItemHovered()) tooltipText(configurationVariantDescription(running).c_str());
   hintText("the compiled kernel takes at most %zu work-items per group (best in multiples of %zu) and uses %llu bytes "
@@ -125,78 +124,77 @@ void kernelSection(AppState& state) {
   if (ImGui::IsItemHovered())
     tooltipText("What OpenCL says of the built kernel: CL_KERNEL_WORK_GROUP_SIZE, "
                 "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, CL_KERNEL_LOCAL_MEM_SIZE, CL_KERNEL_PRIVATE_MEM_SIZE.");
-  hintText("build options: %s", nbodyBuildOptions(nb.runningConfig).c_str());
+  hintText("build options: %s", nbodyBuildOptions(readings.runningConfig).c_str());
 }
 
-void simulationSection(AppState& state) {
-  NBodyState& nb = state.nbody;
-  int bodies = nb.bodies;
+void simulationSection(AppState& state, NBodyChoices& choices) {
+  int bodies = choices.bodies;
   ImGui::SetNextItemWidth(140);
   if (ImGui::InputInt("bodies (Enter)", &bodies, 1024, 16384, ImGuiInputTextFlags_EnterReturnsTrue))
-    nb.bodies = std::max(1, bodies);
+    choices.bodies = std::max(1, bodies);
   const char* presetNames[std::size(kNBodyPresets)];
   for (size_t i = 0; i < std::size(kNBodyPresets); ++i) presetNames[i] = nbodyPresetName(kNBodyPresets[i]);
-  int preset = static_cast<int>(nb.preset);
+  int preset = static_cast<int>(choices.preset);
   ImGui::SetNextItemWidth(140);
   if (ImGui::Combo("preset", &preset, presetNames, static_cast<int>(std::size(kNBodyPresets)))) {
-    nb.preset = kNBodyPresets[preset];
+    choices.preset = kNBodyPresets[preset];
     state.commands.push(ResetNBody{});
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90);
-  ImGui::InputInt("seed", &nb.seed);
-  if (ImGui::Button(nb.paused ? "Run (Space)" : "Pause (Space)")) nb.paused = !nb.paused;
+  ImGui::InputInt("seed", &choices.seed);
+  if (ImGui::Button(choices.paused ? "Run (Space)" : "Pause (Space)")) choices.paused = !choices.paused;
   ImGui::SameLine();
-  ImGui::BeginDisabled(!nb.paused);
+  ImGui::BeginDisabled(!choices.paused);
   if (ImGui::Button("Step (N)")) state.commands.push(StepNBody{});
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) state.commands.push(ResetNBody{});
-  ImGui::SliderInt("steps / frame", &nb.stepsPerFrame, 1, 32);
-  float dt = static_cast<float>(nb.params.dt), eps2 = static_cast<float>(nb.params.softening2);
-  float g = static_cast<float>(nb.params.gravity), damping = static_cast<float>(nb.params.damping);
-  if (ImGui::SliderFloat("dt", &dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic)) nb.params.dt = dt;
+  ImGui::SliderInt("steps / frame", &choices.stepsPerFrame, 1, 32);
+  float dt = static_cast<float>(choices.params.dt), eps2 = static_cast<float>(choices.params.softening2);
+  float g = static_cast<float>(choices.params.gravity), damping = static_cast<float>(choices.params.damping);
+  if (ImGui::SliderFloat("dt", &dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic)) choices.params.dt = dt;
   if (ImGui::SliderFloat("softening eps^2", &eps2, 1e-6f, 1.0f, "%.6f", ImGuiSliderFlags_Logarithmic))
-    nb.params.softening2 = std::max(eps2, 1e-9f);  // eps^2 > 0: the self-interaction stays 0
-  if (ImGui::SliderFloat("G x mass", &g, 0.01f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic)) nb.params.gravity = g;
-  if (ImGui::SliderFloat("damping", &damping, 0.9f, 1.0f, "%.5f")) nb.params.damping = damping;
+    choices.params.softening2 = std::max(eps2, 1e-9f);  // eps^2 > 0: the self-interaction stays 0
+  if (ImGui::SliderFloat("G x mass", &g, 0.01f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic))
+    choices.params.gravity = g;
+  if (ImGui::SliderFloat("damping", &damping, 0.9f, 1.0f, "%.5f")) choices.params.damping = damping;
 }
 
-void drawingSection(AppState& state) {
-  NBodyState& nb = state.nbody;
-  ImGui::SliderFloat("point size", &nb.style.pointSize, 1.0f, 16.0f, "%.1f");
-  if (ImGui::BeginCombo("drawn with", particleDrawingLabel(nb.style.drawing))) {
+void drawingSection(AppState& state, NBodyChoices& choices, const NBodyReadings& readings) {
+  ImGui::SliderFloat("point size", &choices.style.pointSize, 1.0f, 16.0f, "%.1f");
+  if (ImGui::BeginCombo("drawn with", particleDrawingLabel(choices.style.drawing))) {
     for (ParticleDrawing d : kParticleDrawings)
-      if (ImGui::Selectable(particleDrawingLabel(d), d == nb.style.drawing)) nb.style.drawing = d;
+      if (ImGui::Selectable(particleDrawingLabel(d), d == choices.style.drawing)) choices.style.drawing = d;
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Point sprites use GL's point drawing; compute shaders draw the same picture with GL 4.3\n"
                       "compute shaders, faster where few of the GPU's cores run GL's point drawing\n"
                       "(NVIDIA's H100 and H200). Automatic times both on the GPU and keeps the faster.");
-  if (!nb.particleDrawing.empty()) {
+  if (!readings.particleDrawing.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", nb.particleDrawing.c_str());
+    ImGui::TextWrapped("%s", readings.particleDrawing.c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::SliderFloat("brightness", &nb.style.brightness, 0.01f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brightness", &choices.style.brightness, 0.01f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   int count = 0;
   const char* const* maps = ParticleRenderer::colorMapNames(&count);
-  ImGui::Combo("colour by speed", &nb.style.colorMap, maps, count);
-  ImGui::BeginDisabled(nb.autoSpeedScale);
-  ImGui::SliderFloat("speed at top", &nb.style.maxSpeed, 1e-3f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+  ImGui::Combo("colour by speed", &choices.style.colorMap, maps, count);
+  ImGui::BeginDisabled(choices.autoSpeedScale);
+  ImGui::SliderFloat("speed at top", &choices.style.maxSpeed, 1e-3f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::Checkbox("auto", &nb.autoSpeedScale);
+  ImGui::Checkbox("auto", &choices.autoSpeedScale);
   if (ImGui::Button("Reset camera (C)")) state.commands.push(ResetCamera{});
   ImGui::SameLine();
   ImGui::Checkbox("vsync (V)", &state.vsync);
 }
 
 // One line under the speed: how well the running kernel keeps energy.
-void conservationLine(const NBodyState& nb) {
-  const NBodyConservationState& c = nb.conservation;
-  if (!c.on) return;
+void conservationLine(const NBodyChoices& choices, const NBodyReadings& readings) {
+  const NBodyConservationReadings& c = readings.conservation;
+  if (!choices.conservation.on) return;
   if (!c.unavailable.empty()) return ImGui::TextDisabled("energy drift: not measured (see Accuracy)");
   if (!c.hasDrift) return ImGui::TextDisabled("energy drift: measuring...");
   ImGui::Text("energy drift %+.2e over %llu steps", c.drift.energy, c.lastStep - c.baselineStep);
@@ -205,17 +203,18 @@ void conservationLine(const NBodyState& nb) {
                 "since the system, its parameters or the kernel last changed. Open Accuracy for the plot and momenta.");
 }
 
-void accuracySection(AppState& state) {
-  NBodyConservationState& c = state.nbody.conservation;
-  ImGui::Checkbox("measure every", &c.on);
+void accuracySection(NBodyChoices& choices, const NBodyReadings& readings) {
+  NBodyConservationChoices& asked = choices.conservation;
+  const NBodyConservationReadings& c = readings.conservation;
+  ImGui::Checkbox("measure every", &asked.on);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  if (ImGui::InputInt("steps", &c.everySteps, 10, 100)) c.everySteps = std::clamp(c.everySteps, 1, 100000);
+  if (ImGui::InputInt("steps", &asked.everySteps, 10, 100)) asked.everySteps = std::clamp(asked.everySteps, 1, 100000);
   if (!c.unavailable.empty()) {
     ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", c.unavailable.c_str());
     return;
   }
-  if (!c.on) return;
+  if (!asked.on) return;
   hintText("computed on the device from every pair of bodies (as costly as a step: keep the interval large for big N), "
            "summed in %s; the last took %.2f ms",
            c.sumsInDouble ? "double precision" : "single precision with Kahan's compensation (no fp64 here)",
@@ -237,9 +236,9 @@ void accuracySection(AppState& state) {
     ImGui::PlotLines("##energy drift", c.energyDrift.data(), static_cast<int>(c.energyDrift.size()), 0, overlay, -span,
                      span, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 5.0f));
   }
-  if (state.nbody.params.damping != 1.0)
+  if (choices.params.damping != 1.0)
     hintText("damping %.5f takes energy out on purpose: the drift measures it as well as the integrator",
-             state.nbody.params.damping);
+             choices.params.damping);
 }
 
 }  // namespace
@@ -247,13 +246,15 @@ void accuracySection(AppState& state) {
 void drawNBodyPanel(AppState& state) {
   if (state.scene != SceneKind::NBody || !state.panels.nbody) return;
   NBodyState& nb = state.nbody;
+  NBodyChoices& choices = nb.choices;
+  const NBodyReadings& readings = nb.readings();
   placePanel(state, "N-body");
   if (!ImGui::Begin("N-body", &state.panels.nbody)) {
     ImGui::End();
     return;
   }
-  const double flops = nb.runningConfig.fp64 ? 30.0 : 20.0;
-  ImGui::Text("%zu bodies   step %llu", nb.runningBodies, nb.steps);
+  const double flops = readings.runningConfig.fp64 ? 30.0 : 20.0;
+  ImGui::Text("%zu bodies   step %llu", readings.runningBodies, readings.steps);
   // How the figures are counted in a tooltip: as a paragraph under them it pushed the
   // work-group controls below the panel's edge at 1024x700.
   char howCounted[320];
@@ -262,27 +263,27 @@ void drawNBodyPanel(AppState& state) {
                 "while GL draws the previous positions, and the GPU shares its time between the two: the time "
                 "includes GL's share (--bench nbody times the kernel alone)",
                 flops);
-  ImGui::Text("%.1f G interactions/s   %.1f GFLOP/s", nb.interactionsPerSecond * 1e-9,
-              nb.interactionsPerSecond * flops * 1e-9);
+  ImGui::Text("%.1f G interactions/s   %.1f GFLOP/s", readings.interactionsPerSecond * 1e-9,
+              readings.interactionsPerSecond * flops * 1e-9);
   if (ImGui::IsItemHovered()) tooltipText(howCounted);
-  ImGui::Text("kernel %.3f ms/step   %.1f steps/s", nb.kernelMs, nb.stepsPerSecond);
+  ImGui::Text("kernel %.3f ms/step   %.1f steps/s", readings.kernelMs, readings.stepsPerSecond);
   if (ImGui::IsItemHovered()) tooltipText(howCounted);
-  conservationLine(nb);
-  if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernelSection(state);
-  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(state);
-  if (ImGui::CollapsingHeader("Drawing")) drawingSection(state);
-  if (ImGui::CollapsingHeader("Accuracy (energy, momentum)")) accuracySection(state);
+  conservationLine(choices, readings);
+  if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernelSection(state, choices, readings);
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(state, choices);
+  if (ImGui::CollapsingHeader("Drawing")) drawingSection(state, choices, readings);
+  if (ImGui::CollapsingHeader("Accuracy (energy, momentum)")) accuracySection(choices, readings);
   if (ImGui::CollapsingHeader("Check, save, load")) {
     if (ImGui::Button("Verify against CPU reference")) state.commands.push(VerifyNBody{});
-    if (!nb.verification.empty()) ImGui::TextWrapped("%s", nb.verification.c_str());
+    if (!readings.verification.empty()) ImGui::TextWrapped("%s", readings.verification.c_str());
     ImGui::InputText("file", nb.statePath, sizeof nb.statePath);
     if (ImGui::Button("Save state")) state.commands.push(SaveNBodyState{});
     ImGui::SameLine();
     if (ImGui::Button("Load state")) state.commands.push(LoadNBodyState{});
   }
-  if (!nb.message.empty()) {
+  if (!readings.message.empty()) {
     ImGui::Separator();
-    ImGui::TextWrapped("%s", nb.message.c_str());
+    ImGui::TextWrapped("%s", readings.message.c_str());
   }
   ImGui::End();
 }

@@ -20,8 +20,9 @@ std::string nbodySplitJoinProblem(const AppState& state, size_t index, size_t di
 }
 
 std::vector<size_t> nbodySplitTicked(const AppState& state, size_t display) {
-  const NBodySplitState& split = state.nbody.split;
-  if (split.requested) return split.requested->empty() ? std::vector<size_t>{display} : *split.requested;
+  const std::optional<std::vector<size_t>>& requested = state.nbody.choices.split.requested;
+  const NBodySplitReadings& split = state.nbody.readings().split;
+  if (requested) return requested->empty() ? std::vector<size_t>{display} : *requested;
   if (!split.preparing.empty()) return split.preparing;  // ticked as asked while it gets ready
   if (split.active()) return split.running;
   return {display};
@@ -30,7 +31,8 @@ std::vector<size_t> nbodySplitTicked(const AppState& state, size_t display) {
 void drawNBodySplitChoice(AppState& state) {
   if (!state.activeDevice || *state.activeDevice >= state.devices.size()) return;
   const size_t display = *state.activeDevice;
-  NBodySplitState& split = state.nbody.split;
+  NBodySplitChoices& asked = state.nbody.choices.split;
+  const NBodySplitReadings& split = state.nbody.readings().split;
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "Devices for N-body");
@@ -52,7 +54,7 @@ void drawNBodySplitChoice(AppState& state) {
   bool all = std::all_of(eligible.begin(), eligible.end(),
                          [&](size_t i) { return std::find(ticked.begin(), ticked.end(), i) != ticked.end(); });
   ImGui::BeginDisabled(eligible.size() < 2);
-  if (ImGui::Checkbox("all##nbody split", &all)) split.requested = all ? eligible : std::vector<size_t>{display};
+  if (ImGui::Checkbox("all##nbody split", &all)) asked.requested = all ? eligible : std::vector<size_t>{display};
   ImGui::EndDisabled();
   for (size_t i = 0; i < state.devices.size(); ++i) {
     const std::string problem = nbodySplitJoinProblem(state, i, display);
@@ -65,7 +67,7 @@ void drawNBodySplitChoice(AppState& state) {
       std::vector<size_t> next;
       for (size_t j : eligible)
         if (j == i ? on : std::find(ticked.begin(), ticked.end(), j) != ticked.end()) next.push_back(j);
-      split.requested = next.empty() ? std::vector<size_t>{display} : next;
+      asked.requested = next.empty() ? std::vector<size_t>{display} : next;
     }
     ImGui::EndDisabled();
     if (!problem.empty()) {
@@ -78,7 +80,7 @@ void drawNBodySplitChoice(AppState& state) {
 }
 
 void drawNBodySplitProfile(const AppState& state) {
-  const NBodySplitState& split = state.nbody.split;
+  const NBodySplitReadings& split = state.nbody.readings().split;
   if (state.scene != SceneKind::NBody || !split.active()) return;
   if (!ImGui::CollapsingHeader("N-body split over devices", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const RunSplit figures = nbodySplitFigures({split.recent.begin(), split.recent.end()});

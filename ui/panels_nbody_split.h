@@ -10,7 +10,7 @@ namespace ks {
 struct AppState;
 
 // The Devices panel's "Devices for N-body": a checkbox per device of the
-// display device's platform and "all"; ticking sets state.nbody.split.requested.
+// display device's platform and "all"; ticking sets state.nbody.choices.split.requested.
 void drawNBodySplitChoice(AppState& state);
 // The Profiler's rows while split: each device's bodies and kernel time, the
 // exchange, the load balance.

@@ -74,7 +74,7 @@ const ImVec4 kWarning(0.95f, 0.65f, 0.25f, 1.0f);
 // so say so and offer the N that keeps it smooth. Always two lines, so that the
 // buttons below stay put while the estimate moves across the limit.
 void launchEstimate(AppState& state) {
-  const NBodyState& nb = state.nbody;
+  const NBodyReadings& nb = state.nbody.readings();
   if (nb.kernelMs <= 0.0 || nb.runningBodies == 0 || state.scene != SceneKind::NBody) return;
   const size_t bodies = sweptBodies(state);
   const double ms = predictedNBodyStepMs(nb.runningBodies, nb.kernelMs, bodies);

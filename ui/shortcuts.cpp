@@ -20,7 +20,7 @@ void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   // popups: it quits only while no panel has the keyboard.
   if (state.headless || io.WantTextInput) return;
   auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
-  NBodyState& nb = state.nbody;
+  NBodyChoices& nb = state.nbody.choices;
   if (!io.WantCaptureKeyboard && pressed(GLFW_KEY_ESCAPE)) requestQuit(state);
   if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
   if (pressed(GLFW_KEY_N) && nb.paused) state.commands.push(StepNBody{});
