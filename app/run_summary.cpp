@@ -6,6 +6,7 @@
 #include "app/kernel_bounds.h"
 #include "app/nbody_split_figures.h"
 #include "app/session.h"
+#include "compute/plain_config_words.h"
 #include "lab/sweep_runs.h"
 
 namespace ks {
@@ -40,7 +41,8 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
               programs.diskHits(), programs.diskCache() ? programs.diskCache()->dir().c_str() : "binary cache off");
   if (state.scene == SceneKind::NBody)
     std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
-                state.nbody.readings().runningBodies, describeNBodyConfig(state.nbody.readings().runningConfig).c_str(),
+                state.nbody.readings().runningBodies,
+                plainConfigurationWords(describeNBodyConfig(state.nbody.readings().runningConfig)).c_str(),
                 state.nbody.readings().steps, state.nbody.readings().kernelMs,
                 state.nbody.readings().interactionsPerSecond * 1e-9);
   if (state.scene == SceneKind::NBody && !state.nbody.readings().particleDrawing.empty())

@@ -1,6 +1,7 @@
 #include "compute/plain_config_words.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <vector>
 
@@ -56,6 +57,32 @@ std::string flagInWords(const std::string& flag) {
   return flag;
 }
 
+// The variants whose ids are shorthand (compute/image_rotate.cpp, image_transpose.cpp,
+// image_histogram.cpp), in words; the others' ids are words already.
+struct PlainVariant {
+  const char* operation;
+  const char* id;
+  const char* words;
+};
+constexpr PlainVariant kPlainVariants[] = {
+    {"rotate", "forward", "forward mapping"},
+    {"rotate", "nearest_local", "nearest from local memory"},
+    {"rotate", "bilinear_local", "bilinear from local memory"},
+    {"rotate", "nearest_image", "nearest through the texture unit"},
+    {"rotate", "bilinear_image", "bilinear through the texture unit"},
+    {"transpose", "tiled_padded", "padded tiles"},
+    {"transpose", "tiled_diagonal", "padded tiles in diagonal order"},
+    {"transpose", "block4x4", "4x4 blocks"},
+    {"transpose", "block4x4_diagonal", "4x4 blocks in diagonal order"},
+    {"transpose", "block4x4_columns", "4x4 blocks column by column"},
+    {"transpose", "block4x16_gray", "4x16 gray blocks"},
+    {"transpose", "block4x16_gray_columns", "4x16 gray blocks column by column"},
+    {"histogram", "subhist_uchar", "byte sub-histograms"},
+    {"histogram", "subhist_flush", "flushed sub-histograms"},
+    {"histogram", "local_atomic", "local atomics"},
+    {"histogram", "local_atomic_fused", "local atomics in one kernel"},
+};
+
 std::vector<std::string> tokensOf(const std::string& name) {
   std::istringstream in(name);
   std::vector<std::string> tokens;
@@ -76,14 +103,49 @@ bool isNBodyName(const std::vector<std::string>& tokens) {
 
 }  // namespace
 
+std::string plainVariantName(const std::string& operation, const std::string& variant) {
+  for (const PlainVariant& v : kPlainVariants)
+    if (operation == v.operation && variant == v.id) return v.words;
+  return variant;
+}
+
+std::string plainVariantName(const std::string& variant) {
+  for (const PlainVariant& v : kPlainVariants)
+    if (variant == v.id) return v.words;
+  return variant;
+}
+
+std::string variantIdsInWords(const std::string& text) {
+  auto inId = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  for (size_t at = 0; at < text.size();) {
+    if (!inId(text[at])) {
+      out += text[at++];
+      continue;
+    }
+    size_t end = at;
+    while (end < text.size() && inId(text[end])) ++end;
+    const std::string word = text.substr(at, end - at);
+    // Only ids no one would take for a word of the sentence ("forward" is one).
+    const bool shorthand = word.find_first_of("_0123456789") != std::string::npos;
+    out += shorthand ? plainVariantName(word) : word;
+    at = end;
+  }
+  return out;
+}
+
 std::string plainConfigurationWords(const std::string& name) {
   const std::vector<std::string> tokens = tokensOf(name);
   const size_t first = settingsStart(tokens);
   if (first == tokens.size()) return name;  // nothing in shorthand ("interop pbo")
   const bool nbody = isNBodyName(tokens);
   std::string head;  // the operation and variant: the words before the first setting
-  for (size_t i = 0; i < first; ++i) head += (head.empty() ? "" : " ") + tokens[i];
   const std::string variant = first > 0 ? tokens[first - 1] : "";
+  // The variant in words; an operation named before it says whose variant it is.
+  const KernelOp* op = first > 1 ? findKernelOp(tokens[first - 2]) : nullptr;
+  for (size_t i = 0; i + 1 < first; ++i) head += (head.empty() ? "" : " ") + tokens[i];
+  if (first > 0)
+    head += (head.empty() ? "" : " ") + (nbody ? variant : op ? plainVariantName(op->name, variant) : plainVariantName(variant));
   if (nbody && !head.empty()) head += " kernel";
   std::vector<std::string> settings;
   bool bracketed = false;  // "(unroll=8 B=2 S=1)": every value of a refused N-body run
@@ -127,7 +189,7 @@ std::string configurationVariantDescription(const std::string& name) {
     if (ops.empty()) ops = {&rotateOp(), &transposeOp(), &histogramOp()};
   }
   for (const KernelOp* op : ops)
-    if (const KernelOpVariant* v = op->variant(variant)) return v->description;
+    if (const KernelOpVariant* v = op->variant(variant)) return variantIdsInWords(v->description);
   return "";
 }
 

@@ -17,7 +17,19 @@ std::string plainConfigurationWords(const std::string& name);
 
 // The long form, for a tooltip: what the name's variant does and where its design
 // comes from, in the words of its descriptor ("AMD's OpenCL University Kit
-// nbody_sim: ..."); empty for a name of no known variant.
+// nbody_sim: ..."), other variants named in it in words; empty for a name of no known variant.
 std::string configurationVariantDescription(const std::string& name);
+
+// A variant's name as people read it ("bilinear through the texture unit" for
+// rotate's bilinear_image, "4x16 gray blocks" for transpose's block4x16_gray); the
+// id itself where it is already plain words ("nearest", "tiled") or unknown. The
+// ids stay in files, settings, the CLI and the records.
+std::string plainVariantName(const std::string& operation, const std::string& variant);
+// The same, for a variant id whose operation is not at hand (a run's name): the
+// first image operation that has it (ids are plain words where two operations share one).
+std::string plainVariantName(const std::string& variant);
+// `text` (a refusal, a chart's label) with each variant id that is not a word
+// ("bilinear_image", "block4x4") in words; the rest as it is.
+std::string variantIdsInWords(const std::string& text);
 
 }  // namespace ks

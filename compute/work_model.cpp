@@ -89,7 +89,9 @@ KernelBound kernelBound(const KernelWork& w, double ms, const MeasuredCeilings& 
       {w.readOnly ? Ceiling::Read : Ceiling::Copy, w.readOnly ? "DRAM read" : "DRAM", w.dramBytes * 1e-9, 1e9},
       {Ceiling::Fp32Mad, "FP32 issue", 2.0 * w.fp32Instructions * 1e-9, 0.5e9},
       {Ceiling::Fp64Mad, "FP64 issue", 2.0 * w.fp64Instructions * 1e-9, 0.5e9},
-      {w.nativeRsqrt ? Ceiling::NativeRsqrt : Ceiling::Rsqrt, w.nativeRsqrt ? "native_rsqrt" : "rsqrt",
+      // The roofline and the Profiler show the label: words, not the OpenCL function's name.
+      {w.nativeRsqrt ? Ceiling::NativeRsqrt : Ceiling::Rsqrt,
+       w.nativeRsqrt ? "fast inverse square root" : "inverse square root",
        w.rsqrtOps * 1e-9, 1e9},
       {Ceiling::LocalBandwidth, "local memory", w.localBytes * 1e-9, 1e9},
       {Ceiling::LocalAtomics, "local atomics", w.localAtomics * 1e-9, 1e9},

@@ -38,7 +38,7 @@ KernelWork rotateWork(const ImageLayout& in, const ImageLayout& out);
 // One resource a kernel uses, against its measured ceiling.
 struct ResourceUse {
   Ceiling ceiling;
-  const char* label;  // "FP32 issue", "DRAM read", "DRAM", "local memory", "local atomics", "rsqrt"
+  const char* label;  // "FP32 issue", "DRAM read", "DRAM", "local memory", "local atomics", "inverse square root"
   double achieved;    // in the ceiling's unit (instructions are counted as 2 flops: the ceiling's MAD rate)
   double limit;       // the ceiling's value
   double fraction() const { return limit > 0.0 ? achieved / limit : 0.0; }

@@ -236,6 +236,11 @@ TEST(App, HeadlessEgl) {
   EXPECT_TRUE(contains(r.out, "frames:    30 in")) << r.describe();
   EXPECT_TRUE(contains(r.out, "rendering: headless")) << r.describe();
   EXPECT_TRUE(contains(r.out, "Mesa surfaceless platform") || contains(r.out, "EGL")) << r.describe();
+  // The summary names the running kernel in words, not in the records' shorthand (issue 22).
+  EXPECT_TRUE(contains(r.out, "bodies, blocked kernel: ") || contains(r.out, "bodies, tiled kernel: ") ||
+              contains(r.out, "bodies, naive kernel: "))
+      << r.describe();
+  EXPECT_FALSE(contains(r.out, " wg=")) << r.describe();
   // --headless asked for it: no "no display" notice
   EXPECT_FALSE(contains(r.err, "no display found")) << r.describe();
   expectRichImage(shot, 640, 480);

@@ -9,10 +9,12 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,7 @@
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "compute/plain_config_words.h"
+#include "app/image_kernel_builds.h"
 #include "ui/style.h"
 #include "imgui_test_context.h"
 
@@ -1072,7 +1075,7 @@ TEST_F(LayoutUi, TheSweepTableSaysConfigurationsInPlainWords) {
   EXPECT_NE(text.find("block of 2x4 pixels"), std::string::npos) << text;
   EXPECT_EQ(sweep.results[0].name, measured.name) << "the record keeps the name files and the tuning cache use";
   EXPECT_EQ(plainConfigurationWords("histogram local_atomic wg=256 copies=8 groups/CU=2 counting R G B"),
-            "histogram local_atomic: work-group 256, 8 histogram copies per group, 2 work-groups per compute unit, "
+            "histogram local atomics: work-group 256, 8 histogram copies per group, 2 work-groups per compute unit, "
             "counting R G B");
   EXPECT_EQ(plainConfigurationWords("blocked wg=256 unroll=8 B=2 S=1 fp32 native_rsqrt"),
             "blocked kernel: 256 work-items per group, tiles of 256 bodies in local memory, inner loop unrolled 8 "
@@ -1093,10 +1096,10 @@ TEST_F(LayoutUi, TheImageLabSaysWhatRunsInPlainWords) {
   const std::string text = panelText([&] { drawImagePanel(state_); });
   for (const char* shorthand : {"wg=", "ppi=", "T=", "rows="})
     EXPECT_EQ(text.find(shorthand), std::string::npos) << shorthand << " in the Image lab:\n" << text;
-  EXPECT_NE(text.find("rotating with bilinear_image: work-group 16x16, a block of 2x4 pixels per work-item"),
+  EXPECT_NE(text.find("rotating with bilinear through the texture unit: work-group 16x16, a block of 2x4 pixels per work-item"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("transposing with tiled_padded: tile 32, 4 rows per work-item, work-group 256"),
+  EXPECT_NE(text.find("transposing with padded tiles: tile 32, 4 rows per work-item, work-group 256"),
             std::string::npos)
       << text;
   EXPECT_EQ(lab.readings().runningRotate, "bilinear_image wg=16x16 ppi=2x4") << "the state keeps the short name";
@@ -1175,6 +1178,133 @@ TEST_F(LayoutUi, TheRunsTableNamesRunsInPlainWords) {
   EXPECT_NE(text.find("blocked kernel: 256 work-items per group"), std::string::npos) << text;
   EXPECT_EQ(text.find("wg=256"), std::string::npos) << text;
   EXPECT_EQ(state_.runs.runs[0].name, r.name);
+}
+
+// The image operations' variant ids with an underscore ("bilinear_image",
+// "block4x16_gray", "local_atomic_fused"): shorthand a person should never read.
+std::vector<std::string> underscoredImageVariantIds() {
+  std::vector<std::string> ids;
+  for (const KernelOp* op : {&rotateOp(), &transposeOp(), &histogramOp()})
+    for (const std::string& id : op->variantNames())
+      if (id.find('_') != std::string::npos) ids.push_back(id);
+  return ids;
+}
+
+// The first underscored variant id in `text`, or "" (an id is a whole word of it).
+std::string underscoredIdIn(const std::string& text) {
+  for (const std::string& id : underscoredImageVariantIds())
+    for (size_t at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
+      const size_t end = at + id.size();
+      const bool endsWord = end == text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
+      const bool startsWord = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+      if (startsWord && endsWord) return id;
+    }
+  return "";
+}
+
+// Every variant id with an underscore has words of its own, without one; the ids
+// stay what files, settings and the CLI use.
+TEST(PlainVariantNames, EveryUnderscoredVariantReadsAsWords) {
+  ASSERT_FALSE(underscoredImageVariantIds().empty());
+  for (const KernelOp* op : {&rotateOp(), &transposeOp(), &histogramOp()})
+    for (const std::string& id : op->variantNames()) {
+      const std::string words = plainVariantName(op->name, id);
+      EXPECT_EQ(words.find('_'), std::string::npos) << op->name << " " << id << ": " << words;
+      EXPECT_EQ(plainVariantName(id), words) << "no id of two image operations reads two ways: " << id;
+    }
+  EXPECT_EQ(plainVariantName("rotate", "bilinear_image"), "bilinear through the texture unit");
+  EXPECT_EQ(plainVariantName("nearest"), "nearest");
+  EXPECT_EQ(plainVariantName("no_such_variant"), "no_such_variant");
+  EXPECT_EQ(plainConfigurationWords("histogram local_atomic_fused wg=256 copies=8"),
+            "histogram local atomics in one kernel: work-group 256, 8 histogram copies per group");
+  EXPECT_EQ(plainConfigurationWords("block4x16_gray T=64 wg=256"), "4x16 gray blocks: tile 64, work-group 256");
+  // Refusals and descriptions name variants by id (the CLI's words); where a person reads them, in words.
+  const std::string refusal = transposeOp().refusal("gray_only", {{"variant", "block4x16_gray"}});
+  EXPECT_EQ(variantIdsInWords(refusal),
+            "the 4x16 gray blocks variant is for gray images (for RGBA, 4x4 blocks already moves 16-byte vectors)");
+  EXPECT_EQ(variantIdsInWords("the forward mapping of local_atomic_fused, not local_atomic_fusedx"),
+            "the forward mapping of local atomics in one kernel, not local_atomic_fusedx");
+  EXPECT_EQ(underscoredIdIn(configurationVariantDescription("block4x16_gray_columns T=64 wg=256")), "");
+}
+
+// What the status bar says is building names the variant in words ("building kernel
+// rotate bilinear_image for ..." was shorthand).
+TEST(PlainVariantNames, TheKernelsBeingBuiltAreNamedInWords) {
+  DeviceDescriptor device;  // no runtime handle: the checks assume what they cannot ask
+  device.deviceVersion = "OpenCL 3.0";
+  device.localMemBytes = 65536;
+  device.maxWorkGroupSize = 1024;
+  device.maxWorkItemSizes = {1024, 1024, 64};
+  device.atomicFenceCapabilities = CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  RotateConfig rotate;
+  rotate.variant = "bilinear_image";
+  rotate.workGroupX = 32;
+  rotate.workGroupY = 8;
+  rotate.pixelsPerItem = 2;
+  rotate.rowsPerItem = 4;
+  HistogramConfig histogram;
+  histogram.variant = "local_atomic_fused";
+  histogram.workGroup = 256;
+  histogram.copies = 8;
+  histogram.groupsPerComputeUnit = 2;
+  TransposeConfig transpose;
+  transpose.variant = "block4x16_gray";
+  transpose.tile = 64;
+  transpose.workGroup = 64;
+  ASSERT_EQ(imageTransposeConfigProblem(transpose, device, 1), "");
+  std::string what;
+  for (const ProgramToBuild& b : imagePipelineBuilds(&rotate, &transpose, &histogram, 1, device)) what += b.what + "; ";
+  EXPECT_NE(what.find("rotate bilinear through the texture unit"), std::string::npos) << what;
+  EXPECT_NE(what.find("transpose 4x16 gray blocks"), std::string::npos) << what;
+  EXPECT_EQ(underscoredIdIn(what), "") << what;
+}
+
+// The image lab, its histogram and the Sweep panel read variants in words: in the
+// combos' boxes, their lists, the running lines and the sweep's check boxes (issue 22).
+TEST_F(LayoutUi, ImageVariantsAreShownInWordsNotIds) {
+  openPicture(state_);
+  ImageLabState& lab = state_.image;
+  stagedReadings(lab).defaultRotate.variant = "bilinear_image";
+  stagedReadings(lab).runningRotate = "bilinear_image wg=16x16 ppi=2x4";
+  lab.choices.transpose = true;
+  lab.choices.transposeVariant = "block4x16_gray";
+  stagedReadings(lab).runningTranspose = "block4x16_gray T=64 wg=256";
+  lab.choices.histogramVariant = "local_atomic_fused";
+  stagedReadings(lab).runningHistogram = "local_atomic_fused wg=256 copies=8 groups/CU=2";
+  for (const ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    const std::string text = panelText([&] {
+      drawImagePanel(state_);
+      drawHistogramPanel(state_);
+    });
+    EXPECT_EQ(underscoredIdIn(text), "") << size.x << "x" << size.y << ":\n" << text;
+    EXPECT_NE(text.find("bilinear through the texture unit"), std::string::npos) << text;
+    EXPECT_NE(text.find("4x16 gray blocks"), std::string::npos) << text;
+    EXPECT_NE(text.find("local atomics in one kernel"), std::string::npos) << text;
+  }
+  EXPECT_EQ(lab.choices.transposeVariant, "block4x16_gray") << "the choice keeps its id (settings.json)";
+  for (const SweepTarget target : {SweepTarget::Rotate, SweepTarget::Transpose, SweepTarget::Histogram}) {
+    state_.runs.showSweep = true;
+    state_.runs.sweep.target = target;
+    resize(1600.0f, 1000.0f);
+    const std::string sweep = panelText([&] { drawSweepPanel(state_); });
+    EXPECT_EQ(underscoredIdIn(sweep), "") << "Sweep panel (" << static_cast<int>(target) << "):\n" << sweep;
+  }
+}
+
+// The statistics tables' headers are words ("lum", "p1", "p99" were shorthand), each
+// explained on hover.
+TEST_F(LayoutUi, TheStatisticsTablesHeadersAreWords) {
+  openPicture(state_);
+  resize(1600.0f, 1000.0f);
+  const std::string text = panelText([&] { drawHistogramPanel(state_); });
+  std::istringstream words(text);
+  for (std::string w; words >> w;)
+    for (const char* shorthand : {"lum", "p1", "p5", "p25", "p75", "p95", "p99"})
+      EXPECT_NE(w, shorthand) << "in the statistics:\n" << text;
+  EXPECT_NE(text.find("percentile"), std::string::npos) << text;
+  EXPECT_NE(text.find("99th"), std::string::npos) << text;
+  EXPECT_NE(text.find("light"), std::string::npos) << text;
 }
 
 // The N-body panel's kernel controls, the ones tweaked live, are in view without

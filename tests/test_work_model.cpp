@@ -86,6 +86,22 @@ TEST(WorkModel, TheBindingCeilingIsTheLargestFraction) {
   EXPECT_NEAR(tb.uses.front().fraction(), 0.8, 1e-9);
 }
 
+// The roofline and the Profiler label each resource in words: "native_rsqrt" (the
+// OpenCL function) was shorthand a user read on the chart (issue 22).
+TEST(WorkModel, TheResourcesAreLabelledInWords) {
+  for (const bool native : {true, false}) {
+    NBodyConfig c;
+    c.nativeRsqrt = native;
+    const KernelBound b = kernelBound(nbodyStepWork(10000, c), 1.0, ceilings());
+    bool rsqrt = false;
+    for (const ResourceUse& u : b.uses) {
+      EXPECT_EQ(std::string(u.label).find('_'), std::string::npos) << u.label;
+      rsqrt = rsqrt || std::string(u.label).find("inverse square root") != std::string::npos;
+    }
+    EXPECT_TRUE(rsqrt) << (native ? "native" : "precise") << ": the rsqrt's use is among the resources";
+  }
+}
+
 TEST(WorkModel, NothingMeasuredBindsNothing) {
   const KernelBound b = kernelBound(nbodyStepWork(100, NBodyConfig{}), 1.0, MeasuredCeilings{});
   EXPECT_EQ(b.binding, -1);

@@ -37,8 +37,9 @@ const DeviceDescriptor* activeDevice(const AppState& state) {
 // `description` (if any) on hover. True when picked.
 bool refusableSelectable(const char* text, bool selected, const std::string& why, const char* description = nullptr) {
   const bool picked = ImGui::Selectable(text, selected, why.empty() ? 0 : ImGuiSelectableFlags_Disabled);
+  // The reasons and descriptions name variants by id (the CLI's words): here, in words.
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && (!why.empty() || description))
-    ImGui::SetTooltip("%s", why.empty() ? description : why.c_str());
+    ImGui::SetTooltip("%s", variantIdsInWords(why.empty() ? description : why).c_str());
   return picked;
 }
 
@@ -50,20 +51,26 @@ bool variantCombo(const char* label, std::string& current, bool isDefault, const
   fitNextItemBesideLabel(label);
   // "(default)" after the name, or before it where the box is too narrow for both: the
   // box cuts the end, and the word stays (a "*" in its place said nothing).
-  std::string preview = isDefault ? current + " (default)" : current;
+  // Variants are shown in words; `current` stays the id that settings and records keep.
+  const std::string currentInWords = plainVariantName(current);
+  std::string preview = isDefault ? currentInWords + " (default)" : currentInWords;
   const float box = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
-  if (isDefault && ImGui::CalcTextSize(preview.c_str()).x > box) preview = "(default) " + current;
+  if (isDefault && ImGui::CalcTextSize(preview.c_str()).x > box) preview = "(default) " + currentInWords;
   bool picked = false;
   if (ImGui::BeginCombo(label, preview.c_str())) {
     for (const auto& v : table) {
-      if (refusableSelectable(v.name, current == v.name, problem(v.name), v.description)) {
+      // "##id": two variants could read alike; the id keeps each row its own.
+      const std::string row = plainVariantName(v.name) + "##" + v.name;
+      if (refusableSelectable(row.c_str(), current == v.name, problem(v.name), v.description)) {
         current = v.name;
         picked = true;
       }
     }
     ImGui::EndCombo();
-  } else if (isDefault && ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%s (default: nothing chosen; it follows the image and the device)", current.c_str());
+  } else if (ImGui::IsItemHovered()) {
+    // The box may cut the words; the whole name, and what the default means.
+    ImGui::SetTooltip(isDefault ? "%s (default: nothing chosen; it follows the image and the device)" : "%s",
+                      currentInWords.c_str());
   }
   return picked;
 }
@@ -305,10 +312,29 @@ void pipelineSection(ImageLabChoices& choices, const ImageLabReadings& readings,
 // One column per channel, one row per statistic, in two tables side by side (the
 // summary, then the percentiles): six rows fit the strip under the picture, where
 // twelve did not, and five channels of narrow numbers fit a column each.
-// A column header: "luminance" would make its column twice as wide as its numbers.
+// A column header: "luminance" would make its column twice as wide as its numbers;
+// "light" is a word, and the header's tooltip says what it is.
 const char* shortChannelName(int imageChannels, int channel) {
   const char* name = histogramChannelName(imageChannels, channel);
-  return std::string_view(name) == "luminance" ? "lum" : name;
+  return std::string_view(name) == "luminance" ? "light" : name;
+}
+
+// What a column header stands for, on hover.
+const char* channelMeaning(const char* name) {
+  const std::string_view n = name;
+  if (n == "R") return "red";
+  if (n == "G") return "green";
+  if (n == "B") return "blue";
+  if (n == "A") return "alpha (opacity)";
+  if (n == "gray") return "the gray level";
+  return "luminance, the brightness the eye sees: (77 R + 150 G + 29 B) / 256";
+}
+
+// The nth percentile's row: "1st", "5th", "25th" (the column is headed "percentile").
+std::string ordinal(int n) {
+  const int lastTwo = n % 100, last = n % 10;
+  const char* suffix = (lastTwo >= 11 && lastTwo <= 13) ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+  return std::to_string(n) + suffix;
 }
 
 // `stacked`: the percentiles under the summary (in a narrow panel), else beside it.
@@ -321,30 +347,45 @@ std::pair<float, float> statisticsTables(const ImageStatistics& stats, bool stac
     std::string name;
     Value value;
     const char* format;  // of a double
+    std::string meaning = {};  // on hover over the row's name
   };
   const std::vector<Row> summary = {
       {"pixels", [](const ChannelStatistics& s) { return double(s.count); }, "%.0f"},
       {"min", [](const ChannelStatistics& s) { return double(s.min); }, "%.0f"},
       {"max", [](const ChannelStatistics& s) { return double(s.max); }, "%.0f"},
       {"mean", [](const ChannelStatistics& s) { return s.mean; }, "%.2f"},
-      {"std dev", [](const ChannelStatistics& s) { return s.stddev; }, "%.2f"},
-      {"median", [](const ChannelStatistics& s) { return double(s.median); }, "%.0f"}};
+      {"std dev", [](const ChannelStatistics& s) { return s.stddev; }, "%.2f",
+       "standard deviation: how far the levels spread from the mean"},
+      {"median", [](const ChannelStatistics& s) { return double(s.median); }, "%.0f",
+       "the level half the pixels are at or below"}};
   std::vector<Row> percentiles;
   for (size_t i = 0; i < kImagePercentiles.size(); ++i)
     if (kImagePercentiles[i] != 50.0)  // the median, in the summary
-      percentiles.push_back({"p" + std::to_string(static_cast<int>(kImagePercentiles[i])),
-                             [i](const ChannelStatistics& s) { return double(s.percentiles[i]); }, "%.0f"});
-  auto table = [&](const char* id, const std::vector<Row>& rows) {
+      percentiles.push_back({ordinal(static_cast<int>(kImagePercentiles[i])),
+                             [i](const ChannelStatistics& s) { return double(s.percentiles[i]); }, "%.0f",
+                             "the level " + std::to_string(static_cast<int>(kImagePercentiles[i])) +
+                                 "% of the pixels are at or below"});
+  // `corner`: the header over the rows' names.
+  auto table = [&](const char* id, const char* corner, const std::vector<Row>& rows) {
     // As wide as the columns: the next table and the bars go beside it.
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
     if (!ImGui::BeginTable(id, channels + 1, flags)) return;
-    ImGui::TableSetupColumn("");
+    bool explained = false;  // a header's or row's own tooltip is up (the table's would replace it)
+    ImGui::TableSetupColumn(corner);
     for (int c = 0; c < channels; ++c) ImGui::TableSetupColumn(shortChannelName(stats.imageChannels, c));
-    ImGui::TableHeadersRow();
+    // The headers one by one, so that each says on hover what its channel is.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int column = 0; column <= channels; ++column) {
+      ImGui::TableSetColumnIndex(column);
+      const char* header = ImGui::TableGetColumnName(column);
+      ImGui::TableHeader(header);
+      if (column > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", channelMeaning(header)), explained = true;
+    }
     for (const Row& row : rows) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::TextUnformatted(row.name.c_str());
+      if (!row.meaning.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.meaning.c_str()), explained = true;
       for (int c = 0; c < channels; ++c) {
         const ChannelStatistics& s = stats.channels[static_cast<size_t>(c)];
         ImGui::TableSetColumnIndex(c + 1);
@@ -355,14 +396,14 @@ std::pair<float, float> statisticsTables(const ImageStatistics& stats, bool stac
       }
     }
     ImGui::EndTable();
-    if (ImGui::IsItemHovered())
+    if (!explained && ImGui::IsItemHovered())
       ImGui::SetTooltip("Computed on the device: a reduction of the bins (count, sum, sum of squares, min, max) and "
                         "a scan of the bins for the median and percentiles (nearest rank). '-': not counted.");
   };
-  table("stats", summary);
+  table("stats", "", summary);
   const float summaryWidth = ImGui::GetItemRectSize().x;
   if (!stacked) ImGui::SameLine();
-  table("percentiles", percentiles);
+  table("percentiles", "percentile", percentiles);
   return {summaryWidth, ImGui::GetItemRectSize().x};
 }
 

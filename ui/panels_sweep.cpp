@@ -61,10 +61,15 @@ void intChoices(const char* label, std::vector<int>& chosen, const std::vector<i
   choices(label, texts, on, [&](size_t i, bool checked) { toggle(chosen, values[i], checked); }, emptyMeansAll);
 }
 
+// Variants by name: each box reads its variant in words, and `chosen` keeps the ids.
 void nameChoices(const char* label, std::vector<std::string>& chosen, const std::vector<std::string>& names) {
   std::vector<bool> on;
-  for (const auto& n : names) on.push_back(std::find(chosen.begin(), chosen.end(), n) != chosen.end());
-  choices(label, names, on, [&](size_t i, bool checked) { toggle(chosen, names[i], checked); }, false);
+  std::vector<std::string> shown;
+  for (const auto& n : names) {
+    on.push_back(std::find(chosen.begin(), chosen.end(), n) != chosen.end());
+    shown.push_back(plainVariantName(n) + "##" + n);
+  }
+  choices(label, shown, on, [&](size_t i, bool checked) { toggle(chosen, names[i], checked); }, false);
 }
 
 const ImVec4 kWarning(0.95f, 0.65f, 0.25f, 1.0f);
@@ -173,7 +178,7 @@ void drawHistogramSweepChoices(SweepUiState& ui) {
     std::string users;
     size_t userCount = 0;
     for (const KernelOpVariant& v : op.variants)
-      if (v.parameter(p.name)) users += (userCount++ ? ", " : "") + v.name;
+      if (v.parameter(p.name)) users += (userCount++ ? ", " : "") + plainVariantName(op.name, v.name);
     if (userCount < op.variants.size()) label += " (" + users + ")";
     intChoices(label.c_str(), ui.histogram.values[p.name], op.parameter(p.name).values, true);
   }
