@@ -203,6 +203,7 @@ struct AppState {
   struct ProgramCacheCounts {
     size_t hits = 0, misses = 0, diskHits = 0, diskMisses = 0;
     std::string diskDir;  // empty: no disk cache
+    std::string diskOffReason;  // why there is none, when not --no-program-cache
   } programCache;
   bool headless = false;
   bool vsync = true;

@@ -37,8 +37,11 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
               seconds > 0 ? state.stats.frames / seconds : 0.0);
   std::printf("  interop:   %s\n", interopPathName(state.interopPath));
   const auto& programs = session.compute().programs();
+  const std::string diskCache = programs.diskCache()              ? programs.diskCache()->dir().string()
+                                : programs.diskOffReason().empty() ? std::string("binary cache off")
+                                                                   : "binary cache off: " + programs.diskOffReason();
   std::printf("  programs:  %zu compiled from source, %zu from the binary cache (%s)\n", programs.misses() - programs.diskHits(),
-              programs.diskHits(), programs.diskCache() ? programs.diskCache()->dir().c_str() : "binary cache off");
+              programs.diskHits(), diskCache.c_str());
   if (state.scene == SceneKind::NBody)
     std::printf("  n-body:    %zu bodies, %s, %llu steps, last step %.3f ms = %.1f G interactions/s\n",
                 state.nbody.readings().runningBodies,

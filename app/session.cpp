@@ -417,7 +417,8 @@ void Session::reloadKernels(const std::vector<std::string>& files, AppState& sta
 void Session::update(AppState& state, double seconds) {
   const ProgramCache& programs = compute_->programs();
   state.programCache = {programs.hits(), programs.misses(), programs.diskHits(), programs.diskMisses(),
-                        programs.diskCache() ? programs.diskCache()->dir().string() : std::string()};
+                        programs.diskCache() ? programs.diskCache()->dir().string() : std::string(),
+                        programs.diskOffReason()};
   ceilings_.step(*compute_, state);
   try {
     scene_->update(state, seconds);

@@ -11,9 +11,16 @@ static void CL_CALLBACK reportContextError(const char* message, const void*, siz
   std::fprintf(stderr, "kernelscope: OpenCL context: %s\n", message);
 }
 
+bool readingBinariesStallsTheDevice(const DeviceDescriptor& device) {
+  // PoCL names its platform this way on every build; its own cache (POCL_CACHE_DIR, on by
+  // default) already keeps built programs, so ours gains little there.
+  return device.platformName == "Portable Computing Language";
+}
+
 ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir,
                                const GlContextHandles& gl,
-                               const std::optional<std::filesystem::path>& programCacheDir)
+                               const std::optional<std::filesystem::path>& programCacheDir,
+                               DiskCacheOnStallingDevices stalling)
     : device_(device), kernelsDir_(std::move(kernelsDir)) {
   cl_int status = CL_SUCCESS;
   cl_device_id id = device.id;
@@ -39,7 +46,9 @@ ComputeContext::ComputeContext(const DeviceDescriptor& device, std::filesystem::
   }
   queue_ = Queue(context_.get(), device.id);
   programs_ = std::make_unique<ProgramCache>(context_.get(), device.id);
-  if (programCacheDir)
+  if (programCacheDir && readingBinariesStallsTheDevice(device) && stalling == DiskCacheOnStallingDevices::Off)
+    programs_->disableDiskCache("PoCL keeps its own cache of built programs");
+  else if (programCacheDir)
     programs_->enableDiskCache(ProgramBinaryCache(*programCacheDir),
                                device.platformName + " " + device.platformVersion + "|" + device.name + "|driver " +
                                    device.driverVersion + "|" + device.deviceVersion);

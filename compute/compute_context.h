@@ -13,14 +13,24 @@
 
 namespace ks {
 
+// Reading a program's binaries on PoCL's CPU devices compiles every kernel of it under a
+// PoCL-wide lock that kernel launches also take: seconds of stalled frames (issue 22).
+bool readingBinariesStallsTheDevice(const DeviceDescriptor& device);
+
+// Whether the on-disk program cache is used where reading binaries stalls the device.
+// Force: tests of the cache code on CI's PoCL.
+enum class DiskCacheOnStallingDevices { Off, Force };
+
 class ComputeContext {
  public:
   // With `gl` naming the current GL context and a device that shares it, the CL
   // context is created for cl_khr_gl_sharing (so every interop path stays open
   // without rebuilding the context); if that fails, a plain context is used.
-  // With `programCacheDir`, program binaries are kept there across runs (see program_binary_cache.h).
+  // With `programCacheDir`, program binaries are kept there across runs (see program_binary_cache.h),
+  // except on devices where reading them stalls the device (unless `stalling` is Force).
   ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir, const GlContextHandles& gl = {},
-                 const std::optional<std::filesystem::path>& programCacheDir = std::nullopt);
+                 const std::optional<std::filesystem::path>& programCacheDir = std::nullopt,
+                 DiskCacheOnStallingDevices stalling = DiskCacheOnStallingDevices::Off);
   // One device of a context that several devices share (compute/device_group.h):
   // its own queue and program cache, no GL sharing.
   ComputeContext(const DeviceDescriptor& device, std::filesystem::path kernelsDir, ContextHandle shared);

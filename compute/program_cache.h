@@ -57,6 +57,9 @@ class ProgramCache {
   // driver version, so that a driver update or another device never loads a stale binary.
   void enableDiskCache(ProgramBinaryCache disk, std::string deviceIdentity);
   const std::optional<ProgramBinaryCache>& diskCache() const { return disk_; }
+  // No disk cache, and why in words users read (shown where the disk cache's state is).
+  void disableDiskCache(std::string why) { disk_.reset(); diskOffReason_ = std::move(why); }
+  const std::string& diskOffReason() const { return diskOffReason_; }
 
   // Returns the cached build for this source and options, or builds it. A failed
   // build comes back with its log and is not cached, so a fixed file builds again.
@@ -113,6 +116,7 @@ class ProgramCache {
   std::map<std::string, std::shared_ptr<const ProgramBuild>> failures_;
   size_t hits_ = 0, misses_ = 0, diskHits_ = 0, diskMisses_ = 0;
   std::optional<ProgramBinaryCache> disk_;
+  std::string diskOffReason_;
   std::string deviceIdentity_;
   std::vector<std::string> diskMessages_;
   std::map<std::string, size_t> requests_;

@@ -313,9 +313,19 @@ TEST_F(HotReloadTest, TheSessionKeepsBinariesInItsCacheDirectory) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while ((programs.pending() > 0 || state_.ceilings.measuring) && std::chrono::steady_clock::now() < deadline) frame();
   frame();
-  EXPECT_GT(programs.diskMisses(), 0u);
   size_t files = 0;
-  for (const auto& entry : fs::directory_iterator(dir_ / "program-cache")) files += entry.path().extension() == ".bin";
+  std::error_code noDirectory;  // no entry written: the directory may not exist
+  for (const auto& entry : fs::directory_iterator(dir_ / "program-cache", noDirectory))
+    files += entry.path().extension() == ".bin";
+  if (readingBinariesStallsTheDevice(session_->compute().device())) {
+    // Issue 22: on PoCL the session keeps no binaries (reading them stalls the device) and says why.
+    EXPECT_FALSE(programs.diskCache());
+    EXPECT_EQ(state_.programCache.diskOffReason, "PoCL keeps its own cache of built programs");
+    EXPECT_EQ(programs.diskMisses(), 0u);
+    EXPECT_EQ(files, 0u);
+    return;
+  }
+  EXPECT_GT(programs.diskMisses(), 0u);
   EXPECT_EQ(files, programs.diskMisses()) << "one entry per program compiled from source";
   EXPECT_FALSE(logHas(state_, "program cache:")) << logText(state_);
 }

@@ -121,9 +121,10 @@ class DiskProgramCacheTest : public ::testing::Test {
   }
 
   // A fresh context and in-memory cache on the same disk directory: a new run of the app.
+  // Forced on, so that the cache code is tested on CI's PoCL too (where the app leaves it off).
   std::unique_ptr<ComputeContext> newRun() {
     return std::make_unique<ComputeContext>(device_, fs::path(KERNELSCOPE_SOURCE_KERNELS_DIR), GlContextHandles{},
-                                            dir_.path());
+                                            dir_.path(), DiskCacheOnStallingDevices::Force);
   }
 
   std::vector<cl_int> runFill(ComputeContext& compute, const ProgramBuild& build, size_t n) {
@@ -139,6 +140,29 @@ class DiskProgramCacheTest : public ::testing::Test {
   DeviceDescriptor device_;
   test::TempDir dir_;
 };
+
+// Issue 22: reading binaries on PoCL compiles every kernel under a lock that kernel launches
+// take, so the app's context (not forced) keeps no disk cache there and reads no binary.
+TEST(DiskProgramCachePolicy, OnlyPoclCountsAsStalling) {
+  DeviceDescriptor device;
+  device.platformName = "Portable Computing Language";
+  EXPECT_TRUE(readingBinariesStallsTheDevice(device));
+  device.platformName = "NVIDIA CUDA";
+  EXPECT_FALSE(readingBinariesStallsTheDevice(device));
+}
+
+TEST_F(DiskProgramCacheTest, OffOnPoclUnlessForcedAndSaysWhy) {
+  if (!readingBinariesStallsTheDevice(device_)) GTEST_SKIP() << "the device is not PoCL: " << device_.platformName;
+  ComputeContext compute(device_, fs::path(KERNELSCOPE_SOURCE_KERNELS_DIR), GlContextHandles{}, dir_.path());
+  EXPECT_FALSE(compute.programs().diskCache());
+  EXPECT_EQ(compute.programs().diskOffReason(), "PoCL keeps its own cache of built programs");
+  auto built = compute.programs().get("value.cl", kValueSource, "-DVALUE=4");
+  ASSERT_TRUE(built->ok()) << built->error << "\n" << built->log;
+  EXPECT_FALSE(built->fromDisk);
+  EXPECT_EQ(compute.programs().diskMisses(), 0u);
+  EXPECT_EQ(binFiles(dir_.path()), 0u) << "no binary was read or written";
+  EXPECT_TRUE(newRun()->programs().diskCache()) << "forced on, the cache is there";
+}
 
 TEST_F(DiskProgramCacheTest, MissThenHitInASecondRun) {
   auto first = newRun();

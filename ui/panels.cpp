@@ -395,7 +395,9 @@ void drawBuildLogPanel(AppState& state) {
   if (ImGui::Begin("Build log", &state.panels.buildLog)) {
     hintText("kernels/ is watched: a saved .cl file rebuilds; a failed build keeps the running program");
     const auto& pc = state.programCache;
-    if (pc.diskDir.empty())
+    if (pc.diskDir.empty() && !pc.diskOffReason.empty())
+      ImGui::TextDisabled("binary cache off: %s", pc.diskOffReason.c_str());
+    else if (pc.diskDir.empty())
       ImGui::TextDisabled("binary cache off (--no-program-cache)");
     else
       hintText("binary cache %s: %zu loaded, %zu compiled", pc.diskDir.c_str(), pc.diskHits, pc.diskMisses);

@@ -327,6 +327,7 @@ void drawProfilerPanel(AppState& state) {
       const auto& pc = state.programCache;
       hintText("programs: %zu memory hits, %zu misses; binary cache: %zu hits, %zu compiled%s%s", pc.hits, pc.misses,
                pc.diskHits, pc.diskMisses, pc.diskDir.empty() ? " (off)" : " in ", pc.diskDir.c_str());
+      if (!pc.diskOffReason.empty()) hintText("binary cache off: %s", pc.diskOffReason.c_str());
     }
   }
   ImGui::End();
