@@ -102,10 +102,6 @@ class ImageLabState {
   const ImageLabReadings& readings() const { return readings_; }
   using View = ImageLabChoices::View;
   // opening files
-  // Where the image lab enqueues its runs: a worker thread (true) or the frame loop
-  // (false). Unset: a worker on CPU devices (app/image_scene.cpp says why). Tests set
-  // it to run the frame loop's path on a CPU device.
-  std::optional<bool> runsOnWorker;
   std::vector<std::string> openRequests;  // drop, File > Open, command line: handled between frames
   // Several files dropped or named at once: the set the lab steps through, and which is open.
   std::vector<std::string> fileSet;

@@ -106,6 +106,10 @@ struct AppOptions {
   bool vsync = true;
   double panelsPerSecond = PanelPacing::kDefaultPerSecond;  // --panel-rate; 0: every frame
   std::optional<InteropPath> interop;
+  // Where the image lab enqueues its runs: a worker thread (true) or the frame loop
+  // (false). Unset: a worker on CPU devices (app/image_scene.cpp says why). No
+  // command-line option: tests set it to run the frame loop's path on a CPU device.
+  std::optional<bool> imageRunsOnWorker;
   std::string scene;  // nbody (default), julia or image (the default when an image is given)
   // Positional: the first opens in the image lab; the rest are ignored, and the lab says
   // how many. The image batch processes every one.

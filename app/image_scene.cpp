@@ -70,7 +70,8 @@ std::string resultSizeProblem(const ImageLayout& result, const ImageLimits& limi
 
 }  // namespace
 
-ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state)
+ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
+                       std::optional<bool> runsOnWorker)
     : compute_(compute),
       defaults_{defaultsFor(compute.device(), 1), defaultsFor(compute.device(), 4)},
       maxImage2d_(deviceMaxImage2d(compute.device())),
@@ -91,7 +92,7 @@ ImageScene::ImageScene(ComputeContext& compute, InteropBackend& interop, AppStat
   // there the runs stay in the frame loop, queued in order with the interop
   // hand-overs (gl-sharing and external memory acquire and release on the same
   // queue), double-buffered as before, so nothing changes in their order or speed.
-  if (state.image.runsOnWorker.value_or(compute.device().kind == DeviceKind::Cpu))
+  if (runsOnWorker.value_or(compute.device().kind == DeviceKind::Cpu))
     runs_ = std::make_unique<BackgroundRuns>(compute.context(), compute.device().id);
   ImageLabState& lab = state.image;
   // An image that is open, or was being opened, carries over a device switch: it is

@@ -33,7 +33,9 @@ class ImageLabState;
 
 class ImageScene final : public Scene {
  public:
-  ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state);
+  // runsOnWorker: AppOptions::imageRunsOnWorker (unset: a worker on CPU devices).
+  ImageScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
+             std::optional<bool> runsOnWorker = std::nullopt);
   ~ImageScene() override;
   void rebindInterop(InteropBackend& interop) override;
   void reloadKernels(AppState& state) override;

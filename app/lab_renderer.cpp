@@ -56,7 +56,7 @@ void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
     if (!image.hasPicture()) image.finishUpdates();  // the first frame of a picture: nothing older to show
     if (!image.hasPicture()) return;
     if (!self.quad_) self.quad_ = std::make_unique<ImageQuad>();
-    self.quad_->draw(image.texture(), image.width(), image.height(), image.levelCount(),
+    self.quad_->draw(image.texture(), image.levels(),
                      image.view() == TextureView::Smooth, rect);
     image.drawnByGl();
   } else if (self.histogram_) {

@@ -70,7 +70,7 @@ void PatternScene::draw(AppState&, int viewportW, int viewportH) {
   // Largest centred square that fits the viewport.
   const float side = static_cast<float>(std::min(viewportW, viewportH));
   if (!image_->hasPicture()) image_->finishUpdates();  // the first frame: nothing else to show
-  quad_.draw(image_->texture(), size_, size_, image_->levelCount(), true,
+  quad_.draw(image_->texture(), image_->levels(), true,
              {(viewportW - side) * 0.5f, (viewportH - side) * 0.5f, side, side, viewportW, viewportH});
   image_->drawnByGl();
 }

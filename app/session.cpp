@@ -135,7 +135,8 @@ Session::Session(DeviceCatalog catalog, const AppOptions& options, const Setting
       kernelWatcher_(kernelsDir_),
       lastKernelPoll_(std::chrono::steady_clock::now()),
       gl_(surface.glHandles()),
-      wantedInterop_(options.interop) {
+      wantedInterop_(options.interop),
+      imageRunsOnWorker_(options.imageRunsOnWorker) {
   StartDevice start = chooseStartDevice(std::move(catalog), options, settings, gl_);
   for (const auto& note : start.notes) state.report(note);
   state.devices = std::move(start.devices);
@@ -182,7 +183,7 @@ std::unique_ptr<Scene> Session::makeScene(SceneKind kind, ComputeContext& comput
                                           AppState& state, std::optional<NBodySystem> carry) {
   try {
     if (kind == SceneKind::Julia) return std::make_unique<PatternScene>(compute, interop, state.pattern.size);
-    if (kind == SceneKind::Image) return std::make_unique<ImageScene>(compute, interop, state);
+    if (kind == SceneKind::Image) return std::make_unique<ImageScene>(compute, interop, state, imageRunsOnWorker_);
     return std::make_unique<NBodyScene>(compute, interop, state, std::move(carry));
   } catch (const ProgramBuildError& e) {
     state.buildFailures.push_back(

@@ -41,23 +41,40 @@ void drawBufferTextureQuad(const ShaderProgram& program, const VertexArray& vao,
   glCheck(what);
 }
 
-PictureFilter choosePictureFilter(int pictureW, int pictureH, int levels, bool smooth, double drawnWidth,
+std::vector<PictureLevel> pictureLevels(int width, int height, bool withSmaller) {
+  std::vector<PictureLevel> levels{{width, height, 0}};
+  if (withSmaller)
+    while (levels.back().width > 1 || levels.back().height > 1) {
+      const PictureLevel& last = levels.back();
+      levels.push_back({std::max(1, last.width / 2), std::max(1, last.height / 2),
+                        last.offset + static_cast<size_t>(last.width) * static_cast<size_t>(last.height)});
+    }
+  return levels;
+}
+
+size_t pictureTexels(const std::vector<PictureLevel>& levels) {
+  if (levels.empty()) return 0;
+  return levels.back().offset + static_cast<size_t>(levels.back().width) * static_cast<size_t>(levels.back().height);
+}
+
+PictureFilter choosePictureFilter(const std::vector<PictureLevel>& levels, bool smooth, double drawnWidth,
                                   double drawnHeight) {
   PictureFilter f;
-  f.levelWidth = std::max(pictureW, 1);
-  f.levelHeight = std::max(pictureH, 1);
+  if (levels.empty()) return f;
+  const PictureLevel& full = levels.front();
+  f.levelWidth = full.width;
+  f.levelHeight = full.height;
   if (drawnWidth <= 0.0 || drawnHeight <= 0.0) return f;
   // Level-0 texels one fragment spans, as fwidth(uv * size) in the fragment shader.
-  double footX = f.levelWidth / drawnWidth, footY = f.levelHeight / drawnHeight;
+  double footX = full.width / drawnWidth, footY = full.height / drawnHeight;
   const double widest = std::max({footX, footY, 1.0});
-  f.level = std::clamp(static_cast<int>(std::floor(std::log2(widest))), 0, std::max(levels, 1) - 1);
-  for (int k = 0; k < f.level; ++k) {
-    f.levelOffset += static_cast<long long>(f.levelWidth) * f.levelHeight;
-    f.levelWidth = std::max(f.levelWidth / 2, 1);
-    f.levelHeight = std::max(f.levelHeight / 2, 1);
-  }
-  footX *= static_cast<double>(f.levelWidth) / std::max(pictureW, 1);
-  footY *= static_cast<double>(f.levelHeight) / std::max(pictureH, 1);
+  f.level = std::clamp(static_cast<int>(std::floor(std::log2(widest))), 0, static_cast<int>(levels.size()) - 1);
+  const PictureLevel& chosen = levels[static_cast<size_t>(f.level)];
+  f.levelWidth = chosen.width;
+  f.levelHeight = chosen.height;
+  f.levelOffset = chosen.offset;
+  footX *= static_cast<double>(chosen.width) / full.width;
+  footY *= static_cast<double>(chosen.height) / full.height;
   if (footX <= 1.0 && footY <= 1.0) {
     f.mode = smooth && f.level == 0 ? PictureFilter::Bilinear : PictureFilter::Nearest;
     return f;
@@ -71,14 +88,14 @@ PictureFilter choosePictureFilter(int pictureW, int pictureH, int levels, bool s
   return f;
 }
 
-void ImageQuad::draw(GLuint bufferTexture, int pictureW, int pictureH, int levels, bool smooth,
+void ImageQuad::draw(GLuint bufferTexture, const std::vector<PictureLevel>& levels, bool smooth,
                      const PictureRect& r) const {
   if (r.viewportW <= 0 || r.viewportH <= 0) return;
   // The rectangle in the framebuffer's pixels (the viewport may be larger than the
   // units `r` is given in: a HiDPI framebuffer).
   GLint viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_VIEWPORT, viewport);
-  const PictureFilter f = choosePictureFilter(pictureW, pictureH, levels, smooth,
+  const PictureFilter f = choosePictureFilter(levels, smooth,
                                               static_cast<double>(r.w) * viewport[2] / r.viewportW,
                                               static_cast<double>(r.h) * viewport[3] / r.viewportH);
   drawBufferTextureQuad(program_, vao_, rectLocation_, bufferTexture, r, [&] {

@@ -3,7 +3,9 @@
 // row after row: what kernels wrote) into a rectangle of the current framebuffer.
 #include <glad/gl.h>
 
+#include <cstddef>
 #include <functional>
+#include <vector>
 
 #include "render/gl_objects.h"
 
@@ -22,6 +24,18 @@ void drawBufferTextureQuad(const ShaderProgram& program, const VertexArray& vao,
                            GLuint bufferTexture, const PictureRect& rect, const std::function<void()>& uniforms,
                            const char* what);
 
+// One level of a picture's buffer: its size and where it starts, in texels.
+struct PictureLevel {
+  int width, height;
+  size_t offset;
+};
+// The levels of a W x H picture as shaders/picture.frag reads them: level 0 alone,
+// or (withSmaller) each next level half the one before, down to 1x1, stored one
+// after another as mipmaps are. Sizes must be positive.
+std::vector<PictureLevel> pictureLevels(int width, int height, bool withSmaller);
+// Texels the levels take in the buffer, all of them.
+size_t pictureTexels(const std::vector<PictureLevel>& levels);
+
 // How a picture drawn over a rectangle is sampled: the same for every fragment of
 // an axis-aligned rectangle, so chosen once per draw. The level whose texels are
 // about a fragment (what a mipmap's LOD picks); nearest or bilinear where a texel
@@ -29,24 +43,24 @@ void drawBufferTextureQuad(const ShaderProgram& program, const VertexArray& vao,
 struct PictureFilter {
   enum Mode { Nearest = 0, Bilinear = 1, Box = 2 };
   int level = 0;
-  int levelWidth = 1, levelHeight = 1;
-  long long levelOffset = 0;  // texels before the level in the buffer
+  int levelWidth = 1, levelHeight = 1;  // the chosen level's, from the picture's levels
+  size_t levelOffset = 0;
   Mode mode = Nearest;
   int samplesX = 1, samplesY = 1;          // Box
   float boxWidth = 1.0f, boxHeight = 1.0f;  // Box: the fragment's footprint in the level's texels
 };
-// `drawnWidth` x `drawnHeight`: the rectangle in framebuffer pixels.
-PictureFilter choosePictureFilter(int pictureW, int pictureH, int levels, bool smooth, double drawnWidth,
+// `levels`: the picture's (pictureLevels); `drawnWidth` x `drawnHeight`: the
+// rectangle in framebuffer pixels.
+PictureFilter choosePictureFilter(const std::vector<PictureLevel>& levels, bool smooth, double drawnWidth,
                                   double drawnHeight);
 
 class ImageQuad {
  public:
   ImageQuad();
-  // `levels`: how many levels the buffer holds, each half the one before and
-  // stored after it (1: level 0 only). smooth: bilinear where magnified (else
-  // nearest texels); shrunk pictures are drawn from the level that fits, box-
-  // filtered. Blending is left as the caller set it.
-  void draw(GLuint bufferTexture, int pictureW, int pictureH, int levels, bool smooth, const PictureRect& rect) const;
+  // `levels`: those the buffer holds (pictureLevels). smooth: bilinear where
+  // magnified (else nearest texels); shrunk pictures are drawn from the level that
+  // fits, box-filtered. Blending is left as the caller set it.
+  void draw(GLuint bufferTexture, const std::vector<PictureLevel>& levels, bool smooth, const PictureRect& rect) const;
 
  private:
   ShaderProgram program_;

@@ -460,8 +460,12 @@ namespace {
 // CI's CPU devices never take on their own. That path, run on each CPU device: a
 // picture spinning for many frames, then the result at the last angle is the CPU
 // reference's and so is its histogram.
-TEST_F(ImageBackgroundRunsTest, FrameLoopRunsGiveTheReferenceResult) {
-  state_.image.runsOnWorker = false;
+class ImageFrameLoopRunsTest : public ImageBackgroundRunsTest {
+ protected:
+  void configure() override { options_.imageRunsOnWorker = false; }
+};
+
+TEST_F(ImageFrameLoopRunsTest, FrameLoopRunsGiveTheReferenceResult) {
   state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilSwitched();
   onEachCpuDevice([&] {

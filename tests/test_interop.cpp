@@ -211,19 +211,19 @@ TEST_F(InteropTest, PicturesDrawnFromTheirBuffersMatchTheTexturePathPixelForPixe
 // fragment shader once chose it per fragment: every branch.
 TEST(PictureFilterChoice, LevelAndFilterFollowTheFootprint) {
   // 1:1 and magnified: level 0, nearest (Pixels) or bilinear (Smooth).
-  PictureFilter f = choosePictureFilter(64, 48, 7, false, 64, 48);
+  PictureFilter f = choosePictureFilter(pictureLevels(64, 48, true), false, 64, 48);
   EXPECT_EQ(f.level, 0);
   EXPECT_EQ(f.mode, PictureFilter::Nearest);
-  EXPECT_EQ(choosePictureFilter(9, 7, 1, true, 36, 28).mode, PictureFilter::Bilinear);
+  EXPECT_EQ(choosePictureFilter(pictureLevels(9, 7, false), true, 36, 28).mode, PictureFilter::Bilinear);
   // Shrunk by 2: level 1 exactly covers a fragment, drawn nearest (the mipmap level itself).
-  f = choosePictureFilter(64, 48, 7, true, 32, 24);
+  f = choosePictureFilter(pictureLevels(64, 48, true), true, 32, 24);
   EXPECT_EQ(f.level, 1);
   EXPECT_EQ(f.levelWidth, 32);
   EXPECT_EQ(f.levelHeight, 24);
-  EXPECT_EQ(f.levelOffset, 64 * 48);
+  EXPECT_EQ(f.levelOffset, size_t{64 * 48});
   EXPECT_EQ(f.mode, PictureFilter::Nearest);
   // Shrunk by 3: level 1, 1.5 of its texels a fragment, the mean of 2 x 2 samples.
-  f = choosePictureFilter(60, 48, 7, false, 20, 16);
+  f = choosePictureFilter(pictureLevels(60, 48, true), false, 20, 16);
   EXPECT_EQ(f.level, 1);
   EXPECT_EQ(f.mode, PictureFilter::Box);
   EXPECT_FLOAT_EQ(f.boxWidth, 1.5f);
@@ -232,12 +232,12 @@ TEST(PictureFilterChoice, LevelAndFilterFollowTheFootprint) {
   EXPECT_EQ(f.samplesY, 2);
   // Shrunk along one axis only: the level follows the wider footprint (8 texels down
   // = one of level 3; across, an eighth of one: nearest).
-  f = choosePictureFilter(64, 48, 7, false, 64, 6);
+  f = choosePictureFilter(pictureLevels(64, 48, true), false, 64, 6);
   EXPECT_EQ(f.level, 3);
-  EXPECT_EQ(f.levelOffset, 64 * 48 + 32 * 24 + 16 * 12);
+  EXPECT_EQ(f.levelOffset, size_t{64 * 48 + 32 * 24 + 16 * 12});
   EXPECT_EQ(f.mode, PictureFilter::Nearest);
   // ... and 12 down: level 3, 1.5 of its texels down, one sample across.
-  f = choosePictureFilter(64, 48, 7, false, 64, 4);
+  f = choosePictureFilter(pictureLevels(64, 48, true), false, 64, 4);
   EXPECT_EQ(f.level, 3);
   EXPECT_EQ(f.mode, PictureFilter::Box);
   EXPECT_FLOAT_EQ(f.boxWidth, 1.0f);
@@ -245,14 +245,14 @@ TEST(PictureFilterChoice, LevelAndFilterFollowTheFootprint) {
   EXPECT_EQ(f.samplesX, 1);
   EXPECT_EQ(f.samplesY, 2);
   // No smaller level (a Smooth picture): level 0, at most 16 x 16 samples.
-  f = choosePictureFilter(4000, 100, 1, true, 100, 100);
+  f = choosePictureFilter(pictureLevels(4000, 100, false), true, 100, 100);
   EXPECT_EQ(f.level, 0);
   EXPECT_EQ(f.mode, PictureFilter::Box);
   EXPECT_FLOAT_EQ(f.boxWidth, 40.0f);
   EXPECT_EQ(f.samplesX, 16);
   EXPECT_EQ(f.samplesY, 1);
   // The smallest level is as far as it goes.
-  f = choosePictureFilter(64, 48, 7, false, 0.25, 0.25);
+  f = choosePictureFilter(pictureLevels(64, 48, true), false, 0.25, 0.25);
   EXPECT_EQ(f.level, 6);
   EXPECT_EQ(f.levelWidth, 1);
   EXPECT_EQ(f.levelHeight, 1);

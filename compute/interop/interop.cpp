@@ -175,16 +175,10 @@ void SharedBufferPair::drawnByGl() {
   if (SharedBuffer* buffer = shown()) buffer->drawnByGl();
 }
 
-std::vector<SharedImage::Level> SharedImage::levelsOf(int width, int height, TextureView view) {
+std::vector<PictureLevel> SharedImage::levelsOf(int width, int height, TextureView view) {
   if (width <= 0 || height <= 0) throw InteropError("picture size must be positive");
-  std::vector<Level> levels{{width, height, 0}};
-  if (view == TextureView::Pixels)
-    while (levels.back().width > 1 || levels.back().height > 1) {
-      const Level& last = levels.back();
-      levels.push_back({std::max(1, last.width / 2), std::max(1, last.height / 2),
-                        last.offset + static_cast<size_t>(last.width) * static_cast<size_t>(last.height)});
-    }
-  const size_t texels = levels.back().offset + static_cast<size_t>(levels.back().width) * levels.back().height;
+  std::vector<PictureLevel> levels = pictureLevels(width, height, view == TextureView::Pixels);
+  const size_t texels = pictureTexels(levels);
   const int64_t limit = maxSharedImagePixels();
   if (static_cast<int64_t>(texels) > limit)
     throw InteropError("a " + std::to_string(width) + "x" + std::to_string(height) + " picture needs " +
@@ -199,7 +193,7 @@ SharedImage::SharedImage(InteropBackend& backend, int width, int height, Texture
       height_(height),
       view_(view),
       levels_(levelsOf(width, height, view)),
-      buffers_(backend, (levels_.back().offset + static_cast<size_t>(levels_.back().width) * levels_.back().height) * 4) {}
+      buffers_(backend, pictureTexels(levels_) * 4) {}
 
 SharedImage::~SharedImage() {
   for (GLuint texture : textures_)

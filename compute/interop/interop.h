@@ -19,6 +19,7 @@
 #include "compute/cl_objects.h"
 #include "compute/interop/interop_path.h"
 #include "core/error.h"
+#include "render/image_quad.h"  // PictureLevel: the level chain the display shader reads
 
 namespace ks {
 
@@ -167,6 +168,7 @@ class SharedImage {
   int height() const { return height_; }
   TextureView view() const { return view_; }
   // Level k: its size and where it starts in the buffer, in texels (level 0 at 0).
+  const std::vector<PictureLevel>& levels() const { return levels_; }
   int levelCount() const { return static_cast<int>(levels_.size()); }
   int levelWidth(int k) const { return levels_[static_cast<size_t>(k)].width; }
   int levelHeight(int k) const { return levels_[static_cast<size_t>(k)].height; }
@@ -187,14 +189,10 @@ class SharedImage {
   const InteropTimings& timings() const { return buffers_.timings(); }
 
  private:
-  struct Level {
-    int width, height;
-    size_t offset;
-  };
-  static std::vector<Level> levelsOf(int width, int height, TextureView view);
+  static std::vector<PictureLevel> levelsOf(int width, int height, TextureView view);
   int width_, height_;
   TextureView view_;
-  std::vector<Level> levels_;
+  std::vector<PictureLevel> levels_;
   SharedBufferPair buffers_;
   std::array<GLuint, 2> textures_{};  // one per buffer, made with it
 };

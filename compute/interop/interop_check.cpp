@@ -82,7 +82,7 @@ size_t InteropChecker::countShownMismatches(const SharedImage& image, uint32_t s
 std::vector<uint8_t> drawSharedImage(const SharedImage& image, bool smooth, int width, int height) {
   return drawOffscreen(width, height, [&] {
     const ImageQuad quad;
-    quad.draw(image.texture(), image.width(), image.height(), image.levelCount(), smooth,
+    quad.draw(image.texture(), image.levels(), smooth,
               {0.0f, 0.0f, static_cast<float>(width), static_cast<float>(height), width, height});
   });
 }
