@@ -153,6 +153,9 @@ struct LayoutState {
   // The last frame's display size and Tab, to see a change.
   float displayWidth = 0.0f, displayHeight = 0.0f;
   bool panelsWereHidden = false;
+  // A popup (menu, combo list) was open at the last frame's shortcuts: ImGui closes it on
+  // Esc before the shortcuts see the key, and that Esc must not quit too.
+  bool popupWasOpen = false;
 };
 
 // The switches the session has taken from the command queue and not yet done (a

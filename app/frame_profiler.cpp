@@ -191,4 +191,11 @@ std::string describeStageMedians(const FrameProfiler& profiler) {
   return text + part;
 }
 
+std::string describeFrameBreakdown(const FrameProfiler& profiler) {
+  const FrameProfiler::Series* frame = profiler.find("frame");
+  const size_t measured = frame ? frame->samples.size() : 0;
+  const std::string frames = measured == 1 ? "the 1 frame measured" : "the last " + std::to_string(measured) + " frames";
+  return "frame breakdown (medians over " + frames + ", ms): " + describeStageMedians(profiler);
+}
+
 }  // namespace ks

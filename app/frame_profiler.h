@@ -116,5 +116,8 @@ void recordFrame(AppState& state);
 // "frame 3.10 = input 0.01 + update 0.20 + ... ; GPU: kernels 2.9, render 0.3": the
 // median of each stage's series, for the headless summary.
 std::string describeStageMedians(const FrameProfiler& profiler);
+// "frame breakdown (medians over the last 5 frames, ms): ...": the summary's line, counting
+// the frames actually measured (a 5-frame run has 5, not the window's 240).
+std::string describeFrameBreakdown(const FrameProfiler& profiler);
 
 }  // namespace ks

@@ -62,8 +62,7 @@ void printRunSummary(const AppState& state, const Session& session, const AppOpt
   std::printf("  last kernel run: kernels %.3f ms, acquire %.3f, release %.3f, copy %.3f; last frame: render %.3f ms\n",
               state.breakdown.kernelMs, state.breakdown.acquireMs, state.breakdown.releaseMs, state.breakdown.copyMs,
               state.breakdown.renderMs);
-  std::printf("  frame breakdown (medians over the last %zu frames, ms): %s\n", state.profiler.window(),
-              describeStageMedians(state.profiler).c_str());
+  std::printf("  %s\n", describeFrameBreakdown(state.profiler).c_str());
   if (state.panelsPerSecond > 0.0)
     std::printf("  panels:    built at most %g times a second (--panel-rate); frames in between draw them as last "
                 "built, so their UI stage is near 0\n",

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -191,6 +193,41 @@ std::string configurationVariantDescription(const std::string& name) {
   for (const KernelOp* op : ops)
     if (const KernelOpVariant* v = op->variant(variant)) return variantIdsInWords(v->description);
   return "";
+}
+
+namespace {
+
+// The parameters recorded as 1 or 0 (app/run_recorder.cpp, lab/sweep_runs.cpp).
+bool isSwitch(const std::string& key) {
+  for (const char* k : {"vsync", "native_rsqrt", "fast_math", "ftz", "padded", "expand"})
+    if (key == k) return true;
+  return false;
+}
+
+// "30.000000" as "30", "12.500000" as "12.5": at most two decimals, no trailing zeros.
+std::string shortNumber(const std::string& value) {
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  if (end == value.c_str() || *end != '\0') return value;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", v);
+  std::string out = text;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out == "-0" ? "0" : out;
+}
+
+}  // namespace
+
+std::string plainParameterWords(const std::string& key, const std::string& value) {
+  std::string words = key;  // "steps_per_frame" as words; the record keeps its keys
+  std::replace(words.begin(), words.end(), '_', ' ');
+  if (isSwitch(key) && (value == "1" || value == "0")) return words + (value == "1" ? " on" : " off");
+  if (key == "angle") return "angle " + shortNumber(value) + "\u00b0";
+  // The image lab's operations name their running variant (or "off").
+  if (key == "rotate" || key == "transpose" || key == "histogram") return words + " " + plainVariantName(key, value);
+  if (key == "variant") return words + " " + plainVariantName(value);
+  return words + " " + value;
 }
 
 }  // namespace ks

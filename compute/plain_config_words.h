@@ -32,4 +32,9 @@ std::string plainVariantName(const std::string& variant);
 // ("bilinear_image", "block4x4") in words; the rest as it is.
 std::string variantIdsInWords(const std::string& text);
 
+// One recorded parameter of a run (RunRecord::meta.parameters: "angle" = "30.000000",
+// "vsync" = "1") as people read it: "angle 30°", "vsync on", "work group 256",
+// "rotate bilinear through the texture unit". The records, CSV and JSON keep the raw values.
+std::string plainParameterWords(const std::string& key, const std::string& value);
+
 }  // namespace ks

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "compute/plain_config_words.h"
 #include "staged_readings.h"
 #include "lab/run_record.h"
 #include "lab/sweep_runs.h"
@@ -177,6 +178,46 @@ TEST_F(ChartsUi, TheRunsComparisonIsABarChartWithAnAxisAndTheBaseline) {
   frames(2);
   ASSERT_NE(drawnChart("runs"), nullptr);
   for (const ChartBar& bar : drawnChart("runs")->bars) EXPECT_EQ(bar.rect.width(), 0.0f) << bar.label;
+}
+
+// The bars name image runs in words, not by variant id ("bilinear_image"): the plain
+// name, cut after a whole word with "..." where it does not fit, each bar still told apart.
+TEST_F(ChartsUi, TheRunsBarsNameVariantsInWords) {
+  state_.runs.showRuns = true;
+  const char* variants[] = {"bilinear_image", "nearest_image", "bilinear_local"};
+  for (int i = 0; i < 3; ++i) {
+    RunRecord r;
+    r.name = std::string("rotate ") + variants[i] + " wg=16x8 ppi=4";
+    r.m.rate = 100.0 + 50.0 * i;
+    r.m.rateUnit = "GB/s";
+    state_.runs.runs.push_back(r);
+  }
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    const ChartAxes* chart = drawnChart("runs");
+    ASSERT_NE(chart, nullptr) << "no comparison chart drawn";
+    ASSERT_EQ(chart->bars.size(), 3u);
+    std::vector<std::string> labels;
+    for (size_t n = 0; n < chart->bars.size(); ++n) {
+      const std::string& label = chart->bars[n].label;
+      EXPECT_EQ(label.find('_'), std::string::npos) << "a variant id: " << label;
+      // The label is the plain name of one of the runs' variants, or its start up to a whole word.
+      std::string shown = label;
+      const bool cut = shown.size() > 3 && shown.compare(shown.size() - 3, 3, "...") == 0;
+      if (cut) shown.erase(shown.size() - 3);
+      const bool named = std::any_of(std::begin(variants), std::end(variants), [&](const char* id) {
+        const std::string words = plainVariantName("rotate", id);
+        return cut ? words.rfind(shown, 0) == 0 && (shown.size() == words.size() || words[shown.size()] == ' ')
+                   : words == shown;
+      });
+      EXPECT_TRUE(named) << "'" << label << "' is no variant's name in words";
+      EXPECT_FALSE(shown.empty());
+      labels.push_back(label);
+    }
+    std::sort(labels.begin(), labels.end());
+    EXPECT_EQ(std::unique(labels.begin(), labels.end()), labels.end()) << "two bars with one label";
+  }
 }
 
 // The Runs panel at 1024x700 (audit): a header and four runs in view, the names with

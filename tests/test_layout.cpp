@@ -740,7 +740,10 @@ TEST_F(LayoutUi, EscAsksBeforeLosingRecordedRuns) {
   run.name = "recording 1";
   state_.runs.addMeasuredRun(run);
   ImGui::FocusWindow(nullptr);  // the picture has the keyboard (a click on it): Esc is the app's
+  // ImGui sees the press in the same frame (ui/input_queue.cpp): it did not cancel the question it asked.
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = true;
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = false;
   frames(2);
   EXPECT_FALSE(state_.commands.has<Quit>()) << "quit with a run not exported";
   const ImGuiWindow* question = ImGui::FindWindowByName("Quit kernelscope?");
@@ -809,6 +812,38 @@ TEST_F(LayoutUi, EscQuitsAtOnceWithoutRecordedRuns) {
   ImGui::FocusWindow(nullptr);
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
   EXPECT_TRUE(state_.commands.has<Quit>());
+}
+
+// The one-key shortcuts the help lists (C, R, V, Esc) after a click on a panel, which gives
+// it the keyboard: before, Esc did nothing while any panel had it. Esc that closes a menu
+// only closes it.
+TEST_F(LayoutUi, ShortcutsAndEscWorkAfterAClickOnAPanel) {
+  frames(2);
+  const ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+  ASSERT_NE(runs, nullptr);
+  click(ImVec2(runs->Pos.x + 60.0f, runs->Pos.y + ImGui::GetFrameHeight() * 0.5f));  // its title bar
+  ASSERT_TRUE(ImGui::GetIO().WantCaptureKeyboard) << "the click did not give the panel the keyboard";
+  frame(ImVec2(-1, -1), false, GLFW_KEY_C);
+  EXPECT_TRUE(state_.commands.takeAny<ResetCamera>()) << "C did nothing";
+  frame(ImVec2(-1, -1), false, GLFW_KEY_R);
+  EXPECT_TRUE(state_.commands.takeAny<ResetNBody>()) << "R did nothing";
+  const bool vsync = state_.vsync;
+  frame(ImVec2(-1, -1), false, GLFW_KEY_V);
+  EXPECT_NE(state_.vsync, vsync) << "V did nothing";
+  ASSERT_TRUE(ImGui::GetIO().WantCaptureKeyboard);
+
+  ASSERT_NE(openViewMenu(), nullptr);
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = true;  // as the GLFW backend hands it to ImGui
+  frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = false;
+  frames(2);
+  EXPECT_TRUE(ImGui::GetCurrentContext()->OpenPopupStack.empty()) << "Esc did not close the menu";
+  EXPECT_FALSE(state_.commands.has<Quit>()) << "the Esc that closed a menu quit as well";
+
+  click(ImVec2(runs->Pos.x + 60.0f, runs->Pos.y + ImGui::GetFrameHeight() * 0.5f));
+  ASSERT_TRUE(ImGui::GetIO().WantCaptureKeyboard);
+  frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  EXPECT_TRUE(state_.commands.has<Quit>()) << "Esc did nothing while a panel had the keyboard";
 }
 
 // H shows the help while Tab hides the panels (before, it stayed hidden with them).
@@ -888,6 +923,26 @@ TEST(RunsTableWords, ConfigurationAndRunsOfDifferentSizes) {
   EXPECT_NE(sizeDifference(image1, image2).find("image RGBA 8192x8192"), std::string::npos);
 }
 
+// A run's configuration values read as words: "angle 0°", not "angle 0.000000"; "vsync on",
+// not "vsync 1"; variant ids in words. The record (CSV, JSON) keeps the raw values.
+TEST(RunsTableWords, ConfigurationValuesReadAsWords) {
+  RunRecord image;
+  image.name = "recording 1: image";  // its "1" is not the vsync's: that stays
+  image.meta.parameters = {{"image", "RGBA 3000x2000"}, {"rotate", "bilinear_image"}, {"angle", "-35.529232"},
+                           {"transpose", "off"}, {"histogram", "local_atomic_fused"}, {"vsync", "1"}};
+  EXPECT_EQ(configurationText(image),
+            "image RGBA 3000x2000, rotate bilinear through the texture unit, angle -35.53\u00b0, transpose off, "
+            "histogram local atomics in one kernel, vsync on");
+  EXPECT_EQ(image.meta.parameter("angle"), "-35.529232") << "the record keeps its raw value";
+  EXPECT_EQ(image.meta.parameter("vsync"), "1");
+  image.meta.parameters = {{"angle", "0.000000"}, {"vsync", "0"}};
+  EXPECT_EQ(configurationText(image), "angle 0\u00b0, vsync off");
+  EXPECT_EQ(plainParameterWords("angle", "30"), "angle 30\u00b0");
+  EXPECT_EQ(plainParameterWords("native_rsqrt", "1"), "native rsqrt on");
+  EXPECT_EQ(plainParameterWords("steps_per_frame", "1"), "steps per frame 1");
+  EXPECT_EQ(plainParameterWords("variant", "block4x16_gray"), "variant 4x16 gray blocks");
+}
+
 // The Runs table's name column keeps room for the names at 1024x700 (stretched, the
 // fixed columns squeezed it to nothing; the table scrolls sideways instead).
 TEST_F(LayoutUi, TheRunsTableKeepsRoomForTheNames) {
@@ -912,6 +967,64 @@ TEST_F(LayoutUi, TheRunsTableKeepsRoomForTheNames) {
       EXPECT_GE(table->Columns[n].WidthGiven, ImGui::CalcTextSize(name).x + sortArrow)
           << name << " is clipped at " << size.x << "x" << size.y;
     }
+  }
+}
+
+// Every figure in the Runs table shown whole at both sizes, runs recorded after the panel
+// first showed (the audit: "0.0 GB," at 1600x1000, the rate column sized once, before any run).
+TEST_F(LayoutUi, TheRunsTableFiguresAreNotCut) {
+  state_.runs.showSweep = false;
+  frames(3);  // the panel shows, empty
+  RunRecord recording, sweepRow, nbody;
+  recording.name = "recording 1: image";
+  recording.m.fps = 4.4;
+  recording.m.kernelMs.median = 244.696;
+  recording.m.kernelMs.p95 = 1244.696;
+  recording.m.rate = 12.3;
+  recording.m.rateUnit = "GB/s";
+  sweepRow.name = "sweep 2";
+  sweepRow.m.rate = 60.0;
+  sweepRow.m.rateUnit = "FPS (median frame)";
+  nbody.name = "blocked wg=256 unroll=8 B=2 S=1 fp32";
+  nbody.m.fps = 1234.5;
+  nbody.m.rate = 12345.6;
+  nbody.m.rateUnit = "GFLOP/s";
+  state_.runs.runs = {recording, sweepRow, nbody};
+  for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+    resize(size.x, size.y);
+    const ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+    ASSERT_NE(runs, nullptr);
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    const ImGuiTable* table = nullptr;
+    for (int i = 0; i < g.Tables.GetMapSize(); ++i)
+      if (const ImGuiTable* t = g.Tables.TryGetMapData(i);
+          t && t->OuterWindow == runs && t->LastFrameActive == g.FrameCount && t->ColumnsCount == 9)
+        table = t;
+    ASSERT_NE(table, nullptr) << size.x << "x" << size.y;
+    // The figures' columns (FPS, kernel ms, p95 ms, rate) and each run's text in them.
+    auto cell = [](int column, const RunRecord& r) {
+      char text[64];
+      switch (column) {
+        case 3: std::snprintf(text, sizeof text, "%.1f", r.m.fps); break;
+        case 4: std::snprintf(text, sizeof text, "%.4f", r.m.kernelMs.median); break;
+        case 5: std::snprintf(text, sizeof text, "%.4f", r.m.kernelMs.p95); break;
+        default: std::snprintf(text, sizeof text, "%.1f %s", r.m.rate, r.m.rateUnit.c_str());
+      }
+      return std::string(text);
+    };
+    int shownFigures = 0;
+    for (int column = 3; column <= 6; ++column) {
+      if (!(table->Columns[column].Flags & ImGuiTableColumnFlags_IsEnabled)) continue;
+      ++shownFigures;
+      for (const RunRecord& r : state_.runs.runs)
+        EXPECT_GE(table->Columns[column].WidthGiven + 0.5f, ImGui::CalcTextSize(cell(column, r).c_str()).x)
+            << "'" << cell(column, r) << "' is cut in " << ImGui::TableGetColumnName(table, column) << " at " << size.x
+            << "x" << size.y;
+    }
+    EXPECT_GE(shownFigures, 1) << "the figure compared is shown";
+    EXPECT_TRUE(table->Columns[6].Flags & ImGuiTableColumnFlags_IsEnabled) << "the rate (compared) is shown";
+    EXPECT_GE(table->Columns[1].WidthGiven, 12.0f * ImGui::GetFontSize()) << "the names keep their room";
+    EXPECT_LE(table->Columns[8].MaxX, runs->InnerRect.Max.x + 0.5f) << "the speed-up is inside the panel";
   }
 }
 

@@ -134,6 +134,24 @@ TEST(FrameProfiler, WindowLengthAppliesToEverySeries) {
   EXPECT_TRUE(state.profiler.series().empty());
 }
 
+// The headless summary names the frames it measured: a 5-frame run says 5, not the window's 240;
+// a long run says the window.
+TEST(FrameProfiler, TheBreakdownCountsTheFramesMeasured) {
+  AppState state;
+  state.scene = SceneKind::Julia;
+  for (int i = 1; i <= 5; ++i) {
+    state.stats.frameMs = 2.0;
+    recordFrame(state);
+  }
+  ASSERT_EQ(state.profiler.window(), 240u);
+  const std::string shortRun = describeFrameBreakdown(state.profiler);
+  EXPECT_NE(shortRun.find("medians over the last 5 frames"), std::string::npos) << shortRun;
+  EXPECT_EQ(shortRun.find("240"), std::string::npos) << shortRun;
+  for (int i = 0; i < 300; ++i) recordFrame(state);
+  const std::string longRun = describeFrameBreakdown(state.profiler);
+  EXPECT_NE(longRun.find("medians over the last 240 frames"), std::string::npos) << longRun;
+}
+
 // The panel's figures are summaries refreshed a few times a second, not re-sorted every frame;
 // a series that has just appeared is shown at once.
 TEST(FrameProfiler, ShownSummariesRefreshAFewTimesASecond) {

@@ -66,10 +66,10 @@ std::string configurationText(const RunRecord& r) {
   };
   std::string text;
   for (const auto& [k, v] : r.meta.parameters) {
-    if (v.empty() || v.size() > 24 || k == "iterations" || k == "extra_options" || inName(v)) continue;
-    std::string key = k;  // "steps_per_frame" as words; the record keeps its keys
-    std::replace(key.begin(), key.end(), '_', ' ');
-    text += (text.empty() ? "" : ", ") + key + " " + v;
+    // (a 0 or 1 is a switch or a count, never what a name's "recording 1" says)
+    const bool shownInName = v != "0" && v != "1" && inName(v);
+    if (v.empty() || v.size() > 24 || k == "iterations" || k == "extra_options" || shownInName) continue;
+    text += (text.empty() ? "" : ", ") + plainParameterWords(k, v);
   }
   return text;
 }
@@ -157,11 +157,16 @@ std::string metricUnit(const RunRecord* base, int metric) {
 // Besides its rows, the chart has a caption line above and the axis's labels under them.
 float chartExtraHeight() { return ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight() + 12.0f; }
 
-// `text` cut to `width` pixels with "..." (a run's name beside its bar).
+// `text` cut to `width` pixels with "..." (a run's name beside its bar), after a whole word
+// where one ends in the second half of what fits ("bilinear through the...", not "...textu...").
 std::string fitText(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
   std::string cut = text;
   while (!cut.empty() && ImGui::CalcTextSize((cut + "...").c_str()).x > width) cut.pop_back();
+  if (const size_t space = cut.rfind(' '); space != std::string::npos && space > cut.size() / 2 && cut.size() < text.size() &&
+                                           text[cut.size()] != ' ')
+    cut.erase(space);
+  while (!cut.empty() && (cut.back() == ' ' || cut.back() == ',' || cut.back() == ':')) cut.pop_back();
   return cut + "...";
 }
 
@@ -198,6 +203,9 @@ void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, co
   std::vector<std::string> names;
   for (int i : rows) names.push_back(runs.runs[static_cast<size_t>(i)].name);
   names = distinguishingNames(names);
+  // What tells the runs apart, its variant ids in words ("bilinear_image": "bilinear through
+  // the texture unit"); cut to the names' room below, whole in the bar's tooltip.
+  for (std::string& name : names) name = variantIdsInWords(name);
   double largest = 0.0;
   float namesWidth = 0.0f, valuesWidth = 0.0f;
   for (size_t n = 0; n < rows.size(); ++n) {
@@ -415,11 +423,13 @@ void drawRunsPanel(AppState& state) {
     auto unlessCompared = [&](int metric) {
       return narrow && runs.chartMetric != metric ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
     };
-    ImGui::TableSetupColumn("FPS", ImGuiTableColumnFlags_WidthFixed | unlessCompared(2), 0, kFps);
-    ImGui::TableSetupColumn("kernel ms", ImGuiTableColumnFlags_WidthFixed | unlessCompared(1), 0, kKernelMedian);
-    ImGui::TableSetupColumn("p95 ms", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow, 0, kKernelP95);
-    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed | unlessCompared(0),
-                            narrow ? 0.0f : ImGui::CalcTextSize("99999.9 GFLOP/s").x, kRate);
+    // The figures' columns fit their widest cell every frame (ImGui fits a fixed column that
+    // cannot be resized to its contents): sized once, before any run, "12.3 GB/s" was cut to "12.3 GB,".
+    const ImGuiTableColumnFlags fitted = ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize;
+    ImGui::TableSetupColumn("FPS", fitted | unlessCompared(2), 0, kFps);
+    ImGui::TableSetupColumn("kernel ms", fitted | unlessCompared(1), 0, kKernelMedian);
+    ImGui::TableSetupColumn("p95 ms", fitted | hiddenWhenNarrow, 0, kKernelP95);
+    ImGui::TableSetupColumn("rate", fitted | unlessCompared(0), 0, kRate);
     ImGui::TableSetupColumn("bound by", ImGuiTableColumnFlags_WidthFixed | hiddenWhenNarrow,
                             narrow ? 0.0f : ImGui::CalcTextSize("local atomics 104 %").x, kBound);
     // Its header with room for the sort arrow beside it, as ImGui's table header leaves
@@ -454,7 +464,7 @@ void drawRunsPanel(AppState& state) {
         std::string tip = r.meta.device + " (" + r.meta.platform + "), driver " + r.meta.driver + "\n" +
                           r.meta.time + " on " + r.meta.host + ", kernelscope " + r.meta.version;
         if (!r.meta.interop.empty()) tip += "\ninterop: " + r.meta.interop;
-        for (const auto& [k, v] : r.meta.parameters) tip += "\n" + k + " = " + v;
+        for (const auto& [k, v] : r.meta.parameters) tip += "\n" + plainParameterWords(k, v);
         ImGui::SetTooltip("%s", tip.c_str());
       }
       if (narrow && !r.meta.device.empty()) {  // its column is left out

@@ -49,7 +49,9 @@ void drawQuitQuestion(AppState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Quit without exporting")) answerQuitQuestion(state, QuitChoice::Quit);
   ImGui::SameLine();
-  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+  // Esc cancels, but not the Esc that asked: ImGui sees that press in the frame the question opens.
+  const bool escAgain = !ImGui::IsWindowAppearing() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  if (ImGui::Button("Cancel") || escAgain)
     answerQuitQuestion(state, QuitChoice::Cancel);
   if (!state.quitConfirmShown) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
