@@ -175,8 +175,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_option("--kernels-dir", options.kernelsDir, "Directory with the .cl kernel files");
   app.add_option("--config-dir", options.configDir,
                  "Where settings and imgui.ini live (default: $XDG_CONFIG_HOME/kernelscope). A window run saves the "
-                 "N-body lab's choices there (bodies, preset, seed, kernel, drawing) and starts with them; the "
-                 "N-body options given on the command line win over them");
+                 "N-body lab's choices there (bodies, preset, seed, kernel, drawing) and every run starts with "
+                 "them; N-body options given on the command line win over them");
   app.add_option("--program-cache", options.programCacheDir,
                  "Where compiled program binaries are kept between runs (default: <config-dir>/program-cache "
                  "when --config-dir is given, else $XDG_CACHE_HOME/kernelscope/programs)");
