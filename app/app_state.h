@@ -12,7 +12,7 @@
 #include "app/commands.h"
 #include "app/frame_profiler.h"
 #include "app/image_lab_readings.h"
-#include "app/nbody_choices.h"
+#include "io/nbody_choices.h"
 #include "app/nbody_readings.h"
 #include "app/nbody_split_state.h"
 #include "app/runs_state.h"

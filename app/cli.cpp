@@ -174,7 +174,9 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   app.add_flag("--list-devices", options.listDevices, "Print the OpenCL devices and exit");
   app.add_option("--kernels-dir", options.kernelsDir, "Directory with the .cl kernel files");
   app.add_option("--config-dir", options.configDir,
-                 "Where settings and imgui.ini live (default: $XDG_CONFIG_HOME/kernelscope)");
+                 "Where settings and imgui.ini live (default: $XDG_CONFIG_HOME/kernelscope). A window run saves the "
+                 "N-body lab's choices there (bodies, preset, seed, kernel, drawing) and every run starts with "
+                 "them; N-body options given on the command line win over them");
   app.add_option("--program-cache", options.programCacheDir,
                  "Where compiled program binaries are kept between runs (default: <config-dir>/program-cache "
                  "when --config-dir is given, else $XDG_CACHE_HOME/kernelscope/programs)");
@@ -421,7 +423,8 @@ std::optional<int> parseCommandLine(int argc, char** argv, AppOptions& options) 
   options.vsync = !noVsync;
   if (!imageSize.empty()) parseSize(imageSize, options.imageBenchWidth, options.imageBenchHeight);
   for (const char* name : {"--variant", "--wg", "--unroll", "--bodies-per-item", "--split", "--n", "--fp64",
-                           "--fast-math", "--ftz", "--precise-rsqrt", "--cl-options"})
+                           "--fast-math", "--ftz", "--precise-rsqrt", "--cl-options", "--preset", "--seed",
+                           "--particle-drawing"})
     if (app.count(name) > 0) options.nbody.explicitOptions.push_back(name);
   if (const std::string problem = finishSweepOpOptions(app, sweptOp, sweptParams, options); !problem.empty())
     return usageError(problem);

@@ -162,6 +162,7 @@ void saveViewerSettings(ks::Settings settings, const ks::AppState& state, const 
                         const ks::DeviceDescriptor& device, const std::filesystem::path& file) {
   settings.recentImages = state.image.recent;
   settings.imageLab = state.image.choices;
+  settings.nbody = state.nbody.choices;
   const ks::SurfaceSize windowSize = surface.windowSize();
   settings.windowWidth = windowSize.width;
   settings.windowHeight = windowSize.height;
@@ -205,6 +206,11 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   state.vsync = vsync;
   state.panelsPerSecond = options.panelsPerSecond;
   initialState(state, settings, options, configDir);
+  if (read)
+    for (const auto& problem : read->nbodyProblems) {
+      std::fprintf(stderr, "kernelscope: warning: %s\n", problem.c_str());
+      state.report(problem);
+    }
   state.surfaceDescription = surface->description();
   state.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   state.glVersion = reinterpret_cast<const char*>(glGetString(GL_VERSION));

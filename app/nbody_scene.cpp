@@ -105,7 +105,7 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
   } else {
     system = makeNBodyPreset(choices.preset, static_cast<size_t>(choices.bodies), static_cast<uint64_t>(choices.seed));
     choices.params = defaults.params;
-    choices.stepsPerFrame = defaults.stepsPerFrame;
+    if (!choices.keepSavedStepsAndBrightness) choices.stepsPerFrame = defaults.stepsPerFrame;
   }
   cameraDistance_ = defaults.cameraDistance;
   // A sweep's cached winner for this device first, then the built-in table.
@@ -125,7 +125,8 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
     simulation_ = std::make_unique<NBodySimulation>(compute, interop, system, choices.config);
   }
   if (choices.autoSpeedScale) choices.style.maxSpeed = typicalSpeedScale(system);
-  if (!start) choices.style.brightness = brightnessFor(system.size());
+  if (!start && !choices.keepSavedStepsAndBrightness) choices.style.brightness = brightnessFor(system.size());
+  choices.keepSavedStepsAndBrightness = false;  // a reset or the next start takes the preset's again
   cameraResetDue_ = true;
   // A device switch (or the scene opened again) splits over the same devices
   // again, if the new display device's platform has them.

@@ -9,14 +9,9 @@
 #include <string>
 #include <vector>
 
-namespace ks {
+#include "io/nbody_choices.h"  // NBodySplitChoices
 
-struct NBodySplitChoices {
-  // Indices into AppState::devices; handled between frames. Only the display
-  // device (or nothing) means the display device alone, as without a split.
-  std::optional<std::vector<size_t>> requested;
-  bool startAtOnce = false;  // --devices: the first request waits for the builds (before any frame)
-};
+namespace ks {
 
 struct NBodySplitReadings {
   std::vector<size_t> running;         // the devices the step is split over now; empty: the display device alone

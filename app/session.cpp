@@ -100,9 +100,11 @@ StartDevice chooseStartDevice(DeviceCatalog catalog, const AppOptions& options, 
   return start;
 }
 
-// The viewer starts with what the command line asks for: scene, N, preset,
-// seed, and the kernel configuration when any kernel option is given.
-static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor& device, AppState& state) {
+// The viewer starts with the N-body choices settings.json kept, then what the
+// command line asks for, which wins: scene, N, preset, seed, drawing, and the
+// kernel configuration when any kernel option is given.
+static void applyNBodyOptions(const AppOptions& options, const Settings& settings, const DeviceDescriptor& device,
+                              AppState& state) {
   state.scene = options.scene == "julia" ? SceneKind::Julia : options.scene == "image" ? SceneKind::Image
                                                                                       : SceneKind::NBody;
   for (const auto& image : options.images) state.image.openRequests.push_back(image.string());
@@ -112,16 +114,18 @@ static void applyNBodyOptions(const AppOptions& options, const DeviceDescriptor&
   }
   const NBodyOptions& o = options.nbody;
   NBodyChoices& nb = state.nbody.choices;
-  // Without --n, a size that steps at interactive rates: O(N^2) on two CPU cores
-  // is a few thousand bodies, a GPU takes tens of thousands.
-  nb.bodies = o.given("--n") ? static_cast<int>(std::min<size_t>(o.bodies, 1u << 30))
-                             : (device.kind == DeviceKind::Gpu ? 32768 : 4096);
+  if (settings.nbody) nb = *settings.nbody;
+  // Without --n or a saved count, a size that steps at interactive rates: O(N^2) on
+  // two CPU cores is a few thousand bodies, a GPU takes tens of thousands.
+  if (o.given("--n")) nb.bodies = static_cast<int>(std::min<size_t>(o.bodies, 1u << 30));
+  else if (!settings.nbody) nb.bodies = device.kind == DeviceKind::Gpu ? 32768 : 4096;
   // A CPU's speed varies too much for one number: the scene measures it and lowers N if need be.
   nb.fitBodiesToDevice = !o.given("--n") && device.kind != DeviceKind::Gpu;
-  if (auto preset = parseNBodyPreset(o.preset)) nb.preset = *preset;
-  nb.seed = static_cast<int>(o.seed);
+  if (auto preset = parseNBodyPreset(o.preset); preset && (o.given("--preset") || !settings.nbody)) nb.preset = *preset;
+  if (o.given("--seed") || !settings.nbody) nb.seed = static_cast<int>(o.seed);
   for (ParticleDrawing d : kParticleDrawings)
-    if (o.particleDrawing == particleDrawingName(d)) nb.style.drawing = d;
+    if (o.particleDrawing == particleDrawingName(d) && (o.given("--particle-drawing") || !settings.nbody))
+      nb.style.drawing = d;
   if (o.kernelOptionsGiven()) {
     nb.config = nbodyConfigsFromOptions(o, device).front();
     nb.configFromUser = true;
@@ -140,7 +144,7 @@ Session::Session(DeviceCatalog catalog, const AppOptions& options, const Setting
   StartDevice start = chooseStartDevice(std::move(catalog), options, settings, gl_);
   for (const auto& note : start.notes) state.report(note);
   state.devices = std::move(start.devices);
-  applyNBodyOptions(options, state.devices[start.index], state);
+  applyNBodyOptions(options, settings, state.devices[start.index], state);
   if (options.nbody.devices) {  // --devices: the N-body step split from the first frame on
     try {
       state.nbody.choices.split.requested =

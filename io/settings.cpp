@@ -70,6 +70,13 @@ Result<SettingsRead> loadSettings(const fs::path& file) {
         read.ignored = "ignoring the image lab settings in '" + file.string() + "' (" + e.what() + ")";
       }
     }
+    if (j.contains("nbody")) {
+      // A bad value costs that value: the rest of the lab's choices are kept.
+      s.nbody.emplace();
+      for (const auto& problem : readNBodyChoices(j["nbody"], *s.nbody))
+        read.nbodyProblems.push_back("settings file '" + file.string() + "': N-body choices: " + problem +
+                                     "; using the default");
+    }
   } catch (const std::exception& e) {
     return Error("ignoring settings file '" + file.string() + "' (" + e.what() + ")", kExitFailure, {.file = file});
   }
@@ -94,6 +101,7 @@ Result<void> saveSettings(const Settings& s, const fs::path& file) {
               {"profiler", s.panels.profiler},
               {"log", s.panels.log},
               {"imgui_demo", s.panels.imguiDemo}}}};
+  if (s.nbody) j["nbody"] = *s.nbody;
   if (std::string error = replaceFileAtomically(file, j.dump(2) + "\n"); !error.empty())
     return Error("settings file: " + error, kExitFailure, {.file = file});
   return {};

@@ -9,6 +9,7 @@
 
 #include "core/result.h"
 #include "io/image_lab_choices.h"
+#include "io/nbody_choices.h"
 
 namespace ks {
 
@@ -34,6 +35,9 @@ struct Settings {
   bool vsync = true;
   std::vector<std::string> recentImages;  // most recent first
   ImageLabChoices imageLab;               // as the user left it (not the image, zoom or pan)
+  // The N-body lab's choices as the user left them; none in a file written before
+  // they were kept (the lab starts from its defaults for the device).
+  std::optional<NBodyChoices> nbody;
 };
 
 // $XDG_CONFIG_HOME/kernelscope, else $HOME/.config/kernelscope.
@@ -48,12 +52,15 @@ std::optional<std::filesystem::path> defaultProgramCacheDir(const std::optional<
 struct SettingsRead {
   Settings settings;
   std::string ignored;  // a damaged "image_lab" section: "ignoring the image lab settings in '...' (why)"; else empty
+  // Each value of the "nbody" section that was refused (that field keeps its default), in words for the log.
+  std::vector<std::string> nbodyProblems;
 };
 // A missing file gives defaults. A corrupt or incompatible one is the error
 // "ignoring settings file '...' (why)": the caller starts from defaults and says
 // whether it will rewrite the file. A damaged "image_lab" section alone gives the
 // image lab's defaults, the rest as saved, and says so in `ignored`. Values out of
-// range are brought into range.
+// range are brought into range; in the "nbody" section they are refused one by one
+// (`nbodyProblems`), each field keeping its default.
 Result<SettingsRead> loadSettings(const std::filesystem::path& file);
 Result<void> saveSettings(const Settings& settings, const std::filesystem::path& file);
 

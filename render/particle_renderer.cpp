@@ -60,24 +60,6 @@ class SavedState {
 
 }  // namespace
 
-const char* particleDrawingName(ParticleDrawing drawing) {
-  switch (drawing) {
-    case ParticleDrawing::PointSprites: return "sprites";
-    case ParticleDrawing::ComputeSplat: return "compute";
-    case ParticleDrawing::Automatic: break;
-  }
-  return "auto";
-}
-
-const char* particleDrawingLabel(ParticleDrawing drawing) {
-  switch (drawing) {
-    case ParticleDrawing::PointSprites: return "point sprites";
-    case ParticleDrawing::ComputeSplat: return "compute shaders";
-    case ParticleDrawing::Automatic: break;
-  }
-  return "automatic (the faster, measured)";
-}
-
 const char* const* ParticleRenderer::colorMapNames(int* count) {
   // Same order as speedColour in shaders/particle_look.glsl.
   static const char* const names[kColorMapCount] = {"inferno", "ice", "white"};

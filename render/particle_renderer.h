@@ -8,33 +8,13 @@
 #include <memory>
 #include <string>
 
+#include "core/particle_style.h"
 #include "render/gl_objects.h"
 
 namespace ks {
 
 class ParticleSplat;
 class ParticleDrawingTrial;
-
-// How the particles reach the framebuffer; both draw the same picture (tests/test_particle_splat).
-enum class ParticleDrawing {
-  Automatic,     // the compute splat where the GL runs it, else point sprites
-  PointSprites,  // GL's point pipeline
-  ComputeSplat,  // compute shaders (GL 4.3): for GPUs whose point pipeline is slow
-};
-inline constexpr ParticleDrawing kParticleDrawings[] = {ParticleDrawing::Automatic, ParticleDrawing::PointSprites,
-                                                        ParticleDrawing::ComputeSplat};
-// The command line's word ("auto", "sprites", "compute") and the panel's words for each.
-const char* particleDrawingName(ParticleDrawing drawing);
-const char* particleDrawingLabel(ParticleDrawing drawing);
-
-struct ParticleStyle {
-  float pointSize = 3.0f;             // pixels
-  float brightness = 1.0f;            // scales the colour; additive, so dense regions saturate sooner
-  int colorMap = 0;                   // index into ParticleRenderer::colorMapNames
-  float maxSpeed = 1.0f;              // speed at the top of the colour map
-  float attenuationDistance = 0.0f;   // > 0: sprites this far from the eye are pointSize wide, nearer ones larger
-  ParticleDrawing drawing = ParticleDrawing::Automatic;
-};
 
 class ParticleRenderer {
  public:
@@ -67,7 +47,7 @@ class ParticleRenderer {
 
   // Names for the UI, in colorMap order ("inferno", "ice", "white").
   static const char* const* colorMapNames(int* count);
-  static constexpr int kColorMapCount = 3;
+  static constexpr int kColorMapCount = kParticleColorMapCount;
 
  private:
   ShaderProgram program_;

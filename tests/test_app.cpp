@@ -1374,6 +1374,95 @@ TEST(App, ExplicitPlatformAndDeviceIndex) {
   EXPECT_TRUE(contains(r.out, "frames:    2 in")) << r.describe();
 }
 
+// The N-body lab's choices survive a restart: a window run writes them at exit, the
+// next window run with the same --config-dir starts with them (and writes them back),
+// and N-body options on the command line win over them.
+TEST(App, NBodyChoicesAreKeptAcrossRuns) {
+  KS_NEED("xvfb", xvfbMissing());
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-nbodychoices");
+  RunOptions opts;
+  opts.display = true;
+  opts.prefix = xvfbRunPrefix();
+  const fs::path file = dir / "config/settings.json";
+  const fs::path dump = dir / "state.json";
+  auto windowRun = [&](std::vector<std::string> args) {
+    for (const char* a : {"--frames", "3", "--size", "640x480", "--state-dump"}) args.emplace_back(a);
+    args.push_back(dump.string());
+    return runApp(dir, args, opts);
+  };
+  // 1. Choices from the command line, as a user's changes.
+  RunResult r = windowRun({"--n", "1000", "--preset", "shell", "--seed", "7", "--variant", "tiled", "--wg", "64",
+                           "--unroll", "4", "--particle-drawing", "sprites"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  // ... and in the panel: the steps per frame, the drawing and the check's interval.
+  nlohmann::json written = nlohmann::json::parse(test::readFile(file));
+  ASSERT_TRUE(written["nbody"].is_object()) << written.dump(2);
+  written["nbody"]["steps_per_frame"] = 3;
+  written["nbody"]["style"]["brightness"] = 0.37;
+  written["nbody"]["style"]["point_size"] = 5.5;
+  written["nbody"]["style"]["color_map"] = 2;
+  written["nbody"]["conservation"]["every_steps"] = 20;
+  test::writeFile(file, written.dump(2));
+
+  // 2. Started again without N-body options: the same lab.
+  r = windowRun({});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  nlohmann::json state = nlohmann::json::parse(test::readFile(dump), nullptr, false);
+  ASSERT_TRUE(state.is_object() && state["nbody"].is_object()) << r.describe();
+  EXPECT_EQ(state["nbody"].value("bodies", 0), 1000) << state.dump(2);
+  EXPECT_EQ(state["nbody"].value("config", ""), "tiled wg=64 unroll=4 fp32 native_rsqrt") << state.dump(2);
+  std::string warning;
+  Settings saved = startingSettings(file, warning);
+  EXPECT_EQ(warning, "") << r.describe();
+  ASSERT_TRUE(saved.nbody.has_value()) << test::readFile(file);
+  EXPECT_EQ(saved.nbody->bodies, 1000);
+  EXPECT_EQ(saved.nbody->preset, NBodyPreset::SphereShell);
+  EXPECT_EQ(saved.nbody->seed, 7);
+  EXPECT_TRUE(saved.nbody->configFromUser);
+  EXPECT_EQ(describeNBodyConfig(saved.nbody->config), "tiled wg=64 unroll=4 fp32 native_rsqrt");
+  EXPECT_EQ(saved.nbody->style.drawing, ParticleDrawing::PointSprites);
+  // Not the preset's: what the file said.
+  EXPECT_EQ(saved.nbody->stepsPerFrame, 3) << test::readFile(file);
+  EXPECT_EQ(saved.nbody->style.brightness, 0.37f) << test::readFile(file);
+  EXPECT_EQ(saved.nbody->style.pointSize, 5.5f);
+  EXPECT_EQ(saved.nbody->style.colorMap, 2);
+  EXPECT_EQ(saved.nbody->conservation.everySteps, 20);
+
+  // 3. The command line wins over the file; what it does not name stays as saved.
+  r = windowRun({"--n", "512", "--preset", "cube", "--wg", "128"});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  state = nlohmann::json::parse(test::readFile(dump), nullptr, false);
+  ASSERT_TRUE(state.is_object() && state["nbody"].is_object()) << r.describe();
+  EXPECT_EQ(state["nbody"].value("bodies", 0), 512) << state.dump(2);
+  EXPECT_NE(state["nbody"].value("config", "").find("wg=128"), std::string::npos) << state.dump(2);
+  saved = startingSettings(file, warning);
+  ASSERT_TRUE(saved.nbody.has_value()) << test::readFile(file);
+  EXPECT_EQ(saved.nbody->preset, NBodyPreset::RandomCube);
+  EXPECT_EQ(saved.nbody->seed, 7);
+  EXPECT_EQ(saved.nbody->style.pointSize, 5.5f);
+}
+
+// A bad value in the N-body section is said in the log and costs only that value.
+TEST(App, ABadNBodySettingIsReportedAndTheRunGoesOn) {
+  KS_NEED("gl", eglMissing());
+  KS_NEED("opencl", openClMissing());
+  TempDir dir("ks-app-badnbody");
+  fs::create_directories(dir / "config");
+  test::writeFile(dir / "config/settings.json",
+                  R"({"version": 1, "window": {"width": 640, "height": 480},
+                      "nbody": {"bodies": 700, "style": {"color_map": 9}, "config": {"variant": "warp_drive"}}})");
+  const fs::path dump = dir / "state.json";
+  const RunResult r = runApp(dir, {"--headless", "--frames", "2", "--state-dump", dump.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.describe();
+  EXPECT_TRUE(contains(r.err, "N-body choices: style 'color_map' 9: out of range (0 to 2); using the default"))
+      << r.describe();
+  EXPECT_TRUE(contains(r.err, "no variant 'warp_drive' in this kernelscope")) << r.describe();
+  const nlohmann::json state = nlohmann::json::parse(test::readFile(dump), nullptr, false);
+  ASSERT_TRUE(state.is_object() && state["nbody"].is_object()) << r.describe();
+  EXPECT_EQ(state["nbody"].value("bodies", 0), 700) << state.dump(2);
+}
+
 TEST(App, CorruptSettingsWarnAndRunOn) {
   KS_NEED("gl", eglMissing());
   KS_NEED("opencl", openClMissing());
