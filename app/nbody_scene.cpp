@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "app/app_state.h"
+#include "app/scene_start_builds.h"
 #include "lab/tuning_cache.h"
 #include "compute/kernel_files.h"
 #include "compute/nbody_invariants.h"
@@ -132,6 +133,10 @@ NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppStat
   // again, if the new display device's platform has them.
   if (readings.split.active() && !choices.split.requested) choices.split.requested = readings.split.running;
   readings.split.running.clear();
+  // The energy meter now, as the kernel above: before the first frame. Made in the
+  // first frame, its program compiled there (0.4-1 s on PoCL, issue 22); opened from
+  // the UI or on a device switch, the program was built off the frame already.
+  if (choices.conservation.on) makeMeter(state, choices.config.fp64, true);
   publishRunning(state);
 }
 
@@ -155,8 +160,7 @@ std::vector<ProgramToBuild> NBodyScene::programsInUse(const AppState&) const {
   // The display device's: a split's other devices build off the frame already (beginSplit).
   const NBodyConfig& config = simulation_->config();
   std::vector<ProgramToBuild> builds = {{kNBodyKernelFile, nbodyBuildOptions(config), "n-body " + describeNBodyConfig(config)}};
-  if (meter_)
-    builds.push_back({kNBodyInvariantsKernelFile, nbodyInvariantsBuildOptions(compute_.device(), meterFp64_), "energy meter"});
+  if (meter_) builds.push_back(energyMeterBuild(compute_.device(), meterFp64_));
   return builds;
 }
 
@@ -326,6 +330,25 @@ void NBodyScene::collectConservation(AppState& state) {
   if (c.energyDrift.size() > kKept) c.energyDrift.erase(c.energyDrift.begin());
 }
 
+bool NBodyScene::makeMeter(AppState& state, bool fp64, bool mayCompile) {
+  if (meterFailed_ && meterFp64_ == fp64) return false;  // said once; a kernel reload tries again
+  // In a frame: only once its program is built, on a worker thread (the measurements
+  // start from a later baseline meanwhile).
+  if (!mayCompile && !startKernelBuilds(compute_, {energyMeterBuild(compute_.device(), fp64)}).empty()) return false;
+  NBodyConservationReadings& c = state.nbody.readings_.conservation;
+  meterFp64_ = fp64;
+  meterFailed_ = false;
+  try {
+    meter_ = std::make_unique<NBodyInvariantsMeter>(compute_, fp64);
+    c.sumsInDouble = meter_->sumsInDouble();
+    c.unavailable.clear();
+  } catch (const std::exception& e) {
+    dropFailedMeter(state, errorText(e));
+    return false;
+  }
+  return true;
+}
+
 void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
   NBodyChoices& choices = state.nbody.choices;
   NBodyReadings& readings = state.nbody.readings_;
@@ -337,18 +360,8 @@ void NBodyScene::measureConservation(AppState& state, bool afterSteps) {
   const bool fp64 = simulation_->config().fp64;
   if (split_) {
     if (splitMeterFailed_) return;  // said once; the next split tries again
-  } else if (!meter_ || meterFp64_ != fp64) {
-    if (meterFailed_ && meterFp64_ == fp64) return;  // said once; a kernel reload tries again
-    meterFp64_ = fp64;
-    meterFailed_ = false;
-    try {
-      meter_ = std::make_unique<NBodyInvariantsMeter>(compute_, fp64);
-      c.sumsInDouble = meter_->sumsInDouble();
-      c.unavailable.clear();
-    } catch (const std::exception& e) {
-      dropFailedMeter(state, errorText(e));
-      return;
-    }
+  } else if ((!meter_ || meterFp64_ != fp64) && !makeMeter(state, fp64, false)) {
+    return;
   }
   if (!(choices.params == baselineParams_)) {  // dt, G, softening or damping changed: another system to conserve
     baselineParams_ = choices.params;

@@ -64,6 +64,10 @@ class NBodyScene final : public Scene {
   // The meter failed (`why`): said once in the panel and the log, and dropped until a
   // change of precision or a kernel reload tries again.
   void dropFailedMeter(AppState& state, const std::string& why);
+  // Makes the energy meter for the positions' precision; false when it cannot measure
+  // (yet). `mayCompile`: false in a frame, where its program is only started on a
+  // worker thread (app/kernel_builds.h) and the meter made once that has finished.
+  bool makeMeter(AppState& state, bool fp64, bool mayCompile);
   ComputeContext& compute_;
   std::unique_ptr<NBodySimulation> simulation_;  // on the display device: steps alone, or draws the split's positions
   std::unique_ptr<NBodySplitRunner> split_;      // the step split over devices; none: simulation_ steps

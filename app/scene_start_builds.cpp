@@ -26,9 +26,12 @@ std::vector<ProgramToBuild> sceneStartBuilds(SceneKind kind, const DeviceDescrip
       chosen.configFromUser ? chosen.config : preferredNBodyConfig(state.runs.tuning, device, bodies);
   // The status bar names the operation and variant; the settings in shorthand meant nothing there.
   std::vector<ProgramToBuild> builds = {{kNBodyKernelFile, nbodyBuildOptions(config), "n-body " + config.variant}};
-  if (chosen.conservation.on)
-    builds.push_back({kNBodyInvariantsKernelFile, nbodyInvariantsBuildOptions(device, config.fp64), "energy meter"});
+  if (chosen.conservation.on) builds.push_back(energyMeterBuild(device, config.fp64));
   return builds;
+}
+
+ProgramToBuild energyMeterBuild(const DeviceDescriptor& device, bool fp64) {
+  return {kNBodyInvariantsKernelFile, nbodyInvariantsBuildOptions(device, fp64), "energy meter"};
 }
 
 }  // namespace ks

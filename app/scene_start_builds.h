@@ -12,4 +12,7 @@ namespace ks {
 
 std::vector<ProgramToBuild> sceneStartBuilds(SceneKind kind, const DeviceDescriptor& device, const AppState& state);
 
+// The N-body energy meter's program for positions in double (`fp64`) or single precision.
+ProgramToBuild energyMeterBuild(const DeviceDescriptor& device, bool fp64);
+
 }  // namespace ks
