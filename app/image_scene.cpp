@@ -164,12 +164,13 @@ void ImageScene::useImage(HostImage image, Buffer buffer, std::unique_ptr<Shared
   applied_.reset();  // recompute everything for the new image
 }
 
-void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image) {
+void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image,
+                             PictureLevelMask levels) {
   if (!image || image->width() != layout.width || image->height() != layout.height)
     image = interop_->createImage(layout.width, layout.height, TextureView::Pixels);
-  SharedBuffer& rgba = image->beginUpdate(compute_.queue());
+  SharedBuffer& rgba = image->beginUpdate(compute_.queue(), levels);
   try {
-    enqueueToRgba(compute_.queue(), pixels, layout, *image, rgba);
+    enqueueToRgba(compute_.queue(), pixels, layout, *image, levels, rgba);
   } catch (...) {
     // Hand the buffer back to GL whatever failed (a reloaded display.cl with other
     // arguments, a launch error): acquiring it again next time needs it released.
@@ -184,7 +185,7 @@ void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::uniq
 }
 
 void ImageScene::enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
-                               SharedBuffer& rgba) {
+                               PictureLevelMask levels, SharedBuffer& rgba) {
   toRgba_.setArg(0, pixels);
   toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
   toRgba_.setArg(2, rgba.clMem());
@@ -192,7 +193,7 @@ void ImageScene::enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& l
   const size_t local = displayGroup_;
   const size_t items = toRgbaWorkItems(layout.pixels());
   queue.enqueueKernel(toRgba_, {(items + local - 1) / local * local}, {local});
-  pictureLevels_->enqueue(queue, image, rgba);
+  pictureLevels_->enqueue(queue, image.levels(), levels, rgba);
 }
 
 size_t ImageScene::displayGroupSize(const Kernel& toRgba) const {
@@ -367,7 +368,7 @@ void ImageScene::startUpload(HostImage image, const std::string& path, double de
   upload_ = std::move(upload);
   runs_->start([this, u, &rgba](Queue& queue) {
     queue.writeBuffer(u->buffer, 0, u->layout.bytes(), u->image.pixels.data());
-    enqueueToRgba(queue, u->buffer.get(), u->layout, *u->picture, rgba);
+    enqueueToRgba(queue, u->buffer.get(), u->layout, *u->picture, allPictureLevels, rgba);
   });
 }
 
@@ -519,11 +520,14 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     run.newPicture = std::move(newPicture);
     run.target = run.newPicture ? run.newPicture.get() : resultImage_.get();
   }
-  SharedBuffer* rgba = run.picture ? &run.target->beginUpdate(compute_.queue()) : nullptr;
+  // Of the smaller levels, those drawn lately: a spinning picture writes the one it
+  // is drawn from (update() fills in the rest when it stands still).
+  const PictureLevelMask levels = run.picture ? run.target->takeLevelsToWrite() : allPictureLevels;
+  SharedBuffer* rgba = run.picture ? &run.target->beginUpdate(compute_.queue(), levels) : nullptr;
   RunEvents& events = running_.emplace();
   // The commands, in order. Everything they use is captured by value or belongs to
   // the run until it has finished (the frame loop leaves it alone meanwhile).
-  auto enqueue = [this, wanted, rotated, result, rgba, &events, picture = run.picture,
+  auto enqueue = [this, wanted, rotated, result, rgba, levels, &events, picture = run.picture,
                   original = originalBuffer_.get(), originalLayout = originalLayout_,
                   rotatedBuffer = rotatedBuffer_.get(), transposedBuffer = transposedBuffer_.get(),
                   rotator = rotator_.get(), transposer = transposer_.get(), histogrammer = histogrammer_.get(),
@@ -534,7 +538,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     rotator->run(queue, original, originalLayout, rotatedBuffer, rotated, wanted.params, &events.rotate);
     if (wanted.transpose) transposer->run(queue, rotatedBuffer, rotated, transposedBuffer, result, &events.transpose);
     const cl_mem out = wanted.transpose ? transposedBuffer : rotatedBuffer;
-    enqueueToRgba(queue, out, result, *image, *rgba);
+    enqueueToRgba(queue, out, result, *image, levels, *rgba);
     if (wanted.histogramOfResult) {
       // The pixels outside the rotated picture hold the background: left out of the
       // histogram (a transpose moves them, it does not change how many).
@@ -844,6 +848,16 @@ void ImageScene::update(AppState& state, double seconds) {
     } catch (const std::exception& e) {
       pipelineFailed(state, e);
       applied_ = wanted;  // do not retry the failing combination every frame
+    }
+  } else if (!wantsRun && result_ && resultImage_ && resultImage_->drawnLevelMissing() &&
+             !resultImage_->updatePending() && canStartRun()) {
+    // A still result drawn at a level its last update did not write (zoomed out
+    // after a spin): every level, from the pixels the kernels left.
+    try {
+      showOnImage(result_, resultLayout_, resultImage_);
+    } catch (const std::exception& e) {
+      lab.readings_.message = errorText(e);
+      state.report(lab.readings_.message);
     }
   }
   lab.readings_.runInFlight =

@@ -109,10 +109,13 @@ class ImageScene final : public Scene {
   // Whether a new run may start now: background runs go one at a time, each once
   // the last one's picture and histogram have been handed to GL.
   bool canStartRun() const;
+  // The picture `image` shows of `pixels`, into `rgba` (its buffer being updated):
+  // level 0 and the smaller levels in `levels`.
   void enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
-                     SharedBuffer& rgba);
+                     PictureLevelMask levels, SharedBuffer& rgba);
   size_t displayGroupSize(const Kernel& toRgba) const;
-  void showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image);
+  void showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image,
+                   PictureLevelMask levels = allPictureLevels);
   // Publishes the kernel times and histogram of the last run once they arrived;
   // `wait`: waits for them (before the next run replaces them).
   void collectResults(AppState& state, bool wait);

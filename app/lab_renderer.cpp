@@ -56,8 +56,10 @@ void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
     if (!image.hasPicture()) image.finishUpdates();  // the first frame of a picture: nothing older to show
     if (!image.hasPicture()) return;
     if (!self.quad_) self.quad_ = std::make_unique<ImageQuad>();
-    self.quad_->draw(image.texture(), image.levels(),
-                     image.view() == TextureView::Smooth, rect);
+    const PictureFilter drawn =
+        self.quad_->draw(image.texture(), image.levels(), image.view() == TextureView::Smooth, rect,
+                         image.shownLevels());
+    image.drawnAtLevel(drawn.wantedLevel);  // the level the next update writes
     image.drawnByGl();
   } else if (self.histogram_) {
     HistogramDisplay& histogram = *self.histogram_;

@@ -61,7 +61,7 @@ ImageHistogram histogramReference(const HostImage& in);
 // the sorted values.
 ImageStatistics statisticsReference(const HostImage& in);
 
-// kernels/display.cl halve_rgba, launched by PictureLevels: an RGBA8 picture's level chain
+// kernels/display.cl shrink_rgba, launched by PictureLevels: an RGBA8 picture's level chain
 // as SharedImage lays it out (level 0, then each level half the one above, rounded
 // down, down to 1x1), each texel the rounded mean of the 2x2 it covers (an odd last
 // row or column left out, a side of 1 read twice). `level0` holds width x height

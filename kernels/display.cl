@@ -30,22 +30,63 @@ __kernel void to_rgba(__global const uchar* in, const int channels, __global uch
   }
 }
 
-// The next smaller level of a picture's level chain (what a mipmap level holds):
-// each texel the rounded mean of the 2x2 it covers in the level above (a level is
-// half the size, rounded down, as GL's: an odd last row or column is left out;
-// a side of 1 is read twice). Both levels
-// live in one buffer, at texel offsets `from` and `to`. The display shader reads the
-// level whose texels are about a screen pixel, so a shrunk picture shows no moire.
-__kernel void halve_rgba(__global uchar4* levels, const uint from, const int fromW, const int fromH, const uint to,
-                         const int toW, const int toH) {
+// A picture's smaller levels (what mipmap levels hold). Level k+1 is half level k,
+// rounded down, as GL's: each texel the rounded mean of the 2x2 it covers in level k
+// (an odd last row or column left out; a side of 1 read twice). The display shader
+// reads the level whose texels are about a screen pixel, so a shrunk picture shows
+// no moire. All levels live in one buffer, at texel offsets.
+//
+// shrink_rgba writes level j+steps (steps 1 to 3) straight from level j, the 2x2
+// means of the levels between kept in registers, so that a picture redrawn every
+// frame writes only the level it is drawn from (one launch reading level j once)
+// and the values are those of the level-by-level chain, bit for bit.
+static uint4 level_texel(__global const uchar4* levels, const uint at, const int w, const int x, const int y) {
+  return convert_uint4(levels[at + y * w + x]);
+}
+
+static uint4 rounded_mean(const uint4 a, const uint4 b, const uint4 c, const uint4 d) {
+  return (a + b + c + d + 2u) / 4u;
+}
+
+// Texel (x, y) one level below level j (w x h at `at`).
+static uint4 one_down(__global const uchar4* levels, const uint at, const int w, const int h, const int x,
+                      const int y) {
+  const int x0 = min(2 * x, w - 1), x1 = min(2 * x + 1, w - 1);
+  const int y0 = min(2 * y, h - 1), y1 = min(2 * y + 1, h - 1);
+  return rounded_mean(level_texel(levels, at, w, x0, y0), level_texel(levels, at, w, x1, y0),
+                      level_texel(levels, at, w, x0, y1), level_texel(levels, at, w, x1, y1));
+}
+
+// Two levels below level j: the mean of four texels one level below.
+static uint4 two_down(__global const uchar4* levels, const uint at, const int w, const int h, const int x,
+                      const int y) {
+  const int w1 = max(1, w / 2), h1 = max(1, h / 2);
+  const int x0 = min(2 * x, w1 - 1), x1 = min(2 * x + 1, w1 - 1);
+  const int y0 = min(2 * y, h1 - 1), y1 = min(2 * y + 1, h1 - 1);
+  return rounded_mean(one_down(levels, at, w, h, x0, y0), one_down(levels, at, w, h, x1, y0),
+                      one_down(levels, at, w, h, x0, y1), one_down(levels, at, w, h, x1, y1));
+}
+
+// Three levels below level j: the mean of four texels two levels below.
+static uint4 three_down(__global const uchar4* levels, const uint at, const int w, const int h, const int x,
+                        const int y) {
+  const int w2 = max(1, max(1, w / 2) / 2), h2 = max(1, max(1, h / 2) / 2);
+  const int x0 = min(2 * x, w2 - 1), x1 = min(2 * x + 1, w2 - 1);
+  const int y0 = min(2 * y, h2 - 1), y1 = min(2 * y + 1, h2 - 1);
+  return rounded_mean(two_down(levels, at, w, h, x0, y0), two_down(levels, at, w, h, x1, y0),
+                      two_down(levels, at, w, h, x0, y1), two_down(levels, at, w, h, x1, y1));
+}
+
+__kernel void shrink_rgba(__global uchar4* levels, const uint from, const int fromW, const int fromH, const uint to,
+                          const int toW, const int toH, const int steps) {
   const int i = get_global_id(0);
   if (i >= toW * toH) return;
   const int x = i % toW, y = i / toW;
-  const int x0 = min(2 * x, fromW - 1), x1 = min(2 * x + 1, fromW - 1);
-  const int y0 = min(2 * y, fromH - 1), y1 = min(2 * y + 1, fromH - 1);
-  const uint4 sum = convert_uint4(levels[from + y0 * fromW + x0]) + convert_uint4(levels[from + y0 * fromW + x1]) +
-                    convert_uint4(levels[from + y1 * fromW + x0]) + convert_uint4(levels[from + y1 * fromW + x1]);
-  levels[to + i] = convert_uchar4((sum + 2u) / 4u);
+  uint4 texel;
+  if (steps == 1) texel = one_down(levels, from, fromW, fromH, x, y);
+  else if (steps == 2) texel = two_down(levels, from, fromW, fromH, x, y);
+  else texel = three_down(levels, from, fromW, fromH, x, y);
+  levels[to + i] = convert_uchar4(texel);
 }
 
 // The histogram as GL draws it: the bins of `channels` channels (256 each) copied

@@ -58,7 +58,7 @@ size_t pictureTexels(const std::vector<PictureLevel>& levels) {
 }
 
 PictureFilter choosePictureFilter(const std::vector<PictureLevel>& levels, bool smooth, double drawnWidth,
-                                  double drawnHeight) {
+                                  double drawnHeight, PictureLevelMask written) {
   PictureFilter f;
   if (levels.empty()) return f;
   const PictureLevel& full = levels.front();
@@ -68,7 +68,10 @@ PictureFilter choosePictureFilter(const std::vector<PictureLevel>& levels, bool 
   // Level-0 texels one fragment spans, as fwidth(uv * size) in the fragment shader.
   double footX = full.width / drawnWidth, footY = full.height / drawnHeight;
   const double widest = std::max({footX, footY, 1.0});
-  f.level = std::clamp(static_cast<int>(std::floor(std::log2(widest))), 0, static_cast<int>(levels.size()) - 1);
+  const int lastLevel = std::min(static_cast<int>(levels.size()), pictureLevelLimit) - 1;
+  f.wantedLevel = std::clamp(static_cast<int>(std::floor(std::log2(widest))), 0, lastLevel);
+  f.level = f.wantedLevel;
+  while (f.level > 0 && !((written >> f.level) & 1u)) --f.level;
   const PictureLevel& chosen = levels[static_cast<size_t>(f.level)];
   f.levelWidth = chosen.width;
   f.levelHeight = chosen.height;
@@ -88,16 +91,16 @@ PictureFilter choosePictureFilter(const std::vector<PictureLevel>& levels, bool 
   return f;
 }
 
-void ImageQuad::draw(GLuint bufferTexture, const std::vector<PictureLevel>& levels, bool smooth,
-                     const PictureRect& r) const {
-  if (r.viewportW <= 0 || r.viewportH <= 0) return;
+PictureFilter ImageQuad::draw(GLuint bufferTexture, const std::vector<PictureLevel>& levels, bool smooth,
+                              const PictureRect& r, PictureLevelMask written) const {
+  if (r.viewportW <= 0 || r.viewportH <= 0) return {};
   // The rectangle in the framebuffer's pixels (the viewport may be larger than the
   // units `r` is given in: a HiDPI framebuffer).
   GLint viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_VIEWPORT, viewport);
   const PictureFilter f = choosePictureFilter(levels, smooth,
                                               static_cast<double>(r.w) * viewport[2] / r.viewportW,
-                                              static_cast<double>(r.h) * viewport[3] / r.viewportH);
+                                              static_cast<double>(r.h) * viewport[3] / r.viewportH, written);
   drawBufferTextureQuad(program_, vao_, rectLocation_, bufferTexture, r, [&] {
     glUniform1i(pixelsLocation_, 0);
     glUniform2i(levelSizeLocation_, f.levelWidth, f.levelHeight);
@@ -106,6 +109,7 @@ void ImageQuad::draw(GLuint bufferTexture, const std::vector<PictureLevel>& leve
     glUniform2i(boxSamplesLocation_, f.samplesX, f.samplesY);
     glUniform2f(boxSizeLocation_, f.boxWidth, f.boxHeight);
   }, "ImageQuad::draw");
+  return f;
 }
 
 }  // namespace ks

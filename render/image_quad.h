@@ -4,6 +4,7 @@
 #include <glad/gl.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct PictureLevel {
 // or (withSmaller) each next level half the one before, down to 1x1, stored one
 // after another as mipmaps are. Sizes must be positive.
 std::vector<PictureLevel> pictureLevels(int width, int height, bool withSmaller);
+// A set of levels, bit k for level k (a chain has at most 32: sides are ints).
+using PictureLevelMask = uint64_t;
+constexpr int pictureLevelLimit = 64;
+constexpr PictureLevelMask allPictureLevels = ~PictureLevelMask{0};
 // Texels the levels take in the buffer, all of them.
 size_t pictureTexels(const std::vector<PictureLevel>& levels);
 
@@ -42,7 +47,8 @@ size_t pictureTexels(const std::vector<PictureLevel>& levels);
 // covers a fragment or more, else the mean of up to 16 x 16 samples under it.
 struct PictureFilter {
   enum Mode { Nearest = 0, Bilinear = 1, Box = 2 };
-  int level = 0;
+  int level = 0;        // the level drawn from
+  int wantedLevel = 0;  // the one that fits; `level` is the nearest larger one written where it is not
   int levelWidth = 1, levelHeight = 1;  // the chosen level's, from the picture's levels
   size_t levelOffset = 0;
   Mode mode = Nearest;
@@ -50,17 +56,20 @@ struct PictureFilter {
   float boxWidth = 1.0f, boxHeight = 1.0f;  // Box: the fragment's footprint in the level's texels
 };
 // `levels`: the picture's (pictureLevels); `drawnWidth` x `drawnHeight`: the
-// rectangle in framebuffer pixels.
+// rectangle in framebuffer pixels; `written`: the levels the buffer holds now
+// (level 0 always).
 PictureFilter choosePictureFilter(const std::vector<PictureLevel>& levels, bool smooth, double drawnWidth,
-                                  double drawnHeight);
+                                  double drawnHeight, PictureLevelMask written = allPictureLevels);
 
 class ImageQuad {
  public:
   ImageQuad();
-  // `levels`: those the buffer holds (pictureLevels). smooth: bilinear where
-  // magnified (else nearest texels); shrunk pictures are drawn from the level that
-  // fits, box-filtered. Blending is left as the caller set it.
-  void draw(GLuint bufferTexture, const std::vector<PictureLevel>& levels, bool smooth, const PictureRect& rect) const;
+  // `levels`: the buffer's layout (pictureLevels), of which `written` hold the
+  // picture. smooth: bilinear where magnified (else nearest texels); shrunk
+  // pictures are drawn from the level that fits, or the nearest larger one written,
+  // box-filtered. Blending is left as the caller set it. Returns how it was sampled.
+  PictureFilter draw(GLuint bufferTexture, const std::vector<PictureLevel>& levels, bool smooth,
+                     const PictureRect& rect, PictureLevelMask written = allPictureLevels) const;
 
  private:
   ShaderProgram program_;

@@ -254,8 +254,74 @@ TEST(PictureFilterChoice, LevelAndFilterFollowTheFootprint) {
   // The smallest level is as far as it goes.
   f = choosePictureFilter(pictureLevels(64, 48, true), false, 0.25, 0.25);
   EXPECT_EQ(f.level, 6);
+  EXPECT_EQ(f.wantedLevel, 6);
   EXPECT_EQ(f.levelWidth, 1);
   EXPECT_EQ(f.levelHeight, 1);
+}
+
+// A picture whose buffer holds only some levels (a spinning result writes the one
+// it is drawn from): drawn from the nearest larger level written, box-filtered,
+// while the level that fits is named for the next update.
+TEST(PictureFilterChoice, AMissingLevelIsDrawnFromTheNearestLargerOneWritten) {
+  const PictureLevelMask levels0And1 = 0b11, levels0And3 = 0b1001;
+  // Shrunk by 4 (level 2 fits), level 1 written: 2 of its texels a fragment.
+  PictureFilter f = choosePictureFilter(pictureLevels(64, 48, true), false, 16, 12, levels0And1);
+  EXPECT_EQ(f.wantedLevel, 2);
+  EXPECT_EQ(f.level, 1);
+  EXPECT_EQ(f.levelOffset, size_t{64 * 48});
+  EXPECT_EQ(f.mode, PictureFilter::Box);
+  EXPECT_FLOAT_EQ(f.boxWidth, 2.0f);
+  EXPECT_EQ(f.samplesX, 2);
+  // A smaller level written is never used for a larger view: level 0 instead.
+  f = choosePictureFilter(pictureLevels(64, 48, true), false, 16, 12, levels0And3);
+  EXPECT_EQ(f.wantedLevel, 2);
+  EXPECT_EQ(f.level, 0);
+  EXPECT_FLOAT_EQ(f.boxWidth, 4.0f);
+  // The level that fits, written: as with every level.
+  f = choosePictureFilter(pictureLevels(64, 48, true), false, 8, 6, levels0And3);
+  EXPECT_EQ(f.level, 3);
+  EXPECT_EQ(f.mode, PictureFilter::Nearest);
+}
+
+// The launches that write some levels: each from the nearest written level above
+// it, at most three levels a launch.
+TEST(PictureLevelSteps, EachWantedLevelFromTheLastOneWrittenThreeAtMost) {
+  using S = std::vector<LevelStep>;
+  EXPECT_EQ(levelSteps(0b1, 7), S{}) << "level 0 alone: nothing to launch";
+  EXPECT_EQ(levelSteps(0b100, 7), (S{{0, 2}}));
+  EXPECT_EQ(levelSteps(0b1000, 7), (S{{0, 3}}));
+  EXPECT_EQ(levelSteps(0b100000, 7), (S{{0, 3}, {3, 5}}));
+  EXPECT_EQ(levelSteps(0b10010100, 13), (S{{0, 2}, {2, 4}, {4, 7}}));
+  EXPECT_EQ(levelSteps(PictureLevelMask{1} << 10, 13), (S{{0, 3}, {3, 6}, {6, 9}, {9, 10}}));
+  EXPECT_EQ(levelSteps(allPictureLevels, 4), (S{{0, 1}, {1, 2}, {2, 3}})) << "every level: one at a time";
+  EXPECT_EQ(levelSteps(0b110000, 5), (S{{0, 3}, {3, 4}})) << "levels past the chain's end are left out";
+}
+
+// What each update of a picture writes: every level until it has been drawn, then
+// those its draws asked for; the levels the shown picture holds.
+TEST_F(InteropTest, APictureWritesTheLevelsItIsDrawnFrom) {
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  auto image = backend->createImage(64, 48, TextureView::Pixels);
+  EXPECT_EQ(image->shownLevels(), PictureLevelMask{0}) << "nothing shown yet";
+  EXPECT_EQ(image->takeLevelsToWrite(), allPictureLevels) << "not drawn yet: every level";
+  image->drawnAtLevel(2);
+  image->drawnAtLevel(40);  // past the chain: ignored
+  EXPECT_TRUE(image->drawnLevelMissing());
+  const PictureLevelMask drawn = image->takeLevelsToWrite();
+  EXPECT_EQ(drawn, PictureLevelMask{0b101});
+  EXPECT_FALSE(image->drawnLevelMissing()) << "taken: the update writes it";
+  EXPECT_EQ(image->takeLevelsToWrite(), drawn) << "not drawn since: the same levels again";
+  PictureLevels levels(*compute_);
+  SharedBuffer& pixels = image->beginUpdate(compute_->queue(), drawn);
+  checker_->fill(pixels, 3);
+  levels.enqueue(compute_->queue(), image->levels(), drawn, pixels);
+  image->endUpdate(compute_->queue());
+  image->finishUpdates();
+  EXPECT_EQ(image->shownLevels(), PictureLevelMask{0b101});
+  image->drawnAtLevel(4);
+  EXPECT_TRUE(image->drawnLevelMissing()) << "level 4 drawn from level 2 meanwhile";
+  image->drawnAtLevel(2);
+  EXPECT_EQ(image->takeLevelsToWrite(), PictureLevelMask{0b10101});
 }
 
 TEST_F(InteropTest, ShrunkPicturesAreBoxFilteredLikeTheMipmapsTheyReplace) {
@@ -328,28 +394,44 @@ TEST_F(InteropTest, EveryLevelOfAPictureIsTheCpuReferenceBitForBit) {
                               static_cast<size_t>(image->levelHeight(image->levelCount() - 1));
     auto buffer = backend->createBuffer(texels * 4);
     const HostImage level0 = randomHostImage({w, h, 4}, static_cast<uint32_t>(w * 31 + h));
-    Queue& queue = compute_->queue();
-    buffer->acquireForCompute(queue);
-    std::vector<uint8_t> chain(texels * 4, 0xCD);
-    std::copy(level0.data.begin(), level0.data.end(), chain.begin());
-    clCheck(clEnqueueWriteBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
-                                 nullptr),
-            "clEnqueueWriteBuffer");
-    levels_->enqueue(queue, *image, *buffer);
-    clCheck(clEnqueueReadBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
-                                nullptr),
-            "clEnqueueReadBuffer");
-    buffer->releaseForDisplay(queue);
-    buffer->waitUntilReady();
     const std::vector<uint8_t> want = rgbaLevelChainReference(level0.data, w, h);
-    ASSERT_EQ(want.size(), chain.size()) << what;
-    for (int k = 0; k < image->levelCount(); ++k) {
-      const size_t begin = image->levelOffset(k) * 4;
-      const size_t end = begin + static_cast<size_t>(image->levelWidth(k)) * image->levelHeight(k) * 4;
-      size_t bad = 0;
-      for (size_t i = begin; i < end; ++i) bad += chain[i] != want[i];
-      EXPECT_EQ(bad, 0u) << what << ", level " << k << " (" << image->levelWidth(k) << "x" << image->levelHeight(k)
-                         << ")";
+    ASSERT_EQ(want.size(), texels * 4) << what;
+    // Every level (one step at a time), each level alone (a step of one, two and
+    // three levels, and chains of steps), and a few levels far apart.
+    std::vector<PictureLevelMask> masks = {allPictureLevels, 0b100100110, 0b1001000};
+    for (int k = 1; k < image->levelCount(); ++k) masks.push_back(PictureLevelMask{1} << k);
+    for (PictureLevelMask wanted : masks) {
+      Queue& queue = compute_->queue();
+      buffer->acquireForCompute(queue);
+      std::vector<uint8_t> chain(texels * 4, 0xCD);
+      std::copy(level0.data.begin(), level0.data.end(), chain.begin());
+      clCheck(clEnqueueWriteBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0,
+                                   nullptr, nullptr),
+              "clEnqueueWriteBuffer");
+      levels_->enqueue(queue, image->levels(), wanted, *buffer);
+      clCheck(clEnqueueReadBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
+                                  nullptr),
+              "clEnqueueReadBuffer");
+      buffer->releaseForDisplay(queue);
+      buffer->waitUntilReady();
+      for (int k = 0; k < image->levelCount(); ++k) {
+        const size_t begin = image->levelOffset(k) * 4;
+        const size_t end = begin + static_cast<size_t>(image->levelWidth(k)) * image->levelHeight(k) * 4;
+        // Levels not asked for are left alone, unless a step passed through them.
+        if (k > 0 && !((wanted >> k) & 1u)) {
+          bool passedThrough = false;
+          for (const LevelStep& step : levelSteps(wanted, image->levelCount())) passedThrough |= step.to == k;
+          if (!passedThrough) {
+            EXPECT_TRUE(std::all_of(chain.begin() + begin, chain.begin() + end, [](uint8_t b) { return b == 0xCD; }))
+                << what << ", level " << k << " written, not asked for (levels 0x" << std::hex << wanted << ")";
+            continue;
+          }
+        }
+        size_t bad = 0;
+        for (size_t i = begin; i < end; ++i) bad += chain[i] != want[i];
+        EXPECT_EQ(bad, 0u) << what << ", level " << k << " (" << image->levelWidth(k) << "x"
+                           << image->levelHeight(k) << "), levels 0x" << std::hex << wanted;
+      }
     }
   }
 }

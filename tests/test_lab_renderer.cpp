@@ -108,5 +108,22 @@ TEST_F(LabRendererTest, PanelsDrawnAgainShowTheScenesNewestPicture) {
   EXPECT_EQ(drawnCentre(), interopPattern(0, 303));
 }
 
+// A drawn picture names the level that fits it (issue 19: updates write only the
+// levels drawn): 64x64 over 8x8 pixels is level 3, drawn from level 0 while the
+// picture holds only that one.
+TEST_F(LabRendererTest, ADrawNotesTheLevelThatFitsIt) {
+  LabRenderer renderer;
+  auto image = backend_->createImage(64, 64, TextureView::Pixels);
+  checker_->update(*image, 7);  // level 0 alone
+  image->finishUpdates();
+  EXPECT_EQ(image->shownLevels(), PictureLevelMask{1});
+  EXPECT_EQ(image->takeLevelsToWrite(), allPictureLevels) << "not drawn yet";
+  renderer.setImage(Picture::Result, image.get());
+  buildPanels(renderer);
+  drawnCentre();  // ImGui's GL backend running the draw
+  EXPECT_TRUE(image->drawnLevelMissing()) << "level 3 fits, the picture has level 0 only";
+  EXPECT_EQ(image->takeLevelsToWrite(), PictureLevelMask{0b1001});
+}
+
 }  // namespace
 }  // namespace ks

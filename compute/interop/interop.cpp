@@ -1,5 +1,6 @@
 #include "compute/interop/interop.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <utility>
@@ -200,8 +201,9 @@ SharedImage::~SharedImage() {
     if (texture) glDeleteTextures(1, &texture);
 }
 
-SharedBuffer& SharedImage::beginUpdate(Queue& queue) {
+SharedBuffer& SharedImage::beginUpdate(Queue& queue, PictureLevelMask levels) {
   SharedBuffer& pixels = buffers_.beginUpdate(queue);
+  written_[static_cast<size_t>(buffers_.writingIndex())] = levels | 1u;
   GLuint& texture = textures_[static_cast<size_t>(buffers_.writingIndex())];
   if (!texture) {
     try {
@@ -218,6 +220,19 @@ SharedBuffer& SharedImage::beginUpdate(Queue& queue) {
     }
   }
   return pixels;
+}
+
+PictureLevelMask SharedImage::shownLevels() const {
+  return hasPicture() ? written_[static_cast<size_t>(buffers_.shownIndex())] : PictureLevelMask{0};
+}
+
+void SharedImage::drawnAtLevel(int level) {
+  if (level >= 0 && level < std::min(levelCount(), pictureLevelLimit)) drawn_ |= PictureLevelMask{1} << level;
+}
+
+PictureLevelMask SharedImage::takeLevelsToWrite() {
+  if (drawn_) toWrite_ = std::exchange(drawn_, 0) | 1u;
+  return toWrite_;
 }
 
 std::unique_ptr<SharedImage> InteropBackend::createImage(int width, int height, TextureView view) {

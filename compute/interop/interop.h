@@ -173,7 +173,8 @@ class SharedImage {
   int levelWidth(int k) const { return levels_[static_cast<size_t>(k)].width; }
   int levelHeight(int k) const { return levels_[static_cast<size_t>(k)].height; }
   size_t levelOffset(int k) const { return levels_[static_cast<size_t>(k)].offset; }
-  SharedBuffer& beginUpdate(Queue& queue);
+  // The buffer to write, whose levels in `levels` (level 0 always) the update writes.
+  SharedBuffer& beginUpdate(Queue& queue, PictureLevelMask levels = allPictureLevels);
   void endUpdate(Queue& queue) { buffers_.endUpdate(queue); }
   void abandonUpdate(Queue& queue) { buffers_.abandonUpdate(queue); }
   bool refresh() { return buffers_.refresh(); }
@@ -187,6 +188,17 @@ class SharedImage {
   bool bothBuffersMade() const { return buffers_.bothMade(); }
   void makeBothBuffers() { buffers_.makeBoth(); }
   const InteropTimings& timings() const { return buffers_.timings(); }
+  // Which levels hold the picture, so that each update writes only those drawn:
+  // the levels the shown picture has (level 0 always); a draw notes the level
+  // that fits it (PictureFilter::wantedLevel).
+  PictureLevelMask shownLevels() const;
+  void drawnAtLevel(int level);
+  // The levels for the next update: those drawn since the last call, else the last
+  // call's (every level before the first: nothing has been drawn yet).
+  PictureLevelMask takeLevelsToWrite();
+  // A level drawn since the last takeLevelsToWrite that the shown picture lacks
+  // (a still picture zoomed out): it is drawn from a larger level meanwhile.
+  bool drawnLevelMissing() const { return (drawn_ & ~shownLevels()) != 0; }
 
  private:
   static std::vector<PictureLevel> levelsOf(int width, int height, TextureView view);
@@ -195,6 +207,8 @@ class SharedImage {
   std::vector<PictureLevel> levels_;
   SharedBufferPair buffers_;
   std::array<GLuint, 2> textures_{};  // one per buffer, made with it
+  std::array<PictureLevelMask, 2> written_{};  // each buffer's levels that hold its picture
+  PictureLevelMask drawn_ = 0, toWrite_ = allPictureLevels;
 };
 
 // The largest picture SharedImage can draw here: GL_MAX_TEXTURE_BUFFER_SIZE texels.

@@ -59,9 +59,9 @@ size_t InteropChecker::countBufferMismatches(const SharedBuffer& buffer, uint32_
 }
 
 void InteropChecker::update(SharedImage& image, uint32_t seed, PictureLevels* levels) {
-  SharedBuffer& pixels = image.beginUpdate(compute_.queue());
+  SharedBuffer& pixels = image.beginUpdate(compute_.queue(), levels ? allPictureLevels : PictureLevelMask{1});
   runFill(pixels.clMem(), static_cast<size_t>(image.width()) * image.height() * 4, seed);
-  if (levels) levels->enqueue(compute_.queue(), image, pixels);
+  if (levels) levels->enqueue(compute_.queue(), image.levels(), allPictureLevels, pixels);
   image.endUpdate(compute_.queue());
 }
 
@@ -83,7 +83,8 @@ std::vector<uint8_t> drawSharedImage(const SharedImage& image, bool smooth, int 
   return drawOffscreen(width, height, [&] {
     const ImageQuad quad;
     quad.draw(image.texture(), image.levels(), smooth,
-              {0.0f, 0.0f, static_cast<float>(width), static_cast<float>(height), width, height});
+              {0.0f, 0.0f, static_cast<float>(width), static_cast<float>(height), width, height},
+              image.shownLevels());
   });
 }
 

@@ -6,23 +6,40 @@
 
 namespace ks {
 
-PictureLevels::PictureLevels(ComputeContext& compute) : build_(compute.buildKernelFile("display.cl")) {
-  if (!build_->ok()) throw ProgramBuildError(build_);
-  halve_ = Kernel(build_->program.get(), "halve_rgba");
-  group_ = std::clamp<size_t>(halve_.workGroupSize(compute.device().id), 1, 64);
+std::vector<LevelStep> levelSteps(PictureLevelMask wanted, int levelCount) {
+  constexpr int longestStep = 3;
+  std::vector<LevelStep> steps;
+  int written = 0;  // the last level written, the next one's source
+  for (int k = 1; k < std::min(levelCount, pictureLevelLimit); ++k) {
+    if (!((wanted >> k) & 1u)) continue;
+    for (; k - written > longestStep; written += longestStep) steps.push_back({written, written + longestStep});
+    steps.push_back({written, k});
+    written = k;
+  }
+  return steps;
 }
 
-void PictureLevels::enqueue(Queue& queue, const SharedImage& image, SharedBuffer& pixels) {
-  for (int k = 1; k < image.levelCount(); ++k) {
-    const size_t texels = static_cast<size_t>(image.levelWidth(k)) * static_cast<size_t>(image.levelHeight(k));
-    halve_.setArg(0, pixels.clMem());
-    halve_.setArg(1, static_cast<cl_uint>(image.levelOffset(k - 1)));
-    halve_.setArg(2, static_cast<cl_int>(image.levelWidth(k - 1)));
-    halve_.setArg(3, static_cast<cl_int>(image.levelHeight(k - 1)));
-    halve_.setArg(4, static_cast<cl_uint>(image.levelOffset(k)));
-    halve_.setArg(5, static_cast<cl_int>(image.levelWidth(k)));
-    halve_.setArg(6, static_cast<cl_int>(image.levelHeight(k)));
-    queue.enqueueKernel(halve_, {(texels + group_ - 1) / group_ * group_}, {group_});
+PictureLevels::PictureLevels(ComputeContext& compute) : build_(compute.buildKernelFile("display.cl")) {
+  if (!build_->ok()) throw ProgramBuildError(build_);
+  shrink_ = Kernel(build_->program.get(), "shrink_rgba");
+  group_ = std::clamp<size_t>(shrink_.workGroupSize(compute.device().id), 1, 64);
+}
+
+void PictureLevels::enqueue(Queue& queue, const std::vector<PictureLevel>& levels, PictureLevelMask wanted,
+                            SharedBuffer& pixels) {
+  for (const LevelStep& step : levelSteps(wanted, static_cast<int>(levels.size()))) {
+    const PictureLevel& from = levels[static_cast<size_t>(step.from)];
+    const PictureLevel& to = levels[static_cast<size_t>(step.to)];
+    const size_t texels = static_cast<size_t>(to.width) * static_cast<size_t>(to.height);
+    shrink_.setArg(0, pixels.clMem());
+    shrink_.setArg(1, static_cast<cl_uint>(from.offset));
+    shrink_.setArg(2, static_cast<cl_int>(from.width));
+    shrink_.setArg(3, static_cast<cl_int>(from.height));
+    shrink_.setArg(4, static_cast<cl_uint>(to.offset));
+    shrink_.setArg(5, static_cast<cl_int>(to.width));
+    shrink_.setArg(6, static_cast<cl_int>(to.height));
+    shrink_.setArg(7, static_cast<cl_int>(step.to - step.from));
+    queue.enqueueKernel(shrink_, {(texels + group_ - 1) / group_ * group_}, {group_});
   }
 }
 

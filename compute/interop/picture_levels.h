@@ -1,8 +1,11 @@
 #pragma once
 // Writes a SharedImage's smaller levels from its level 0 on the device
-// (kernels/display.cl halve_rgba): what glGenerateMipmap did, without GL and
-// without a copy, right after the kernels that wrote level 0.
+// (kernels/display.cl shrink_rgba): what glGenerateMipmap did, without GL and
+// without a copy, right after the kernels that wrote level 0. Only the levels
+// asked for: a picture redrawn every frame writes the one it is drawn from.
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "compute/cl_objects.h"
 #include "compute/interop/interop.h"
@@ -12,18 +15,31 @@ namespace ks {
 class ComputeContext;
 struct ProgramBuild;
 
+// One launch of shrink_rgba: level `to` from level `from`, to - from = 1 to 3.
+struct LevelStep {
+  int from, to;
+  bool operator==(const LevelStep&) const = default;
+};
+// The launches that write the levels in `wanted` (bit k: level k; level 0 is
+// always there) of a chain of `levelCount` levels: each from the nearest written
+// level above it, at most three levels at a time (a step of three reads 64 texels
+// a texel), through the levels between where a wanted one is farther.
+std::vector<LevelStep> levelSteps(PictureLevelMask wanted, int levelCount);
+
 class PictureLevels {
  public:
   // Builds kernels/display.cl; throws ProgramBuildError with the log when it fails.
   explicit PictureLevels(ComputeContext& compute);
-  // Enqueues levels 1.. of `image` into `pixels`, the buffer being updated
-  // (between beginUpdate and endUpdate). Nothing for a picture without levels.
-  void enqueue(Queue& queue, const SharedImage& image, SharedBuffer& pixels);
+  // Enqueues the levels in `wanted` of a picture laid out as `levels` into
+  // `pixels`, the buffer being updated (between beginUpdate and endUpdate), whose
+  // level 0 the queue has written before. Nothing for a picture without levels.
+  void enqueue(Queue& queue, const std::vector<PictureLevel>& levels, PictureLevelMask wanted,
+               SharedBuffer& pixels);
   const ProgramBuild& build() const { return *build_; }
 
  private:
   std::shared_ptr<const ProgramBuild> build_;
-  Kernel halve_;
+  Kernel shrink_;
   size_t group_ = 64;
 };
 
