@@ -186,14 +186,18 @@ void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::uniq
 
 void ImageScene::enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
                                PictureLevelMask levels, SharedBuffer& rgba) {
-  toRgba_.setArg(0, pixels);
-  toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
-  toRgba_.setArg(2, rgba.clMem());
-  toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
-  const size_t local = displayGroup_;
-  const size_t items = toRgbaWorkItems(layout.pixels());
-  queue.enqueueKernel(toRgba_, {(items + local - 1) / local * local}, {local});
-  pictureLevels_->enqueue(queue, image.levels(), levels, rgba);
+  // Level 0 only where it is drawn (a picture shrunk on screen is drawn from a
+  // smaller level, made from the kernels' output directly).
+  if (levels & 1u) {
+    toRgba_.setArg(0, pixels);
+    toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
+    toRgba_.setArg(2, rgba.clMem());
+    toRgba_.setArg(3, static_cast<cl_int>(layout.pixels()));
+    const size_t local = displayGroup_;
+    const size_t items = toRgbaWorkItems(layout.pixels());
+    queue.enqueueKernel(toRgba_, {(items + local - 1) / local * local}, {local});
+  }
+  pictureLevels_->enqueue(queue, image.levels(), levels, rgba, {pixels, layout.channels});
 }
 
 size_t ImageScene::displayGroupSize(const Kernel& toRgba) const {
@@ -520,8 +524,9 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     run.newPicture = std::move(newPicture);
     run.target = run.newPicture ? run.newPicture.get() : resultImage_.get();
   }
-  // Of the smaller levels, those drawn lately: a spinning picture writes the one it
-  // is drawn from (update() fills in the rest when it stands still).
+  // Of the picture's levels, those drawn lately: a spinning picture writes the one
+  // it is drawn from, level 0 only where that is it (update() fills in the rest
+  // when it stands still).
   const PictureLevelMask levels = run.picture ? run.target->takeLevelsToWrite() : allPictureLevels;
   SharedBuffer* rgba = run.picture ? &run.target->beginUpdate(compute_.queue(), levels) : nullptr;
   RunEvents& events = running_.emplace();

@@ -110,7 +110,7 @@ class ImageScene final : public Scene {
   // the last one's picture and histogram have been handed to GL.
   bool canStartRun() const;
   // The picture `image` shows of `pixels`, into `rgba` (its buffer being updated):
-  // level 0 and the smaller levels in `levels`.
+  // the levels in `levels`, level 0 included or not.
   void enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
                      PictureLevelMask levels, SharedBuffer& rgba);
   size_t displayGroupSize(const Kernel& toRgba) const;

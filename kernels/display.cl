@@ -39,53 +39,68 @@ __kernel void to_rgba(__global const uchar* in, const int channels, __global uch
 // shrink_rgba writes level j+steps (steps 1 to 3) straight from level j, the 2x2
 // means of the levels between kept in registers, so that a picture redrawn every
 // frame writes only the level it is drawn from (one launch reading level j once)
-// and the values are those of the level-by-level chain, bit for bit.
-static uint4 level_texel(__global const uchar4* levels, const uint at, const int w, const int x, const int y) {
-  return convert_uint4(levels[at + y * w + x]);
+// and the values are those of the level-by-level chain, bit for bit. Level j is read
+// from the levels' buffer, or for level 0 from the kernels' output itself (gray or
+// RGBA), so that a shrunk picture needs no level 0 written for it.
+
+// Texel (x, y) of a level as drawn (RGBA), from `pixels`: `channels` bytes a pixel
+// (1: gray, drawn g g g 255; 4: RGBA, 4-byte aligned), the level starting at pixel
+// `at`, `w` pixels a row.
+static uint4 level_texel(__global const uchar* pixels, const uint at, const int channels, const int w, const int x,
+                         const int y) {
+  const uint i = at + (uint)(y * w + x);
+  if (channels == 1) {
+    const uint g = pixels[i];
+    return (uint4)(g, g, g, 255u);
+  }
+  return convert_uint4(((__global const uchar4*)pixels)[i]);
 }
 
 static uint4 rounded_mean(const uint4 a, const uint4 b, const uint4 c, const uint4 d) {
   return (a + b + c + d + 2u) / 4u;
 }
 
-// Texel (x, y) one level below level j (w x h at `at`).
-static uint4 one_down(__global const uchar4* levels, const uint at, const int w, const int h, const int x,
-                      const int y) {
+// Texel (x, y) one level below level j (w x h).
+static uint4 one_down(__global const uchar* pixels, const uint at, const int channels, const int w, const int h,
+                      const int x, const int y) {
   const int x0 = min(2 * x, w - 1), x1 = min(2 * x + 1, w - 1);
   const int y0 = min(2 * y, h - 1), y1 = min(2 * y + 1, h - 1);
-  return rounded_mean(level_texel(levels, at, w, x0, y0), level_texel(levels, at, w, x1, y0),
-                      level_texel(levels, at, w, x0, y1), level_texel(levels, at, w, x1, y1));
+  return rounded_mean(level_texel(pixels, at, channels, w, x0, y0), level_texel(pixels, at, channels, w, x1, y0),
+                      level_texel(pixels, at, channels, w, x0, y1), level_texel(pixels, at, channels, w, x1, y1));
 }
 
 // Two levels below level j: the mean of four texels one level below.
-static uint4 two_down(__global const uchar4* levels, const uint at, const int w, const int h, const int x,
-                      const int y) {
+static uint4 two_down(__global const uchar* pixels, const uint at, const int channels, const int w, const int h,
+                      const int x, const int y) {
   const int w1 = max(1, w / 2), h1 = max(1, h / 2);
   const int x0 = min(2 * x, w1 - 1), x1 = min(2 * x + 1, w1 - 1);
   const int y0 = min(2 * y, h1 - 1), y1 = min(2 * y + 1, h1 - 1);
-  return rounded_mean(one_down(levels, at, w, h, x0, y0), one_down(levels, at, w, h, x1, y0),
-                      one_down(levels, at, w, h, x0, y1), one_down(levels, at, w, h, x1, y1));
+  return rounded_mean(one_down(pixels, at, channels, w, h, x0, y0), one_down(pixels, at, channels, w, h, x1, y0),
+                      one_down(pixels, at, channels, w, h, x0, y1), one_down(pixels, at, channels, w, h, x1, y1));
 }
 
 // Three levels below level j: the mean of four texels two levels below.
-static uint4 three_down(__global const uchar4* levels, const uint at, const int w, const int h, const int x,
-                        const int y) {
+static uint4 three_down(__global const uchar* pixels, const uint at, const int channels, const int w, const int h,
+                        const int x, const int y) {
   const int w2 = max(1, max(1, w / 2) / 2), h2 = max(1, max(1, h / 2) / 2);
   const int x0 = min(2 * x, w2 - 1), x1 = min(2 * x + 1, w2 - 1);
   const int y0 = min(2 * y, h2 - 1), y1 = min(2 * y + 1, h2 - 1);
-  return rounded_mean(two_down(levels, at, w, h, x0, y0), two_down(levels, at, w, h, x1, y0),
-                      two_down(levels, at, w, h, x0, y1), two_down(levels, at, w, h, x1, y1));
+  return rounded_mean(two_down(pixels, at, channels, w, h, x0, y0), two_down(pixels, at, channels, w, h, x1, y0),
+                      two_down(pixels, at, channels, w, h, x0, y1), two_down(pixels, at, channels, w, h, x1, y1));
 }
 
-__kernel void shrink_rgba(__global uchar4* levels, const uint from, const int fromW, const int fromH, const uint to,
-                          const int toW, const int toH, const int steps) {
+// Level `to` (toW x toH at texel `to` of `levels`) from level j: `steps` levels
+// below it, read from `from_pixels` at pixel `from` (`channels` bytes a pixel).
+__kernel void shrink_rgba(__global const uchar* from_pixels, const uint from, const int channels, const int fromW,
+                          const int fromH, __global uchar4* levels, const uint to, const int toW, const int toH,
+                          const int steps) {
   const int i = get_global_id(0);
   if (i >= toW * toH) return;
   const int x = i % toW, y = i / toW;
   uint4 texel;
-  if (steps == 1) texel = one_down(levels, from, fromW, fromH, x, y);
-  else if (steps == 2) texel = two_down(levels, from, fromW, fromH, x, y);
-  else texel = three_down(levels, from, fromW, fromH, x, y);
+  if (steps == 1) texel = one_down(from_pixels, from, channels, fromW, fromH, x, y);
+  else if (steps == 2) texel = two_down(from_pixels, from, channels, fromW, fromH, x, y);
+  else texel = three_down(from_pixels, from, channels, fromW, fromH, x, y);
   levels[to + i] = convert_uchar4(texel);
 }
 

@@ -70,8 +70,16 @@ PictureFilter choosePictureFilter(const std::vector<PictureLevel>& levels, bool 
   const double widest = std::max({footX, footY, 1.0});
   const int lastLevel = std::min(static_cast<int>(levels.size()), pictureLevelLimit) - 1;
   f.wantedLevel = std::clamp(static_cast<int>(std::floor(std::log2(widest))), 0, lastLevel);
+  // Else the nearest larger level written (sharp, more samples), else the nearest
+  // smaller one (blurred for the frames until the level that fits is written).
+  auto isWritten = [written](int k) { return ((written >> k) & 1u) != 0; };
   f.level = f.wantedLevel;
-  while (f.level > 0 && !((written >> f.level) & 1u)) --f.level;
+  while (f.level >= 0 && !isWritten(f.level)) --f.level;
+  if (f.level < 0) {
+    f.level = f.wantedLevel + 1;
+    while (f.level < lastLevel && !isWritten(f.level)) ++f.level;
+    f.level = std::min(f.level, lastLevel);
+  }
   const PictureLevel& chosen = levels[static_cast<size_t>(f.level)];
   f.levelWidth = chosen.width;
   f.levelHeight = chosen.height;

@@ -48,7 +48,7 @@ size_t pictureTexels(const std::vector<PictureLevel>& levels);
 struct PictureFilter {
   enum Mode { Nearest = 0, Bilinear = 1, Box = 2 };
   int level = 0;        // the level drawn from
-  int wantedLevel = 0;  // the one that fits; `level` is the nearest larger one written where it is not
+  int wantedLevel = 0;  // the one that fits; where it is not written, the nearest larger one written, else smaller
   int levelWidth = 1, levelHeight = 1;  // the chosen level's, from the picture's levels
   size_t levelOffset = 0;
   Mode mode = Nearest;
@@ -56,8 +56,7 @@ struct PictureFilter {
   float boxWidth = 1.0f, boxHeight = 1.0f;  // Box: the fragment's footprint in the level's texels
 };
 // `levels`: the picture's (pictureLevels); `drawnWidth` x `drawnHeight`: the
-// rectangle in framebuffer pixels; `written`: the levels the buffer holds now
-// (level 0 always).
+// rectangle in framebuffer pixels; `written`: the levels the buffer holds now.
 PictureFilter choosePictureFilter(const std::vector<PictureLevel>& levels, bool smooth, double drawnWidth,
                                   double drawnHeight, PictureLevelMask written = allPictureLevels);
 

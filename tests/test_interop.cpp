@@ -281,6 +281,16 @@ TEST(PictureFilterChoice, AMissingLevelIsDrawnFromTheNearestLargerOneWritten) {
   f = choosePictureFilter(pictureLevels(64, 48, true), false, 8, 6, levels0And3);
   EXPECT_EQ(f.level, 3);
   EXPECT_EQ(f.mode, PictureFilter::Nearest);
+  // No larger level written (a shrunk picture's update writes no level 0): the
+  // nearest smaller one, magnified.
+  const PictureLevelMask level3 = 0b1000;
+  f = choosePictureFilter(pictureLevels(64, 48, true), false, 32, 24, level3);
+  EXPECT_EQ(f.wantedLevel, 1);
+  EXPECT_EQ(f.level, 3);
+  EXPECT_EQ(f.mode, PictureFilter::Nearest);
+  f = choosePictureFilter(pictureLevels(64, 48, true), false, 64, 48, level3);
+  EXPECT_EQ(f.wantedLevel, 0);
+  EXPECT_EQ(f.level, 3);
 }
 
 // The launches that write some levels: each from the nearest written level above
@@ -308,7 +318,7 @@ TEST_F(InteropTest, APictureWritesTheLevelsItIsDrawnFrom) {
   image->drawnAtLevel(40);  // past the chain: ignored
   EXPECT_TRUE(image->drawnLevelMissing());
   const PictureLevelMask drawn = image->takeLevelsToWrite();
-  EXPECT_EQ(drawn, PictureLevelMask{0b101});
+  EXPECT_EQ(drawn, PictureLevelMask{0b100}) << "level 2 alone: no level 0 where none is drawn";
   EXPECT_FALSE(image->drawnLevelMissing()) << "taken: the update writes it";
   EXPECT_EQ(image->takeLevelsToWrite(), drawn) << "not drawn since: the same levels again";
   PictureLevels levels(*compute_);
@@ -317,11 +327,11 @@ TEST_F(InteropTest, APictureWritesTheLevelsItIsDrawnFrom) {
   levels.enqueue(compute_->queue(), image->levels(), drawn, pixels);
   image->endUpdate(compute_->queue());
   image->finishUpdates();
-  EXPECT_EQ(image->shownLevels(), PictureLevelMask{0b101});
+  EXPECT_EQ(image->shownLevels(), PictureLevelMask{0b100});
   image->drawnAtLevel(4);
   EXPECT_TRUE(image->drawnLevelMissing()) << "level 4 drawn from level 2 meanwhile";
-  image->drawnAtLevel(2);
-  EXPECT_EQ(image->takeLevelsToWrite(), PictureLevelMask{0b10101});
+  image->drawnAtLevel(0);
+  EXPECT_EQ(image->takeLevelsToWrite(), PictureLevelMask{0b10001});
 }
 
 TEST_F(InteropTest, ShrunkPicturesAreBoxFilteredLikeTheMipmapsTheyReplace) {
@@ -394,43 +404,66 @@ TEST_F(InteropTest, EveryLevelOfAPictureIsTheCpuReferenceBitForBit) {
                               static_cast<size_t>(image->levelHeight(image->levelCount() - 1));
     auto buffer = backend->createBuffer(texels * 4);
     const HostImage level0 = randomHostImage({w, h, 4}, static_cast<uint32_t>(w * 31 + h));
-    const std::vector<uint8_t> want = rgbaLevelChainReference(level0.data, w, h);
-    ASSERT_EQ(want.size(), texels * 4) << what;
+    const std::vector<uint8_t> wantRgba = rgbaLevelChainReference(level0.data, w, h);
+    ASSERT_EQ(wantRgba.size(), texels * 4) << what;
+    // The same picture as a gray kernel output would give it (g g g 255): level 0
+    // read from the kernels' buffer of one or four channels, not from the levels'.
+    const HostImage gray = randomHostImage({w, h, 1}, static_cast<uint32_t>(w * 17 + h));
+    std::vector<uint8_t> grayRgba(static_cast<size_t>(w) * h * 4);
+    for (size_t i = 0; i < gray.data.size(); ++i)
+      for (int c = 0; c < 4; ++c) grayRgba[i * 4 + c] = c == 3 ? 255 : gray.data[i];
+    const std::vector<uint8_t> wantGray = rgbaLevelChainReference(grayRgba, w, h);
+    Buffer rgbaSource(compute_->context(), CL_MEM_READ_ONLY, level0.data.size());
+    Buffer graySource(compute_->context(), CL_MEM_READ_ONLY, gray.data.size());
+    compute_->queue().writeBuffer(rgbaSource, 0, level0.data.size(), level0.data.data());
+    compute_->queue().writeBuffer(graySource, 0, gray.data.size(), gray.data.data());
     // Every level (one step at a time), each level alone (a step of one, two and
     // three levels, and chains of steps), and a few levels far apart.
     std::vector<PictureLevelMask> masks = {allPictureLevels, 0b100100110, 0b1001000};
     for (int k = 1; k < image->levelCount(); ++k) masks.push_back(PictureLevelMask{1} << k);
     for (PictureLevelMask wanted : masks) {
-      Queue& queue = compute_->queue();
-      buffer->acquireForCompute(queue);
-      std::vector<uint8_t> chain(texels * 4, 0xCD);
-      std::copy(level0.data.begin(), level0.data.end(), chain.begin());
-      clCheck(clEnqueueWriteBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0,
-                                   nullptr, nullptr),
-              "clEnqueueWriteBuffer");
-      levels_->enqueue(queue, image->levels(), wanted, *buffer);
-      clCheck(clEnqueueReadBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
-                                  nullptr),
-              "clEnqueueReadBuffer");
-      buffer->releaseForDisplay(queue);
-      buffer->waitUntilReady();
-      for (int k = 0; k < image->levelCount(); ++k) {
-        const size_t begin = image->levelOffset(k) * 4;
-        const size_t end = begin + static_cast<size_t>(image->levelWidth(k)) * image->levelHeight(k) * 4;
-        // Levels not asked for are left alone, unless a step passed through them.
-        if (k > 0 && !((wanted >> k) & 1u)) {
-          bool passedThrough = false;
-          for (const LevelStep& step : levelSteps(wanted, image->levelCount())) passedThrough |= step.to == k;
-          if (!passedThrough) {
+      for (int from : {0, 4, 1}) {  // level 0 read from the levels' buffer, an RGBA source, a gray one
+        const std::vector<uint8_t>& want = from == 1 ? wantGray : wantRgba;
+        const std::string label =
+            what + (from == 0 ? "" : from == 4 ? ", from an RGBA source" : ", from a gray source");
+        Queue& queue = compute_->queue();
+        buffer->acquireForCompute(queue);
+        std::vector<uint8_t> chain(texels * 4, 0xCD);
+        if (from == 0) std::copy(level0.data.begin(), level0.data.end(), chain.begin());
+        clCheck(clEnqueueWriteBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0,
+                                     nullptr, nullptr),
+                "clEnqueueWriteBuffer");
+        const PictureSource source{from == 0 ? nullptr : from == 4 ? rgbaSource.get() : graySource.get(), from};
+        levels_->enqueue(queue, image->levels(), wanted, *buffer, source);
+        clCheck(clEnqueueReadBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
+                                    nullptr),
+                "clEnqueueReadBuffer");
+        buffer->releaseForDisplay(queue);
+        buffer->waitUntilReady();
+        for (int k = 0; k < image->levelCount(); ++k) {
+          const size_t begin = image->levelOffset(k) * 4;
+          const size_t end = begin + static_cast<size_t>(image->levelWidth(k)) * image->levelHeight(k) * 4;
+          // Levels not asked for are left alone, unless a step passed through them;
+          // level 0 is never written here.
+          if (k == 0 && from != 0) {
             EXPECT_TRUE(std::all_of(chain.begin() + begin, chain.begin() + end, [](uint8_t b) { return b == 0xCD; }))
-                << what << ", level " << k << " written, not asked for (levels 0x" << std::hex << wanted << ")";
+                << label << ": level 0 written";
             continue;
           }
+          if (k > 0 && !((wanted >> k) & 1u)) {
+            bool passedThrough = false;
+            for (const LevelStep& step : levelSteps(wanted, image->levelCount())) passedThrough |= step.to == k;
+            if (!passedThrough) {
+              EXPECT_TRUE(std::all_of(chain.begin() + begin, chain.begin() + end, [](uint8_t b) { return b == 0xCD; }))
+                  << label << ", level " << k << " written, not asked for (levels 0x" << std::hex << wanted << ")";
+              continue;
+            }
+          }
+          size_t bad = 0;
+          for (size_t i = begin; i < end; ++i) bad += chain[i] != want[i];
+          EXPECT_EQ(bad, 0u) << label << ", level " << k << " (" << image->levelWidth(k) << "x"
+                             << image->levelHeight(k) << "), levels 0x" << std::hex << wanted;
         }
-        size_t bad = 0;
-        for (size_t i = begin; i < end; ++i) bad += chain[i] != want[i];
-        EXPECT_EQ(bad, 0u) << what << ", level " << k << " (" << image->levelWidth(k) << "x"
-                           << image->levelHeight(k) << "), levels 0x" << std::hex << wanted;
       }
     }
   }

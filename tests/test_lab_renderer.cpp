@@ -109,8 +109,8 @@ TEST_F(LabRendererTest, PanelsDrawnAgainShowTheScenesNewestPicture) {
 }
 
 // A drawn picture names the level that fits it (issue 19: updates write only the
-// levels drawn): 64x64 over 8x8 pixels is level 3, drawn from level 0 while the
-// picture holds only that one.
+// levels drawn): 64x64 over 8x8 pixels is level 3 (and not level 0), drawn from
+// level 0 while the picture holds only that one.
 TEST_F(LabRendererTest, ADrawNotesTheLevelThatFitsIt) {
   LabRenderer renderer;
   auto image = backend_->createImage(64, 64, TextureView::Pixels);
@@ -122,7 +122,7 @@ TEST_F(LabRendererTest, ADrawNotesTheLevelThatFitsIt) {
   buildPanels(renderer);
   drawnCentre();  // ImGui's GL backend running the draw
   EXPECT_TRUE(image->drawnLevelMissing()) << "level 3 fits, the picture has level 0 only";
-  EXPECT_EQ(image->takeLevelsToWrite(), PictureLevelMask{0b1001});
+  EXPECT_EQ(image->takeLevelsToWrite(), PictureLevelMask{0b1000});
 }
 
 }  // namespace

@@ -203,7 +203,7 @@ SharedImage::~SharedImage() {
 
 SharedBuffer& SharedImage::beginUpdate(Queue& queue, PictureLevelMask levels) {
   SharedBuffer& pixels = buffers_.beginUpdate(queue);
-  written_[static_cast<size_t>(buffers_.writingIndex())] = levels | 1u;
+  written_[static_cast<size_t>(buffers_.writingIndex())] = levels;
   GLuint& texture = textures_[static_cast<size_t>(buffers_.writingIndex())];
   if (!texture) {
     try {
@@ -231,7 +231,7 @@ void SharedImage::drawnAtLevel(int level) {
 }
 
 PictureLevelMask SharedImage::takeLevelsToWrite() {
-  if (drawn_) toWrite_ = std::exchange(drawn_, 0) | 1u;
+  if (drawn_) toWrite_ = std::exchange(drawn_, 0);
   return toWrite_;
 }
 

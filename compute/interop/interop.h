@@ -173,7 +173,8 @@ class SharedImage {
   int levelWidth(int k) const { return levels_[static_cast<size_t>(k)].width; }
   int levelHeight(int k) const { return levels_[static_cast<size_t>(k)].height; }
   size_t levelOffset(int k) const { return levels_[static_cast<size_t>(k)].offset; }
-  // The buffer to write, whose levels in `levels` (level 0 always) the update writes.
+  // The buffer to write, whose levels in `levels` the update writes (level 0 too
+  // where it is in them; at least one level).
   SharedBuffer& beginUpdate(Queue& queue, PictureLevelMask levels = allPictureLevels);
   void endUpdate(Queue& queue) { buffers_.endUpdate(queue); }
   void abandonUpdate(Queue& queue) { buffers_.abandonUpdate(queue); }
@@ -189,8 +190,8 @@ class SharedImage {
   void makeBothBuffers() { buffers_.makeBoth(); }
   const InteropTimings& timings() const { return buffers_.timings(); }
   // Which levels hold the picture, so that each update writes only those drawn:
-  // the levels the shown picture has (level 0 always); a draw notes the level
-  // that fits it (PictureFilter::wantedLevel).
+  // the levels the shown picture has; a draw notes the level that fits it
+  // (PictureFilter::wantedLevel).
   PictureLevelMask shownLevels() const;
   void drawnAtLevel(int level);
   // The levels for the next update: those drawn since the last call, else the last

@@ -26,19 +26,22 @@ PictureLevels::PictureLevels(ComputeContext& compute) : build_(compute.buildKern
 }
 
 void PictureLevels::enqueue(Queue& queue, const std::vector<PictureLevel>& levels, PictureLevelMask wanted,
-                            SharedBuffer& pixels) {
+                            SharedBuffer& pixels, PictureSource source) {
   for (const LevelStep& step : levelSteps(wanted, static_cast<int>(levels.size()))) {
     const PictureLevel& from = levels[static_cast<size_t>(step.from)];
     const PictureLevel& to = levels[static_cast<size_t>(step.to)];
     const size_t texels = static_cast<size_t>(to.width) * static_cast<size_t>(to.height);
-    shrink_.setArg(0, pixels.clMem());
+    const bool fromSource = step.from == 0 && source.pixels;
+    shrink_.setArg(0, fromSource ? source.pixels : pixels.clMem());
     shrink_.setArg(1, static_cast<cl_uint>(from.offset));
-    shrink_.setArg(2, static_cast<cl_int>(from.width));
-    shrink_.setArg(3, static_cast<cl_int>(from.height));
-    shrink_.setArg(4, static_cast<cl_uint>(to.offset));
-    shrink_.setArg(5, static_cast<cl_int>(to.width));
-    shrink_.setArg(6, static_cast<cl_int>(to.height));
-    shrink_.setArg(7, static_cast<cl_int>(step.to - step.from));
+    shrink_.setArg(2, static_cast<cl_int>(fromSource ? source.channels : 4));
+    shrink_.setArg(3, static_cast<cl_int>(from.width));
+    shrink_.setArg(4, static_cast<cl_int>(from.height));
+    shrink_.setArg(5, pixels.clMem());
+    shrink_.setArg(6, static_cast<cl_uint>(to.offset));
+    shrink_.setArg(7, static_cast<cl_int>(to.width));
+    shrink_.setArg(8, static_cast<cl_int>(to.height));
+    shrink_.setArg(9, static_cast<cl_int>(step.to - step.from));
     queue.enqueueKernel(shrink_, {(texels + group_ - 1) / group_ * group_}, {group_});
   }
 }

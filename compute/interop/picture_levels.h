@@ -26,15 +26,24 @@ struct LevelStep {
 // a texel), through the levels between where a wanted one is farther.
 std::vector<LevelStep> levelSteps(PictureLevelMask wanted, int levelCount);
 
+// Level 0's pixels as the kernels left them, read instead of the buffer's level 0:
+// `channels` bytes a pixel (1: gray, drawn as g g g 255; 4: RGBA), row after row.
+struct PictureSource {
+  cl_mem pixels = nullptr;
+  int channels = 4;
+};
+
 class PictureLevels {
  public:
   // Builds kernels/display.cl; throws ProgramBuildError with the log when it fails.
   explicit PictureLevels(ComputeContext& compute);
-  // Enqueues the levels in `wanted` of a picture laid out as `levels` into
-  // `pixels`, the buffer being updated (between beginUpdate and endUpdate), whose
-  // level 0 the queue has written before. Nothing for a picture without levels.
+  // Enqueues the smaller levels in `wanted` of a picture laid out as `levels` into
+  // `pixels`, the buffer being updated (between beginUpdate and endUpdate); those
+  // made from level 0 read it from `source`, else from `pixels` (written before on
+  // the queue). Level 0 itself is not written here. Nothing for a picture without
+  // smaller levels.
   void enqueue(Queue& queue, const std::vector<PictureLevel>& levels, PictureLevelMask wanted,
-               SharedBuffer& pixels);
+               SharedBuffer& pixels, PictureSource source = {});
   const ProgramBuild& build() const { return *build_; }
 
  private:
