@@ -43,13 +43,15 @@ PY
 
 # run TAG BIN VARIANT ARGS...: the headless viewer of .gpu/BIN as a user starts it; prints the frame breakdown
 # and the summary line. $SIZE (WxH) sets the frame (--size: a headless run does not read the window's size
-# from settings.json).
+# from settings.json). The kernels are the source tree's, or .gpu/BIN/kernels where a build carries its own
+# (an older build whose kernels differ from today's).
 run() {
   local tag=$1 bin=$2 variant=$3; shift 3
   local d; d=$(settings "$variant" "${SIZE:-1280x800}")
-  local size=()
+  local size=() kernels=kernels
   [ -n "$SIZE" ] && size=(--size "$SIZE")
-  timeout 90 .gpu/$bin/kernelscope --headless --kernels-dir kernels --config-dir $d "${size[@]}" "$@" --json $OUT/r.json > $OUT/r.txt 2>&1
+  [ -d .gpu/$bin/kernels ] && kernels=.gpu/$bin/kernels
+  timeout 90 .gpu/$bin/kernelscope --headless --kernels-dir $kernels --config-dir $d "${size[@]}" "$@" --json $OUT/r.json > $OUT/r.txt 2>&1
   echo "== $bin $tag rc=$?"; grep -E "frame breakdown" $OUT/r.txt | sed 's/^/   /'
   if [ -f $OUT/r.json ]; then summary $OUT/r.json; else tail -5 $OUT/r.txt; fi
   rm -f $OUT/r.json $OUT/r.txt
