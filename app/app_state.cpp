@@ -11,11 +11,11 @@ void AppState::report(const std::string& message) {
   while (log.size() > 200) log.pop_front();
 }
 
-void ImageLabState::stepFileSet(int delta) {
+void ImageLabState::stepFileSet(int delta, CommandQueue& commands) {
   if (fileSet.size() < 2) return;
   const long n = static_cast<long>(fileSet.size());
   fileIndex = static_cast<size_t>(((static_cast<long>(fileIndex) + delta) % n + n) % n);
-  openRequests = {fileSet[fileIndex]};
+  commands.push(OpenImages{{fileSet[fileIndex]}});
 }
 
 }  // namespace ks

@@ -101,13 +101,12 @@ class ImageLabState {
   // else (tests stage readings through ImageLabReadingsForTests, tests/).
   const ImageLabReadings& readings() const { return readings_; }
   using View = ImageLabChoices::View;
-  // opening files
-  std::vector<std::string> openRequests;  // drop, File > Open, command line: handled between frames
+  // opening files (asked for with OpenImages)
   // Several files dropped or named at once: the set the lab steps through, and which is open.
   std::vector<std::string> fileSet;
   size_t fileIndex = 0;
   // Asks for the next (+1) or previous (-1) file of the set, wrapping round; nothing without a set.
-  void stepFileSet(int delta);
+  void stepFileSet(int delta, CommandQueue& commands);
   char openPath[512] = "";
   bool focusOpenPath = false;             // File > Open image...: show the path field and give it the keyboard
   bool selectOpenPath = false;            // ... and select its text when it takes the keyboard

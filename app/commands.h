@@ -8,7 +8,7 @@
 //   the session (app/session.cpp): SwitchDevice, SwitchInterop, OpenScene
 //   the N-body scene:              StepNBody, ResetNBody, VerifyNBody, SaveNBodyState,
 //                                  LoadNBodyState, ResetCamera
-//   the image lab's scene:         CancelImageOpen, SaveImageResult
+//   the image lab's scene:         OpenImages, CancelImageOpen, SaveImageResult
 //   the recorder (app/run_recorder.h): StartRecording, StopRecording
 //   the sweep runner (app/sweep_runner.h): StartSweep, CancelSweep, ApplySweepBest
 // A command whose consumer is not running (an N-body command while the image lab
@@ -16,6 +16,7 @@
 // stayed set.
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct SaveNBodyState {};  // to NBodyState::statePath
 struct LoadNBodyState {};  // from NBodyState::statePath
 struct ResetCamera {};
 // The image lab's scene
+struct OpenImages {  // a drop, File > Open, Examples or recent, the command line, the next or previous file
+  std::vector<std::string> paths;  // several: a set to step through; "": the built-in test image
+};
 struct CancelImageOpen {};  // "Stop opening": the file decoding is dropped, the open image stays
 struct SaveImageResult {};  // to ImageLabState::savePath, once no run writes the result
 // Recordings and sweeps (their settings are RunsState's)
@@ -57,8 +61,8 @@ struct CancelSweep {};
 struct ApplySweepBest {};  // the last sweep's winner to the scene (and the tuning cache)
 
 using Command = std::variant<Quit, ToggleFullscreen, ResetLayout, SwitchDevice, SwitchInterop, OpenScene, StepNBody,
-                             ResetNBody, VerifyNBody, SaveNBodyState, LoadNBodyState, ResetCamera, CancelImageOpen,
-                             SaveImageResult, StartRecording, StopRecording, StartSweep, CancelSweep, ApplySweepBest>;
+                             ResetNBody, VerifyNBody, SaveNBodyState, LoadNBodyState, ResetCamera, OpenImages,
+                             CancelImageOpen, SaveImageResult, StartRecording, StopRecording, StartSweep, CancelSweep, ApplySweepBest>;
 
 class CommandQueue {
  public:
@@ -79,6 +83,13 @@ class CommandQueue {
   template <class C>
   bool takeAny() {
     return !take<C>().empty();
+  }
+  // The newest command of type C still queued, or null; it stays queued.
+  template <class C>
+  const C* newest() const {
+    for (auto c = commands_.rbegin(); c != commands_.rend(); ++c)
+      if (const C* command = std::get_if<C>(&*c)) return command;
+    return nullptr;
   }
   template <class C>
   bool has() const {

@@ -292,12 +292,14 @@ void ImageScene::openRequested(AppState& state, bool canReplaceImage) {
       lab.readings_.openFailed = false;
     }
   }
-  // The test image replaces the image at once: not while a run reads it.
-  if (!lab.openRequests.empty() && (canReplaceImage || !lab.openRequests.front().empty())) {
-    const std::vector<std::string> requests = std::move(lab.openRequests);
-    lab.openRequests.clear();
-    const std::string& file = requests.front();
-    if (file.empty()) {  // the built-in test image, at once; it replaces a file still decoding
+  // The newest request wins. The test image replaces the image at once: not while a run reads it.
+  const OpenImages* newest = state.commands.newest<OpenImages>();
+  if (newest && (canReplaceImage || (!newest->paths.empty() && !newest->paths.front().empty()))) {
+    const std::vector<std::string> requests = state.commands.take<OpenImages>().back().paths;
+    const std::string file = requests.empty() ? std::string() : requests.front();
+    if (requests.empty()) {
+      // Nothing named: nothing to open.
+    } else if (file.empty()) {  // the built-in test image, at once; it replaces a file still decoding
       loader_.cancel();
       setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
       lab.fileSet.clear();

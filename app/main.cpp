@@ -221,7 +221,7 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   // Files dropped on the window open in the image lab (the first of several).
   surface->setDropHandler([&state](std::vector<std::string> paths) {
     if (paths.empty()) return;
-    state.image.openRequests = std::move(paths);
+    state.commands.push(ks::OpenImages{std::move(paths)});
     state.commands.push(ks::OpenScene{ks::SceneKind::Image});
   });
   ks::Session session(std::move(catalog), options, settings, *surface, state);

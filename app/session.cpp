@@ -107,7 +107,11 @@ static void applyNBodyOptions(const AppOptions& options, const Settings& setting
                               AppState& state) {
   state.scene = options.scene == "julia" ? SceneKind::Julia : options.scene == "image" ? SceneKind::Image
                                                                                       : SceneKind::NBody;
-  for (const auto& image : options.images) state.image.openRequests.push_back(image.string());
+  if (!options.images.empty()) {
+    OpenImages open;
+    for (const auto& image : options.images) open.paths.push_back(image.string());
+    state.commands.push(std::move(open));
+  }
   if (options.spin) {
     state.image.choices.spin = true;
     state.image.choices.spinDegreesPerSecond = *options.spin;

@@ -101,7 +101,7 @@ class ImageBackgroundRunsTest : public test::SessionFixture {
     return path;
   }
   void open(const std::string& path) {
-    state_.image.openRequests = {path};
+    state_.commands.push(OpenImages{{path}});
     frameUntilIdle();
     ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   }
@@ -277,7 +277,7 @@ TEST_F(ImageBackgroundRunsTest, OpeningABigPictureHoldsNoFrame) {
     const std::string before = writePicture(w, h);
     open(before);
     const std::string next = writePicture(w, h + 2);  // another size: the pictures are made again
-    lab.openRequests = {next};
+    state_.commands.push(OpenImages{{next}});
     int frames = 0;
     bool previousStayed = true;
     const double longest = longestFrameMs(
@@ -393,7 +393,7 @@ TEST_F(ImageBackgroundRunsTest, ARunInFlightIsSupersededOrClosedCleanly) {
     frame();
     ASSERT_TRUE(lab.readings().runInFlight);
     const std::string small = writePicture(61, 43);
-    lab.openRequests = {small};
+    state_.commands.push(OpenImages{{small}});
     frameUntilIdle();
     EXPECT_EQ(lab.readings().path, small) << lab.readings().message;
     EXPECT_EQ(lab.readings().resultWidth, 61);

@@ -882,8 +882,10 @@ TEST_F(LayoutUi, FileExamplesOpensATeachingPicture) {
     tooltip |= w->WasActive && (w->Flags & ImGuiWindowFlags_Tooltip);
   EXPECT_TRUE(tooltip) << "no tooltip on the example";
   click(first);
-  ASSERT_EQ(state_.image.openRequests.size(), 1u);
-  const fs::path opened = state_.image.openRequests.front();
+  const std::vector<OpenImages> asked = state_.commands.take<OpenImages>();
+  ASSERT_EQ(asked.size(), 1u);
+  ASSERT_EQ(asked[0].paths.size(), 1u);
+  const fs::path opened = asked[0].paths.front();
   EXPECT_EQ(opened, *resources / "examples" / exampleImages().front().file);
   EXPECT_TRUE(fs::exists(opened)) << opened;
   EXPECT_TRUE(askedScene(state_) == SceneKind::Image);
@@ -901,7 +903,7 @@ TEST_F(LayoutUi, FileExamplesIsDisabledWithoutResources) {
                         file->DC.CursorStartPos.y + line + ImGui::GetStyle().ItemSpacing.y + line * 0.5f);
   for (int i = 0; i < 3; ++i) frame(examples);
   EXPECT_EQ(ImGui::FindWindowByName("##Menu_01") ? ImGui::FindWindowByName("##Menu_01")->Active : false, false);
-  EXPECT_TRUE(state_.image.openRequests.empty());
+  EXPECT_FALSE(state_.commands.has<OpenImages>());
 }
 
 // The Runs table's words: a run's configuration on one line under its name (the name

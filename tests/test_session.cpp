@@ -186,24 +186,24 @@ TEST_F(SessionTest, SeveralFilesOpenedAtOnceAreSteppedThrough) {
     ASSERT_TRUE(saved.ok()) << saved.error().what();
   }
   state_.commands.push(OpenScene{SceneKind::Image});
-  state_.image.openRequests = paths;
+  state_.commands.push(OpenImages{paths});
   frameUntilIdle();
   ASSERT_EQ(state_.image.readings().path, paths[0]) << state_.image.readings().message;
   EXPECT_EQ(state_.image.fileSet, paths);
   EXPECT_NE(state_.image.readings().message.find("file 1 of 3"), std::string::npos) << state_.image.readings().message;
-  state_.image.stepFileSet(+1);
+  state_.image.stepFileSet(+1, state_.commands);
   frameUntilIdle();
   EXPECT_EQ(state_.image.readings().path, paths[1]) << state_.image.readings().message;
   EXPECT_EQ(state_.image.readings().width, 11);
   EXPECT_NE(state_.image.readings().message.find("file 2 of 3"), std::string::npos) << state_.image.readings().message;
-  state_.image.stepFileSet(-1);
+  state_.image.stepFileSet(-1, state_.commands);
   frameUntilIdle();
-  state_.image.stepFileSet(-1);  // before the first: the last
+  state_.image.stepFileSet(-1, state_.commands);  // before the first: the last
   frameUntilIdle();
   EXPECT_EQ(state_.image.readings().path, paths[2]) << state_.image.readings().message;
   EXPECT_EQ(state_.image.fileIndex, 2u);
   EXPECT_EQ(state_.image.fileSet.size(), 3u);
-  state_.image.openRequests = {paths[0]};  // File > Open of one file (here one of the set, but asked alone)
+  state_.commands.push(OpenImages{{paths[0]}});  // File > Open of one file (here one of the set, but asked alone)
   state_.image.fileIndex = 1;              // as if the set had moved on: the request is not its current file
   frameUntilIdle();
   EXPECT_TRUE(state_.image.fileSet.empty()) << "a file opened on its own ended the set";
@@ -222,7 +222,7 @@ TEST_F(SessionTest, SwitchingDeviceKeepsTheOpenImage) {
   const Result<void> saved = savePngFile(image, path);
   ASSERT_TRUE(saved.ok()) << saved.error().what();
   state_.commands.push(OpenScene{SceneKind::Image});
-  state_.image.openRequests = {path};
+  state_.commands.push(OpenImages{{path}});
   frameUntilIdle();
   ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   for (int round = 0; round < 2; ++round) {
@@ -350,7 +350,7 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   const std::string path = ::testing::TempDir() + "ks-session-gray.png";
   const Result<void> written = savePngFile(image, path);
   ASSERT_TRUE(written.ok()) << written.error().what();
-  state_.image.openRequests = {path};
+  state_.commands.push(OpenImages{{path}});
   frameUntilIdle();
   EXPECT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   EXPECT_EQ(state_.image.readings().channels, 1);
@@ -381,7 +381,7 @@ TEST_F(SessionTest, ImageLabOpensRotatesTransposesAndKeepsTheImageOnBadInput) {
   ASSERT_TRUE(f);
   std::fputs("\x89PNG not really", f);
   std::fclose(f);
-  state_.image.openRequests = {corrupt};
+  state_.commands.push(OpenImages{{corrupt}});
   frameUntilIdle();
   EXPECT_EQ(state_.image.readings().path, path) << "the previous image stays";
   EXPECT_NE(state_.image.readings().message.find("cannot open: '" + corrupt + "'"), std::string::npos)
@@ -573,7 +573,7 @@ TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   state_.image.choices.rotateBlock[0] = 1;
   state_.image.choices.rotateBlock[1] = 1;
   const std::array<size_t, 2> maxImage = deviceMaxImage2d(state_.devices.at(state_.activeDevice.value()));
-  state_.image.openRequests = {path};
+  state_.commands.push(OpenImages{{path}});
   frameUntilIdle();
   ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   if (static_cast<size_t>(maxTexture) > maxImage[0]) {
@@ -731,12 +731,15 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   EXPECT_NE(state_.nbody.choices.paused, paused) << "Space was swallowed by the focused panel";
   frame(inPanel, false);
   state_.image.fileSet = {"a.png", "b.png", "c.png"};  // several files opened at once
-  state_.image.openRequests.clear();
+  state_.commands.take<OpenImages>();
+  auto openedAlone = [&] {
+    const std::vector<OpenImages> asked = state_.commands.take<OpenImages>();
+    return asked.size() == 1 ? asked[0].paths : std::vector<std::string>{"(" + std::to_string(asked.size()) + " asked)"};
+  };
   frame(inPanel, false, "", 0, GLFW_KEY_PAGE_DOWN);
-  EXPECT_EQ(state_.image.openRequests, std::vector<std::string>{"b.png"});
+  EXPECT_EQ(openedAlone(), std::vector<std::string>{"b.png"});
   frame(inPanel, false, "", 0, GLFW_KEY_PAGE_UP);
-  EXPECT_EQ(state_.image.openRequests, std::vector<std::string>{"a.png"});
-  state_.image.openRequests.clear();
+  EXPECT_EQ(openedAlone(), std::vector<std::string>{"a.png"});
   frame(inPanel, false);
 
   state_.image.focusOpenPath = true;  // File > Open image...: the path field takes the typing

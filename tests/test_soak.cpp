@@ -141,7 +141,7 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
             state.commands.push(SwitchInterop{state.interopPaths[interopIndex++ % state.interopPaths.size()].path});
           break;
         case 4: state.commands.push(OpenScene{SceneKind::Image}); break;
-        case 5: state.image.openRequests = {images[imageIndex++ % images.size()].file.string()}; break;
+        case 5: state.commands.push(OpenImages{{images[imageIndex++ % images.size()].file.string()}}); break;
         case 6:
           state.image.choices.angle = static_cast<float>(frame % 360);
           state.image.choices.transpose = !state.image.choices.transpose;

@@ -80,7 +80,7 @@ class SwitchDuringRunTest : public test::SessionFixture {
     int w = 800;
     for (int attempt = 0; attempt < 4; ++attempt) {
       const std::string path = writePicture(w, w * 2 / 3);
-      state_.image.openRequests = {path};
+      state_.commands.push(OpenImages{{path}});
       frameUntilIdle();
       ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
       if (lastRunMs() >= kRunMs / 2 || w >= kMaxWidth) return;
@@ -180,7 +180,7 @@ TEST_F(ImageKernelBuildTest, ANewVariantBuildsOffTheFrame) {
   state_.commands.push(OpenScene{SceneKind::Image});
   frameUntilIdle();
   const std::string path = writePicture(400, 300);
-  state_.image.openRequests = {path};
+  state_.commands.push(OpenImages{{path}});
   frameUntilIdle();
   ASSERT_EQ(state_.image.readings().path, path) << state_.image.readings().message;
   ImageLabState& lab = state_.image;

@@ -105,7 +105,8 @@ void drawExamplesMenu(AppState& state) {
   if (ImGui::BeginMenu("Examples", found)) {
     for (const auto& example : exampleImages()) {
       if (ImGui::MenuItem(example.title)) {
-        state.image.openRequests = {(std::filesystem::path(state.resourcesDir) / "examples" / example.file).string()};
+        state.commands.push(
+            OpenImages{{(std::filesystem::path(state.resourcesDir) / "examples" / example.file).string()}});
         state.commands.push(OpenScene{SceneKind::Image});
       }
       if (ImGui::IsItemHovered()) tooltipText(example.shows);
@@ -127,7 +128,7 @@ void drawMenuBar(AppState& state) {
     drawExamplesMenu(state);
     for (const auto& file : state.image.recent)
       if (ImGui::MenuItem(file.c_str())) {
-        state.image.openRequests.push_back(file);
+        state.commands.push(OpenImages{{file}});
         state.commands.push(OpenScene{SceneKind::Image});
       }
     ImGui::Separator();

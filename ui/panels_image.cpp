@@ -122,19 +122,19 @@ void openSection(ImageLabState& lab, CommandQueue& commands) {
   ImGui::SameLine();
   if (ImGui::Button("Open") || enter) {
     const std::string file = tidyTypedPath(lab.openPath, std::getenv("HOME"));
-    if (!file.empty()) lab.openRequests.push_back(file);  // empty: "" would mean the built-in test image
+    if (!file.empty()) commands.push(OpenImages{{file}});  // empty: "" would mean the built-in test image
   }
   if (!lab.recent.empty()) fitNextItemBesideLabel("recent");
   if (!lab.recent.empty() && ImGui::BeginCombo("recent", lab.recent.front().c_str())) {
     for (const auto& file : lab.recent)
-      if (ImGui::Selectable(file.c_str())) lab.openRequests.push_back(file);
+      if (ImGui::Selectable(file.c_str())) commands.push(OpenImages{{file}});
     ImGui::EndCombo();
   }
-  if (ImGui::Button("Built-in test image")) lab.openRequests.push_back("");
+  if (ImGui::Button("Built-in test image")) commands.push(OpenImages{{""}});
   if (lab.fileSet.size() > 1) {  // several files opened at once: step through them
-    if (ImGui::ArrowButton("previous file", ImGuiDir_Left)) lab.stepFileSet(-1);
+    if (ImGui::ArrowButton("previous file", ImGuiDir_Left)) lab.stepFileSet(-1, commands);
     ImGui::SameLine();
-    if (ImGui::ArrowButton("next file", ImGuiDir_Right)) lab.stepFileSet(+1);
+    if (ImGui::ArrowButton("next file", ImGuiDir_Right)) lab.stepFileSet(+1, commands);
     ImGui::SameLine();
     ImGui::Text("file %zu of %zu", lab.fileIndex + 1, lab.fileSet.size());
     if (ImGui::IsItemHovered()) {

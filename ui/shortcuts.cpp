@@ -32,8 +32,8 @@ void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   if (pressed(GLFW_KEY_F) || pressed(GLFW_KEY_F11)) state.commands.push(ToggleFullscreen{});
   if (pressed(GLFW_KEY_V)) state.vsync = !state.vsync;
   if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) state.showHelp = !state.showHelp;
-  if (state.scene == SceneKind::Image && pressed(GLFW_KEY_PAGE_DOWN)) state.image.stepFileSet(+1);
-  if (state.scene == SceneKind::Image && pressed(GLFW_KEY_PAGE_UP)) state.image.stepFileSet(-1);
+  if (state.scene == SceneKind::Image && pressed(GLFW_KEY_PAGE_DOWN)) state.image.stepFileSet(+1, state.commands);
+  if (state.scene == SceneKind::Image && pressed(GLFW_KEY_PAGE_UP)) state.image.stepFileSet(-1, state.commands);
   if (pressed(GLFW_KEY_1)) state.commands.push(OpenScene{SceneKind::NBody});
   if (pressed(GLFW_KEY_2)) state.commands.push(OpenScene{SceneKind::Image});
   if (pressed(GLFW_KEY_3)) state.commands.push(OpenScene{SceneKind::Julia});
