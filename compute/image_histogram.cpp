@@ -288,27 +288,7 @@ ChannelStatistics channelStatistics(const uint64_t* m) {
   return s;
 }
 
-// ---- ImageHistogrammer ---------------------------------------------------------------------
-
-struct ImageHistogrammerBuilt {
-  KernelBuild histogram, merge, stats;
-  size_t mergeRows = 1;
-};
-
-ImageHistogrammer::ImageHistogrammer(ComputeContext& compute, const HistogramConfig& config)
-    : ImageOpRunner(compute, config, findImageHistogramVariant(config.variant), imageHistogramConfigProblem) {}
-
-ImageHistogrammer::~ImageHistogrammer() {
-  // Reads in flight write into this object's vectors (in order: the last one's end is all of them).
-  try {
-    if (readsDone_) readsDone_.wait();
-  } catch (const std::exception&) {
-    // The failure was reported where the result was asked for, or never will be needed.
-  }
-}
-
-
-const KernelBuild& ImageHistogrammer::mainKernel(const Built& built) const { return built.histogram; }
+// ---- HistogramLaunch -----------------------------------------------------------------------
 
 std::vector<std::string> imageHistogramProgramOptions(const HistogramConfig& config, int channels,
                                                       const DeviceDescriptor& device) {
@@ -319,86 +299,97 @@ std::vector<std::string> imageHistogramProgramOptions(const HistogramConfig& con
   return {counting, options, options + histogramPercentileOptions()};
 }
 
-std::shared_ptr<ImageHistogrammerBuilt> ImageHistogrammer::makeBuilt(int channels) {
-  auto b = std::make_shared<Built>();
-  const std::vector<std::string> options = imageHistogramProgramOptions(config_, channels, compute_.device());
-  b->histogram = buildKernel(compute_, kHistogramKernelFile, options[0], variant_->kernel,
-                             static_cast<size_t>(config_.workGroup));
-  b->merge = buildKernel(compute_, kHistogramKernelFile, options[1], "histogram_merge", 8);
-  // Rows of the merge's (8, rows) work-group: a power of two up to 128 that the
-  // kernel and the device allow.
-  size_t rowLimit = std::min<size_t>(128, b->merge.info.workGroupSize / 8);
-  if (compute_.device().maxWorkGroupSize) rowLimit = std::min(rowLimit, compute_.device().maxWorkGroupSize / 8);
-  if (compute_.device().maxWorkItemSizes.size() >= 2)
-    rowLimit = std::min(rowLimit, compute_.device().maxWorkItemSizes[1]);
-  b->mergeRows = 1;
-  while (b->mergeRows * 2 <= rowLimit) b->mergeRows *= 2;
-  b->stats = buildKernel(compute_, kHistogramKernelFile, options[2], "histogram_stats",
-                         kHistogramBins);
-  return b;
+size_t histogramGroupCount(const HistogramConfig& config, const ImageLayout& layout, const DeviceDescriptor& device) {
+  const size_t wg = static_cast<size_t>(config.workGroup);
+  if (isSubHistogram(findImageHistogramVariant(config.variant)))
+    return std::max<size_t>(1, divUp(layout.pixels(), wg * config.pixelsPerItem));
+  const size_t perLoad = layout.channels == 1 ? 16 : 4;  // pixels per 16-byte load
+  const size_t needed = std::max<size_t>(1, divUp(layout.pixels(), wg * perLoad));
+  const size_t units = std::max<cl_uint>(1, device.computeUnits);
+  return std::min(needed, units * static_cast<size_t>(config.groupsPerComputeUnit));
+}
+
+size_t histogramMergeRows(const KernelInfo& merge, const DeviceDescriptor& device) {
+  size_t rowLimit = std::min<size_t>(128, merge.workGroupSize / 8);
+  if (device.maxWorkGroupSize) rowLimit = std::min(rowLimit, device.maxWorkGroupSize / 8);
+  if (device.maxWorkItemSizes.size() >= 2) rowLimit = std::min(rowLimit, device.maxWorkItemSizes[1]);
+  size_t rows = 1;
+  while (rows * 2 <= rowLimit) rows *= 2;
+  return rows;
+}
+
+ImageOpProgram HistogramLaunch::program(const HistogramConfig& config, int channels, const DeviceDescriptor& device) {
+  const std::vector<std::string> options = imageHistogramProgramOptions(config, channels, device);
+  return {{{options[0], op().variant(config.variant)->kernel, static_cast<size_t>(config.workGroup)},
+           {options[1], "histogram_merge", 8},
+           {options[2], "histogram_stats", static_cast<size_t>(kHistogramBins)}},
+          false,
+          config.variant};
+}
+
+void HistogramLaunch::checkRun(const HistogramConfig&, const ImageOpBuffers& io, const HistogramParams&,
+                               const DeviceDescriptor&) {
+  requireLayout(io.inLayout, "the input");
+}
+
+size_t HistogramLaunch::outputBytes(const ImageOpBuffers& io) {
+  return histogramBinCount(io.inLayout) * sizeof(cl_uint);
+}
+
+std::vector<ImageOpStep> HistogramLaunch::steps(const HistogramConfig& config, const ImageOpBuffers& io,
+                                                const HistogramParams&, const ImageOpBuild& build,
+                                                const DeviceDescriptor& device) {
+  const size_t binCount = histogramBinCount(io.inLayout);
+  const size_t groups = histogramGroupCount(config, io.inLayout, device);
+  const size_t wg = static_cast<size_t>(config.workGroup);
+  const cl_uint pixels = static_cast<cl_uint>(io.inLayout.pixels());
+  if (findImageHistogramVariant(config.variant)->fused) {
+    // The sums and the finished-groups counter: zeroed once when made, and zeroed
+    // again by the last group of every run.
+    const ScratchBuffer sums{1, (binCount + 1) * sizeof(cl_uint), true};
+    return {{"histogram", 0, {io.in, pixels, sums, io.out}, {groups * wg}, {wg}}};
+  }
+  const ScratchBuffer partials{0, groups * binCount * sizeof(cl_uint)};
+  const size_t rows = histogramMergeRows(build.kernels.at(1).info, device);
+  return {{"histogram", 0, {io.in, pixels, partials}, {groups * wg}, {wg}},
+          {"merge", 1, {partials, static_cast<cl_uint>(groups), static_cast<cl_uint>(binCount), io.out},
+           {binCount, rows}, {8, rows}}};
+}
+
+std::vector<ImageOpStep> HistogramLaunch::statisticsSteps(cl_mem bins, int imageChannels, cl_mem moments) {
+  const size_t channels = static_cast<size_t>(histogramChannelCount(imageChannels));
+  return {{"statistics", 2, {bins, moments}, {channels * kHistogramBins}, {static_cast<size_t>(kHistogramBins)}}};
+}
+
+// ---- ImageHistogrammer ---------------------------------------------------------------------
+
+ImageHistogrammer::~ImageHistogrammer() {
+  // Reads in flight write into this object's vectors (in order: the last one's end is all of them).
+  try {
+    if (readsDone_) readsDone_.wait();
+  } catch (const std::exception&) {
+    // The failure was reported where the result was asked for, or never will be needed.
+  }
 }
 
 size_t ImageHistogrammer::groupCount(const ImageLayout& layout) const {
-  const size_t wg = static_cast<size_t>(config_.workGroup);
-  if (isSubHistogram(variant_)) return std::max<size_t>(1, divUp(layout.pixels(), wg * config_.pixelsPerItem));
-  const size_t perLoad = layout.channels == 1 ? 16 : 4;  // pixels per 16-byte load
-  const size_t needed = std::max<size_t>(1, divUp(layout.pixels(), wg * perLoad));
-  const size_t units = std::max<cl_uint>(1, compute_.device().computeUnits);
-  return std::min(needed, units * static_cast<size_t>(config_.groupsPerComputeUnit));
+  return histogramGroupCount(config_, layout, compute_.device());
 }
 
-size_t ImageHistogrammer::mergeRows(int channels) { return built(channels).mergeRows; }
+size_t ImageHistogrammer::mergeRows(int channels) { return histogramMergeRows(built(channels).kernels.at(1).info, compute_.device()); }
 
 void ImageHistogrammer::run(Queue& queue, cl_mem in, const ImageLayout& layout, cl_mem bins, ImageOpEvents* events) {
-  requireLayout(layout, "the input");
-  Built& b = built(layout.channels);
-  const size_t binCount = histogramBinCount(layout);
-  requireBuffer(in, layout.bytes(), "the input");
-  requireBuffer(bins, binCount * sizeof(cl_uint), "the bins");
-  const size_t groups = groupCount(layout);
-  const size_t wg = static_cast<size_t>(config_.workGroup);
-  Kernel& h = b.histogram.kernel;
-  h.setArg(0, in);
-  h.setArg(1, static_cast<cl_uint>(layout.pixels()));
-  if (variant_->fused) {
-    // The sums and the finished-groups counter: zeroed once here, and zeroed again
-    // by the last group of every run.
-    const size_t sumsBytes = (binCount + 1) * sizeof(cl_uint);
-    if (sums_.bytes() < sumsBytes) {
-      sums_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, sumsBytes);
-      const cl_uint zero = 0;
-      clCheck(clEnqueueFillBuffer(queue.get(), sums_.get(), &zero, sizeof zero, 0, sumsBytes, 0, nullptr, nullptr),
-              "clEnqueueFillBuffer");
-    }
-    h.setArg(2, sums_.get());
-    h.setArg(3, bins);
-    enqueue(queue, h, {groups * wg}, {wg}, eventFor(events, "histogram"));
-    return;
-  }
-  const size_t partialBytes = groups * binCount * sizeof(cl_uint);
-  if (partials_.bytes() < partialBytes) partials_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, partialBytes);
-  h.setArg(2, partials_.get());
-  enqueue(queue, h, {groups * wg}, {wg}, eventFor(events, "histogram"));
-
-  Kernel& m = b.merge.kernel;
-  m.setArg(0, partials_.get());
-  m.setArg(1, static_cast<cl_uint>(groups));
-  m.setArg(2, static_cast<cl_uint>(binCount));
-  m.setArg(3, bins);
-  enqueue(queue, m, {binCount, b.mergeRows}, {8, b.mergeRows}, eventFor(events, "merge"));
+  ImageOpRunner::run(queue, in, layout, bins, ImageLayout{}, HistogramParams{}, events);
 }
 
 void ImageHistogrammer::runStatistics(Queue& queue, cl_mem bins, int imageChannels, cl_mem moments,
                                       ImageOpEvents* events) {
   if (std::string p = channelsProblem(imageChannels); !p.empty()) throw ImageConfigError(p);
-  Built& b = built(imageChannels);
+  ImageOpBuild& b = built(imageChannels);
   const size_t channels = static_cast<size_t>(histogramChannelCount(imageChannels));
   requireBuffer(bins, channels * kHistogramBins * sizeof(cl_uint), "the bins");
   requireBuffer(moments, channels * kMomentsPerChannel * sizeof(cl_ulong), "the moments");
-  Kernel& s = b.stats.kernel;
-  s.setArg(0, bins);
-  s.setArg(1, moments);
-  enqueue(queue, s, {channels * kHistogramBins}, {static_cast<size_t>(kHistogramBins)}, eventFor(events, "statistics"));
+  execute(queue, b, ImageOpBuffers{}, HistogramLaunch::statisticsSteps(bins, imageChannels, moments), events);
 }
 
 ImageHistogramResult ImageHistogrammer::compute(Queue& queue, cl_mem in, const ImageLayout& layout,

@@ -146,7 +146,38 @@ std::string histogramPercentileOptions();
 // percentiles as the kernel found them.
 ChannelStatistics channelStatistics(const uint64_t* moments);
 
-// ---- runner (compute/image_layout.h: what runners check and when they build) --------
+// ---- launch (compute/image_op_runner.h: the one runner of the image operations) ------
+
+struct HistogramParams {};  // the counting takes nothing besides its buffers
+
+// Work-groups (= partial histograms merged on the device) for an image: enough for
+// its pixels, at most groupsPerComputeUnit per compute unit (subhist_uchar: one per
+// workGroup x pixelsPerItem pixels).
+size_t histogramGroupCount(const HistogramConfig& config, const ImageLayout& layout, const DeviceDescriptor& device);
+// Rows of the merge kernel's (8, rows) work-group: a power of two up to 128 that the
+// compiled kernel and the device allow.
+size_t histogramMergeRows(const KernelInfo& merge, const DeviceDescriptor& device);
+
+// What the histogram gives the runner: its checks, its three kernels (counting,
+// merge, statistics), the steps of a counting run and of a statistics run.
+struct HistogramLaunch : ImageOpLaunchBasics<HistogramConfig, ImageHistogramVariant, HistogramParams, histogramOp,
+                                             findImageHistogramVariant, imageHistogramConfigProblem> {
+  static constexpr const char* kOutputName = "the bins";
+  // The variant's counting kernel, histogram_merge, histogram_stats.
+  static ImageOpProgram program(const Config& config, int channels, const DeviceDescriptor& device);
+  static void checkRun(const Config& config, const ImageOpBuffers& io, const Params& params,
+                       const DeviceDescriptor& device);
+  // `out` holds histogramBinCount(inLayout) cl_uints.
+  static size_t outputBytes(const ImageOpBuffers& io);
+  // Sub-histograms per work-group ("histogram") into kept partials, then "merge";
+  // local_atomic_fused: the one "histogram" kernel, with device-wide sums zeroed when made.
+  static std::vector<ImageOpStep> steps(const Config& config, const ImageOpBuffers& io, const Params& params,
+                                        const ImageOpBuild& build, const DeviceDescriptor& device);
+  // "statistics": one work-group of 256 per histogram channel.
+  static std::vector<ImageOpStep> statisticsSteps(cl_mem bins, int imageChannels, cl_mem moments);
+};
+
+// ---- runner: counting, statistics and their read-back ----------------------------------
 
 // Everything the histogram lab shows for one image, computed on the device.
 struct ImageHistogramResult {
@@ -154,12 +185,12 @@ struct ImageHistogramResult {
   ImageStatistics statistics;
 };
 
-struct ImageHistogrammerBuilt;  // the programs one channel count needs (image_histogram.cpp)
-
-class ImageHistogrammer : public ImageOpRunner<HistogramConfig, ImageHistogramVariant, ImageHistogrammerBuilt> {
+// The image operations' runner with the histogram's results: the statistics run and
+// the bins and moments read back without blocking.
+class ImageHistogrammer : public ImageOpRunner<HistogramLaunch> {
  public:
-  ImageHistogrammer(ComputeContext& compute, const HistogramConfig& config);
-  ~ImageHistogrammer();
+  ImageHistogrammer(ComputeContext& compute, const HistogramConfig& config) : ImageOpRunner(compute, config) {}
+  ~ImageHistogrammer() override;
   // Sub-histograms per work-group ("histogram"), then the merge kernel sums them
   // on the device ("merge") into `bins`: histogramBinCount(layout) cl_uints.
   // local_atomic_fused: the one "histogram" kernel writes `bins`.
@@ -188,10 +219,7 @@ class ImageHistogrammer : public ImageOpRunner<HistogramConfig, ImageHistogramVa
   cl_mem binsBuffer() const { return bins_.get(); }
 
  private:
-  using Built = ImageHistogrammerBuilt;
-  std::shared_ptr<Built> makeBuilt(int channels) override;
-  const KernelBuild& mainKernel(const Built& built) const override;
-  Buffer partials_, sums_, bins_, moments_;  // sums_: local_atomic_fused's device-wide sums
+  Buffer bins_, moments_;
   // The read-backs of enqueueCompute, and their last command.
   std::vector<cl_uint> hostBins_;
   std::vector<cl_ulong> hostMoments_;

@@ -18,7 +18,8 @@
 // (rotationFloat, no fused multiply-adds); either way the buffer kernels give
 // bit-exact copies of the CPU references in compute/image_reference.h.
 //
-// Runners (ImageRotator, ImageTransposer, ImageHistogrammer, ImageCopier).
+// Runners (ImageRotator, ImageTransposer, ImageHistogrammer: the one runner of
+// compute/image_op_runner.h with each operation's launch description; ImageCopier).
 // Each checks its configuration when constructed (throws ImageConfigError) and
 // builds its program for a channel count on first use (prepare() builds ahead,
 // e.g. before timing; ProgramBuildError on a compile failure). run() checks the

@@ -231,155 +231,59 @@ std::array<size_t, 2> deviceMaxImage2d(const DeviceDescriptor& device) {
           deviceInfo<size_t>(device.id, CL_DEVICE_IMAGE2D_MAX_HEIGHT)};
 }
 
-// ---- ImageRotator --------------------------------------------------------------------------
+// ---- RotateLaunch --------------------------------------------------------------------------
 
-struct ImageRotatorBuilt {
-  KernelBuild main;
-  KernelBuild resolve;  // forward only
-  cl_image_format format{};
-};
-
-ImageRotator::ImageRotator(ComputeContext& compute, const RotateConfig& config)
-    : ImageOpRunner(compute, config, findImageRotateVariant(config.variant), imageRotateConfigProblem) {}
-
-ImageRotator::~ImageRotator() = default;
-
-
-const KernelBuild& ImageRotator::mainKernel(const Built& built) const { return built.main; }
-
-std::shared_ptr<ImageRotatorBuilt> ImageRotator::makeBuilt(int channels) {
-  auto b = std::make_shared<Built>();
-  const std::string options = imageRotateBuildOptions(config_, channels);
-  const size_t items = static_cast<size_t>(config_.workGroupX) * static_cast<size_t>(config_.workGroupY);
-  b->main = buildKernel(compute_, kRotateKernelFile, options, variant_->kernel, items);
-  if (variant_->sampling == RotateSampling::Forward)
-    b->resolve = buildKernel(compute_, kRotateKernelFile, options, "rotate_forward_resolve", items);
-  if (variant_->image) {
-    // CL_R for gray (CL_LUMINANCE where CL_R is missing: both read back in .x), CL_RGBA for RGBA.
-    cl_uint count = 0;
-    clCheck(clGetSupportedImageFormats(compute_.context(), CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count),
-            "clGetSupportedImageFormats");
-    std::vector<cl_image_format> formats(count);
-    clCheck(clGetSupportedImageFormats(compute_.context(), CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, count,
-                                       formats.data(), nullptr),
-            "clGetSupportedImageFormats");
-    auto supported = [&](cl_channel_order order) {
-      return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format& f) {
-        return f.image_channel_order == order && f.image_channel_data_type == CL_UNORM_INT8;
-      });
-    };
-    const std::vector<cl_channel_order> wanted =
-        channels == 1 ? std::vector<cl_channel_order>{CL_R, CL_LUMINANCE} : std::vector<cl_channel_order>{CL_RGBA};
-    bool found = false;
-    for (cl_channel_order order : wanted)
-      if (supported(order)) {
-        b->format = {order, CL_UNORM_INT8};
-        found = true;
-        break;
-      }
-    if (!found)
-      throw ImageConfigError(rotateOp().refusal("image_format",
-                                                {{"formats", channels == 1 ? "CL_R or CL_LUMINANCE" : "CL_RGBA"},
-                                                 {"variant", variant_->name}}));
-  }
-  return b;
+ImageOpProgram RotateLaunch::program(const RotateConfig& config, int channels, const DeviceDescriptor&) {
+  const ImageRotateVariant& v = *findImageRotateVariant(config.variant);
+  const std::string options = imageRotateBuildOptions(config, channels);
+  const size_t items = static_cast<size_t>(config.workGroupX) * static_cast<size_t>(config.workGroupY);
+  ImageOpProgram p{{{options, op().variant(v.name)->kernel, items}}, v.image, v.name};
+  if (v.sampling == RotateSampling::Forward) p.kernels.push_back({options, "rotate_forward_resolve", items});
+  return p;
 }
 
-void ImageRotator::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out, const ImageLayout& outLayout,
-                       const RotateParams& params, ImageOpEvents* events) {
-  requireLayout(inLayout, "the input");
-  const ImageLayout expected = rotatedLayout(inLayout, params);
-  if (!(outLayout == expected))
-    throw ImageConfigError("the rotated output of " + describeImageLayout(inLayout) + " is " +
-                           describeImageLayout(expected) + ", not " + describeImageLayout(outLayout));
-  requireLayout(outLayout, "the output");
-  Built& b = built(inLayout.channels);
-  requireBuffer(in, inLayout.bytes(), "the input");
-  requireBuffer(out, outLayout.bytes(), "the output");
+void RotateLaunch::checkRun(const RotateConfig& config, const ImageOpBuffers& io, const RotateParams& params,
+                            const DeviceDescriptor& device) {
+  requireLayout(io.inLayout, "the input");
+  const ImageLayout expected = rotatedLayout(io.inLayout, params);
+  if (!(io.outLayout == expected))
+    throw ImageConfigError("the rotated output of " + describeImageLayout(io.inLayout) + " is " +
+                           describeImageLayout(expected) + ", not " + describeImageLayout(io.outLayout));
+  requireLayout(io.outLayout, "the output");
+  const ImageRotateVariant& v = *findImageRotateVariant(config.variant);
+  if (!v.image) return;
+  const auto [maxW, maxH] = deviceMaxImage2d(device);
+  if (static_cast<size_t>(io.inLayout.width) > maxW || static_cast<size_t>(io.inLayout.height) > maxH)
+    throw ImageConfigError(op().refusal(
+        "image_size",
+        {{"image", describeImageLayout(io.inLayout)}, {"max_x", maxW}, {"max_y", maxH}, {"variant", v.name}}));
+}
 
-  const RotationFixedPoint r = rotationFixedPoint(params.degrees);
-  const std::array<uint8_t, 4> bg = rotateBackgroundPixel(params, inLayout.channels);
-  const cl_int inW = inLayout.width, inH = inLayout.height, outW = outLayout.width, outH = outLayout.height;
-  const size_t wx = static_cast<size_t>(config_.workGroupX), wy = static_cast<size_t>(config_.workGroupY);
-  auto setBackground = [&](Kernel& k, cl_uint index) {
-    if (inLayout.channels == 1) k.setArg(index, static_cast<cl_uchar>(bg[0]));
-    else k.setArg(index, cl_uchar4{{bg[0], bg[1], bg[2], bg[3]}});
-  };
+std::vector<ImageOpStep> RotateLaunch::steps(const RotateConfig& config, const ImageOpBuffers& io,
+                                             const RotateParams& params, const ImageOpBuild&, const DeviceDescriptor&) {
+  const ImageRotateVariant& v = *findImageRotateVariant(config.variant);
+  const std::array<uint8_t, 4> bg = rotateBackgroundPixel(params, io.inLayout.channels);
+  const ImageKernelArg background =
+      io.inLayout.channels == 1 ? ImageKernelArg(static_cast<cl_uchar>(bg[0])) : ImageKernelArg(cl_uchar4{{bg[0], bg[1], bg[2], bg[3]}});
+  const cl_int inW = io.inLayout.width, inH = io.inLayout.height, outW = io.outLayout.width, outH = io.outLayout.height;
+  const size_t wx = static_cast<size_t>(config.workGroupX), wy = static_cast<size_t>(config.workGroupY);
 
-  if (variant_->sampling == RotateSampling::Forward) {
-    const size_t ownerBytes = outLayout.pixels() * sizeof(cl_uint);
-    if (owner_.bytes() < ownerBytes) owner_ = Buffer(compute_.context(), CL_MEM_READ_WRITE, ownerBytes);
-    const cl_uint zero = 0;
-    Event* clear = eventFor(events, "clear");
-    clCheck(clEnqueueFillBuffer(queue.get(), owner_.get(), &zero, sizeof zero, 0, ownerBytes, 0, nullptr,
-                                clear ? clear->out() : nullptr),
-            "clEnqueueFillBuffer");
-    Kernel& scatter = b.main.kernel;
-    scatter.setArg(0, owner_.get());
-    scatter.setArg(1, inW);
-    scatter.setArg(2, inH);
-    scatter.setArg(3, outW);
-    scatter.setArg(4, outH);
+  if (v.sampling == RotateSampling::Forward) {
+    // Each output pixel's winning source index + 1, zeroed first.
+    const ScratchBuffer owner{0, io.outLayout.pixels() * sizeof(cl_uint)};
     // The seed's float sine and cosine, computed here once, as the CPU reference gets them.
     const RotationFloat f = rotationFloat(params.degrees);
-    scatter.setArg(5, static_cast<cl_float>(f.cosTheta));
-    scatter.setArg(6, static_cast<cl_float>(f.sinTheta));
-    enqueue(queue, scatter, {roundUp(inW, wx), roundUp(inH, wy)}, {wx, wy}, eventFor(events, "scatter"));
-    Kernel& resolve = b.resolve.kernel;
-    resolve.setArg(0, in);
-    resolve.setArg(1, out);
-    resolve.setArg(2, owner_.get());
-    resolve.setArg(3, outW);
-    resolve.setArg(4, outH);
-    setBackground(resolve, 5);
-    enqueue(queue, resolve, {roundUp(outW, wx), roundUp(outH, wy)}, {wx, wy}, eventFor(events, "resolve"));
-    return;
+    return {{"clear", ImageOpStep::kZeroFill, {owner}, {}, {}},
+            {"scatter", 0, {owner, inW, inH, outW, outH, static_cast<cl_float>(f.cosTheta), static_cast<cl_float>(f.sinTheta)},
+             {roundUp(inW, wx), roundUp(inH, wy)}, {wx, wy}},
+            {"resolve", 1, {io.in, io.out, owner, outW, outH, background}, {roundUp(outW, wx), roundUp(outH, wy)}, {wx, wy}}};
   }
-
-  Kernel& k = b.main.kernel;
-  if (variant_->image) {
-    const auto [maxW, maxH] = deviceMaxImage2d(compute_.device());
-    if (static_cast<size_t>(inW) > maxW || static_cast<size_t>(inH) > maxH)
-      throw ImageConfigError(rotateOp().refusal("image_size", {{"image", describeImageLayout(inLayout)},
-                                                               {"max_x", maxW},
-                                                               {"max_y", maxH},
-                                                               {"variant", variant_->name}}));
-    if (!image_ || !(imageLayout_ == inLayout)) {
-      imageSource_ = nullptr;
-      cl_image_desc desc{};
-      desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-      desc.image_width = static_cast<size_t>(inW);
-      desc.image_height = static_cast<size_t>(inH);
-      cl_int status = CL_SUCCESS;
-      cl_mem image = clCreateImage(compute_.context(), CL_MEM_READ_ONLY, &b.format, &desc, nullptr, &status);
-      clCheck(status, "clCreateImage");
-      image_ = MemHandle(image);
-      imageLayout_ = inLayout;
-    }
-    if (imageSource_ != in) {
-      const size_t origin[3] = {0, 0, 0};
-      const size_t region[3] = {static_cast<size_t>(inW), static_cast<size_t>(inH), 1};
-      Event* upload = eventFor(events, "upload");
-      clCheck(clEnqueueCopyBufferToImage(queue.get(), in, image_.get(), 0, origin, region, 0, nullptr,
-                                         upload ? upload->out() : nullptr),
-              "clEnqueueCopyBufferToImage");
-      imageSource_ = in;
-    }
-    k.setArg(0, image_.get());
-  } else {
-    k.setArg(0, in);
-  }
-  k.setArg(1, out);
-  k.setArg(2, inW);
-  k.setArg(3, inH);
-  k.setArg(4, outW);
-  k.setArg(5, outH);
-  k.setArg(6, static_cast<cl_int>(r.cosQ16));
-  k.setArg(7, static_cast<cl_int>(r.sinQ16));
-  setBackground(k, 8);
-  const size_t ppi = static_cast<size_t>(config_.pixelsPerItem), rows = static_cast<size_t>(config_.rowsPerItem);
-  enqueue(queue, k, {roundUp(divUp(outW, ppi), wx), roundUp(divUp(outH, rows), wy)}, {wx, wy},
-          eventFor(events, "rotate"));
+  const RotationFixedPoint r = rotationFixedPoint(params.degrees);
+  const ImageKernelArg source = v.image ? ImageKernelArg(SourceImage{}) : ImageKernelArg(io.in);
+  const size_t ppi = static_cast<size_t>(config.pixelsPerItem), rows = static_cast<size_t>(config.rowsPerItem);
+  return {{"rotate", 0,
+           {source, io.out, inW, inH, outW, outH, static_cast<cl_int>(r.cosQ16), static_cast<cl_int>(r.sinQ16), background},
+           {roundUp(divUp(outW, ppi), wx), roundUp(divUp(outH, rows), wy)}, {wx, wy}}};
 }
 
 }  // namespace ks

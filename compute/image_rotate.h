@@ -119,31 +119,26 @@ RotateConfig defaultRotateConfig(const ImageLayout& image, const DeviceDescripto
 // A descriptor without a runtime handle (unit tests) has no limit.
 std::array<size_t, 2> deviceMaxImage2d(const DeviceDescriptor& device);
 
-// ---- runner (compute/image_layout.h: what runners check and when they build) --------
+// ---- launch (compute/image_op_runner.h: the one runner of the image operations) ------
 
-struct ImageRotatorBuilt;  // the programs one channel count needs (image_rotate.cpp)
-
-class ImageRotator : public ImageOpRunner<RotateConfig, ImageRotateVariant, ImageRotatorBuilt> {
- public:
-  ImageRotator(ComputeContext& compute, const RotateConfig& config);
-  ~ImageRotator();
-  // outLayout must be rotatedLayout(inLayout, params). The image variants copy
-  // `in` into a CL image (command "upload") when it is a different buffer or
-  // layout than last time or sourceChanged() was called, then run the kernel
-  // ("rotate"); the forward variant runs "clear", "scatter" and "resolve".
-  void run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out, const ImageLayout& outLayout,
-           const RotateParams& params, ImageOpEvents* events = nullptr);
-  // The contents of the input buffer changed: the image variants upload it again.
-  void sourceChanged() { imageSource_ = nullptr; }
-
- private:
-  using Built = ImageRotatorBuilt;
-  std::shared_ptr<Built> makeBuilt(int channels) override;
-  const KernelBuild& mainKernel(const Built& built) const override;
-  Buffer owner_;                     // forward: winning source index + 1 per output pixel
-  MemHandle image_;                  // image variants: the source as a CL image
-  ImageLayout imageLayout_;
-  cl_mem imageSource_ = nullptr;     // the buffer image_ holds a copy of (null: upload again)
+// What rotation gives the runner: its checks, its kernels, the steps of a run.
+struct RotateLaunch : ImageOpLaunchBasics<RotateConfig, ImageRotateVariant, RotateParams, rotateOp,
+                                          findImageRotateVariant, imageRotateConfigProblem> {
+  // The variant's kernel (the forward variant's scatter, then rotate_forward_resolve);
+  // the image variants read the input through a CL image.
+  static ImageOpProgram program(const Config& config, int channels, const DeviceDescriptor& device);
+  // outLayout must be rotatedLayout(inLayout, params); an image variant's input no
+  // larger than the device's 2D images.
+  static void checkRun(const Config& config, const ImageOpBuffers& io, const Params& params,
+                       const DeviceDescriptor& device);
+  // The image variants copy the input into a CL image ("upload") when it changed,
+  // then run the kernel ("rotate"); the forward variant runs "clear", "scatter" and "resolve".
+  static std::vector<ImageOpStep> steps(const Config& config, const ImageOpBuffers& io, const Params& params,
+                                        const ImageOpBuild& build, const DeviceDescriptor& device);
 };
+
+// Runs a rotation: run(queue, in, inLayout, out, outLayout, params, events);
+// sourceChanged() when the input buffer's contents changed (the image variants copy it again).
+using ImageRotator = ImageOpRunner<RotateLaunch>;
 
 }  // namespace ks

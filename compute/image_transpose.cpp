@@ -233,69 +233,55 @@ std::string imageTransposeVariantProblem(const std::string& variant, const Devic
   return runs ? std::string() : first.empty() ? "the variant offers no configuration" : first;
 }
 
-// ---- ImageTransposer -----------------------------------------------------------------------
+// ---- TransposeLaunch -----------------------------------------------------------------------
 
-struct ImageTransposerBuilt {
-  KernelBuild kernel;
-};
-
-ImageTransposer::ImageTransposer(ComputeContext& compute, const TransposeConfig& config)
-    : ImageOpRunner(compute, config, findImageTransposeVariant(config.variant), imageTransposeConfigProblem) {}
-
-ImageTransposer::~ImageTransposer() = default;
-
-
-const KernelBuild& ImageTransposer::mainKernel(const Built& built) const { return built.kernel; }
-
-std::shared_ptr<ImageTransposerBuilt> ImageTransposer::makeBuilt(int channels) {
+ImageOpProgram TransposeLaunch::program(const TransposeConfig& config, int channels, const DeviceDescriptor&) {
+  const ImageTransposeVariant& v = *findImageTransposeVariant(config.variant);
   size_t items = 0;
-  switch (variant_->kind) {
-    case TransposeKind::Naive: items = static_cast<size_t>(config_.workGroupX) * config_.workGroupY; break;
-    case TransposeKind::Tiled: items = static_cast<size_t>(config_.tile) * (config_.tile / config_.rowsPerItem); break;
+  switch (v.kind) {
+    case TransposeKind::Naive: items = static_cast<size_t>(config.workGroupX) * config.workGroupY; break;
+    case TransposeKind::Tiled: items = static_cast<size_t>(config.tile) * (config.tile / config.rowsPerItem); break;
     case TransposeKind::Block4x4:
-    case TransposeKind::Gray16: items = static_cast<size_t>(config_.workGroup); break;
+    case TransposeKind::Gray16: items = static_cast<size_t>(config.workGroup); break;
   }
-  auto b = std::make_shared<Built>();
-  b->kernel = buildKernel(compute_, kTransposeKernelFile, imageTransposeBuildOptions(config_, channels),
-                          variant_->kernel, items);
-  return b;
+  return {{{imageTransposeBuildOptions(config, channels), op().variant(v.name)->kernel, items}}, false, v.name};
 }
 
-void ImageTransposer::run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out,
-                          const ImageLayout& outLayout, ImageOpEvents* events) {
-  requireLayout(inLayout, "the input");
-  if (!(outLayout == transposedLayout(inLayout)))
-    throw ImageConfigError("the transpose of " + describeImageLayout(inLayout) + " is " +
-                           describeImageLayout(transposedLayout(inLayout)) + ", not " +
-                           describeImageLayout(outLayout));
-  Built& b = built(inLayout.channels);
-  requireBuffer(in, inLayout.bytes(), "the input");
-  requireBuffer(out, outLayout.bytes(), "the output");
-  Kernel& k = b.kernel.kernel;
-  k.setArg(0, in);
-  k.setArg(1, out);
-  k.setArg(2, static_cast<cl_int>(inLayout.width));
-  k.setArg(3, static_cast<cl_int>(inLayout.height));
-  const size_t w = static_cast<size_t>(inLayout.width), h = static_cast<size_t>(inLayout.height);
-  Event* event = eventFor(events, "transpose");
-  switch (variant_->kind) {
+void TransposeLaunch::checkRun(const TransposeConfig&, const ImageOpBuffers& io, const TransposeParams&,
+                               const DeviceDescriptor&) {
+  requireLayout(io.inLayout, "the input");
+  if (!(io.outLayout == transposedLayout(io.inLayout)))
+    throw ImageConfigError("the transpose of " + describeImageLayout(io.inLayout) + " is " +
+                           describeImageLayout(transposedLayout(io.inLayout)) + ", not " +
+                           describeImageLayout(io.outLayout));
+}
+
+std::vector<ImageOpStep> TransposeLaunch::steps(const TransposeConfig& config, const ImageOpBuffers& io,
+                                                const TransposeParams&, const ImageOpBuild&, const DeviceDescriptor&) {
+  const size_t w = static_cast<size_t>(io.inLayout.width), h = static_cast<size_t>(io.inLayout.height);
+  ImageOpStep step{"transpose", 0, {io.in, io.out, static_cast<cl_int>(io.inLayout.width), static_cast<cl_int>(io.inLayout.height)}, {}, {}};
+  switch (findImageTransposeVariant(config.variant)->kind) {
     case TransposeKind::Naive: {
-      const size_t wx = static_cast<size_t>(config_.workGroupX), wy = static_cast<size_t>(config_.workGroupY);
-      enqueue(queue, k, {roundUp(w, wx), roundUp(h, wy)}, {wx, wy}, event);
+      const size_t wx = static_cast<size_t>(config.workGroupX), wy = static_cast<size_t>(config.workGroupY);
+      step.global = {roundUp(w, wx), roundUp(h, wy)};
+      step.local = {wx, wy};
       break;
     }
     case TransposeKind::Tiled: {
-      const size_t t = static_cast<size_t>(config_.tile), ty = t / static_cast<size_t>(config_.rowsPerItem);
-      enqueue(queue, k, {divUp(w, t) * t, divUp(h, t) * ty}, {t, ty}, event);
+      const size_t t = static_cast<size_t>(config.tile), ty = t / static_cast<size_t>(config.rowsPerItem);
+      step.global = {divUp(w, t) * t, divUp(h, t) * ty};
+      step.local = {t, ty};
       break;
     }
     case TransposeKind::Block4x4:
     case TransposeKind::Gray16: {
-      const size_t t = static_cast<size_t>(config_.tile), wg = static_cast<size_t>(config_.workGroup);
-      enqueue(queue, k, {divUp(w, t) * wg, divUp(h, t)}, {wg, 1}, event);
+      const size_t t = static_cast<size_t>(config.tile), wg = static_cast<size_t>(config.workGroup);
+      step.global = {divUp(w, t) * wg, divUp(h, t)};
+      step.local = {wg, 1};
       break;
     }
   }
+  return {step};
 }
 
 }  // namespace ks

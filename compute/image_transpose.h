@@ -74,22 +74,23 @@ std::vector<TransposeConfig> allTransposeConfigs(const DeviceDescriptor& device,
 // empty when one does.
 std::string imageTransposeVariantProblem(const std::string& variant, const DeviceDescriptor& device, int channels);
 
-// ---- runner (compute/image_layout.h: what runners check and when they build) --------
+// ---- launch (compute/image_op_runner.h: the one runner of the image operations) ------
 
-struct ImageTransposerBuilt;  // the programs one channel count needs (image_transpose.cpp)
+struct TransposeParams {};  // a transpose takes nothing besides its buffers
 
-class ImageTransposer : public ImageOpRunner<TransposeConfig, ImageTransposeVariant, ImageTransposerBuilt> {
- public:
-  ImageTransposer(ComputeContext& compute, const TransposeConfig& config);
-  ~ImageTransposer();
-  // outLayout must be transposedLayout(inLayout). One command: "transpose".
-  void run(Queue& queue, cl_mem in, const ImageLayout& inLayout, cl_mem out, const ImageLayout& outLayout,
-           ImageOpEvents* events = nullptr);
-
- private:
-  using Built = ImageTransposerBuilt;
-  std::shared_ptr<Built> makeBuilt(int channels) override;
-  const KernelBuild& mainKernel(const Built& built) const override;
+// What the transpose gives the runner: its checks, its kernel, the step of a run.
+struct TransposeLaunch : ImageOpLaunchBasics<TransposeConfig, ImageTransposeVariant, TransposeParams, transposeOp,
+                                             findImageTransposeVariant, imageTransposeConfigProblem> {
+  static ImageOpProgram program(const Config& config, int channels, const DeviceDescriptor& device);
+  // outLayout must be transposedLayout(inLayout).
+  static void checkRun(const Config& config, const ImageOpBuffers& io, const Params& params,
+                       const DeviceDescriptor& device);
+  // One command: "transpose", its grid shaped by the variant's kind.
+  static std::vector<ImageOpStep> steps(const Config& config, const ImageOpBuffers& io, const Params& params,
+                                        const ImageOpBuild& build, const DeviceDescriptor& device);
 };
+
+// Runs a transpose: run(queue, in, inLayout, out, transposedLayout(inLayout), events).
+using ImageTransposer = ImageOpRunner<TransposeLaunch>;
 
 }  // namespace ks

@@ -17,6 +17,7 @@
 #include <numbers>
 #include <set>
 #include <sstream>
+#include <variant>
 
 #include "compute/compute_context.h"
 #include "compute/device_catalog.h"
@@ -1209,6 +1210,120 @@ TEST_F(ImageKernels, BadLayoutsAndBuffersAreRefusedBeforeAnyLaunch) {
   gpu.localMemBytes = 48 * 1024;
   EXPECT_NE(imageHistogramConfigProblem(h, gpu, 4).find("local memory"), std::string::npos);
   EXPECT_EQ(imageHistogramConfigProblem(h, gpu, 1), "");
+}
+
+// ---- the one runner (compute/image_op_runner.h) ---------------------------------------------------
+
+// The first configuration of `variant` among `all` whose kernels build for this
+// channel count (a compiled kernel may allow fewer work-items than one asks for).
+template <class Runner, class Config>
+std::unique_ptr<Runner> firstBuilt(ComputeContext& compute, const std::vector<Config>& all, const std::string& variant,
+                                   int channels) {
+  for (const Config& c : all) {
+    if (c.variant != variant) continue;
+    try {
+      auto runner = std::make_unique<Runner>(compute, c);
+      runner->prepare(channels);
+      return runner;
+    } catch (const ImageConfigError& e) {
+      if (std::string(e.what()).find("CL_KERNEL_WORK_GROUP_SIZE") == std::string::npos) throw;
+    }
+  }
+  return nullptr;
+}
+
+// The commands a first run records, read from the operation's launch description:
+// its steps' labels in order, an "upload" before a step that reads the source image.
+template <class Launch>
+std::vector<std::string> describedCommands(const typename Launch::Config& c, const ImageOpBuffers& io,
+                                           const typename Launch::Params& params, const DeviceDescriptor& device) {
+  ImageOpBuild labelsOnly;
+  labelsOnly.kernels.resize(3);  // the steps read the built kernels' limits, not their labels
+  std::vector<std::string> labels;
+  for (const ImageOpStep& step : Launch::steps(c, io, params, labelsOnly, device)) {
+    for (const ImageKernelArg& arg : step.args)
+      if (std::holds_alternative<SourceImage>(arg)) labels.push_back("upload");
+    labels.push_back(step.label);
+  }
+  return labels;
+}
+
+std::vector<std::string> recordedCommands(const ImageOpEvents& events) {
+  std::vector<std::string> labels;
+  for (const ImageOpCommand& c : events.commands) labels.push_back(c.label);
+  return labels;
+}
+
+// Every variant of each image operation's descriptor runs through the one runner on
+// an awkward size (odd, no whole tile), in gray and RGBA: what it writes is its CPU
+// reference's, and the commands it records are the steps its launch description gives.
+TEST_F(ImageKernels, EveryDescriptorVariantRunsThroughTheOneRunnerAndMatchesItsReference) {
+  const DeviceDescriptor& device = compute_->device();
+  int ran = 0;
+  auto note = [](const std::string& op, const std::string& variant, int channels) {
+    std::cout << "not run on this device: " << op << " " << variant << (channels == 1 ? " gray" : " RGBA") << "\n";
+  };
+  for (int channels : imageChannelCounts()) {
+    const HostImage in = randomHostImage({37, 23, channels}, 21);
+    const Buffer src = upload(in);
+    RotateParams turn;
+    turn.degrees = 30.0;
+    turn.canvas = RotateCanvas::Expand;
+    for (const KernelOpVariant& v : rotateOp().variants) {
+      auto r = firstBuilt<ImageRotator>(*compute_, allRotateConfigs(device, channels), v.name, channels);
+      if (!r) {
+        note("rotate", v.name, channels);
+        continue;
+      }
+      const ImageLayout outLayout = rotatedLayout(in.layout, turn);
+      Buffer dst = garbage(outLayout);
+      ImageOpEvents events;
+      r->run(compute_->queue(), src.get(), in.layout, dst.get(), outLayout, turn, &events);
+      const std::string what = describeRotateConfig(r->config()) + (channels == 1 ? " gray" : " RGBA");
+      const int tolerance = r->variant().exact ? 0 : r->variant().image ? imageBilinearTolerance(device) : 1;
+      EXPECT_EQ(difference(download(dst, outLayout), rotateReference(in, turn, r->variant().sampling), tolerance), "") << what;
+      EXPECT_EQ(recordedCommands(events),
+                describedCommands<RotateLaunch>(r->config(), {src.get(), in.layout, dst.get(), outLayout}, turn, device))
+          << what;
+      ++ran;
+    }
+    for (const KernelOpVariant& v : transposeOp().variants) {
+      auto t = firstBuilt<ImageTransposer>(*compute_, allTransposeConfigs(device, channels), v.name, channels);
+      if (!t) {
+        note("transpose", v.name, channels);
+        continue;
+      }
+      const ImageLayout outLayout = transposedLayout(in.layout);
+      Buffer dst = garbage(outLayout);
+      ImageOpEvents events;
+      t->run(compute_->queue(), src.get(), in.layout, dst.get(), outLayout, &events);
+      const std::string what = describeTransposeConfig(t->config()) + (channels == 1 ? " gray" : " RGBA");
+      EXPECT_EQ(difference(download(dst, outLayout), transposeReference(in)), "") << what;
+      EXPECT_EQ(recordedCommands(events),
+                describedCommands<TransposeLaunch>(t->config(), {src.get(), in.layout, dst.get(), outLayout}, {}, device))
+          << what;
+      ++ran;
+    }
+    for (const KernelOpVariant& v : histogramOp().variants) {
+      auto h = firstBuilt<ImageHistogrammer>(*compute_, allHistogramConfigs(device, channels), v.name, channels);
+      if (!h) {
+        note("histogram", v.name, channels);
+        continue;
+      }
+      ImageOpEvents events;
+      const std::string what = describeHistogramConfig(h->config()) + (channels == 1 ? " gray" : " RGBA");
+      expectHistogramMatches(h->compute(compute_->queue(), src.get(), in.layout, &events), in, what);
+      std::vector<std::string> described =
+          describedCommands<HistogramLaunch>(h->config(), {src.get(), in.layout, h->binsBuffer(), {}}, {}, device);
+      for (const ImageOpStep& step : HistogramLaunch::statisticsSteps(h->binsBuffer(), channels, nullptr))
+        described.push_back(step.label);
+      EXPECT_EQ(recordedCommands(events), described) << what;
+      ++ran;
+    }
+  }
+  // Every operation has variants every device runs (buffer rotations, the naive
+  // transpose, local_atomic): a device that ran none of them did not test the runner.
+  EXPECT_GE(ran, 2 * 3);
 }
 
 // ---- tables and helpers (no device) -------------------------------------------------------------------
