@@ -203,9 +203,9 @@ void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, co
   std::vector<std::string> names;
   for (int i : rows) names.push_back(runs.runs[static_cast<size_t>(i)].name);
   names = distinguishingNames(names);
-  // What tells the runs apart, its variant ids in words ("bilinear_image": "bilinear through
-  // the texture unit"); cut to the names' room below, whole in the bar's tooltip.
-  for (std::string& name : names) name = variantIdsInWords(name);
+  // What tells the runs apart in short words ("1: blocked, 64 per group", "bilinear through
+  // the texture unit"; it was "1: wg=64"); cut to the names' room below, whole in the bar's tooltip.
+  for (size_t n = 0; n < rows.size(); ++n) names[n] = plainShortLabel(runs.runs[static_cast<size_t>(rows[n])].name, names[n]);
   double largest = 0.0;
   float namesWidth = 0.0f, valuesWidth = 0.0f;
   for (size_t n = 0; n < rows.size(); ++n) {
