@@ -273,6 +273,37 @@ TEST_F(ChartsUi, TheRunsBarsSaySettingsInWords) {
   }
 }
 
+// The "bound by" cell is read whole at both sizes (audit at 1024x700: "fast inverse square
+// root 12 %" was cut to "fast inverse square r" by the column's edge): it wraps in its column.
+TEST_F(ChartsUi, TheRunsBoundByCellIsNotCut) {
+  state_.runs.showRuns = true;
+  for (int i = 0; i < 2; ++i) {
+    RunRecord r;
+    r.name = "recording " + std::to_string(i + 1) + ": nbody blocked wg=" + std::to_string(64 << i) +
+             " unroll=8 B=1 S=1 fp32 native_rsqrt";
+    r.m.fps = 9.0;
+    r.m.rate = 1.6 - 0.4 * i;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 40.0 + 13.0 * i;
+    r.m.bound = "n-body step: fast inverse square root: " + std::to_string(12 + i) + " %";
+    state_.runs.addMeasuredRun(r);
+  }
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+    ASSERT_TRUE(runs && runs->WasActive);
+    const ImGuiTable* table = ImGui::TableFindByID(runs->GetID("runs"));
+    ASSERT_NE(table, nullptr);
+    const ImGuiTableColumn* bound = nullptr;
+    for (int c = 0; c < table->ColumnsCount; ++c)
+      if (std::string(ImGui::TableGetColumnName(table, c)) == "bound by") bound = &table->Columns[c];
+    ASSERT_NE(bound, nullptr);
+    if (!bound->IsEnabled) continue;  // a narrow panel says it under the run's name, wrapped
+    EXPECT_LE(bound->ContentMaxXUnfrozen, bound->MaxX + 0.5f) << "the bound-by text runs past its column";
+  }
+}
+
 // The Runs panel at 1024x700 (audit): a header and four runs in view, the names with
 // room, the speed-up column inside the panel (it was off to the right, past a
 // sideways scroll); the baseline, until the user picks

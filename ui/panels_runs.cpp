@@ -496,7 +496,10 @@ void drawRunsPanel(AppState& state) {
       if (ImGui::TableNextColumn()) ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
       if (!ImGui::TableNextColumn()) {
       } else if (const std::string bound = runBoundCell(r.m.bound); !bound.empty()) {
+        // Wrapped in the column: "fast inverse square root 12 %" was cut to "fast inverse square r".
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(bound.c_str());
+        ImGui::PopTextWrapPos();
         if (ImGui::IsItemHovered())
           tooltipText("The measured ceiling each kernel reached first (the Profiler's roofline), and how much of it: "
                       "its work counted from the source over its median time, against the device's ceilings.");
