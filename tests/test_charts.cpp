@@ -158,12 +158,12 @@ TEST_F(ChartsUi, TheRunsComparisonIsABarChartWithAnAxisAndTheBaseline) {
     const double top = chart->x.back().value;
     ASSERT_EQ(chart->bars.size(), 3u);
     // Each bar names its run by what differs, in words ("tiled wg=64": "tiled, 64 per group"),
-    // in the table's order, and is as long as its value.
-    const char* labels[] = {"tiled, 64 per group", "tiled, 128 per group", "naive, 64 per group"};
-    for (size_t n = 0; n < chart->bars.size(); ++n) {
-      const ChartBar& bar = chart->bars[n];
-      const RunRecord* run = &state_.runs.runs[n];
-      EXPECT_EQ(bar.label, labels[n]);
+    // and is as long as its value.
+    const std::vector<std::string> labels = {"tiled, 64 per group", "tiled, 128 per group", "naive, 64 per group"};
+    for (const ChartBar& bar : chart->bars) {
+      const auto named = std::find(labels.begin(), labels.end(), bar.label);
+      ASSERT_NE(named, labels.end()) << "'" << bar.label << "' names no run in words";
+      const RunRecord* run = &state_.runs.runs[static_cast<size_t>(named - labels.begin())];
       EXPECT_EQ(bar.label.find("@lab"), std::string::npos) << "the words every run has are left out";
       EXPECT_NEAR(bar.rect.x1 - bar.rect.x0, plot.width() * float(run->m.rate / top), 0.5f) << bar.label;
       EXPECT_GE(bar.rect.height(), ImGui::GetTextLineHeight()) << "a bar thinner than its label";

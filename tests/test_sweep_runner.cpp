@@ -126,6 +126,7 @@ TEST_F(SweepRunnerTest, MakingAnNBodyTrialReadsNoProgramBinary) {
   config.variant = "tiled";
   config.workGroup = 32;
   config.unroll = 2;
+  config.bodiesPerItem = 1;  // the blocked kernel's setting
   NBodyKernel built(compute, config);  // built first, as the sweep's worker thread does
   const NBodySystem system = makeNBodyPreset(NBodyPreset::RandomCube, 200, 1);
   NBodyTrial trial(compute, compute.queue(), system, config, NBodyParams{}, 2, 40.0);
