@@ -152,9 +152,11 @@ struct LayoutState {
   // The last frame's display size and Tab, to see a change.
   float displayWidth = 0.0f, displayHeight = 0.0f;
   bool panelsWereHidden = false;
-  // A popup (menu, combo list) was open at the last frame's shortcuts: ImGui closes it on
-  // Esc before the shortcuts see the key, and that Esc must not quit too.
-  bool popupWasOpen = false;
+  // A popup (menu, combo list) was open when the last frame's panels were drawn: ImGui
+  // closes it on Esc at the start of the next frame, before the shortcuts see the key, and
+  // that Esc must not quit too (taken at the shortcuts, it missed a menu opened by that
+  // frame's click, and Esc in the frame after it closed the menu and quit).
+  bool popupOpenWhenDrawn = false;
 };
 
 // The switches the session has taken from the command queue and not yet done (a

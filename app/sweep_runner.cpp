@@ -353,7 +353,9 @@ void SweepRunner::step(AppState& state, Session& session) {
   updateClock();
   if (next_ >= queued) {
     const int best = bestRunIndex(ui.results);
-    finish(state, best < 0 ? "done: nothing ran" : "done; best: " + ui.results[static_cast<size_t>(best)].name);
+    // The winner in the table's words (it said "blocked wg=128 unroll=8 B=1 S=1 fp32").
+    finish(state, best < 0 ? "done: nothing ran"
+                           : "done; best: " + plainConfigurationWords(ui.results[static_cast<size_t>(best)].name));
   }
 }
 
@@ -391,7 +393,8 @@ void SweepRunner::stepInterop(AppState& state, const ComputeContext& compute) {
   };
   if (next_ >= interop_.queue.size()) {
     const int best = bestRunIndex(ui.results);
-    finish(state, best < 0 ? "done: nothing ran" : "done; best: " + ui.results[static_cast<size_t>(best)].name);
+    finish(state, best < 0 ? "done: nothing ran"
+                           : "done; best: " + plainConfigurationWords(ui.results[static_cast<size_t>(best)].name));
     return;
   }
   const InteropPath path = interop_.queue[next_];

@@ -18,7 +18,7 @@ struct NBodyMeasurement {
   bool buildFailed = false;
   KernelInfo info;
   std::string buildLog;
-  std::string binary;
+  std::string binary;  // measureNBody's only (--dump-program); an NBodyTrial leaves it empty
   uint64_t sourceHash = 0;
   std::vector<double> stepMs;        // one sample per timed step, device clock
   double msPerStep = 0.0;            // first start to last end, divided by the steps

@@ -177,6 +177,39 @@ std::string plainConfigurationWords(const std::string& name) {
   return out;
 }
 
+std::string plainShortLabel(const std::string& name, const std::string& shown) {
+  // The whole name says what its shown words belong to: an N-body configuration (its
+  // precision), an image operation (the word before its variant).
+  const std::vector<std::string> tokens = tokensOf(name);
+  const size_t first = settingsStart(tokens);
+  const bool nbody = isNBodyName(tokens);
+  const KernelOp* op = first > 1 ? findKernelOp(tokens[first - 2]) : nullptr;
+  std::string out;
+  for (std::string t : tokensOf(shown)) {
+    if (t.front() == '(') t.erase(0, 1);  // "(unroll=8 B=2)": a refused run's values
+    if (t.size() > 1 && t.back() == ')') t.pop_back();
+    const size_t eq = t.find('=');
+    std::string words;
+    bool setting = true;  // set off by a comma, as the table's words are
+    if (eq != std::string::npos && t.front() != '[') {
+      const std::string key = t.substr(0, eq), value = t.substr(eq + 1);
+      // The two settings whose table words are long: the work-group (N-body's is also its
+      // tile of bodies) and the unrolling.
+      if (key == "wg") words = nbody ? value + " per group" : "work-group " + value;
+      else if (key == "unroll") words = "unrolled " + value + " times";
+      else words = keyInWords(key, value);
+    } else if (const std::string flag = flagInWords(t); flag != t) {
+      words = flag;
+    } else {
+      words = op ? plainVariantName(op->name, t) : variantIdsInWords(t);
+      setting = false;
+    }
+    if (out.empty()) out = words;
+    else out += (setting && out.back() != ':' ? ", " : " ") + words;
+  }
+  return out;
+}
+
 std::string configurationVariantDescription(const std::string& name) {
   const std::vector<std::string> tokens = tokensOf(name);
   const size_t first = settingsStart(tokens);

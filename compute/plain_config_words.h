@@ -32,6 +32,12 @@ std::string plainVariantName(const std::string& variant);
 // ("bilinear_image", "block4x4") in words; the rest as it is.
 std::string variantIdsInWords(const std::string& text);
 
+// A chart's short label for the run `name` from the words of it that tell it apart from
+// the other runs (`shown`, in their order): "1: blocked, 64 per group" for "1: blocked wg=64"
+// of "recording 1: nbody blocked wg=64 unroll=8 fp32", shorter than plainConfigurationWords
+// (a bar's name has a third of the chart); the whole name gives the words the same way.
+std::string plainShortLabel(const std::string& name, const std::string& shown);
+
 // One recorded parameter of a run (RunRecord::meta.parameters: "angle" = "30.000000",
 // "vsync" = "1") as people read it: "angle 30°", "vsync on", "work group 256",
 // "rotate bilinear through the texture unit". The records, CSV and JSON keep the raw values.

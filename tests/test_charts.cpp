@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "compute/nbody_variants.h"
 #include "compute/plain_config_words.h"
 #include "staged_readings.h"
 #include "lab/run_record.h"
@@ -156,11 +157,13 @@ TEST_F(ChartsUi, TheRunsComparisonIsABarChartWithAnAxisAndTheBaseline) {
     EXPECT_LT(chart->x[chart->x.size() - 2].value, 310.0) << "the axis goes a tick too far";
     const double top = chart->x.back().value;
     ASSERT_EQ(chart->bars.size(), 3u);
+    // Each bar names its run by what differs, in words ("tiled wg=64": "tiled, 64 per group"),
+    // and is as long as its value.
+    const std::vector<std::string> labels = {"tiled, 64 per group", "tiled, 128 per group", "naive, 64 per group"};
     for (const ChartBar& bar : chart->bars) {
-      // Each bar names its run by what differs ("tiled wg=64"), and is as long as its value.
-      const auto run = std::find_if(state_.runs.runs.begin(), state_.runs.runs.end(),
-                                    [&](const RunRecord& r) { return r.name.rfind(bar.label + " ", 0) == 0; });
-      ASSERT_NE(run, state_.runs.runs.end()) << "'" << bar.label << "' names no run";
+      const auto named = std::find(labels.begin(), labels.end(), bar.label);
+      ASSERT_NE(named, labels.end()) << "'" << bar.label << "' names no run in words";
+      const RunRecord* run = &state_.runs.runs[static_cast<size_t>(named - labels.begin())];
       EXPECT_EQ(bar.label.find("@lab"), std::string::npos) << "the words every run has are left out";
       EXPECT_NEAR(bar.rect.x1 - bar.rect.x0, plot.width() * float(run->m.rate / top), 0.5f) << bar.label;
       EXPECT_GE(bar.rect.height(), ImGui::GetTextLineHeight()) << "a bar thinner than its label";
@@ -217,6 +220,87 @@ TEST_F(ChartsUi, TheRunsBarsNameVariantsInWords) {
     }
     std::sort(labels.begin(), labels.end());
     EXPECT_EQ(std::unique(labels.begin(), labels.end()), labels.end()) << "two bars with one label";
+  }
+}
+
+// The bars name N-body recordings in words, as the table's rows do: "1: blocked, 64 per group",
+// not the record's shorthand ("1: blocked wg=64 B=2 S=1"); cut after a whole word with "..."
+// where the names' third of the chart is too narrow, but never before the work-group.
+TEST_F(ChartsUi, TheRunsBarsSaySettingsInWords) {
+  state_.runs.showRuns = true;
+  NBodyConfig blocked64, blocked128, tiled;
+  blocked64.variant = blocked128.variant = "blocked";
+  blocked64.workGroup = tiled.workGroup = 64;
+  blocked128.workGroup = 128;
+  tiled.variant = "tiled";
+  tiled.fastRelaxedMath = true;
+  const NBodyConfig* configs[] = {&blocked64, &blocked128, &tiled};
+  // The label each should have whole: the words that differ between the runs.
+  const char* words[] = {"1: blocked, 64 per group, 2 bodies per work-item, 1 work-item per body",
+                         "2: blocked, 128 per group, 2 bodies per work-item, 1 work-item per body",
+                         "3: tiled, 64 per group, fast relaxed maths"};
+  const char* atLeast[] = {"1: blocked, 64 per group", "2: blocked, 128 per group", "3: tiled, 64 per group"};
+  for (int i = 0; i < 3; ++i) {
+    RunRecord r;  // as app/run_recorder.cpp names a recording
+    r.name = "recording " + std::to_string(i + 1) + ": nbody " + describeNBodyConfig(*configs[i]);
+    r.m.fps = 30.0 + 10.0 * i;
+    r.m.rate = 5.0 + i;
+    r.m.rateUnit = "GFLOP/s";
+    state_.runs.addMeasuredRun(r);
+  }
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    const ChartAxes* chart = drawnChart("runs");
+    ASSERT_NE(chart, nullptr) << "no comparison chart drawn";
+    ASSERT_EQ(chart->bars.size(), 3u);
+    for (size_t n = 0; n < 3; ++n) {
+      const std::string& label = chart->bars[n].label;
+      EXPECT_EQ(label.find('='), std::string::npos) << "a setting as key=value: " << label;
+      std::string shown = label;
+      const bool cut = shown.size() > 3 && shown.compare(shown.size() - 3, 3, "...") == 0;
+      if (cut) shown.erase(shown.size() - 3);
+      const std::string whole = words[n];
+      if (cut) {
+        EXPECT_EQ(whole.rfind(shown, 0), 0u) << "'" << label << "' is not the start of '" << whole << "'";
+        EXPECT_TRUE(shown.size() < whole.size() && (whole[shown.size()] == ' ' || whole[shown.size()] == ','))
+            << "'" << label << "' cut inside a word";
+        EXPECT_EQ(shown.rfind(atLeast[n], 0), 0u) << "'" << label << "' is cut before its work-group";
+      } else {
+        EXPECT_EQ(shown, whole);
+      }
+    }
+  }
+}
+
+// The "bound by" cell is read whole at both sizes (audit at 1024x700: "fast inverse square
+// root 12 %" was cut to "fast inverse square r" by the column's edge): it wraps in its column.
+TEST_F(ChartsUi, TheRunsBoundByCellIsNotCut) {
+  state_.runs.showRuns = true;
+  for (int i = 0; i < 2; ++i) {
+    RunRecord r;
+    r.name = "recording " + std::to_string(i + 1) + ": nbody blocked wg=" + std::to_string(64 << i) +
+             " unroll=8 B=1 S=1 fp32 native_rsqrt";
+    r.m.fps = 9.0;
+    r.m.rate = 1.6 - 0.4 * i;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 40.0 + 13.0 * i;
+    r.m.bound = "n-body step: fast inverse square root: " + std::to_string(12 + i) + " %";
+    state_.runs.addMeasuredRun(r);
+  }
+  for (const ImVec2 size : kSizes) {
+    SCOPED_TRACE(sizeText(size));
+    resize(size);
+    ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+    ASSERT_TRUE(runs && runs->WasActive);
+    const ImGuiTable* table = ImGui::TableFindByID(runs->GetID("runs"));
+    ASSERT_NE(table, nullptr);
+    const ImGuiTableColumn* bound = nullptr;
+    for (int c = 0; c < table->ColumnsCount; ++c)
+      if (std::string(ImGui::TableGetColumnName(table, c)) == "bound by") bound = &table->Columns[c];
+    ASSERT_NE(bound, nullptr);
+    if (!bound->IsEnabled) continue;  // a narrow panel says it under the run's name, wrapped
+    EXPECT_LE(bound->ContentMaxXUnfrozen, bound->MaxX + 0.5f) << "the bound-by text runs past its column";
   }
 }
 

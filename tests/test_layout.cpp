@@ -99,11 +99,15 @@ class LayoutUi : public ::testing::Test {
     for (int i = 1; i <= 10; ++i) frame(ImVec2(at.x + by.x * i / 10, at.y + by.y * i / 10), true);
     frame(ImVec2(at.x + by.x, at.y + by.y));
   }
+  // Where View is in the menu bar.
+  static ImVec2 viewMenuTitle() {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    return ImVec2(style.WindowPadding.x + ImGui::CalcTextSize("File").x + 2.0f * style.ItemSpacing.x + 14.0f,
+                  ImGui::GetFrameHeight() * 0.5f);
+  }
   // Clicks View in the menu bar; its menu, open.
   const ImGuiWindow* openViewMenu() {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    click(ImVec2(style.WindowPadding.x + ImGui::CalcTextSize("File").x + 2.0f * style.ItemSpacing.x + 14.0f,
-                 ImGui::GetFrameHeight() * 0.5f));
+    click(viewMenuTitle());
     const ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");  // ImGui's name for a first-level menu
     const ImGuiContext& g = *ImGui::GetCurrentContext();
     const ImGuiWindow* bar = ImGui::FindWindowByName("##MainMenuBar");
@@ -844,6 +848,30 @@ TEST_F(LayoutUi, ShortcutsAndEscWorkAfterAClickOnAPanel) {
   ASSERT_TRUE(ImGui::GetIO().WantCaptureKeyboard);
   frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
   EXPECT_TRUE(state_.commands.has<Quit>()) << "Esc did nothing while a panel had the keyboard";
+}
+
+// Esc in the very frame after a click opened a menu closed the menu and quit as well: ImGui
+// closes the menu on Esc before the shortcuts run, and they knew only whether a menu was
+// open at the last frame's shortcuts, which ran before that frame's click opened it. Esc that
+// closes a menu only closes it, whatever the frames between; the Esc after it quits.
+TEST_F(LayoutUi, EscInTheFrameAfterAMenuOpensOnlyClosesIt) {
+  state_.runs.showRuns = state_.runs.showSweep = false;
+  frames(2);
+  const ImVec2 view = viewMenuTitle();
+  frame(view);
+  frame(view, true);  // the click: the menu opens while this frame's panels are drawn
+  ASSERT_FALSE(ImGui::GetCurrentContext()->OpenPopupStack.empty()) << "the click did not open the View menu";
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = true;  // the next frame, as the GLFW backend hands it to ImGui
+  frame(view, false, GLFW_KEY_ESCAPE);
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = false;
+  frames(2);
+  EXPECT_TRUE(ImGui::GetCurrentContext()->OpenPopupStack.empty()) << "Esc did not close the menu";
+  EXPECT_FALSE(state_.commands.has<Quit>()) << "the Esc that closed the menu quit as well";
+
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = true;  // nothing open now: Esc quits
+  frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  ImGui::GetIO().KeysDown[ImGuiKey_Escape] = false;
+  EXPECT_TRUE(state_.commands.has<Quit>()) << "Esc did nothing after the menu closed";
 }
 
 // H shows the help while Tab hides the panels (before, it stayed hidden with them).

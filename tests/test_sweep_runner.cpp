@@ -19,6 +19,7 @@
 #include "app/sweep_runner.h"
 #include "compute/kernel_op.h"
 #include "compute/nbody_benchmark.h"
+#include "compute/nbody_gpu.h"
 #include "compute/nbody_step_budget.h"
 #include "compute/sample_stats.h"
 #include "compute/transpose_benchmark.h"
@@ -95,6 +96,8 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
   EXPECT_EQ(ok, 6u);
   EXPECT_EQ(state_.runs.runs.size(), 6u) << "the runs that ran join the comparison table";
   EXPECT_NE(ui.status.find("best: "), std::string::npos) << ui.status;
+  EXPECT_EQ(ui.status.find('='), std::string::npos) << "the winner in shorthand: " << ui.status;
+  EXPECT_NE(ui.status.find("work-items per group"), std::string::npos) << "the winner not in words: " << ui.status;
 
   state_.commands.push(ApplySweepBest{});
   frame();
@@ -111,6 +114,29 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
   ASSERT_TRUE(entry && entry->nbody) << test::readFile(dir_ / "tuning.json");
   EXPECT_EQ(entry->nbody->config, state_.nbody.choices.config);
   EXPECT_EQ(preferredNBodyConfig(saved, session_->compute().device(), 1000), state_.nbody.choices.config);
+}
+
+// Making an N-body trial, in the frame that starts each configuration, reads no program
+// binary: on PoCL that compiles every kernel of the program again, and the audit's default
+// sweep on the CPU device showed frames of 5 s (gdb: the main thread in programBinary,
+// called from NBodyTrial's constructor). Only --bench nbody's --dump-program needs it.
+TEST_F(SweepRunnerTest, MakingAnNBodyTrialReadsNoProgramBinary) {
+  ComputeContext& compute = session_->compute();
+  NBodyConfig config;
+  config.variant = "tiled";
+  config.workGroup = 32;
+  config.unroll = 2;
+  config.bodiesPerItem = 1;  // the blocked kernel's setting
+  NBodyKernel built(compute, config);  // built first, as the sweep's worker thread does
+  const NBodySystem system = makeNBodyPreset(NBodyPreset::RandomCube, 200, 1);
+  NBodyTrial trial(compute, compute.queue(), system, config, NBodyParams{}, 2, 40.0);
+  EXPECT_EQ(trial.result().problem, "");
+  EXPECT_TRUE(trial.result().binary.empty()) << "the trial read the program's binary (" << trial.result().binary.size()
+                                             << " bytes)";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!trial.poll() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(trial.result().problem, "");
+  EXPECT_EQ(trial.result().stepMs.size(), 2u) << "the trial measured nothing";
 }
 
 // With no number of its own the sweep runs at the scene's N (it defaulted to 16384

@@ -482,6 +482,9 @@ void drawPanels(AppState& state) {
   // Last: fitting the pictures and the 3D view look at where this frame put the panels.
   placeSceneArea(state);
   drawImageView(state);
+  // What the next frame's shortcuts need to know of this one: an Esc that closes a popup
+  // drawn here must not quit (ImGui closes it before the shortcuts see the key).
+  state.layout.popupOpenWhenDrawn = anyPopupOpen();
 }
 
 const std::vector<std::array<const char*, 2>>& helpRows() {

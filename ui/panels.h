@@ -74,6 +74,9 @@ struct SweepProgress {
 };
 SweepProgress sweepProgressToShow(const SweepUiState& sweep);
 
+// Whether any ImGui popup (menu, combo list, question) is open.
+bool anyPopupOpen();
+
 // Keyboard shortcuts (see the help window), when no widget has the keyboard.
 // `pressed`: GLFW key codes pressed since the last frame (RenderSurface::takePressedKeys).
 void handleShortcuts(AppState& state, const std::vector<int>& pressed);

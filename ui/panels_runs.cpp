@@ -203,9 +203,9 @@ void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, co
   std::vector<std::string> names;
   for (int i : rows) names.push_back(runs.runs[static_cast<size_t>(i)].name);
   names = distinguishingNames(names);
-  // What tells the runs apart, its variant ids in words ("bilinear_image": "bilinear through
-  // the texture unit"); cut to the names' room below, whole in the bar's tooltip.
-  for (std::string& name : names) name = variantIdsInWords(name);
+  // What tells the runs apart in short words ("1: blocked, 64 per group", "bilinear through
+  // the texture unit"; it was "1: wg=64"); cut to the names' room below, whole in the bar's tooltip.
+  for (size_t n = 0; n < rows.size(); ++n) names[n] = plainShortLabel(runs.runs[static_cast<size_t>(rows[n])].name, names[n]);
   double largest = 0.0;
   float namesWidth = 0.0f, valuesWidth = 0.0f;
   for (size_t n = 0; n < rows.size(); ++n) {
@@ -496,7 +496,10 @@ void drawRunsPanel(AppState& state) {
       if (ImGui::TableNextColumn()) ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
       if (!ImGui::TableNextColumn()) {
       } else if (const std::string bound = runBoundCell(r.m.bound); !bound.empty()) {
+        // Wrapped in the column: "fast inverse square root 12 %" was cut to "fast inverse square r".
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(bound.c_str());
+        ImGui::PopTextWrapPos();
         if (ImGui::IsItemHovered())
           tooltipText("The measured ceiling each kernel reached first (the Profiler's roofline), and how much of it: "
                       "its work counted from the source over its median time, against the device's ceilings.");

@@ -5,7 +5,6 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
-#include <utility>
 #include <vector>
 
 #include "app/app_state.h"
@@ -13,18 +12,20 @@
 
 namespace ks {
 
+bool anyPopupOpen() { return ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel); }
+
 void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   const ImGuiIO& io = ImGui::GetIO();
   // Letters, digits, Space and Esc are shortcuts unless a text field takes them: a panel
   // that merely has focus (a click on it) does not use them (ImGuiLayer keeps Space
   // out of ImGui's keyboard navigation; Enter activates a widget). Esc closes ImGui's
-  // popups first: it quits only where none is open (before, any focused panel kept it).
-  const bool popupOpen = ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
-  const bool popupWasOpen = std::exchange(state.layout.popupWasOpen, popupOpen);
+  // popups first: it quits only where none is open now nor was when the last frame was
+  // drawn (ImGui may have closed it on this Esc already; before, any focused panel kept it).
+  const bool popupOpen = anyPopupOpen() || state.layout.popupOpenWhenDrawn;
   if (state.headless || io.WantTextInput) return;
   auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
   NBodyChoices& nb = state.nbody.choices;
-  if (!popupOpen && !popupWasOpen && pressed(GLFW_KEY_ESCAPE)) requestQuit(state);
+  if (!popupOpen && pressed(GLFW_KEY_ESCAPE)) requestQuit(state);
   if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
   if (pressed(GLFW_KEY_N) && nb.paused) state.commands.push(StepNBody{});
   if (pressed(GLFW_KEY_R)) state.commands.push(ResetNBody{});
