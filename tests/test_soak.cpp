@@ -161,6 +161,16 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       session.applyRequests(state);
     }
+    // A new N-body configuration's program builds off the frame first: frames go on,
+    // the old configuration's, until it runs.
+    while (frame % kFramesPerChange == 0 && state.scene == SceneKind::NBody &&
+           !(state.nbody.readings().runningConfig == state.nbody.choices.config) &&
+           std::chrono::steady_clock::now() < openDeadline) {
+      session.update(state, 1.0 / 60.0);
+      session.draw(state, 160, 120);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      session.applyRequests(state);
+    }
     // On frames between changes the N-body scene, when shown, steps exactly
     // stepsPerFrame times: the session's own count, proof that each frame ran.
     const bool nbodyShown =
