@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "app/app_state.h"
+#include "app/kernel_builds.h"
 #include "app/scene_start_builds.h"
 #include "lab/tuning_cache.h"
 #include "compute/kernel_files.h"
@@ -204,6 +205,28 @@ void NBodyScene::resetSystem(AppState& state) {
   }
 }
 
+bool NBodyScene::chosenProgramBuilt(AppState& state) {
+  const NBodyConfig& chosen = state.nbody.choices.config;
+  // Headless runs wait; a refused configuration builds nothing: setConfig says why at once.
+  if (state.headless || !nbodyConfigProblem(chosen, compute_.device()).empty()) {
+    clearPreparing(state);
+    return true;
+  }
+  const std::vector<ProgramToBuild> builds = {
+      {kNBodyKernelFile, nbodyBuildOptions(chosen), "n-body " + plainConfigurationWords(describeNBodyConfig(chosen))}};
+  if (const std::string building = startKernelBuilds(compute_, builds); !building.empty()) {
+    preparingText_ = state.preparing = buildingKernelText(building, compute_.device());
+    return false;
+  }
+  clearPreparing(state);
+  return true;
+}
+
+void NBodyScene::clearPreparing(AppState& state) {
+  if (!preparingText_.empty() && state.preparing == preparingText_) state.preparing.clear();
+  preparingText_.clear();
+}
+
 void NBodyScene::applyRequests(AppState& state) {
   applySplitRequest(state);
   NBodyChoices& choices = state.nbody.choices;
@@ -214,10 +237,13 @@ void NBodyScene::applyRequests(AppState& state) {
   // A new configuration or system goes to the display device's simulation: a
   // split hands its bodies back first and is built again afterwards.
   std::vector<size_t> splitAgain;
-  if (split_ && (!(choices.config == simulation_->config()) || resetAsked || loadAsked ||
+  // A configuration whose program still builds is not a change yet: the old one runs on.
+  const bool configChange = !(choices.config == simulation_->config()) && chosenProgramBuilt(state);
+  if (choices.config == simulation_->config()) clearPreparing(state);  // chosen back while it built
+  if (split_ && (configChange || resetAsked || loadAsked ||
                  static_cast<size_t>(std::max(choices.bodies, 1)) != simulation_->bodies()))
     splitAgain = joinSplit(state);
-  if (!(choices.config == simulation_->config())) {
+  if (configChange) {
     try {
       simulation_->setConfig(choices.config);
       restartConservation();
@@ -405,8 +431,9 @@ void NBodyScene::update(AppState& state, double seconds) {
 
   // While a sweep measures on a CPU device's cores the simulation holds: its steps
   // would wait for the sweep's launches, each frame with them, and skew the timings.
+  // So it does while a piece of the device's ceilings runs (app/ceilings_runner.h).
   const bool stepAsked = state.commands.takeAny<StepNBody>();
-  const int steps = state.runs.sweep.holdsDevice ? 0
+  const int steps = state.runs.sweep.holdsDevice || state.ceilings.holdsDevice ? 0
                     : choices.paused                  ? (stepAsked ? 1 : 0)
                                                  : std::clamp(choices.stepsPerFrame, 1, 1000);
   if (steps == 0) {

@@ -35,6 +35,13 @@ class NBodyScene final : public Scene {
 
  private:
   void applyRequests(AppState& state);
+  // Whether the chosen configuration's program is built: one not built yet starts
+  // building on a worker thread and the running configuration goes on meanwhile
+  // (issue 22: compiled in the frame, a work-group change held it 25 s on PoCL).
+  // Headless runs build it in the frame.
+  bool chosenProgramBuilt(AppState& state);
+  void clearPreparing(AppState& state);
+  std::string preparingText_;  // what this scene put in state.preparing
   void resetSystem(AppState& state);
   void publishRunning(AppState& state) const;
   // The step split over several devices (app/nbody_scene_split.cpp).

@@ -364,7 +364,7 @@ bool Session::holdReplacement(AppState& state) {
 }
 
 bool Session::workInFlight() {
-  return scene_->finishing() || compute_->programs().building() || deviceSwitch_.building();
+  return scene_->finishing() || compute_->programs().building() || deviceSwitch_.building() || ceilings_.busy();
 }
 
 void Session::pollKernelFiles(AppState& state) {

@@ -191,10 +191,28 @@ std::string CeilingMeasurement::progress() const {
 
 bool CeilingMeasurement::step(bool wait) {
   if (done()) return true;
+  if (!readyForPiece(wait)) return false;
+  runPiece(compute_.queue());
+  return done();
+}
+
+bool CeilingMeasurement::readyForPiece(bool wait) {
+  if (done()) return false;
   if (!program_) {
     if (!wait && !kernelsReady()) return false;
     program_ = compute_.buildKernelFile(kCeilingsKernelFile, buildOptions_);
   }
+  // The copy's kernel comes from the program cache too: made here, not in a piece.
+  if (ceilingAt(next_) == Ceiling::Copy && !copier_ && copierError_.empty()) try {
+      copier_ = std::make_unique<ImageCopier>(compute_, static_cast<int>(plan_.workGroup));
+    } catch (const std::exception& e) {
+      copierError_ = e.what();
+    }
+  return true;
+}
+
+void CeilingMeasurement::runPiece(Queue& queue) {
+  queue_ = &queue;
   const Ceiling c = ceilingAt(next_);
   try {
     if (pieces_.empty()) {
@@ -203,7 +221,7 @@ bool CeilingMeasurement::step(bool wait) {
       pending_ = CeilingFigure{};
     }
     pieces_[nextPiece_++]();
-    if (nextPiece_ < pieces_.size()) return false;  // more of this benchmark next step
+    if (nextPiece_ < pieces_.size()) return;  // more of this benchmark next step
     result_[c] = pending_;
   } catch (const std::exception& e) {
     result_[c] = CeilingFigure{};
@@ -217,7 +235,6 @@ bool CeilingMeasurement::step(bool wait) {
     output_ = Buffer();
     copier_.reset();
   }
-  return done();
 }
 
 std::vector<CeilingMeasurement::Piece> CeilingMeasurement::piecesOf(Ceiling c) {
@@ -271,7 +288,7 @@ void CeilingMeasurement::writeInputPart(size_t part, size_t parts) {
   const size_t begin = float4s * part / parts, end = float4s * (part + 1) / parts;
   std::vector<float> values(4 * (end - begin));
   for (size_t i = 0; i < values.size(); ++i) values[i] = inputValue(begin + i / 4);
-  compute_.queue().writeBuffer(input_, begin * 16, values.size() * sizeof(float), values.data());
+  queue().writeBuffer(input_, begin * 16, values.size() * sizeof(float), values.data());
 }
 
 void CeilingMeasurement::makeBuffers() {
@@ -283,28 +300,28 @@ void CeilingMeasurement::makeBuffers() {
 std::vector<CeilingMeasurement::Piece> CeilingMeasurement::copyPieces() {
   std::vector<Piece> pieces;
   pieces.push_back([this] {
+    if (!copier_) throw std::runtime_error(copierError_);
     allocateBuffers();
-    if (!copier_) copier_ = std::make_unique<ImageCopier>(compute_, static_cast<int>(plan_.workGroup));
   });
   for (size_t part = 0; part < kInputParts; ++part) pieces.push_back([this, part] { writeInputPart(part, kInputParts); });
   // Untouched output may not be backed by memory yet: the first copy is a warm-up.
   pieces.push_back([this] {
-    copier_->run(compute_.queue(), input_.get(), output_.get(), plan_.bufferBytes);
-    compute_.queue().finish();
+    copier_->run(queue(), input_.get(), output_.get(), plan_.bufferBytes);
+    queue().finish();
   });
   auto ms = std::make_shared<std::vector<double>>();
   for (int run = 0; run < plan_.runs; ++run)
     pieces.push_back([this, ms] {
       ImageOpEvents e;
-      copier_->run(compute_.queue(), input_.get(), output_.get(), plan_.bufferBytes, &e);
-      compute_.queue().finish();
+      copier_->run(queue(), input_.get(), output_.get(), plan_.bufferBytes, &e);
+      queue().finish();
       ms->push_back(e.elapsedMs());
     });
   pieces.push_back([this, ms] {
     const size_t bytes = plan_.bufferBytes;
     // The copy must have copied: the output's last float is the input's.
     float last = -1.0f;
-    compute_.queue().readBuffer(output_, bytes - sizeof(float), sizeof(float), &last);
+    queue().readBuffer(output_, bytes - sizeof(float), sizeof(float), &last);
     if (last != inputValue(bytes / 16 - 1)) throw std::runtime_error("the copy kernel's output is not its input");
     pending_.value = perSecond(2.0 * static_cast<double>(bytes), summarize(*ms).min);
     pending_.method =
@@ -342,18 +359,18 @@ std::vector<CeilingMeasurement::Piece> CeilingMeasurement::readPieces() {
     r->kernel.setArg(2, r->perItem);
     r->kernel.setArg(3, static_cast<cl_uint>(r->gpu ? 1 : r->perItem));
     r->kernel.setArg(4, static_cast<cl_uint>(r->gpu ? r->items : 1));
-    compute_.queue().enqueueKernel(r->kernel, {r->items}, {plan_.workGroup});  // warm-up
-    compute_.queue().finish();
+    queue().enqueueKernel(r->kernel, {r->items}, {plan_.workGroup});  // warm-up
+    queue().finish();
   });
   for (int run = 0; run < plan_.runs; ++run)
     pieces.push_back([this, r] {
       Event e;
-      compute_.queue().enqueueKernel(r->kernel, {r->items}, {plan_.workGroup}, &e);
-      compute_.queue().finish();
+      queue().enqueueKernel(r->kernel, {r->items}, {plan_.workGroup}, &e);
+      queue().finish();
       r->ms.push_back(e.elapsedMs());
     });
   pieces.push_back([this, r] {
-    const std::vector<float> got = readAll<float>(compute_.queue(), r->sums, r->items);
+    const std::vector<float> got = readAll<float>(queue(), r->sums, r->items);
     // Each work-item's sum, redone (whole numbers: exact in any order).
     for (size_t i = 0; i < r->items; ++i) {
       double expected = 0.0;
@@ -379,7 +396,7 @@ CeilingFigure CeilingMeasurement::measureMad(bool fp64) {
     return f;
   }
   Kernel kernel(program_->program.get(), fp64 ? "mad_rate_f64" : "mad_rate_f32");
-  Queue& queue = compute_.queue();
+  Queue& queue = this->queue();
   const size_t items = plan_.groups * plan_.workGroup;
   const size_t valueBytes = fp64 ? sizeof(double) : sizeof(float);
   Buffer out(compute_.context(), CL_MEM_WRITE_ONLY, items * valueBytes);
@@ -443,7 +460,7 @@ std::string rsqrtResultProblem(float result, int iterations) {
 
 CeilingFigure CeilingMeasurement::measureRsqrt(bool native) {
   Kernel kernel(program_->program.get(), native ? "native_rsqrt_rate" : "rsqrt_rate");
-  Queue& queue = compute_.queue();
+  Queue& queue = this->queue();
   const size_t items = plan_.groups * plan_.workGroup;
   Buffer out(compute_.context(), CL_MEM_WRITE_ONLY, items * sizeof(float));
   kernel.setArg(0, out);
@@ -474,7 +491,7 @@ CeilingFigure CeilingMeasurement::measureRsqrt(bool native) {
 
 CeilingMeasurement::LocalRate CeilingMeasurement::measureLocalBandwidth(int lanes) {
   const char* name = lanes == 1 ? "local_bandwidth" : "local_bandwidth_wide";
-  Queue& queue = compute_.queue();
+  Queue& queue = this->queue();
   Kernel kernel(program_->program.get(), name);
   LocalRate r;
   r.wg = std::min(plan_.workGroup, powerOfTwoAtMost(kernel.workGroupSize(compute_.device().id)));
@@ -518,7 +535,7 @@ CeilingFigure CeilingMeasurement::localBandwidthFigure(const LocalRate& narrow, 
 
 CeilingMeasurement::LocalRate CeilingMeasurement::measureLocalAtomics(bool spread) {
   Kernel kernel(program_->program.get(), "local_atomics");
-  Queue& queue = compute_.queue();
+  Queue& queue = this->queue();
   LocalRate r;
   r.wg = std::min(plan_.workGroup, powerOfTwoAtMost(kernel.workGroupSize(compute_.device().id)));
   const size_t wg = r.wg, items = plan_.groups * wg;

@@ -53,10 +53,18 @@ class CeilingMeasurement {
   CeilingMeasurement(const CeilingMeasurement&) = delete;
   CeilingMeasurement& operator=(const CeilingMeasurement&) = delete;
 
-  // Runs the next piece of the current micro-benchmark; while the kernels still
-  // compile it runs nothing and returns at once (`wait`: block until they are
-  // built instead). Returns done().
+  // Runs the next piece of the current micro-benchmark on the context's queue;
+  // while the kernels still compile it runs nothing and returns at once (`wait`:
+  // block until they are built instead). Returns done().
   bool step(bool wait = false);
+  // The same in two halves, for a worker thread with a queue of its own (the
+  // viewer: a piece waits for its launches, and must not do so in a frame).
+  // readyForPiece() on the thread that owns the context's program cache: false
+  // while the kernels still compile (or when done), else it takes them from the
+  // cache. Then runPiece(queue) on any one thread; nothing else touches the
+  // measurement until it has returned.
+  bool readyForPiece(bool wait = false);
+  void runPiece(Queue& queue);
   bool done() const { return next_ >= kCeilingCount; }
   void runToEnd() {
     while (!step(true)) {
@@ -74,6 +82,9 @@ class CeilingMeasurement {
   std::string buildOptions_;
   std::shared_ptr<const ProgramBuild> program_;
   std::unique_ptr<ImageCopier> copier_;
+  std::string copierError_;  // why the copy kernel could not be made
+  Queue* queue_ = nullptr;   // the queue of the piece running now
+  Queue& queue() { return *queue_; }
   Buffer input_, output_;  // the global buffers, made by the copy step
   size_t next_ = 0;
   MeasuredCeilings result_;

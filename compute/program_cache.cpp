@@ -172,10 +172,12 @@ std::shared_ptr<const ProgramBuild> ProgramCache::get(const std::string& label, 
   }
   ++misses_;
   if (auto it = pending_.find(key); it != pending_.end()) {
+    if (it->second.wait_for(std::chrono::seconds(0)) != std::future_status::ready) ++compiledInCall_;
     DiskBuild done = it->second.get();  // waits if the worker is not done yet
     pending_.erase(it);
     return keep(key, std::move(done));
   }
+  ++compiledInCall_;
   return keep(key, buildThroughDisk(label, source, options));
 }
 

@@ -79,6 +79,9 @@ class ProgramCache {
 
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
+  // get() calls that compiled, or waited for a build still under way, on the caller's
+  // thread: the frame loop's own should stay at none (issue 22).
+  size_t compiledInCall() const { return compiledInCall_; }
   size_t size() const { return entries_.size(); }
   // How often `label` was asked for (hits and misses): tells hot reload which files a scene uses.
   size_t requests(const std::string& label) const {
@@ -114,7 +117,7 @@ class ProgramCache {
   cl_device_id device_;
   std::map<std::string, std::shared_ptr<const ProgramBuild>> entries_;
   std::map<std::string, std::shared_ptr<const ProgramBuild>> failures_;
-  size_t hits_ = 0, misses_ = 0, diskHits_ = 0, diskMisses_ = 0;
+  size_t hits_ = 0, misses_ = 0, diskHits_ = 0, diskMisses_ = 0, compiledInCall_ = 0;
   std::optional<ProgramBinaryCache> disk_;
   std::string diskOffReason_;
   std::string deviceIdentity_;

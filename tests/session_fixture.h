@@ -107,6 +107,18 @@ class SessionFixture : public ::testing::Test {
       frame();
     }
   }
+  // Frames until the N-body configuration chosen runs (or was refused, which puts the
+  // running one back in the choice), 60 s at most; at least one frame. A new one's
+  // program is built off the frame first (NBodyScene::chosenProgramBuilt).
+  void frameUntilChosenConfigRuns() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    frame();
+    while (!(state_.nbody.readings().runningConfig == state_.nbody.choices.config) &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      frame();
+    }
+  }
   // A device or scene asked for and not yet switched to (queued, or its kernels building).
   bool switchPending() const {
     return state_.switching.device || state_.switching.scene || state_.commands.has<SwitchDevice>() ||

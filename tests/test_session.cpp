@@ -265,7 +265,7 @@ TEST_F(SessionTest, ChangingNAndVariantLive) {
   state_.nbody.choices.config.unroll = 1;
   state_.nbody.choices.config.bodiesPerItem = 1;
   state_.nbody.choices.config.split = 1;
-  frame();
+  frameUntilChosenConfigRuns();
   EXPECT_EQ(state_.nbody.readings().runningConfig.variant, "naive") << state_.nbody.readings().message;
   // What the panel and the Log say of it is in words, not "naive wg=256 fp32" (issue 22).
   EXPECT_EQ(state_.nbody.readings().message.rfind("running the naive kernel: ", 0), 0u)

@@ -126,7 +126,7 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
   const int warmUpFrames = std::min(frames / 2, 20 * 8 * kFramesPerChange);
   long rssAfterWarmUp = 0;
   size_t configIndex = 0, imageIndex = 0, interopIndex = 0;
-  int accepted = 0, imagesOpened = 0, imagesRefused = 0, nbodyFrames = 0, nbodyStepped = 0;
+  int accepted = 0, imagesOpened = 0, imagesRefused = 0, nbodyFrames = 0, nbodyStepped = 0, nbodyHeldFrames = 0;
   std::vector<std::string> failures;
   const auto start = std::chrono::steady_clock::now();
 
@@ -161,6 +161,16 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       session.applyRequests(state);
     }
+    // A new N-body configuration's program builds off the frame first: frames go on,
+    // the old configuration's, until it runs.
+    while (frame % kFramesPerChange == 0 && state.scene == SceneKind::NBody &&
+           !(state.nbody.readings().runningConfig == state.nbody.choices.config) &&
+           std::chrono::steady_clock::now() < openDeadline) {
+      session.update(state, 1.0 / 60.0);
+      session.draw(state, 160, 120);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      session.applyRequests(state);
+    }
     // On frames between changes the N-body scene, when shown, steps exactly
     // stepsPerFrame times: the session's own count, proof that each frame ran.
     const bool nbodyShown =
@@ -168,7 +178,9 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
     const unsigned long long stepsBefore = state.nbody.readings().steps;
     session.update(state, 1.0 / 60.0);
     session.draw(state, 160, 120);
-    if (nbodyShown) {
+    // A piece of the device's ceilings holds the steps (app/ceilings_runner.h): not counted.
+    if (nbodyShown && state.ceilings.holdsDevice) ++nbodyHeldFrames;
+    if (nbodyShown && !state.ceilings.holdsDevice) {
       ++nbodyFrames;
       const unsigned long long stepsAsked = static_cast<unsigned long long>(state.nbody.choices.stepsPerFrame);
       if (state.nbody.readings().steps == stepsBefore + stepsAsked) ++nbodyStepped;
@@ -218,7 +230,7 @@ TEST(Soak, SwitchingEverythingForThousandsOfFramesKeepsMemoryFlat) {
   for (const auto& f : failures) ADD_FAILURE() << f;
   // The N-body scene is shown from change 0 to change 3 of each round (the image
   // lab from change 4): 4 x 3 frames of every round are N-body frames between changes.
-  EXPECT_GE(nbodyFrames, frames / (8 * kFramesPerChange) * 4 * (kFramesPerChange - 1));
+  EXPECT_GE(nbodyFrames + nbodyHeldFrames, frames / (8 * kFramesPerChange) * 4 * (kFramesPerChange - 1));
   EXPECT_EQ(nbodyStepped, nbodyFrames) << "N-body frames that did not step";
   const int rounds = frames / (8 * kFramesPerChange);
   EXPECT_GE(accepted, rounds) << "every round switches the N-body configuration";

@@ -105,7 +105,7 @@ TEST_F(SweepRunnerTest, NBodySweepRunsOneConfigurationPerFrameAndAppliesTheBest)
   const RunRecord& best = ui.results[static_cast<size_t>(bestRunIndex(ui.results))];
   EXPECT_EQ(state_.nbody.choices.config.variant, best.meta.parameter("variant"));
   EXPECT_EQ(std::to_string(state_.nbody.choices.config.workGroup), best.meta.parameter("work_group"));
-  frame();  // the scene applies the configuration between frames
+  frameUntilChosenConfigRuns();  // the scene applies the configuration once its program has built off the frame
   EXPECT_EQ(state_.nbody.readings().runningConfig, state_.nbody.choices.config) << state_.nbody.readings().message;
   std::string warning;
   const TuningCache saved = loadTuningCache(dir_ / "tuning.json", &warning);
