@@ -339,7 +339,7 @@ TEST(CeilingsInRunRecords, CsvColumnsAndJsonKeysCarryEveryCeiling) {
 
 class CeilingsInTheViewer : public test::SessionFixture {
  protected:
-  CeilingsInTheViewer() : SessionFixture(320, 240, 256) {}
+  CeilingsInTheViewer() : SessionFixture(320, 240, 256) { ceilingsKnown_ = false; }
   void configure() override { state_.ceilingsFile = dir_ / "ceilings.json"; }
   // Frames until the measurement ends; returns how many frames it took.
   int framesUntilMeasured() {

@@ -25,7 +25,7 @@ namespace {
 
 class FrameStallTest : public test::SessionFixture {
  protected:
-  FrameStallTest() : SessionFixture(320, 240, 256) {}
+  FrameStallTest() : SessionFixture(320, 240, 256) { ceilingsKnown_ = false; }
 };
 
 // A work-group size (or variant, tile, unroll) never built before compiled nbody.cl in

@@ -14,6 +14,7 @@
 #include <memory>
 #include <thread>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/run_recorder.h"
@@ -53,7 +54,9 @@ class NBodySplitViewer : public test::SessionFixture {
   // session of its own.
   NBodySystem oneDeviceAfter(int frames) {
     AppState state;
-    Session single(requireDevices(), splitOptions(), Settings{}, *surface_, state);
+    DeviceCatalog catalog = requireDevices();
+    test::putKnownCeilings(state, catalog);  // as the fixture's session: every frame steps
+    Session single(std::move(catalog), splitOptions(), Settings{}, *surface_, state);
     for (int i = 0; i < frames; ++i) {
       single.applyRequests(state);
       single.update(state, 1.0 / 60.0);
