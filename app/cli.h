@@ -110,6 +110,12 @@ struct AppOptions {
   // (false). Unset: a worker on CPU devices (app/image_scene.cpp says why). No
   // command-line option: tests set it to run the frame loop's path on a CPU device.
   std::optional<bool> imageRunsOnWorker;
+  // How long a window frame waits for the N-body steps the last frame launched before
+  // it draws the positions it has and launches none (issue 22: a CPU device stepping
+  // many bodies held frames for seconds); well inside the ~100 ms a frame may take.
+  // Headless runs always wait. No command-line option: tests that count one launch
+  // per frame set it long.
+  double nbodyStepWaitMs = 30.0;
   std::string scene;  // nbody (default), julia or image (the default when an image is given)
   // Positional: the first opens in the image lab; the rest are ignored, and the lab says
   // how many. The image batch processes every one.

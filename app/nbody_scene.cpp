@@ -87,9 +87,9 @@ void fitBodiesToDevice(ComputeContext& compute, NBodyChoices& choices, NBodyRead
 
 }  // namespace
 
-NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
+NBodyScene::NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state, double stepWaitMs,
                        std::optional<NBodySystem> start)
-    : compute_(compute) {
+    : compute_(compute), stepWaitMs_(stepWaitMs) {
   NBodyChoices& choices = state.nbody.choices;
   NBodyReadings& readings = state.nbody.readings_;
   choices.bodies = std::max(choices.bodies, 1);
@@ -448,10 +448,16 @@ void NBodyScene::update(AppState& state, double seconds) {
   }
   try {
     if (split_) return advanceSplit(state, steps, seconds);
+    // A window frame waits for the last frame's steps a little at most (stepWaitMs_),
+    // then draws the positions it has: the simulation goes at the device's pace and
+    // the window at its own. Headless runs (benchmarks, --frames) wait, frame by step.
+    secondsSinceSteps_ += seconds;
+    if (!state.headless && !simulation_->stepsDoneWithin(stepWaitMs_)) return;
     const NBodyStepTiming t = simulation_->advance(steps, choices.params);
     readings.steps += static_cast<unsigned long long>(steps);
     measureConservation(state, true);
-    readings.stepsPerSecond = seconds > 0 ? steps / seconds : 0.0;
+    readings.stepsPerSecond = secondsSinceSteps_ > 0 ? steps / secondsSinceSteps_ : 0.0;
+    secondsSinceSteps_ = 0.0;
     // Kernel times arrive a frame late (the steps run while GL draws): the last
     // frame's steps, none on the first frame.
     if (t.steps > 0) {
@@ -479,7 +485,13 @@ void NBodyScene::draw(AppState& state, int viewportW, int viewportH) {
   const int y0 = static_cast<int>((1.0f - area.y1) * viewportH), y1 = static_cast<int>((1.0f - area.y0) * viewportH);
   const int w = std::max(x1 - x0, 1), h = std::max(y1 - y0, 1);
   glViewport(x0, y0, w, h);
-  renderer_.draw(simulation_->displayBufferForDrawing(), simulation_->bodies(),
+  // A window frame draws no bodies until the first positions are in (never waits for them).
+  const GLuint positions = simulation_->displayBufferForDrawing(state.headless);
+  if (positions == 0) {
+    glViewport(0, 0, viewportW, viewportH);
+    return;
+  }
+  renderer_.draw(positions, simulation_->bodies(),
                  camera_.projection(static_cast<float>(w) / static_cast<float>(h)) * camera_.view(),
                  state.nbody.choices.style);
   glViewport(0, 0, viewportW, viewportH);

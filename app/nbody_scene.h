@@ -18,8 +18,9 @@ namespace ks {
 class NBodyScene final : public Scene {
  public:
   // Starts from `start` when given (a device switch), else from the preset in
-  // state.nbody. Throws when the simulation cannot be created at all.
-  NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state,
+  // state.nbody. Throws when the simulation cannot be created at all. stepWaitMs:
+  // AppOptions::nbodyStepWaitMs.
+  NBodyScene(ComputeContext& compute, InteropBackend& interop, AppState& state, double stepWaitMs,
              std::optional<NBodySystem> start = std::nullopt);
   ~NBodyScene() override;
   void rebindInterop(InteropBackend& interop) override;
@@ -92,6 +93,8 @@ class NBodyScene final : public Scene {
   std::optional<DrawingTextKey> drawingTextKey_;
   OrbitCamera camera_;
   double cameraDistance_ = 10.0;
+  double stepWaitMs_;  // AppOptions::nbodyStepWaitMs
+  double secondsSinceSteps_ = 0.0;  // frames since the last launch: the steps-per-second reading
   bool cameraResetDue_ = true;  // a new system or scene: the camera goes back to fit it
   std::unique_ptr<NBodyInvariantsMeter> meter_;
   bool meterFp64_ = false, meterFailed_ = false;

@@ -144,7 +144,8 @@ Session::Session(DeviceCatalog catalog, const AppOptions& options, const Setting
       lastKernelPoll_(std::chrono::steady_clock::now()),
       gl_(surface.glHandles()),
       wantedInterop_(options.interop),
-      imageRunsOnWorker_(options.imageRunsOnWorker) {
+      imageRunsOnWorker_(options.imageRunsOnWorker),
+      nbodyStepWaitMs_(options.nbodyStepWaitMs) {
   StartDevice start = chooseStartDevice(std::move(catalog), options, settings, gl_);
   for (const auto& note : start.notes) state.report(note);
   state.devices = std::move(start.devices);
@@ -192,7 +193,7 @@ std::unique_ptr<Scene> Session::makeScene(SceneKind kind, ComputeContext& comput
   try {
     if (kind == SceneKind::Julia) return std::make_unique<PatternScene>(compute, interop, state.pattern.size);
     if (kind == SceneKind::Image) return std::make_unique<ImageScene>(compute, interop, state, imageRunsOnWorker_);
-    return std::make_unique<NBodyScene>(compute, interop, state, std::move(carry));
+    return std::make_unique<NBodyScene>(compute, interop, state, nbodyStepWaitMs_, std::move(carry));
   } catch (const ProgramBuildError& e) {
     state.buildFailures.push_back(
         {e.build().label + " " + e.build().options, compute.device().displayName(), e.build().error, e.build().log});

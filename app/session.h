@@ -121,6 +121,7 @@ class Session {
   GlContextHandles gl_;
   std::optional<InteropPath> wantedInterop_;  // from --interop or the UI; empty: automatic
   std::optional<bool> imageRunsOnWorker_;     // AppOptions::imageRunsOnWorker
+  double nbodyStepWaitMs_;                    // AppOptions::nbodyStepWaitMs
   std::string heldReplacement_;  // the replacement the log last said waits
   DeviceSwitch deviceSwitch_;    // a device switch being prepared (its contexts are its own)
   // Declared in dependency order: destroyed scene first, context last.

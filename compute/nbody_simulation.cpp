@@ -1,6 +1,8 @@
 #include "compute/nbody_simulation.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 namespace ks {
@@ -117,9 +119,27 @@ NBodyStepTiming NBodySimulation::advance(int steps, const NBodyParams& params) {
   return timing;
 }
 
-GLuint NBodySimulation::displayBufferForDrawing() {
+bool NBodySimulation::stepsDoneWithin(double maxWaitMs) {
+  const auto start = std::chrono::steady_clock::now();
   display_->refresh();
-  if (!display_->shown()) display_->finishUpdates();  // nothing drawn yet: wait for the first positions
+  // Polled, not waited for: OpenCL has no wait with a time limit. A GPU's steps end
+  // within the first polls; a sleep between later ones leaves a CPU device its cores.
+  for (int polls = 0; display_->updatePending(); ++polls) {
+    const double waited = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (waited >= maxWaitMs) return false;
+    if (polls < 200) std::this_thread::yield();
+    else std::this_thread::sleep_for(std::chrono::microseconds(500));
+    display_->refresh();
+  }
+  return true;
+}
+
+GLuint NBodySimulation::displayBufferForDrawing(bool waitForFirst) {
+  display_->refresh();
+  if (!display_->shown()) {
+    if (!waitForFirst) return 0;
+    display_->finishUpdates();  // nothing drawn yet: wait for the first positions
+  }
   return display_->shown()->glBuffer();
 }
 

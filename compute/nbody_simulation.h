@@ -32,6 +32,11 @@ class NBodySimulation {
   // Enqueues `steps` steps, writing the display buffer GL does not draw now;
   // returns the timing of the previous call's steps (see NBodyStepTiming).
   NBodyStepTiming advance(int steps, const NBodyParams& params);
+  // Whether the last advance's steps have finished (and were shown), waiting for them
+  // at most `maxWaitMs`. A window frame that gets false launches no steps: it draws
+  // the positions it has and the simulation goes at the device's pace, where advance
+  // would wait for them (a CPU device stepping many bodies: frames of seconds).
+  bool stepsDoneWithin(double maxWaitMs);
   // Enqueues a measurement of energy and momenta after the steps enqueued so far.
   void measureInvariants(NBodyInvariantsMeter& meter, const NBodyParams& params) {
     meter.enqueue(compute_.queue(), state_->positionsIn(), state_->velocities(), state_->bodies(), params);
@@ -53,7 +58,10 @@ class NBodySimulation {
   bool displayUpdatePending() const { return display_->updatePending(); }
 
   // The newest finished positions, for drawing now; call drawnByGl after the draw.
-  GLuint displayBufferForDrawing();
+  // Before the first positions are shown: waits for them, or with waitForFirst false
+  // returns 0 (a window frame draws no bodies rather than wait for the first launch,
+  // which compiles the kernel's machine code on PoCL: seconds).
+  GLuint displayBufferForDrawing(bool waitForFirst = true);
   void drawnByGl() { display_->drawnByGl(); }
   size_t bodies() const { return state_->bodies(); }
   const NBodyKernel& kernel() const { return *kernel_; }

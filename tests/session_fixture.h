@@ -71,6 +71,9 @@ inline AppOptions smallSessionOptions(size_t bodies) {
   options.kernelsDir = dir && *dir ? std::string(dir) : std::string(KERNELSCOPE_SOURCE_KERNELS_DIR);
   options.nbody.bodies = bodies;
   options.nbody.explicitOptions = {"--n"};
+  // Every frame launches its steps, as tests that count them expect, however loaded the
+  // machine (test_frame_stalls checks the window's default).
+  options.nbodyStepWaitMs = 120000.0;
   return options;
 }
 

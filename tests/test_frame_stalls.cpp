@@ -160,5 +160,39 @@ TEST_F(FrameStallTest, TheCeilingsAreMeasuredOffTheFrameAndWithTheSceneHeld) {
     }
 }
 
+// A window frame waited (SharedBufferPair::beginUpdate) for the N-body steps the frame
+// before launched, however long they took: on PoCL with thousands of bodies under load,
+// frames of 0.4-17 s (issue 22). Now it waits AppOptions::nbodyStepWaitMs at most, then
+// draws the positions it has and launches no more. The scene's queue held closed
+// stands for steps that take long.
+class WindowStepPacingTest : public test::SessionFixture {
+ protected:
+  WindowStepPacingTest() : SessionFixture(320, 240, 256) {}
+  void configure() override { options_.nbodyStepWaitMs = AppOptions{}.nbodyStepWaitMs; }
+};
+
+TEST_F(WindowStepPacingTest, AFrameDrawsWhatItHasWhileTheLastStepsStillRun) {
+  frameUntilIdle();
+  ASSERT_FALSE(state_.nbody.choices.paused);
+  const unsigned long long stepsBefore = state_.nbody.readings().steps;
+  unsigned long long launched = 0;
+  {
+    QueueGate gate(session_->compute().context(), session_->compute().queue().get());
+    frame();  // launches its steps behind the gate
+    launched = state_.nbody.readings().steps;
+    EXPECT_GT(launched, stepsBefore);
+    int frames = 0;
+    for (; frames < 10 && !gate.openedByWatchdog(); ++frames) frame();
+    EXPECT_FALSE(gate.openedByWatchdog()) << "a frame waited for the steps behind the gate, after " << frames
+                                          << " frames";
+    EXPECT_EQ(state_.nbody.readings().steps, launched) << "a frame launched steps before the last ones ran";
+  }
+  // The gate open, the steps run and the frames launch again.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (state_.nbody.readings().steps == launched && std::chrono::steady_clock::now() < deadline) frame();
+  EXPECT_GT(state_.nbody.readings().steps, launched) << "no steps after the gate opened";
+  EXPECT_GT(state_.nbody.readings().stepsPerSecond, 0.0);
+}
+
 }  // namespace
 }  // namespace ks
