@@ -524,6 +524,35 @@ TEST_F(LayoutUi, DeviceInfoValuesHaveRoomToWrapAtWords) {
   }
 }
 
+// Issue 22 (audit at 1024x700): the Devices panel cut each device's name at its right
+// edge ("0: pthread-haswell-AMD EPYC [C"), so two devices of one processor read alike;
+// the names wrap in the panel now: nothing in it is wider than it, at both sizes and in
+// the app's font.
+TEST_F(LayoutUi, DeviceNamesWrapInsideTheDevicesPanel) {
+  for (const bool appFont : {false, true}) {
+    if (appFont && !useAppFont()) continue;  // the built-in font was checked
+    DeviceDescriptor cpu, pthread;
+    cpu.platformName = pthread.platformName = "Portable Computing Language";
+    cpu.name = "cpu-haswell-Intel(R) Xeon(R) CPU @ 2.20GHz";
+    pthread.name = "pthread-haswell-Intel(R) Xeon(R) CPU @ 2.20GHz";
+    cpu.kind = pthread.kind = DeviceKind::Cpu;
+    cpu.available = pthread.available = true;
+    state_.devices = {cpu, pthread};
+    state_.activeDevice = 1;
+    state_.panels.devices = true;
+    state_.runs.showRuns = state_.runs.showSweep = false;  // the left column's panels open, none folded
+    for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+      SCOPED_TRACE(std::to_string(int(size.x)) + "x" + std::to_string(int(size.y)) + (appFont ? " app font" : ""));
+      resize(size.x, size.y);
+      const ImGuiWindow* devices = ImGui::FindWindowByName("Devices");
+      ASSERT_TRUE(devices && devices->WasActive && !devices->Collapsed);
+      EXPECT_LE(devices->ContentSize.x, devices->ContentRegionRect.GetWidth() + 0.5f)
+          << "something in a " << devices->Size.x << "-pixel panel is wider than it";
+      EXPECT_EQ(devices->ScrollMax.x, 0.0f);
+    }
+  }
+}
+
 // The particles are drawn into the part of the window the panels leave free, not under
 // the panels: the cloud's centre (the middle of that area) is in view at both sizes.
 TEST_F(LayoutUi, TheParticlesDrawWhereNoPanelCoversThem) {
