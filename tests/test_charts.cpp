@@ -236,9 +236,10 @@ TEST_F(ChartsUi, TheRunsBarsSaySettingsInWords) {
   tiled.variant = "tiled";
   tiled.fastRelaxedMath = true;
   const NBodyConfig* configs[] = {&blocked64, &blocked128, &tiled};
-  // The label each should have whole: the words that differ between the runs.
-  const char* words[] = {"1: blocked, 64 per group, 2 bodies per work-item, 1 work-item per body",
-                         "2: blocked, 128 per group, 2 bodies per work-item, 1 work-item per body",
+  // The label each should have whole: the words that differ between the runs (the
+  // blocked runs' bodies per work-item and work-items per body, alike wherever given,
+  // tell none apart).
+  const char* words[] = {"1: blocked, 64 per group", "2: blocked, 128 per group",
                          "3: tiled, 64 per group, fast relaxed maths"};
   const char* atLeast[] = {"1: blocked, 64 per group", "2: blocked, 128 per group", "3: tiled, 64 per group"};
   for (int i = 0; i < 3; ++i) {
@@ -402,6 +403,125 @@ TEST_F(ChartsUi, TwoRecordedRunsShowWholeAt1024) {
   ASSERT_NE(child, nullptr);
   EXPECT_EQ(child->ScrollMax.y, 0.0f) << "the chart scrolls";
   EXPECT_GE(child->InnerRect.Max.y, chart->plot.y1 + ImGui::GetTextLineHeight()) << "the axis's labels are cut";
+}
+
+// Runs as the audit had them at 1024x700: two recordings that differ in their work-group,
+// then a sweep's configurations (variants, work-groups, unrolling); each added to the Runs panel.
+void addSweepAndRecordings(RunsState& runs) {
+  for (int i = 0; i < 2; ++i) {
+    NBodyConfig c;
+    c.workGroup = 64 << i;
+    c.unroll = 8;
+    c.bodiesPerItem = 1;
+    c.split = 1;
+    c.nativeRsqrt = true;
+    RunRecord r;  // as app/run_recorder.cpp names a recording
+    r.name = "recording " + std::to_string(i + 1) + ": nbody " + describeNBodyConfig(c);
+    r.meta.device = "pthread-haswell-AMD EPYC";
+    r.meta.parameters = {{"bodies", "1792"}, {"preset", "disk"}, {"bodies_per_item", "1"}, {"split", "1"},
+                         {"native_rsqrt", "1"}, {"fast_math", "0"}};
+    r.m.fps = 7.9 - 2.0 * i;
+    r.m.rate = 1.3 + 0.5 * i;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 51.0 - 10.0 * i;
+    r.m.bound = "n-body step: fast inverse square root: 4 %";
+    runs.addMeasuredRun(r);
+  }
+  for (const char* variant : {"blocked", "tiled"})
+    for (int wg : {64, 128})
+      for (int unroll : {1, 4, 8}) {
+        NBodyConfig c;
+        c.variant = variant;
+        c.workGroup = wg;
+        c.unroll = unroll;
+        c.bodiesPerItem = 1;
+        c.split = 1;
+        c.nativeRsqrt = true;
+        RunRecord r;  // as lab/sweep_runs.cpp names a measured configuration
+        r.name = describeNBodyConfig(c);
+        r.meta.device = "pthread-haswell-AMD EPYC";
+        r.meta.parameters = {{"bodies", "1792"}, {"unroll", std::to_string(unroll)}};
+        r.m.rate = 1.0 + 0.1 * unroll + 0.001 * wg;
+        r.m.rateUnit = "GFLOP/s";
+        r.m.kernelMs.median = 40.0 / r.m.rate;
+        runs.addMeasuredRun(r);
+      }
+}
+
+// Issue 22 (audit at 1024x700): the bars of a sweep were cut to the same words ("blocked,
+// 128 per group..." on every bar of that work-group); each bar's label now differs, in
+// the app's font, at both sizes, with the Sweep panel beside Runs or not.
+TEST_F(ChartsUi, TheBarsOfASweepReadApartAt1024) {
+  ImGui::DestroyContext();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  applyAppStyle();
+  const UiFonts fonts = loadUiFonts(1.0f);
+  if (!fonts.text) GTEST_SKIP() << fonts.message;
+  unsigned char* pixels = nullptr;
+  int atlasW = 0, atlasH = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &atlasW, &atlasH);
+  addSweepAndRecordings(state_.runs);
+  for (const bool sweepOpen : {true, false})
+    for (const ImVec2 size : kSizes) {
+      SCOPED_TRACE(sizeText(size) + (sweepOpen ? " beside the Sweep panel" : " alone"));
+      state_.runs.showRuns = true;
+      state_.runs.showSweep = sweepOpen;
+      resize(size);
+      const ChartAxes* chart = drawnChart("runs");
+      ASSERT_NE(chart, nullptr);
+      ASSERT_EQ(chart->bars.size(), state_.runs.runs.size());
+      std::vector<std::string> labels;
+      for (const ChartBar& bar : chart->bars) {
+        EXPECT_EQ(bar.label.find('='), std::string::npos) << "a setting as key=value: " << bar.label;
+        labels.push_back(bar.label);
+      }
+      std::sort(labels.begin(), labels.end());
+      for (size_t i = 1; i < labels.size(); ++i) EXPECT_NE(labels[i - 1], labels[i]) << "two bars read alike";
+    }
+}
+
+// Issue 22 (audit at 1024x700): the Runs table showed one run, its words wrapped over six
+// lines; three runs or more are in view now, with the chart under them, in the app's
+// font, with the Sweep panel beside Runs or not.
+TEST_F(ChartsUi, TheRunsTableShowsThreeRunsAt1024) {
+  ImGui::DestroyContext();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  applyAppStyle();
+  const UiFonts fonts = loadUiFonts(1.0f);
+  if (!fonts.text) GTEST_SKIP() << fonts.message;
+  unsigned char* pixels = nullptr;
+  int atlasW = 0, atlasH = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &atlasW, &atlasH);
+  addSweepAndRecordings(state_.runs);
+  for (const bool sweepOpen : {true, false}) {
+    SCOPED_TRACE(sweepOpen ? "beside the Sweep panel" : "alone");
+    state_.runs.showRuns = true;
+    state_.runs.showSweep = sweepOpen;
+    resize(ImVec2(1024, 700));
+    ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+    ASSERT_TRUE(runs && runs->WasActive);
+    const ImGuiTable* table = ImGui::TableFindByID(runs->GetID("runs"));
+    ASSERT_TRUE(table && table->InnerWindow);
+    // The rows' mean height from the table's content: the header's row, then the runs.
+    const float header = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+    const float rowsHeight = table->InnerWindow->ContentSize.y - header;
+    const float meanRow = rowsHeight / float(state_.runs.runs.size());
+    const float inView = (table->InnerWindow->InnerRect.GetHeight() - header) / meanRow;
+    EXPECT_GE(inView, 3.0f) << "rows of " << meanRow << " pixels in a table of " << table->OuterRect.GetHeight();
+    EXPECT_LE(table->OuterRect.Max.y, runs->InnerRect.Max.y + 0.5f) << "the table runs past the panel's bottom";
+    const ChartAxes* chart = drawnChart("runs");
+    ASSERT_NE(chart, nullptr) << "the chart gave way to the table";
+    EXPECT_GE(chart->plot.y0, table->OuterRect.Max.y);
+    const ImGuiWindow* child = nullptr;
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+      if (w->ParentWindow == runs && std::string(w->Name).find("comparison chart") != std::string::npos) child = w;
+    ASSERT_NE(child, nullptr);
+    ASSERT_GE(chart->bars.size(), 2u);
+    EXPECT_LE(chart->bars[1].rect.y1, child->InnerRect.Max.y + 0.5f) << "fewer than two bars in view";
+    EXPECT_LE(child->Pos.y + child->Size.y, runs->InnerRect.Max.y + 0.5f) << "the chart runs past the panel";
+  }
 }
 
 // The Profiler's statistics at 1024 wide in a narrow strip (Runs and Sweep beside it):
