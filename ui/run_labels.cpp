@@ -12,8 +12,16 @@ namespace ks {
 
 std::string fitText(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-  std::string cut = text;
-  while (!cut.empty() && ImGui::CalcTextSize((cut + "...").c_str()).x > width) cut.pop_back();
+  // The longest start that fits with "...", found by halving (a sweep's labels are cut
+  // every frame the panels are built).
+  size_t fits = 0, tooLong = text.size();
+  while (tooLong - fits > 1) {
+    const size_t mid = (fits + tooLong) / 2;
+    if (ImGui::CalcTextSize((text.substr(0, mid) + "...").c_str()).x <= width) fits = mid;
+    else tooLong = mid;
+  }
+  while (fits > 0 && (static_cast<unsigned char>(text[fits]) & 0xC0) == 0x80) --fits;  // not inside a character
+  std::string cut = text.substr(0, fits);
   if (const size_t space = cut.rfind(' '); space != std::string::npos && space > cut.size() / 2 && cut.size() < text.size() &&
                                            text[cut.size()] != ' ')
     cut.erase(space);
