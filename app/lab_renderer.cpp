@@ -27,10 +27,12 @@ void LabRenderer::add(ImDrawList* list, Picture which, ImVec2 p0, ImVec2 p1) {
 }
 
 void LabRenderer::addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1,
-                               float top, bool overlay) {
-  if (histogram_)
-    push(list, {this, true, Picture::Original, channel, logScale, {colour.x, colour.y, colour.z, colour.w}, p0, p1,
-                top, overlay});
+                               float top, bool overlay, float binsX0, float binsX1, float minBarWidth) {
+  if (!histogram_) return;
+  const float width = p1.x - p0.x;
+  const bool part = binsX1 > binsX0 && width > 0.0f;
+  push(list, {this, true, Picture::Original, channel, logScale, {colour.x, colour.y, colour.z, colour.w}, p0, p1, top,
+              overlay, part ? (binsX0 - p0.x) / width : 0.0f, part ? (binsX1 - p0.x) / width : 1.0f, minBarWidth});
 }
 
 void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
@@ -67,7 +69,8 @@ void LabRenderer::render(const ImDrawList*, const ImDrawCmd* command) {
     if (!self.plot_) self.plot_ = std::make_unique<HistogramPlot>();
     const ImVec4 frame = d.overlay ? ImVec4(0, 0, 0, 0) : ImGui::GetStyle().Colors[ImGuiCol_FrameBg];
     self.plot_->draw(histogram.texture(), histogram.channels(), d.channel, d.logScale, d.colour,
-                     {frame.x, frame.y, frame.z, frame.w}, rect, d.top);
+                     {frame.x, frame.y, frame.z, frame.w}, rect, d.top, d.binsFrom, d.binsTo,
+                     d.minBarWidth * scale.x);  // in the framebuffer's pixels
     histogram.drawnByGl();
   }
 }

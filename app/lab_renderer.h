@@ -35,9 +35,12 @@ class LabRenderer {
   void add(ImDrawList* list, Picture which, ImVec2 p0, ImVec2 p1);
   // Channel `channel` of the histogram as bars over p0..p1 (nothing before the
   // first histogram has reached GL). `top`: the count at full height (0: the
-  // channel's largest bin); `overlay`: no background, over what was drawn there.
+  // channel's largest bin); `overlay`: no background, over what was drawn there;
+  // `binsX0`..`binsX1` (screen pixels, within p0..p1): where bin 0 starts and bin 255
+  // ends (the whole width when equal); `minBarWidth`: the narrowest bar, in screen pixels.
   void addHistogram(ImDrawList* list, int channel, bool logScale, ImVec4 colour, ImVec2 p0, ImVec2 p1,
-                    float top = 0.0f, bool overlay = false);
+                    float top = 0.0f, bool overlay = false, float binsX0 = 0.0f, float binsX1 = 0.0f,
+                    float minBarWidth = 0.0f);
 
  private:
   // What to draw, by name: the picture or histogram the scene holds when it is drawn
@@ -52,6 +55,8 @@ class LabRenderer {
     ImVec2 p0, p1;
     float top = 0.0f;
     bool overlay = false;
+    float binsFrom = 0.0f, binsTo = 1.0f;  // fractions of p0..p1's width
+    float minBarWidth = 0.0f;
   };
   static void render(const ImDrawList* list, const ImDrawCmd* command);
   void push(ImDrawList* list, Draw draw);

@@ -10,13 +10,15 @@ HistogramPlot::HistogramPlot()
       vao_(createVertexArray()) {
   lookUpUniforms(program_.get(),
                  {{"rect", &rect_}, {"bins", &bins_}, {"channel", &channel_}, {"channels", &channels_},
-                  {"logScale", &log_}, {"colour", &colour_}, {"background", &background_}, {"top", &top_}},
+                  {"logScale", &log_}, {"colour", &colour_}, {"background", &background_}, {"top", &top_},
+                  {"binsSpan", &binsSpan_}, {"minBarPixels", &minBarPixels_}},
                  "histogram");
 }
 
 void HistogramPlot::draw(GLuint binsTexture, int channels, int channel, bool logScale,
                          const std::array<float, 4>& colour, const std::array<float, 4>& background,
-                         const PictureRect& r, float top) const {
+                         const PictureRect& r, float top, float binsFrom, float binsTo,
+                         float minBarPixels) const {
   if (channel < 0 || channel >= channels) return;
   drawBufferTextureQuad(program_, vao_, rect_, binsTexture, r, [&] {
     glUniform1i(bins_, 0);
@@ -26,6 +28,8 @@ void HistogramPlot::draw(GLuint binsTexture, int channels, int channel, bool log
     glUniform4f(colour_, colour[0], colour[1], colour[2], colour[3]);
     glUniform4f(background_, background[0], background[1], background[2], background[3]);
     glUniform1f(top_, top);
+    glUniform2f(binsSpan_, binsFrom, binsTo);
+    glUniform1f(minBarPixels_, minBarPixels);
   }, "HistogramPlot::draw");
 }
 

@@ -26,6 +26,7 @@
 #include "ui/chart_axis.h"
 #include "ui/fonts.h"
 #include "ui/frame_rate_text.h"
+#include "ui/histogram_bars.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "ui/scaling_chart.h"
@@ -235,9 +236,10 @@ TEST_F(ChartsUi, TheRunsBarsSaySettingsInWords) {
   tiled.variant = "tiled";
   tiled.fastRelaxedMath = true;
   const NBodyConfig* configs[] = {&blocked64, &blocked128, &tiled};
-  // The label each should have whole: the words that differ between the runs.
-  const char* words[] = {"1: blocked, 64 per group, 2 bodies per work-item, 1 work-item per body",
-                         "2: blocked, 128 per group, 2 bodies per work-item, 1 work-item per body",
+  // The label each should have whole: the words that differ between the runs (the
+  // blocked runs' bodies per work-item and work-items per body, alike wherever given,
+  // tell none apart).
+  const char* words[] = {"1: blocked, 64 per group", "2: blocked, 128 per group",
                          "3: tiled, 64 per group, fast relaxed maths"};
   const char* atLeast[] = {"1: blocked, 64 per group", "2: blocked, 128 per group", "3: tiled, 64 per group"};
   for (int i = 0; i < 3; ++i) {
@@ -403,6 +405,125 @@ TEST_F(ChartsUi, TwoRecordedRunsShowWholeAt1024) {
   EXPECT_GE(child->InnerRect.Max.y, chart->plot.y1 + ImGui::GetTextLineHeight()) << "the axis's labels are cut";
 }
 
+// Runs as the audit had them at 1024x700: two recordings that differ in their work-group,
+// then a sweep's configurations (variants, work-groups, unrolling); each added to the Runs panel.
+void addSweepAndRecordings(RunsState& runs) {
+  for (int i = 0; i < 2; ++i) {
+    NBodyConfig c;
+    c.workGroup = 64 << i;
+    c.unroll = 8;
+    c.bodiesPerItem = 1;
+    c.split = 1;
+    c.nativeRsqrt = true;
+    RunRecord r;  // as app/run_recorder.cpp names a recording
+    r.name = "recording " + std::to_string(i + 1) + ": nbody " + describeNBodyConfig(c);
+    r.meta.device = "pthread-haswell-AMD EPYC";
+    r.meta.parameters = {{"bodies", "1792"}, {"preset", "disk"}, {"bodies_per_item", "1"}, {"split", "1"},
+                         {"native_rsqrt", "1"}, {"fast_math", "0"}};
+    r.m.fps = 7.9 - 2.0 * i;
+    r.m.rate = 1.3 + 0.5 * i;
+    r.m.rateUnit = "GFLOP/s";
+    r.m.kernelMs.median = 51.0 - 10.0 * i;
+    r.m.bound = "n-body step: fast inverse square root: 4 %";
+    runs.addMeasuredRun(r);
+  }
+  for (const char* variant : {"blocked", "tiled"})
+    for (int wg : {64, 128})
+      for (int unroll : {1, 4, 8}) {
+        NBodyConfig c;
+        c.variant = variant;
+        c.workGroup = wg;
+        c.unroll = unroll;
+        c.bodiesPerItem = 1;
+        c.split = 1;
+        c.nativeRsqrt = true;
+        RunRecord r;  // as lab/sweep_runs.cpp names a measured configuration
+        r.name = describeNBodyConfig(c);
+        r.meta.device = "pthread-haswell-AMD EPYC";
+        r.meta.parameters = {{"bodies", "1792"}, {"unroll", std::to_string(unroll)}};
+        r.m.rate = 1.0 + 0.1 * unroll + 0.001 * wg;
+        r.m.rateUnit = "GFLOP/s";
+        r.m.kernelMs.median = 40.0 / r.m.rate;
+        runs.addMeasuredRun(r);
+      }
+}
+
+// Issue 22 (audit at 1024x700): the bars of a sweep were cut to the same words ("blocked,
+// 128 per group..." on every bar of that work-group); each bar's label now differs, in
+// the app's font, at both sizes, with the Sweep panel beside Runs or not.
+TEST_F(ChartsUi, TheBarsOfASweepReadApartAt1024) {
+  ImGui::DestroyContext();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  applyAppStyle();
+  const UiFonts fonts = loadUiFonts(1.0f);
+  if (!fonts.text) GTEST_SKIP() << fonts.message;
+  unsigned char* pixels = nullptr;
+  int atlasW = 0, atlasH = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &atlasW, &atlasH);
+  addSweepAndRecordings(state_.runs);
+  for (const bool sweepOpen : {true, false})
+    for (const ImVec2 size : kSizes) {
+      SCOPED_TRACE(sizeText(size) + (sweepOpen ? " beside the Sweep panel" : " alone"));
+      state_.runs.showRuns = true;
+      state_.runs.showSweep = sweepOpen;
+      resize(size);
+      const ChartAxes* chart = drawnChart("runs");
+      ASSERT_NE(chart, nullptr);
+      ASSERT_EQ(chart->bars.size(), state_.runs.runs.size());
+      std::vector<std::string> labels;
+      for (const ChartBar& bar : chart->bars) {
+        EXPECT_EQ(bar.label.find('='), std::string::npos) << "a setting as key=value: " << bar.label;
+        labels.push_back(bar.label);
+      }
+      std::sort(labels.begin(), labels.end());
+      for (size_t i = 1; i < labels.size(); ++i) EXPECT_NE(labels[i - 1], labels[i]) << "two bars read alike";
+    }
+}
+
+// Issue 22 (audit at 1024x700): the Runs table showed one run, its words wrapped over six
+// lines; three runs or more are in view now, with the chart under them, in the app's
+// font, with the Sweep panel beside Runs or not.
+TEST_F(ChartsUi, TheRunsTableShowsThreeRunsAt1024) {
+  ImGui::DestroyContext();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  applyAppStyle();
+  const UiFonts fonts = loadUiFonts(1.0f);
+  if (!fonts.text) GTEST_SKIP() << fonts.message;
+  unsigned char* pixels = nullptr;
+  int atlasW = 0, atlasH = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &atlasW, &atlasH);
+  addSweepAndRecordings(state_.runs);
+  for (const bool sweepOpen : {true, false}) {
+    SCOPED_TRACE(sweepOpen ? "beside the Sweep panel" : "alone");
+    state_.runs.showRuns = true;
+    state_.runs.showSweep = sweepOpen;
+    resize(ImVec2(1024, 700));
+    ImGuiWindow* runs = ImGui::FindWindowByName("Runs");
+    ASSERT_TRUE(runs && runs->WasActive);
+    const ImGuiTable* table = ImGui::TableFindByID(runs->GetID("runs"));
+    ASSERT_TRUE(table && table->InnerWindow);
+    // The rows' mean height from the table's content: the header's row, then the runs.
+    const float header = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+    const float rowsHeight = table->InnerWindow->ContentSize.y - header;
+    const float meanRow = rowsHeight / float(state_.runs.runs.size());
+    const float inView = (table->InnerWindow->InnerRect.GetHeight() - header) / meanRow;
+    EXPECT_GE(inView, 3.0f) << "rows of " << meanRow << " pixels in a table of " << table->OuterRect.GetHeight();
+    EXPECT_LE(table->OuterRect.Max.y, runs->InnerRect.Max.y + 0.5f) << "the table runs past the panel's bottom";
+    const ChartAxes* chart = drawnChart("runs");
+    ASSERT_NE(chart, nullptr) << "the chart gave way to the table";
+    EXPECT_GE(chart->plot.y0, table->OuterRect.Max.y);
+    const ImGuiWindow* child = nullptr;
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+      if (w->ParentWindow == runs && std::string(w->Name).find("comparison chart") != std::string::npos) child = w;
+    ASSERT_NE(child, nullptr);
+    ASSERT_GE(chart->bars.size(), 2u);
+    EXPECT_LE(chart->bars[1].rect.y1, child->InnerRect.Max.y + 0.5f) << "fewer than two bars in view";
+    EXPECT_LE(child->Pos.y + child->Size.y, runs->InnerRect.Max.y + 0.5f) << "the chart runs past the panel";
+  }
+}
+
 // The Profiler's statistics at 1024 wide in a narrow strip (Runs and Sweep beside it):
 // every column as wide as its numbers, the table scrolling sideways instead (audit:
 // columns cut mid-number).
@@ -539,9 +660,10 @@ TEST_F(ChartsUi, HistogramRowsHaveLevelAndCountAxesAndRoomAt1024) {
         EXPECT_LE(plot.x1, strip->InnerRect.Max.x + 0.5f);
         EXPECT_GE(plot.height(), ImGui::GetTextLineHeight());
         EXPECT_EQ(chart->xUnit, "level");
-        const float levelWidth = plot.width() / kHistogramBins;
-        expectLinearTicks(chart->x, plot.x0 + 0.5f * levelWidth, plot.x0 + 0.5f * levelWidth + plot.width(),
-                          kHistogramBins);
+        // The bins leave a bar's width free at each end (ui/histogram_bars.h).
+        const HistogramBarsLayout bins = histogramBarsLayout(plot.x0, plot.x1);
+        const float levelWidth = bins.binWidth;
+        expectLinearTicks(chart->x, bins.x0 + 0.5f * levelWidth, bins.x1 + 0.5f * levelWidth, kHistogramBins);
         EXPECT_LE(chart->x.back().value, 255.0);
         EXPECT_GT(chart->x.back().value + (chart->x[1].value - chart->x[0].value), 255.0) << "ticks stop short";
         // The full height is the largest bin of the channels drawn in this plot (R, G
@@ -577,10 +699,12 @@ TEST_F(ChartsUi, HoveringTheHistogramShowsTheCountOfTheLevel) {
       const ChartAxes* chart = drawnChart("histogram G");
       ASSERT_NE(chart, nullptr);
       const ScreenRect plot = chart->plot;
-      // ImGui puts the cursor on whole pixels: the first inside the level's bar.
-      const float left = plot.x0 + float(level) * plot.width() / kHistogramBins;
-      const ImVec2 at(std::ceil(left), std::floor((plot.y0 + plot.y1) * 0.5f));
-      ASSERT_LT(at.x, left + plot.width() / kHistogramBins) << "no whole pixel in level " << level;
+      // ImGui puts the cursor on whole pixels: the first whose centre is inside the
+      // level's bar (the pixel the shader draws from it).
+      const HistogramBarsLayout bins = histogramBarsLayout(plot.x0, plot.x1);
+      const float left = bins.x0 + float(level) * bins.binWidth;
+      const ImVec2 at(std::ceil(left - 0.5f), std::floor((plot.y0 + plot.y1) * 0.5f));
+      ASSERT_LT(at.x + 0.5f, left + bins.binWidth) << "no whole pixel in level " << level;
       frames(2, at);
       chart = drawnChart("histogram G");
       ASSERT_NE(chart, nullptr);
@@ -591,6 +715,84 @@ TEST_F(ChartsUi, HoveringTheHistogramShowsTheCountOfTheLevel) {
       EXPECT_TRUE(drawnChart("histogram luminance")->hover.empty()) << "another row answers for the cursor";
     }
   }
+}
+
+// A picture whose histogram is `levels` (per histogram channel, the one level every
+// pixel has), as File > Examples' fine checkerboard (gray: half at 0, half at 255) or
+// one colour (RGBA: one level a channel) gives it.
+void openLoneLevels(AppState& state, int imageChannels, const std::vector<std::vector<int>>& levels, uint32_t pixels) {
+  state.scene = SceneKind::Image;
+  ImageLabState& lab = state.image;
+  stagedReadings(lab).width = stagedReadings(lab).resultWidth = 1024;
+  stagedReadings(lab).height = stagedReadings(lab).resultHeight = static_cast<int>(pixels / 1024);
+  stagedReadings(lab).channels = stagedReadings(lab).resultChannels = imageChannels;
+  stagedReadings(lab).hasOriginal = stagedReadings(lab).hasResult = true;
+  ImageHistogram& h = stagedReadings(lab).histogram;
+  h.imageChannels = imageChannels;
+  h.bins.assign(static_cast<size_t>(kHistogramBins * h.channelCount()), 0);
+  for (int c = 0; c < h.channelCount(); ++c)
+    for (int level : levels[static_cast<size_t>(c)])
+      h.bins[static_cast<size_t>(c * kHistogramBins + level)] = pixels / static_cast<uint32_t>(levels[static_cast<size_t>(c)].size());
+  stagedReadings(lab).statistics.imageChannels = imageChannels;
+  stagedReadings(lab).statistics.channels.resize(static_cast<size_t>(h.channelCount()));
+  for (ChannelStatistics& s : stagedReadings(lab).statistics.channels) s.count = pixels;
+}
+
+// Issue 22 (audit): File > Examples' fine checkerboard showed no bars: its two levels (0
+// and 255) were a line of 1.4 pixels at each end of the plot at 1024 wide, under its
+// edges. Each lone level is a bar now, at least kMinBarWidth wide, clear of the plot's
+// edges and as tall as its count, on linear and log scales; hovering any pixel of it
+// gives its count. The same for the one-colour example (one level a channel).
+TEST_F(ChartsUi, LoneLevelsAreBarsThatCanBeHovered) {
+  struct Example {
+    const char* name;
+    int imageChannels;
+    std::vector<std::vector<int>> levels;
+    uint32_t pixels;
+  };
+  const Example examples[] = {{"fine checkerboard", 1, {{0, 255}}, 1024 * 1024},
+                              {"one colour", 4, {{200}, {120}, {40}, {255}, {135}}, 512 * 512}};
+  for (const Example& example : examples)
+    for (const bool logScale : {false, true})
+      for (const ImVec2 size : kSizes) {
+        SCOPED_TRACE(std::string(example.name) + " " + sizeText(size) + (logScale ? " log" : " linear"));
+        openLoneLevels(state_, example.imageChannels, example.levels, example.pixels);
+        state_.image.choices.logScale = logScale;
+        resize(size);
+        const ImageHistogram& h = state_.image.readings().histogram;
+        for (int c = 0; c < h.channelCount(); ++c) {
+          if (!state_.image.choices.showChannel[static_cast<size_t>(std::min(c, 4))]) continue;
+          const std::string channel = histogramChannelName(h.imageChannels, c);
+          const ChartAxes* chart = drawnChart("histogram " + channel);
+          ASSERT_NE(chart, nullptr) << channel;
+          const ScreenRect plot = chart->plot;
+          for (const int level : example.levels[static_cast<size_t>(c)]) {
+            const std::string name = "level " + std::to_string(level);
+            const auto bar = std::find_if(chart->bars.begin(), chart->bars.end(),
+                                          [&](const ChartBar& b) { return b.label == name; });
+            ASSERT_NE(bar, chart->bars.end()) << channel << " " << name << " has no bar";
+            const ScreenRect r = bar->rect;
+            EXPECT_GE(r.width(), kMinBarWidth - 0.01f) << channel << " " << name << ": a line, not a bar";
+            EXPECT_GE(r.x0, plot.x0 + 1.0f) << channel << " " << name << " under the count axis";
+            EXPECT_LE(r.x1, plot.x1) << channel << " " << name << " past the plot's end";
+            EXPECT_NEAR(r.height(), plot.height(), 0.5f) << channel << " " << name << ": every pixel counts here";
+            // The cursor (on whole pixels) over the bar's first and last pixel (the pixels
+            // whose centres are in it, as the shader draws them), then its middle.
+            const float first = std::ceil(r.x0 - 0.5f), last = std::ceil(r.x1 - 0.5f) - 1.0f;
+            ASSERT_GE(last - first + 1.0f, std::floor(kMinBarWidth)) << channel << " " << name << " over too few pixels";
+            for (const float x : {first, last, std::floor(0.5f * (first + last))}) {
+              frames(2, ImVec2(x, std::floor(0.5f * (plot.y0 + plot.y1))));
+              const ChartAxes* hovered = drawnChart("histogram " + channel);
+              ASSERT_NE(hovered, nullptr);
+              const std::string count = std::to_string(h.channel(c)[level]);
+              EXPECT_NE(hovered->hover.find(name + ":"), std::string::npos)
+                  << "at x " << x << " of " << r.x0 << ".." << r.x1 << ": " << hovered->hover;
+              EXPECT_NE(hovered->hover.find(count), std::string::npos) << hovered->hover;
+            }
+            frames(1);
+          }
+        }
+      }
 }
 
 // Issue 22: the histogram is readable at 1024x700 (its four stacked rows were 22

@@ -556,6 +556,60 @@ TEST_F(InteropTest, HistogramBarsAreDrawnFromTheBinsOnTheDevice) {
   EXPECT_NEAR(columnHeights(0, false, 510.0f)[255], h / 2.0, 1.0);
 }
 
+// Issue 22: a level among empty ones (File > Examples' fine checkerboard: 0 and 255;
+// one colour) is a bar at least minBarPixels wide, inside the span the bins are given
+// (clear of the plot's edges), on linear and log scales; where no bin is empty, each
+// pixel still shows the bin under it. At 350 pixels (the plot at 1024 wide) a bin is
+// 1.34 pixels: without this, the two levels were a column or two at the plot's edges.
+TEST_F(InteropTest, HistogramLevelsAmongEmptyOnesAreBarsOfTheLeastWidth) {
+  auto backend = createInteropBackend(InteropPath::Host, *compute_);
+  std::vector<cl_uint> bins(2 * 256, 0);
+  bins[0] = bins[255] = 500;  // the checkerboard
+  bins[256 + 128] = 700;      // one colour
+  Buffer device(compute_->context(), CL_MEM_READ_ONLY, bins.size() * sizeof(cl_uint));
+  compute_->queue().writeBuffer(device, 0, bins.size() * sizeof(cl_uint), bins.data());
+  HistogramDisplay display(*compute_, *backend);
+  display.update(compute_->queue(), device.get(), 2);
+  display.finishUpdates();
+  ASSERT_NE(display.texture(), 0u);
+  const HistogramPlot plot;
+  const int w = 350, h = 40;
+  const float inset = 3.0f, minBar = 3.0f;
+  for (const bool logScale : {false, true}) {
+    SCOPED_TRACE(logScale ? "log" : "linear");
+    auto columnHeights = [&](int channel) {
+      const std::vector<uint8_t> drawn = drawOffscreen(w, h, [&] {
+        plot.draw(display.texture(), display.channels(), channel, logScale, {1, 1, 1, 1}, {0, 0, 0, 1},
+                  {0.0f, 0.0f, float(w), float(h), w, h}, 0.0f, inset / w, 1.0f - inset / w, minBar);
+      });
+      std::vector<int> heights(w, 0);
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) heights[static_cast<size_t>(x)] += drawn[(static_cast<size_t>(y) * w + x) * 4] > 128;
+      return heights;
+    };
+    auto fullColumns = [&](const std::vector<int>& heights, int from, int to) {
+      std::vector<int> full;
+      for (int x = from; x < to; ++x)
+        if (heights[static_cast<size_t>(x)] == h) full.push_back(x);
+        else EXPECT_EQ(heights[static_cast<size_t>(x)], 0) << "column " << x << ": part of a bar";
+      return full;
+    };
+    const std::vector<int> checkerboard = columnHeights(0);
+    const std::vector<int> left = fullColumns(checkerboard, 0, w / 2), right = fullColumns(checkerboard, w / 2, w);
+    ASSERT_GE(left.size(), size_t(minBar)) << "level 0 is narrower than " << minBar << " pixels";
+    ASSERT_GE(right.size(), size_t(minBar)) << "level 255 is narrower than " << minBar << " pixels";
+    EXPECT_LE(left.size(), size_t(minBar) + 1);
+    EXPECT_LE(right.size(), size_t(minBar) + 1);
+    EXPECT_GE(left.front(), 1) << "level 0 at the plot's edge";
+    EXPECT_LE(right.back(), w - 2) << "level 255 at the plot's edge";
+    EXPECT_EQ(left.back() - left.front() + 1, int(left.size())) << "a bar with a gap";
+    const std::vector<int> oneColour = fullColumns(columnHeights(1), 0, w);
+    ASSERT_GE(oneColour.size(), size_t(minBar)) << "the one level is narrower than " << minBar << " pixels";
+    const float middle = inset + (128.5f / 256.0f) * (w - 2.0f * inset);
+    EXPECT_NEAR(0.5f * float(oneColour.front() + oneColour.back() + 1), middle, 1.0f) << "not about level 128";
+  }
+}
+
 TEST_F(InteropTest, HostPathBuffersAreBitExact) {
   auto backend = createInteropBackend(InteropPath::Host, *compute_);
   checkBuffers(*backend);

@@ -24,6 +24,7 @@
 #include "compute/device_catalog.h"
 #include "compute/kernel_files.h"
 #include "compute/kernel_op.h"
+#include "compute/nbody_variants.h"
 #include "io/resources.h"
 #include "lab/run_record.h"
 #include "ui/fonts.h"
@@ -400,6 +401,43 @@ TEST_F(LayoutUi, TheSweepResultsAreInViewAtTheDefaultSize) {
   }
 }
 
+// Issue 22 (audit at 1024x700): the Sweep panel's rows said each configuration whole,
+// wrapped over five lines, so two rows were in view; each row says what tells it apart
+// from the others on two lines at most (the whole words in its tooltip), in the app's
+// font, beside the Runs panel.
+TEST_F(LayoutUi, TheSweepRowsTakeTwoLinesAtMostAt1024) {
+  if (!useAppFont()) GTEST_SKIP() << "no DejaVu Sans";
+  state_.runs.showRuns = state_.runs.showSweep = true;
+  size_t measured = 0;
+  for (const char* variant : {"blocked", "tiled"})
+    for (int wg : {64, 128})
+      for (int unroll : {1, 4, 8}) {
+        NBodyConfig c;
+        c.variant = variant;
+        c.workGroup = wg;
+        c.unroll = unroll;
+        c.bodiesPerItem = 1;
+        c.split = 1;
+        RunRecord r;  // as lab/sweep_runs.cpp names a measured configuration
+        r.name = describeNBodyConfig(c);
+        r.m.kernelMs.median = 40.0 + unroll;
+        r.m.rate = 1.5;
+        r.m.rateUnit = "GFLOP/s";
+        state_.runs.sweep.results.push_back(r);
+        ++measured;
+      }
+  state_.runs.sweep.target = state_.runs.sweep.resultsTarget = SweepTarget::NBody;
+  resize(1024.0f, 700.0f);
+  ImGuiWindow* sweep = ImGui::FindWindowByName("Sweep");
+  ASSERT_TRUE(sweep && sweep->WasActive);
+  const ImGuiTable* table = ImGui::TableFindByID(sweep->GetID("sweep results"));
+  ASSERT_TRUE(table && table->InnerWindow);
+  const float line = ImGui::GetTextLineHeight(), padding = 2.0f * ImGui::GetStyle().CellPadding.y;
+  const float header = line + padding;
+  const float meanRow = (table->InnerWindow->ContentSize.y - header) / float(measured);
+  EXPECT_LE(meanRow, 2.0f * line + padding + 1.0f) << "rows of " << meanRow / line << " lines";
+}
+
 // The Sweep panel's progress bar after a switch of kind (issue 22): the last sweep's
 // count ("12 / 12") is of the kind swept, not of the one chosen now; a new sweep
 // starts from nothing.
@@ -521,6 +559,35 @@ TEST_F(LayoutUi, DeviceInfoValuesHaveRoomToWrapAtWords) {
     const ImGuiTableColumn& values = table->Columns[table->ColumnsCount - 1];
     EXPECT_GE(values.WidthGiven, 12.0f * ImGui::GetFontSize())
         << size.x << "x" << size.y << ": " << table->ColumnsCount << " columns in a " << info->Size.x << "-pixel panel";
+  }
+}
+
+// Issue 22 (audit at 1024x700): the Devices panel cut each device's name at its right
+// edge ("0: pthread-haswell-AMD EPYC [C"), so two devices of one processor read alike;
+// the names wrap in the panel now: nothing in it is wider than it, at both sizes and in
+// the app's font.
+TEST_F(LayoutUi, DeviceNamesWrapInsideTheDevicesPanel) {
+  for (const bool appFont : {false, true}) {
+    if (appFont && !useAppFont()) continue;  // the built-in font was checked
+    DeviceDescriptor cpu, pthread;
+    cpu.platformName = pthread.platformName = "Portable Computing Language";
+    cpu.name = "cpu-haswell-Intel(R) Xeon(R) CPU @ 2.20GHz";
+    pthread.name = "pthread-haswell-Intel(R) Xeon(R) CPU @ 2.20GHz";
+    cpu.kind = pthread.kind = DeviceKind::Cpu;
+    cpu.available = pthread.available = true;
+    state_.devices = {cpu, pthread};
+    state_.activeDevice = 1;
+    state_.panels.devices = true;
+    state_.runs.showRuns = state_.runs.showSweep = false;  // the left column's panels open, none folded
+    for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 700)}) {
+      SCOPED_TRACE(std::to_string(int(size.x)) + "x" + std::to_string(int(size.y)) + (appFont ? " app font" : ""));
+      resize(size.x, size.y);
+      const ImGuiWindow* devices = ImGui::FindWindowByName("Devices");
+      ASSERT_TRUE(devices && devices->WasActive && !devices->Collapsed);
+      EXPECT_LE(devices->ContentSize.x, devices->ContentRegionRect.GetWidth() + 0.5f)
+          << "something in a " << devices->Size.x << "-pixel panel is wider than it";
+      EXPECT_EQ(devices->ScrollMax.x, 0.0f);
+    }
   }
 }
 
@@ -1308,6 +1375,8 @@ TEST_F(LayoutUi, TheStatusBarSaysHowOutputReachesTheScreenInWords) {
 }
 
 // The Runs table names each run in words; the record keeps its name for the files.
+// (In the short words of the chart's bars, on one line: the long words, wrapped, took six
+// lines a run at 1024x700; they are in the row's tooltip.)
 TEST_F(LayoutUi, TheRunsTableNamesRunsInPlainWords) {
   RunRecord r;
   r.name = "blocked wg=256 unroll=8 B=2 S=1 fp32 native_rsqrt";
@@ -1318,7 +1387,7 @@ TEST_F(LayoutUi, TheRunsTableNamesRunsInPlainWords) {
   state_.runs.showRuns = true;
   resize(1600.0f, 1000.0f);
   const std::string text = panelText([&] { drawRunsPanel(state_); });
-  EXPECT_NE(text.find("blocked kernel: 256 work-items per group"), std::string::npos) << text;
+  EXPECT_NE(text.find("blocked, 256 per group"), std::string::npos) << text;
   EXPECT_EQ(text.find("wg=256"), std::string::npos) << text;
   EXPECT_EQ(state_.runs.runs[0].name, r.name);
 }

@@ -243,6 +243,23 @@ void drawStatusBar(AppState& state) {
   ImGui::PopStyleVar(2);
 }
 
+namespace {
+
+// A Selectable whose text wraps at the panel's edge instead of being cut there.
+bool wrappedSelectable(const char* id, const std::string& text, bool selected) {
+  const float wrap = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize());
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const bool clicked = ImGui::Selectable(id, selected, ImGuiSelectableFlags_None, ImVec2(0.0f, size.y));
+  // (the text colour carries the disabled alpha, as ImGui's own labels do)
+  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(ImGuiCol_Text),
+                                      text.c_str(), nullptr, wrap);
+  ImGui::LogRenderedText(&at, text.c_str());  // as ImGui's own labels are logged
+  return clicked;
+}
+
+}  // namespace
+
 void drawDevicesPanel(AppState& state) {
   if (!state.panels.devices) return;
   placePanel(state, "Devices");
@@ -260,9 +277,12 @@ void drawDevicesPanel(AppState& state) {
       const bool active = state.activeDevice && *state.activeDevice == i;
       std::string label = std::to_string(i) + ": " + d.name + "  [" + deviceKindName(d.kind) + "]";
       if (d.sharesCurrentGlContext) label += " shares GL";
-      label += "##dev" + std::to_string(i);
       ImGui::BeginDisabled(!d.available);
-      if (ImGui::Selectable(label.c_str(), active) && !active) state.commands.push(SwitchDevice{i});
+      // Wrapped over as many lines as the panel's width needs: on one line a narrow panel
+      // (1024x700) cut the name ("pthread-haswell-AMD EPYC [C"), and names that differ
+      // at their end read alike.
+      if (wrappedSelectable(("##dev" + std::to_string(i)).c_str(), label, active) && !active)
+        state.commands.push(SwitchDevice{i});
       ImGui::EndDisabled();
       if (!d.available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("not available (device or compiler missing)");

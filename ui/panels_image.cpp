@@ -21,6 +21,7 @@
 #include "compute/kernel_op.h"
 #include "io/image_paths.h"
 #include "ui/chart_axis.h"
+#include "ui/histogram_bars.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "compute/plain_config_words.h"
@@ -525,11 +526,15 @@ void histogramBars(const ImageLabChoices& choices, const ImageLabReadings& readi
   for (double top : largest) margin = std::max(margin, widestLabel(countTicks(top)));
   margin += 10.0f;
   const float plotX0 = origin.x + margin, plotX1 = origin.x + width;
+  // The bins leave a bar's width free at each end, and a bar is never narrower than
+  // kMinBarWidth: at 1024 wide a bin is 1.4 pixels, and a checkerboard's two bins (0
+  // and 255) were lines under the plot's edges.
+  const HistogramBarsLayout bars = histogramBarsLayout(plotX0, plotX1);
   // Level L is bin L: the tick at the middle of its bar.
-  const float plotWidth = plotX1 - plotX0, half = plotWidth / (2.0f * kHistogramBins);
+  const float plotWidth = plotX1 - plotX0, half = bars.binWidth * 0.5f;
   const std::vector<ChartTick> levels =
       placeTicks(niceTicks(0.0, kHistogramBins - 1, std::max(1, static_cast<int>(plotWidth / 40.0f))), kHistogramBins,
-                 false, plotX0 + half, plotX0 + half + plotWidth);
+                 false, bars.x0 + half, bars.x0 + half + (bars.x1 - bars.x0));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (size_t i = 0; i < rows.size(); ++i) {
     const std::vector<int>& row = rows[i];
@@ -548,7 +553,21 @@ void histogramBars(const ImageLabChoices& choices, const ImageLabReadings& readi
       if (overlaid) colour.w = 0.6f;
       if (readings.renderer)
         readings.renderer->addHistogram(draw, row[k], choices.logScale, colour, p0, p1,
-                                        overlaid ? float(largest[i]) : 0.0f, k > 0);
+                                        overlaid ? float(largest[i]) : 0.0f, k > 0, bars.x0, bars.x1, kMinBarWidth);
+    }
+    // The bars as the shader draws them (for the tests): each bin that counts, its height
+    // the largest of the row's channels.
+    auto countOf = [&](int bin) {
+      double count = 0.0;
+      for (int c : row) count = std::max(count, double(h.channel(c)[bin]));
+      return count;
+    };
+    for (int bin = 0; bin < kHistogramBins; ++bin) {
+      const double count = countOf(bin);
+      if (count <= 0.0) continue;
+      const ScreenRect barX = bars.bar(bin, countOf);
+      const float height = float(scaleFraction(count, largest[i], choices.logScale)) * axes.plot.height();
+      axes.bars.push_back({"level " + std::to_string(bin), {barX.x0, axes.plot.y1 - height, barX.x1, axes.plot.y1}});
     }
     drawYAxis(draw, axes.plot, axes.y, nullptr);
     for (const ChartTick& t : levels)  // the level gridlines, over the bars
@@ -570,7 +589,8 @@ void histogramBars(const ImageLabChoices& choices, const ImageLabReadings& readi
       x += ImGui::CalcTextSize(names[k].c_str()).x + 6.0f;
     }
     if (hovered && mouse.y >= axes.plot.y0 && mouse.y < axes.plot.y1 + gap && mouse.x >= plotX0) {
-      const int bin = std::clamp(static_cast<int>((mouse.x - plotX0) / plotWidth * kHistogramBins), 0, kHistogramBins - 1);
+      // The bin whose bar is under the cursor, as the shader draws them.
+      const int bin = bars.binAt(mouse.x, countOf);
       if (!overlaid) {
         axes.hover = std::string(histogramChannelName(h.imageChannels, row[0])) + " level " + std::to_string(bin) +
                      ": " + std::to_string(h.channel(row[0])[bin]) + " pixels";
@@ -582,7 +602,7 @@ void histogramBars(const ImageLabChoices& choices, const ImageLabReadings& readi
         axes.hover += " pixels";
       }
       ImGui::SetTooltip("%s", axes.hover.c_str());
-      const float at = plotX0 + (float(bin) + 0.5f) * plotWidth / kHistogramBins;  // the level hovered
+      const float at = bars.x0 + (float(bin) + 0.5f) * bars.binWidth;  // the level hovered
       draw->AddLine(ImVec2(at, axes.plot.y0), ImVec2(at, axes.plot.y1), IM_COL32(255, 255, 255, 120));
     }
     // Kept under each channel's name: the channels of an overlaid row share its axes.

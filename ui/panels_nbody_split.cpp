@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "app/app_state.h"
 #include "app/nbody_split_figures.h"
@@ -37,13 +38,19 @@ void drawNBodySplitChoice(AppState& state) {
   ImGui::Separator();
   ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "Devices for N-body");
   // One line, the rest on hover: the checkboxes stay in view in a short panel.
-  ImGui::SameLine();
-  // On the heading's line, in view however short the panel: the split's devices
-  // build their kernel (a second or two) while the bodies go on as they ran.
+  // On the heading's line where it fits (at 1024x700 it was cut there), in view however
+  // short the panel: the split's devices build their kernel (a second or two) while the
+  // bodies go on as they ran.
+  char note[64];
   if (!split.preparing.empty())
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "(preparing %zu devices...)", split.preparing.size());
+    std::snprintf(note, sizeof note, "(preparing %zu devices...)", split.preparing.size());
   else
-    ImGui::TextDisabled("(device %zu draws)", display);
+    std::snprintf(note, sizeof note, "(device %zu draws)", display);
+  sameLineIfFits(ImGui::CalcTextSize(note).x);
+  if (!split.preparing.empty())
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", note);
+  else
+    ImGui::TextDisabled("%s", note);
   if (ImGui::IsItemHovered())
     tooltipText(("Tick the devices the N-body step is split over: the bodies are shared out by each device's "
                  "measured speed, and device " + std::to_string(display) + " draws them all.").c_str());
@@ -59,22 +66,25 @@ void drawNBodySplitChoice(AppState& state) {
   for (size_t i = 0; i < state.devices.size(); ++i) {
     const std::string problem = nbodySplitJoinProblem(state, i, display);
     bool on = problem.empty() && std::find(ticked.begin(), ticked.end(), i) != ticked.end();
-    // "(draws)" before the name: a narrow panel cuts the end of the line.
-    std::string label = std::to_string(i) + (i == display ? " (draws): " : ": ") + state.devices[i].name +
-                        "##nbody split " + std::to_string(i);
+    // "(draws)" before the name; the name wraps beside its box (on one line a narrow
+    // panel cut it, and two devices of one processor read alike), and a click on it ticks.
+    std::string label = std::to_string(i) + (i == display ? " (draws): " : ": ") + state.devices[i].name;
+    if (!problem.empty()) label += " (cannot join)";
     ImGui::BeginDisabled(!problem.empty());
-    if (ImGui::Checkbox(label.c_str(), &on)) {
+    bool changed = ImGui::Checkbox(("##nbody split " + std::to_string(i)).c_str(), &on);
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(label.c_str());
+    ImGui::PopTextWrapPos();
+    if (problem.empty() && ImGui::IsItemClicked()) on = !on, changed = true;
+    ImGui::EndDisabled();
+    if (changed) {
       std::vector<size_t> next;
       for (size_t j : eligible)
         if (j == i ? on : std::find(ticked.begin(), ticked.end(), j) != ticked.end()) next.push_back(j);
       asked.requested = next.empty() ? std::vector<size_t>{display} : next;
     }
-    ImGui::EndDisabled();
-    if (!problem.empty()) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("(cannot join)");
-      if (ImGui::IsItemHovered()) tooltipText(problem.c_str());
-    }
+    if (!problem.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltipText(problem.c_str());
   }
   if (!split.message.empty()) ImGui::TextWrapped("%s", split.message.c_str());
 }

@@ -18,6 +18,7 @@
 #include "ui/chart_axis.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/run_labels.h"
 #include "ui/scaling_chart.h"
 #include "ui/speed_accuracy_chart.h"
 
@@ -157,24 +158,13 @@ std::string metricUnit(const RunRecord* base, int metric) {
 // Besides its rows, the chart has a caption line above and the axis's labels under them.
 float chartExtraHeight() { return ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight() + 12.0f; }
 
-// `text` cut to `width` pixels with "..." (a run's name beside its bar), after a whole word
-// where one ends in the second half of what fits ("bilinear through the...", not "...textu...").
-std::string fitText(const std::string& text, float width) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-  std::string cut = text;
-  while (!cut.empty() && ImGui::CalcTextSize((cut + "...").c_str()).x > width) cut.pop_back();
-  if (const size_t space = cut.rfind(' '); space != std::string::npos && space > cut.size() / 2 && cut.size() < text.size() &&
-                                           text[cut.size()] != ' ')
-    cut.erase(space);
-  while (!cut.empty() && (cut.back() == ' ' || cut.back() == ',' || cut.back() == ':')) cut.pop_back();
-  return cut + "...";
-}
-
 // A horizontal bar per run, in the table's order, named on the left, its value at the
 // bar's end; a value axis underneath (ticks with values, the unit), and the baseline
 // run's value as a line across the bars: what is right of it is better for a rate or
 // FPS, worse for a kernel time.
-void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, const RunRecord* base, float rowHeight) {
+// `labels`: each row's, from runLabels, within `namesShare` of the width.
+void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, const std::vector<std::string>& labels,
+                         float namesShare, const RunRecord* base, float rowHeight) {
   if (rows.empty() || !base) return;
   const int metric = runs.chartMetric;
   const std::string unit = metricUnit(base, metric);
@@ -200,12 +190,9 @@ void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, co
       std::snprintf(text, sizeof text, "-");
     return std::string(text);
   };
-  std::vector<std::string> names;
-  for (int i : rows) names.push_back(runs.runs[static_cast<size_t>(i)].name);
-  names = distinguishingNames(names);
   // What tells the runs apart in short words ("1: blocked, 64 per group", "bilinear through
-  // the texture unit"; it was "1: wg=64"); cut to the names' room below, whole in the bar's tooltip.
-  for (size_t n = 0; n < rows.size(); ++n) names[n] = plainShortLabel(runs.runs[static_cast<size_t>(rows[n])].name, names[n]);
+  // the texture unit"; it was "1: wg=64"), within the names' room; whole in the bar's tooltip.
+  const std::vector<std::string>& names = labels;
   double largest = 0.0;
   float namesWidth = 0.0f, valuesWidth = 0.0f;
   for (size_t n = 0; n < rows.size(); ++n) {
@@ -217,8 +204,8 @@ void drawComparisonChart(const RunsState& runs, const std::vector<int>& rows, co
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(ImGui::GetContentRegionAvail().x, 200.0f);
   const float frameHeight = rowHeight * static_cast<float>(rows.size()) + ImGui::GetTextLineHeight() + 12.0f;
-  // Names get up to a third of the width (cut with "..." beyond), the values what they need.
-  namesWidth = std::min(namesWidth, width / 3.0f) + 8.0f;
+  // Names get up to their share of the width (cut with "..." beyond), the values what they need.
+  namesWidth = std::min(namesWidth, width * namesShare) + 8.0f;
   namesWidth = std::max(namesWidth, ImGui::CalcTextSize(unit.c_str()).x + 8.0f);  // the unit goes under the names
   valuesWidth += 8.0f;
   ChartAxes axes;
@@ -393,9 +380,22 @@ void drawRunsPanel(AppState& state) {
   const float fileControlsHeight = 3.0f * ImGui::GetFrameHeightWithSpacing() +
                                    (runs.message.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing());
   const float shared = ImGui::GetContentRegionAvail().y - fileControlsHeight;
-  const float tableRow = 2.0f * ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
-  const float minTable = ImGui::GetFrameHeight() + 3.0f * tableRow;
   const float runCount = static_cast<float>(std::max<size_t>(runs.runs.size(), 1));
+  // The bars' labels in a third of the chart's width: what tells the runs apart, the
+  // words that differ first where cutting left two alike (a sweep's bars all read
+  // "blocked, 128 per group..." at 1024 wide).
+  std::vector<std::string> names;
+  for (const RunRecord& r : runs.runs) names.push_back(r.name);
+  // A third of the width, or half where a third cuts any (one line a bar keeps the
+  // chart short enough for the table's three rows at 1024x700).
+  const float chartWidth = std::max(ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize, 200.0f);
+  float namesShare = 1.0f / 3.0f;
+  std::vector<std::string> barLabels = runLabels(names, chartWidth * namesShare, 1);
+  if (std::any_of(barLabels.begin(), barLabels.end(),
+                  [](const std::string& l) { return l.size() >= 3 && l.compare(l.size() - 3, 3, "...") == 0; })) {
+    namesShare = 0.5f;
+    barLabels = runLabels(names, chartWidth * namesShare, 1);
+  }
   const float chartRowHeight = ImGui::GetTextLineHeight() + 4.0f;
   // (one line more for a caption that wraps in a narrow panel)
   const float barsHeight =
@@ -409,10 +409,21 @@ void drawRunsPanel(AppState& state) {
   // (with the line a caption takes when it wraps: the axis's labels were cut without it)
   const float twoBars = std::min(barsHeight, chartExtraHeight() + ImGui::GetTextLineHeightWithSpacing() +
                                                  2.0f * chartRowHeight + 4.0f);
+  // A row is two lines (what tells the run apart, then its parameters) where three such
+  // rows leave the chart its room, else one (at 1024x700: wrapped whole, a run took six
+  // lines and one was in view); every cell's whole words are in its tooltip. A row is
+  // never shorter than the baseline's radio button.
+  auto rowHeight = [](float lines) {
+    return std::max(lines * ImGui::GetTextLineHeight(), ImGui::GetFrameHeight()) + 2.0f * ImGui::GetStyle().CellPadding.y;
+  };
+  const float header = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+  const bool twoLineRows = scatter || shared - twoBars >= header + 3.0f * rowHeight(2.0f) + 2.0f;
+  const float minTable = header + 3.0f * rowHeight(twoLineRows ? 2.0f : 1.0f) + 2.0f;
   const float chartHeight =
       scatter ? std::max(shared - std::max(fewRows, shared / 4.0f), 16.0f * ImGui::GetTextLineHeight())
               : std::min(barsHeight, std::max(shared - std::max(minTable, 0.5f * shared), twoBars));
   const float tableHeight = std::max(fewRows, shared - chartHeight);
+  std::vector<std::string> rowLabels;  // in the name column's width, once it is known
   if (ImGui::BeginTable("runs", kColumnCount + 1, flags, ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(1, 1);
     const ImGuiTableColumnFlags hiddenWhenNarrow = narrow ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None;
@@ -449,42 +460,44 @@ void drawRunsPanel(AppState& state) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("compare the other runs with this one");
       ImGui::TableNextColumn();
       drawRunThrottleMark(r);  // panels_clocks.cpp
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextUnformatted(plainConfigurationWords(r.name).c_str());  // the record keeps its short name
-      ImGui::PopTextWrapPos();
-      if (ImGui::IsItemHovered())
-        if (const std::string what = configurationVariantDescription(r.name); !what.empty()) tooltipText(what.c_str());
-      // The configuration under the name, wrapped: the name alone hid it (recordings are named by number).
-      if (const std::string config = configurationText(r); !config.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s", config.c_str());
-        ImGui::PopTextWrapPos();
+      // What tells the run apart from the others (its bar's words), then, where rows have
+      // two lines, its parameters; the whole of both in the tooltip.
+      if (rowLabels.empty()) rowLabels = runLabels(names, std::max(ImGui::GetContentRegionAvail().x, 40.0f), 1);
+      ImGui::TextUnformatted(rowLabels[static_cast<size_t>(i)].c_str());
+      const bool nameHovered = ImGui::IsItemHovered();
+      std::string details = configurationText(r);
+      auto addDetail = [&](const std::string& words) { details += (details.empty() ? "" : "; ") + words; };
+      if (narrow && !r.meta.device.empty()) addDetail("on " + r.meta.device);  // its column is left out
+      const std::string bound = narrow ? runBoundCell(r.m.bound) : std::string();
+      if (!bound.empty()) addDetail("bound by " + bound);  // its column is left out: the same words
+      bool detailsHovered = false;
+      if (!details.empty() && twoLineRows) {  // else in the tooltip only
+        ImGui::TextDisabled("%s", fitText(details, std::max(ImGui::GetContentRegionAvail().x, 40.0f)).c_str());
+        detailsHovered = ImGui::IsItemHovered();
       }
-      if (ImGui::IsItemHovered()) {
-        std::string tip = r.meta.device + " (" + r.meta.platform + "), driver " + r.meta.driver + "\n" +
-                          r.meta.time + " on " + r.meta.host + ", kernelscope " + r.meta.version;
+      if (nameHovered || detailsHovered) {
+        std::string tip = plainConfigurationWords(r.name);
+        if (const std::string what = configurationVariantDescription(r.name); !what.empty()) tip += "\n\n" + what;
+        if (!details.empty()) tip += "\n\n" + details;
+        tip += "\n\n" + r.meta.device + " (" + r.meta.platform + "), driver " + r.meta.driver + "\n" + r.meta.time +
+               " on " + r.meta.host + ", kernelscope " + r.meta.version;
         if (!r.meta.interop.empty()) tip += "\ninterop: " + r.meta.interop;
         for (const auto& [k, v] : r.meta.parameters) tip += "\n" + plainParameterWords(k, v);
-        ImGui::SetTooltip("%s", tip.c_str());
-      }
-      if (narrow && !r.meta.device.empty()) {  // its column is left out
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("on %s", r.meta.device.c_str());
-        ImGui::PopTextWrapPos();
+        if (!bound.empty())
+          tip += "\n\nbound by: the measured ceiling each kernel reached first when the run ended (the Profiler's "
+                 "roofline): its work counted from the source over its median time, against the device's ceilings.";
+        tooltipText(tip.c_str());
       }
       drawRunEnergyLine(r);  // panels_clocks.cpp
-      if (const std::string bound = narrow ? runBoundCell(r.m.bound) : std::string(); !bound.empty()) {
-        ImGui::PushTextWrapPos(0.0f);  // its column is left out: the same words under the name
-        ImGui::TextDisabled("bound by %s", bound.c_str());
-        ImGui::PopTextWrapPos();
-        if (ImGui::IsItemHovered())
-          tooltipText("The measured ceiling each kernel reached first when the run ended (the Profiler's roofline): "
-                      "its work counted from the source over its median time, against the device's ceilings.");
-      }
       if (ImGui::TableNextColumn()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(r.meta.device.c_str());
-        ImGui::PopTextWrapPos();
+        if (twoLineRows) {
+          ImGui::PushTextWrapPos(0.0f);
+          ImGui::TextUnformatted(r.meta.device.c_str());
+          ImGui::PopTextWrapPos();
+        } else {
+          ImGui::TextUnformatted(fitText(r.meta.device, ImGui::GetContentRegionAvail().x).c_str());
+          if (ImGui::IsItemHovered()) tooltipText(r.meta.device.c_str());
+        }
       }
       if (ImGui::TableNextColumn()) {
         if (r.m.fps > 0) ImGui::Text("%.1f", r.m.fps);
@@ -496,13 +509,19 @@ void drawRunsPanel(AppState& state) {
       if (ImGui::TableNextColumn()) ImGui::Text("%.1f %s", r.m.rate, r.m.rateUnit.c_str());
       if (!ImGui::TableNextColumn()) {
       } else if (const std::string bound = runBoundCell(r.m.bound); !bound.empty()) {
-        // Wrapped in the column: "fast inverse square root 12 %" was cut to "fast inverse square r".
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(bound.c_str());
-        ImGui::PopTextWrapPos();
+        // Wrapped in the column where rows have two lines, else cut with "..." at a word
+        // ("fast inverse square root 12 %" was cut to "fast inverse square r"); whole in the tooltip.
+        if (twoLineRows) {
+          ImGui::PushTextWrapPos(0.0f);
+          ImGui::TextUnformatted(bound.c_str());
+          ImGui::PopTextWrapPos();
+        } else {
+          ImGui::TextUnformatted(fitText(bound, ImGui::GetContentRegionAvail().x).c_str());
+        }
         if (ImGui::IsItemHovered())
-          tooltipText("The measured ceiling each kernel reached first (the Profiler's roofline), and how much of it: "
-                      "its work counted from the source over its median time, against the device's ceilings.");
+          tooltipText((bound + "\n\nThe measured ceiling each kernel reached first (the Profiler's roofline), and how "
+                       "much of it: its work counted from the source over its median time, against the device's ceilings.")
+                          .c_str());
       } else {
         ImGui::TextDisabled("-");
         if (ImGui::IsItemHovered())
@@ -531,7 +550,10 @@ void drawRunsPanel(AppState& state) {
   } else if (runs.chart == RunsState::Chart::Scaling) {
     drawScalingChart(runs, chartHeight);
   } else if (!runs.runs.empty()) {
-    if (ImGui::BeginChild("##comparison chart", ImVec2(0, chartHeight))) drawComparisonChart(runs, rows, base, chartRowHeight);
+    std::vector<std::string> labels;
+    for (int i : rows) labels.push_back(barLabels[static_cast<size_t>(i)]);
+    if (ImGui::BeginChild("##comparison chart", ImVec2(0, chartHeight)))
+      drawComparisonChart(runs, rows, labels, namesShare, base, chartRowHeight);
     ImGui::EndChild();
   }
   drawFileControls(state);

@@ -13,6 +13,7 @@
 #include "app/sweep_runner.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/run_labels.h"
 #include "compute/plain_config_words.h"
 #include "compute/histogram_sweep.h"
 #include "compute/kernel_op.h"
@@ -117,15 +118,15 @@ const char* sweepKindName(SweepTarget t) {
   return "";
 }
 
-// A measured row: its configuration, median and rate.
-void measuredRow(const RunRecord& r) {
+// A measured row: its configuration, median and rate. `label`: what tells it apart from
+// the sweep's other configurations, in short words on at most two lines (the whole
+// words wrapped over five lines a row at 1024 wide: two rows were in view); the whole
+// words in the tooltip.
+void measuredRow(const RunRecord& r, const std::function<std::string()>& label) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  // In words (the record's name is the files' shorthand), wrapped at its spaces:
-  // at 1024 wide the end was cut off at the column's edge.
-  const std::string configuration = plainConfigurationWords(r.name);
-  ImGui::TextWrapped("%s", configuration.c_str());
-  if (ImGui::IsItemHovered()) tooltipText(configuration.c_str());
+  ImGui::TextUnformatted(label().c_str());
+  if (ImGui::IsItemHovered()) tooltipText(plainConfigurationWords(r.name).c_str());
   ImGui::TableNextColumn();
   ImGui::Text("%.4f", r.m.kernelMs.median);
   ImGui::TableNextColumn();
@@ -331,7 +332,19 @@ void drawSweepPanel(AppState& state) {
     ImGui::TableHeadersRow();
     // The results first; the refused after them, in a section shut while anything ran
     // (a sweep refuses many combinations, and they pushed the results out of view).
-    for (size_t i : rows.measured) measuredRow(ui.results[i]);
+    // As many lines a row as the table's height gives every measured row, two at least
+    // (five, wrapped whole, left two rows in view at 1024x700), six at most.
+    const float lines = (tableHeight - row) / std::max<float>(float(rows.measured.size()), 1.0f) /
+                        (ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y);
+    const int labelLines = std::clamp(static_cast<int>(lines), 2, 6);
+    std::vector<std::string> names, labels;
+    for (size_t i : rows.measured) names.push_back(ui.results[i].name);
+    for (size_t n = 0; n < rows.measured.size(); ++n)
+      measuredRow(ui.results[rows.measured[n]], [&] {
+        if (labels.empty())  // in the column's width, known in its first cell
+          labels = runLabels(names, std::max(ImGui::GetContentRegionAvail().x, 40.0f), labelLines);
+        return labels[n];
+      });
     if (!rows.refused.empty()) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
