@@ -117,7 +117,6 @@ class ImageLabState {
   // view
   float zoom = 1.0f;
   float panX = 0.0f, panY = 0.0f;
-  bool fitRequested = true;
   // Where the pictures are centred, in fractions of the window: the part the panels
   // left free at the last Fit (none yet: the middle column between the panels).
   std::optional<ScreenRect> viewArea;
@@ -129,7 +128,6 @@ class ImageLabState {
   std::vector<std::string> shownLabels;   // side by side: the words drawn on them ("original", "result")
   // inspector: the panel asks for a pixel, the scene answers next frame (readings)
   int inspectX = -1, inspectY = -1;
-  bool dirty = true;                      // recompute the pipeline this frame
 
  private:
   friend class ImageScene;
@@ -170,6 +168,9 @@ struct PendingSwitches {
 };
 
 struct AppState {
+  // A run starts by asking for the pictures to be fitted: the view does it the first
+  // time it draws them.
+  AppState() { commands.push(FitPictures{}); }
   // What panels, shortcuts, menus, start-up and drops ask for (app/commands.h).
   CommandQueue commands;
   PendingSwitches switching;

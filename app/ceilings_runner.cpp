@@ -11,6 +11,7 @@ namespace ks {
 
 void CeilingsRunner::start(ComputeContext& compute, AppState& state) {
   stop();
+  state.commands.take<MeasureCeilings>();  // asked of the device before: a new one starts from its cache
   DeviceCeilings& c = state.ceilings;
   c = DeviceCeilings{};
   c.peak = peakFp32(compute.device(), &c.peakUnknownWhy);
@@ -45,10 +46,7 @@ void CeilingsRunner::release(AppState& state) {
 
 void CeilingsRunner::step(ComputeContext& compute, AppState& state) {
   DeviceCeilings& c = state.ceilings;
-  if (c.measureRequested) {
-    c.measureRequested = false;
-    if (!measurement_) begin(compute, state);
-  }
+  if (state.commands.takeAny<MeasureCeilings>() && !measurement_) begin(compute, state);
   if (!measurement_) return;
   try {
     if (worker_ && worker_->busy()) {

@@ -11,8 +11,8 @@
 // GPU the compute units; a figure measured beside them would be low, and cached).
 // Between pieces the scene steps once. A headless run measures at once, so its
 // state dump, summary and run records carry them.
-// The Device info panel's "Measure again" (state.ceilings.measureRequested)
-// measures anew and replaces the cached entry.
+// The Device info panel's "Measure again" (the MeasureCeilings command) measures
+// anew and replaces the cached entry.
 #include <memory>
 
 #include "compute/background_runs.h"

@@ -5,10 +5,12 @@
 // readings -> panels):
 //   the frame loop (app/main.cpp): Quit, ToggleFullscreen
 //   the layout (ui/layout.cpp):   ResetLayout
+//   the picture view (ui/panels_image.cpp): FitPictures
 //   the session (app/session.cpp): SwitchDevice, SwitchInterop, OpenScene
 //   the N-body scene:              StepNBody, ResetNBody, VerifyNBody, SaveNBodyState,
 //                                  LoadNBodyState, ResetCamera
-//   the image lab's scene:         OpenImages, CancelImageOpen, SaveImageResult
+//   the image lab's scene:         OpenImages, CancelImageOpen, SaveImageResult, RunImagePipeline
+//   the ceilings runner (app/ceilings_runner.h): MeasureCeilings
 //   the recorder (app/run_recorder.h): StartRecording, StopRecording
 //   the sweep runner (app/sweep_runner.h): StartSweep, CancelSweep, ApplySweepBest
 // A command whose consumer is not running (an N-body command while the image lab
@@ -16,7 +18,9 @@
 // stayed set.
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -48,11 +52,32 @@ struct SaveNBodyState {};  // to NBodyState::statePath
 struct LoadNBodyState {};  // from NBodyState::statePath
 struct ResetCamera {};
 // The image lab's scene
-struct OpenImages {  // a drop, File > Open, Examples or recent, the command line, the next or previous file
-  std::vector<std::string> paths;  // several: a set to step through; "": the built-in test image
+// A drop, File > Open, Examples or recent, the command line, the next or previous file.
+// It always names at least one path: an empty list cannot be made.
+class OpenImages {
+ public:
+  explicit OpenImages(std::string path) : paths_{std::move(path)} {}  // "": the built-in test image
+  // Several: a set to step through. None: nothing to ask for.
+  static std::optional<OpenImages> of(std::vector<std::string> paths) {
+    if (paths.empty()) return std::nullopt;
+    OpenImages open;
+    open.paths_ = std::move(paths);
+    return open;
+  }
+  const std::vector<std::string>& paths() const { return paths_; }
+
+ private:
+  OpenImages() = default;
+  std::vector<std::string> paths_;
 };
-struct CancelImageOpen {};  // "Stop opening": the file decoding is dropped, the open image stays
-struct SaveImageResult {};  // to ImageLabState::savePath, once no run writes the result
+struct CancelImageOpen {};   // "Stop opening": the file decoding is dropped, the open image stays
+struct SaveImageResult {};   // to ImageLabState::savePath, once no run writes the result
+struct RunImagePipeline {};  // the kernels again though no choice changed (a sweep's best applied)
+// The picture view: the pictures fitted into the part of the window the panels leave
+// free (Fit, a change of view or layout, a new image's first result, the start)
+struct FitPictures {};
+// The ceilings runner: Device info's "Measure again" (the cached entry is replaced)
+struct MeasureCeilings {};
 // Recordings and sweeps (their settings are RunsState's)
 struct StartRecording {};  // Record, --record
 struct StopRecording {};
@@ -62,7 +87,8 @@ struct ApplySweepBest {};  // the last sweep's winner to the scene (and the tuni
 
 using Command = std::variant<Quit, ToggleFullscreen, ResetLayout, SwitchDevice, SwitchInterop, OpenScene, StepNBody,
                              ResetNBody, VerifyNBody, SaveNBodyState, LoadNBodyState, ResetCamera, OpenImages,
-                             CancelImageOpen, SaveImageResult, StartRecording, StopRecording, StartSweep, CancelSweep, ApplySweepBest>;
+                             CancelImageOpen, SaveImageResult, RunImagePipeline, FitPictures, MeasureCeilings,
+                             StartRecording, StopRecording, StartSweep, CancelSweep, ApplySweepBest>;
 
 class CommandQueue {
  public:

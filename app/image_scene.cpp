@@ -170,7 +170,7 @@ void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::uniq
     image = interop_->createImage(layout.width, layout.height, TextureView::Pixels);
   SharedBuffer& rgba = image->beginUpdate(compute_.queue(), levels);
   try {
-    enqueueToRgba(compute_.queue(), pixels, layout, *image, levels, rgba);
+    enqueueToRgba(compute_.queue(), pixels, layout, *image, rgba);
   } catch (...) {
     // Hand the buffer back to GL whatever failed (a reloaded display.cl with other
     // arguments, a launch error): acquiring it again next time needs it released.
@@ -185,10 +185,10 @@ void ImageScene::showOnImage(cl_mem pixels, const ImageLayout& layout, std::uniq
 }
 
 void ImageScene::enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
-                               PictureLevelMask levels, SharedBuffer& rgba) {
+                               SharedBuffer& rgba) {
   // Level 0 only where it is drawn (a picture shrunk on screen is drawn from a
   // smaller level, made from the kernels' output directly).
-  if (levels & 1u) {
+  if (image.levelsBeingWritten() & 1u) {
     toRgba_.setArg(0, pixels);
     toRgba_.setArg(1, static_cast<cl_int>(layout.channels));
     toRgba_.setArg(2, rgba.clMem());
@@ -197,7 +197,7 @@ void ImageScene::enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& l
     const size_t items = toRgbaWorkItems(layout.pixels());
     queue.enqueueKernel(toRgba_, {(items + local - 1) / local * local}, {local});
   }
-  pictureLevels_->enqueue(queue, image.levels(), levels, rgba, {pixels, layout.channels});
+  pictureLevels_->enqueue(queue, image, rgba, {pixels, layout.channels});
 }
 
 size_t ImageScene::displayGroupSize(const Kernel& toRgba) const {
@@ -239,7 +239,7 @@ void ImageScene::reloadKernels(AppState& state) {
   if (rotator) rotator_ = std::move(rotator);
   if (transposer || !transposing) transposer_ = std::move(transposer);
   if (histogrammer) histogrammer_ = std::move(histogrammer);
-  state.image.dirty = true;  // show what the new kernels compute
+  runAgain_ = true;  // show what the new kernels compute
 }
 
 std::vector<ProgramToBuild> ImageScene::programsInUse(const AppState&) const {
@@ -294,12 +294,10 @@ void ImageScene::openRequested(AppState& state, bool canReplaceImage) {
   }
   // The newest request wins. The test image replaces the image at once: not while a run reads it.
   const OpenImages* newest = state.commands.newest<OpenImages>();
-  if (newest && (canReplaceImage || (!newest->paths.empty() && !newest->paths.front().empty()))) {
-    const std::vector<std::string> requests = state.commands.take<OpenImages>().back().paths;
-    const std::string file = requests.empty() ? std::string() : requests.front();
-    if (requests.empty()) {
-      // Nothing named: nothing to open.
-    } else if (file.empty()) {  // the built-in test image, at once; it replaces a file still decoding
+  if (newest && (canReplaceImage || !newest->paths().front().empty())) {
+    const std::vector<std::string> requests = state.commands.take<OpenImages>().back().paths();
+    const std::string& file = requests.front();
+    if (file.empty()) {  // the built-in test image, at once; it replaces a file still decoding
       loader_.cancel();
       setImage(makeTestImage(kTestImageWidth, kTestImageHeight), "", state);
       lab.fileSet.clear();
@@ -374,7 +372,7 @@ void ImageScene::startUpload(HostImage image, const std::string& path, double de
   upload_ = std::move(upload);
   runs_->start([this, u, &rgba](Queue& queue) {
     queue.writeBuffer(u->buffer, 0, u->layout.bytes(), u->image.pixels.data());
-    enqueueToRgba(queue, u->buffer.get(), u->layout, *u->picture, allPictureLevels, rgba);
+    enqueueToRgba(queue, u->buffer.get(), u->layout, *u->picture, rgba);
   });
 }
 
@@ -534,7 +532,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
   RunEvents& events = running_.emplace();
   // The commands, in order. Everything they use is captured by value or belongs to
   // the run until it has finished (the frame loop leaves it alone meanwhile).
-  auto enqueue = [this, wanted, rotated, result, rgba, levels, &events, picture = run.picture,
+  auto enqueue = [this, wanted, rotated, result, rgba, &events, picture = run.picture,
                   original = originalBuffer_.get(), originalLayout = originalLayout_,
                   rotatedBuffer = rotatedBuffer_.get(), transposedBuffer = transposedBuffer_.get(),
                   rotator = rotator_.get(), transposer = transposer_.get(), histogrammer = histogrammer_.get(),
@@ -545,7 +543,7 @@ void ImageScene::runPipeline(AppState& state, const Applied& wanted) {
     rotator->run(queue, original, originalLayout, rotatedBuffer, rotated, wanted.params, &events.rotate);
     if (wanted.transpose) transposer->run(queue, rotatedBuffer, rotated, transposedBuffer, result, &events.transpose);
     const cl_mem out = wanted.transpose ? transposedBuffer : rotatedBuffer;
-    enqueueToRgba(queue, out, result, *image, levels, *rgba);
+    enqueueToRgba(queue, out, result, *image, *rgba);
     if (wanted.histogramOfResult) {
       // The pixels outside the rotated picture hold the background: left out of the
       // histogram (a transpose moves them, it does not change how many).
@@ -594,7 +592,7 @@ void ImageScene::finishRun(AppState& state) {
     slowGlWorkThisFrame_ = true;  // as in finishUpload
     run.target->endUpdate(compute_.queue());
     if (run.newPicture) retire(std::exchange(resultImage_, std::move(run.newPicture)));
-    lab.fitRequested = lab.fitRequested || std::exchange(fitWhenShown_, false);  // shown when the device is done: a frame later at most
+    if (std::exchange(fitWhenShown_, false)) state.commands.push(FitPictures{});  // shown when the device is done: a frame later at most
     result_ = run.result;
     resultLayout_ = run.layout;
     const InteropTimings& t = resultImage_->timings();
@@ -837,9 +835,10 @@ void ImageScene::update(AppState& state, double seconds) {
     slowGlWorkThisFrame_ = true;
   }
   const Applied wanted = wantedFrom(state);
+  if (state.commands.takeAny<RunImagePipeline>()) runAgain_ = true;
   // A change while a background run is in flight waits for it: the newest settings
   // run as soon as it has finished (those in between are never run).
-  const bool wantsRun = !applied_ || !(*applied_ == wanted) || lab.dirty;
+  const bool wantsRun = !applied_ || !(*applied_ == wanted) || runAgain_;
   // Its kernels are built off the frame first; meanwhile the last result stays shown.
   const bool kernelsReady = !wantsRun || kernelsBuilt(state, wanted);
   // Background runs whose result needs a new picture start in a frame without
@@ -847,7 +846,7 @@ void ImageScene::update(AppState& state, double seconds) {
   const bool runReady = wantsRun && kernelsReady && canStartRun() &&
                         !(runs_ && slowGlWorkThisFrame_ && (madeSecondBuffer || resultNeedsNewPicture(wanted)));
   if (runReady) {
-    lab.dirty = false;
+    runAgain_ = false;
     try {
       runPipeline(state, wanted);
       applied_ = wanted;

@@ -110,9 +110,9 @@ class ImageScene final : public Scene {
   // the last one's picture and histogram have been handed to GL.
   bool canStartRun() const;
   // The picture `image` shows of `pixels`, into `rgba` (its buffer being updated):
-  // the levels in `levels`, level 0 included or not.
+  // the levels its beginUpdate was given, level 0 included or not.
   void enqueueToRgba(Queue& queue, cl_mem pixels, const ImageLayout& layout, const SharedImage& image,
-                     PictureLevelMask levels, SharedBuffer& rgba);
+                     SharedBuffer& rgba);
   size_t displayGroupSize(const Kernel& toRgba) const;
   void showOnImage(cl_mem pixels, const ImageLayout& layout, std::unique_ptr<SharedImage>& image,
                    PictureLevelMask levels = allPictureLevels);
@@ -153,6 +153,9 @@ class ImageScene final : public Scene {
   std::vector<std::shared_ptr<void>> retired_;  // no longer used: freed one a frame
   bool slowGlWorkThisFrame_ = false;
   bool fitWhenShown_ = false;  // a new image: the view is fitted to its first result
+  // Run the kernels again though the choices are those applied (reloaded kernels, or
+  // RunImagePipeline): kept until a run can start.
+  bool runAgain_ = false;
   LabRenderer renderer_;
   ImageLabState* lab_;  // where the pictures are published; cleared when the scene goes
   // The last run's kernel events, read when they have finished.

@@ -220,8 +220,9 @@ int runViewer(ks::AppOptions options, ks::DeviceCatalog catalog) {
   ks::keepLayoutInIni(state);  // which panels follow the window's edges, beside their places
   // Files dropped on the window open in the image lab (the first of several).
   surface->setDropHandler([&state](std::vector<std::string> paths) {
-    if (paths.empty()) return;
-    state.commands.push(ks::OpenImages{std::move(paths)});
+    std::optional<ks::OpenImages> open = ks::OpenImages::of(std::move(paths));
+    if (!open) return;
+    state.commands.push(std::move(*open));
     state.commands.push(ks::OpenScene{ks::SceneKind::Image});
   });
   ks::Session session(std::move(catalog), options, settings, *surface, state);

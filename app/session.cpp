@@ -107,11 +107,9 @@ static void applyNBodyOptions(const AppOptions& options, const Settings& setting
                               AppState& state) {
   state.scene = options.scene == "julia" ? SceneKind::Julia : options.scene == "image" ? SceneKind::Image
                                                                                       : SceneKind::NBody;
-  if (!options.images.empty()) {
-    OpenImages open;
-    for (const auto& image : options.images) open.paths.push_back(image.string());
-    state.commands.push(std::move(open));
-  }
+  std::vector<std::string> images;
+  for (const auto& image : options.images) images.push_back(image.string());
+  if (std::optional<OpenImages> open = OpenImages::of(std::move(images))) state.commands.push(std::move(*open));
   if (options.spin) {
     state.image.choices.spin = true;
     state.image.choices.spinDegreesPerSecond = *options.spin;

@@ -192,7 +192,7 @@ void SweepRunner::applyBest(AppState& state, const ComputeContext& compute) {
     state.image.choices.transpose = true;
     state.image.choices.transposeVariant = c.variant;
     state.image.choices.transposeChoice = c;
-    state.image.dirty = true;
+    state.commands.push(RunImagePipeline{});
     if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
     entry.transpose[layout_.channels] = TunedTranspose{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
   }

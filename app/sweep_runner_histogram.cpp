@@ -31,7 +31,7 @@ void SweepRunner::applyHistogramBest(AppState& state, size_t best, TuningEntry& 
   ImageLabState& lab = state.image;
   lab.choices.histogramVariant = c.variant;
   lab.choices.histogramChoice = c;  // the lab counts the channels it shows (countedChannels follows them)
-  lab.dirty = true;
+  state.commands.push(RunImagePipeline{});
   if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
   entry.histogram[layout_.channels] =
       TunedHistogram{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};

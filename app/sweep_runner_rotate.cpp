@@ -32,7 +32,7 @@ void SweepRunner::applyRotateBest(AppState& state, size_t best, TuningEntry& ent
   lab.choices.rotateGroup[1] = c.workGroupY;
   lab.choices.rotateBlock[0] = c.pixelsPerItem;
   lab.choices.rotateBlock[1] = c.rowsPerItem;
-  lab.dirty = true;
+  state.commands.push(RunImagePipeline{});
   if (state.scene != SceneKind::Image) state.commands.push(OpenScene{SceneKind::Image});
   entry.rotate[layout_.channels] = TunedRotate{c, describeImageLayout(layout_), winner.m.rate, winner.meta.time};
   ui.message += " to the image lab's rotation (measured on " + describeImageLayout(layout_) + ")";

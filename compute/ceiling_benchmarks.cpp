@@ -148,6 +148,17 @@ std::vector<T> readAll(Queue& queue, const Buffer& buffer, size_t count) {
 
 std::string runsText(const CeilingPlan& plan) { return "fastest of " + std::to_string(plan.runs) + " launches"; }
 
+// Of two ways to measure one local-memory ceiling, the faster is the figure; `method`
+// says how it was measured from (whether the second won, the faster, the slower).
+template <class Rate, class Method>
+CeilingFigure fasterOf(const Rate& first, const Rate& second, const Method& method) {
+  const bool secondWins = second.rate > first.rate;
+  CeilingFigure f;
+  f.value = (secondWins ? second : first).rate;
+  f.method = method(secondWins, secondWins ? second : first, secondWins ? first : second);
+  return f;
+}
+
 }  // namespace
 
 CeilingPlan ceilingPlanFor(const DeviceDescriptor& device) {
@@ -522,15 +533,12 @@ CeilingMeasurement::LocalRate CeilingMeasurement::measureLocalBandwidth(int lane
 // 4-byte and 16-byte words: the faster is the ceiling (kernels that stage float4s
 // read 16 bytes at a time, and went past a 4-byte-word ceiling: issue 23).
 CeilingFigure CeilingMeasurement::localBandwidthFigure(const LocalRate& narrow, const LocalRate& wide) const {
-  const bool wideWins = wide.rate > narrow.rate;
-  const LocalRate& best = wideWins ? wide : narrow;
-  CeilingFigure f;
-  f.value = best.rate;
-  f.method = format("32 reads and 1 write of %d-byte words per iteration (2 barriers) x %d iterations per work-item, "
-                    "%zu work-groups of %zu, %s; the faster of 4- and 16-byte words (%d-byte: %.1f GB/s)",
-                    wideWins ? 16 : 4, best.amount, plan_.groups, best.wg, runsText(plan_).c_str(), wideWins ? 4 : 16,
-                    (wideWins ? narrow : wide).rate);
-  return f;
+  return fasterOf(narrow, wide, [&](bool wideWins, const LocalRate& best, const LocalRate& other) {
+    return format("32 reads and 1 write of %d-byte words per iteration (2 barriers) x %d iterations per work-item, "
+                  "%zu work-groups of %zu, %s; the faster of 4- and 16-byte words (%d-byte: %.1f GB/s)",
+                  wideWins ? 16 : 4, best.amount, plan_.groups, best.wg, runsText(plan_).c_str(), wideWins ? 4 : 16,
+                  other.rate);
+  });
 }
 
 CeilingMeasurement::LocalRate CeilingMeasurement::measureLocalAtomics(bool spread) {
@@ -572,16 +580,13 @@ CeilingMeasurement::LocalRate CeilingMeasurement::measureLocalAtomics(bool sprea
 // one bin at once): the faster is the ceiling. A histogram with a copy of its bins
 // per lane went past the random bins' rate (issue 23).
 CeilingFigure CeilingMeasurement::localAtomicsFigure(const LocalRate& random, const LocalRate& spread) const {
-  const bool spreadWins = spread.rate > random.rate;
-  const LocalRate& best = spreadWins ? spread : random;
-  CeilingFigure f;
-  f.value = best.rate;
-  f.method = format("atomic_inc on 256 local bins, %s x %d per work-item, %zu work-groups of %zu, %s; the faster of "
-                    "random bins and bins spread so that no two work-items meet (%s: %.2f G/s)",
-                    spreadWins ? "neighbouring work-items on neighbouring bins" : "bins drawn at random (uniform)",
-                    best.amount, plan_.groups, best.wg, runsText(plan_).c_str(), spreadWins ? "random" : "spread",
-                    (spreadWins ? random : spread).rate);
-  return f;
+  return fasterOf(random, spread, [&](bool spreadWins, const LocalRate& best, const LocalRate& other) {
+    return format("atomic_inc on 256 local bins, %s x %d per work-item, %zu work-groups of %zu, %s; the faster of "
+                  "random bins and bins spread so that no two work-items meet (%s: %.2f G/s)",
+                  spreadWins ? "neighbouring work-items on neighbouring bins" : "bins drawn at random (uniform)",
+                  best.amount, plan_.groups, best.wg, runsText(plan_).c_str(), spreadWins ? "random" : "spread",
+                  other.rate);
+  });
 }
 
 MeasuredCeilings measureCeilings(ComputeContext& compute) {

@@ -33,7 +33,6 @@ struct DeviceCeilings {
   bool measuring = false;
   std::string progress;      // "FP32 multiply-add rate (3 of 8)" while measuring
   std::string source;        // "measured 2026-...", "from the cache (measured ...)"
-  bool measureRequested = false;  // the panel's "Measure again"
   // A piece of the measurement runs, or waits for the device to finish the scene's
   // work: the N-body scene holds its steps, which would skew it (app/ceilings_runner.h).
   bool holdsDevice = false;

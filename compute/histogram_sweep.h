@@ -28,11 +28,7 @@ HistogramSweepRanges quickHistogramSweep();
 SweepPlan<HistogramConfig> planHistogramSweep(const HistogramSweepRanges& ranges, const DeviceDescriptor& device,
                                               int channels);
 
-// The times: bytes of imageOpBytes(Histogram) over the median run (compute/paced_image_trial.h).
-struct HistogramMeasurement : ImageRunTimes {
-  HistogramConfig config;
-  ImageLayout layout;
-};
+using HistogramMeasurement = ImageOpMeasurement<HistogramConfig>;
 // `in` holds `layout`; `bins` has room for histogramBinCount(layout) cl_uints. Never throws.
 HistogramMeasurement measureHistogram(ComputeContext& compute, cl_mem in, cl_mem bins, const ImageLayout& layout,
                                       const HistogramConfig& config, int iterations);

@@ -31,6 +31,14 @@ struct ImageRunTimes {
   double gigabytesPerSecond = 0.0;  // bytes moved by one run over the median run time
 };
 
+// An operation's measurement: its configuration, the input image and the times
+// (bytes of imageOpBytes over the median run). RotateMeasurement adds the angle.
+template <class Config>
+struct ImageOpMeasurement : ImageRunTimes {
+  Config config;
+  ImageLayout layout;  // the input
+};
+
 // Enqueues one run of the operation on `queue`, its commands' events in `events`.
 using ImageOpLaunch = std::function<void(Queue& queue, ImageOpEvents& events)>;
 // Makes the operation's runner and builds its programs (it may throw), and returns its launch.

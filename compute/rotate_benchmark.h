@@ -13,10 +13,7 @@
 
 namespace ks {
 
-// The times: bytes of imageOpBytes(Rotate) over the median run (compute/paced_image_trial.h).
-struct RotateMeasurement : ImageRunTimes {
-  RotateConfig config;
-  ImageLayout layout;     // the input
+struct RotateMeasurement : ImageOpMeasurement<RotateConfig> {
   RotateParams params;
 };
 

@@ -12,11 +12,7 @@
 
 namespace ks {
 
-// The times: bytes of imageOpBytes(Transpose) over the median run (compute/paced_image_trial.h).
-struct TransposeMeasurement : ImageRunTimes {
-  TransposeConfig config;
-  ImageLayout layout;
-};
+using TransposeMeasurement = ImageOpMeasurement<TransposeConfig>;
 
 // `in` holds `layout`, `out` has room for its transpose. Never throws.
 TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,

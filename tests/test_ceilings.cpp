@@ -378,7 +378,7 @@ TEST_F(CeilingsInTheViewer, MeasuresOneBenchmarkPerFrameCachesAndMeasuresAgain) 
 
   // Measure again replaces the entry (marked here so the new one is told apart).
   state_.ceilingsCache.devices[tuningKey(session_->compute().device())].time = "marked";
-  state_.ceilings.measureRequested = true;
+  state_.commands.push(MeasureCeilings{});
   frame();
   EXPECT_TRUE(state_.ceilings.measuring);
   framesUntilMeasured();

@@ -72,8 +72,26 @@ class ChartsUi : public ::testing::Test {
   static std::string sizeText(ImVec2 size) {
     return std::to_string(static_cast<int>(size.x)) + "x" + std::to_string(static_cast<int>(size.y));
   }
+  // The Runs chart's bar labels at this size (none where no chart was drawn).
+  std::vector<std::string> runsBarLabels(ImVec2 size) {
+    resize(size);
+    std::vector<std::string> labels;
+    if (const ChartAxes* chart = drawnChart("runs"))
+      for (const ChartBar& bar : chart->bars) labels.push_back(bar.label);
+    return labels;
+  }
   AppState state_;
 };
+
+// A bar's label as drawn: its words without the "..." of a cut, and whether it was cut.
+struct ShownLabel {
+  std::string words;
+  bool cut = false;
+};
+ShownLabel shownLabel(const std::string& label) {
+  const bool cut = label.size() > 3 && label.compare(label.size() - 3, 3, "...") == 0;
+  return {cut ? label.substr(0, label.size() - 3) : label, cut};
+}
 
 const ImVec2 kSizes[] = {ImVec2(1600, 1000), ImVec2(1024, 700)};
 
@@ -198,18 +216,15 @@ TEST_F(ChartsUi, TheRunsBarsNameVariantsInWords) {
   }
   for (const ImVec2 size : kSizes) {
     SCOPED_TRACE(sizeText(size));
-    resize(size);
-    const ChartAxes* chart = drawnChart("runs");
-    ASSERT_NE(chart, nullptr) << "no comparison chart drawn";
-    ASSERT_EQ(chart->bars.size(), 3u);
-    std::vector<std::string> labels;
-    for (size_t n = 0; n < chart->bars.size(); ++n) {
-      const std::string& label = chart->bars[n].label;
+    std::vector<std::string> labels = runsBarLabels(size);
+    ASSERT_EQ(labels.size(), 3u) << "no comparison chart of the three runs drawn";
+    for (const std::string& label : labels) {
       EXPECT_EQ(label.find('_'), std::string::npos) << "a variant id: " << label;
       // The label is the plain name of one of the runs' variants, or its start up to a whole word.
-      std::string shown = label;
-      const bool cut = shown.size() > 3 && shown.compare(shown.size() - 3, 3, "...") == 0;
-      if (cut) shown.erase(shown.size() - 3);
+      // (Not a structured binding: clang 14 cannot capture one in the lambda.)
+      const ShownLabel drawn = shownLabel(label);
+      const std::string& shown = drawn.words;
+      const bool cut = drawn.cut;
       const bool named = std::any_of(std::begin(variants), std::end(variants), [&](const char* id) {
         const std::string words = plainVariantName("rotate", id);
         return cut ? words.rfind(shown, 0) == 0 && (shown.size() == words.size() || words[shown.size()] == ' ')
@@ -217,7 +232,6 @@ TEST_F(ChartsUi, TheRunsBarsNameVariantsInWords) {
       });
       EXPECT_TRUE(named) << "'" << label << "' is no variant's name in words";
       EXPECT_FALSE(shown.empty());
-      labels.push_back(label);
     }
     std::sort(labels.begin(), labels.end());
     EXPECT_EQ(std::unique(labels.begin(), labels.end()), labels.end()) << "two bars with one label";
@@ -252,16 +266,12 @@ TEST_F(ChartsUi, TheRunsBarsSaySettingsInWords) {
   }
   for (const ImVec2 size : kSizes) {
     SCOPED_TRACE(sizeText(size));
-    resize(size);
-    const ChartAxes* chart = drawnChart("runs");
-    ASSERT_NE(chart, nullptr) << "no comparison chart drawn";
-    ASSERT_EQ(chart->bars.size(), 3u);
+    const std::vector<std::string> labels = runsBarLabels(size);
+    ASSERT_EQ(labels.size(), 3u) << "no comparison chart of the three runs drawn";
     for (size_t n = 0; n < 3; ++n) {
-      const std::string& label = chart->bars[n].label;
+      const std::string& label = labels[n];
       EXPECT_EQ(label.find('='), std::string::npos) << "a setting as key=value: " << label;
-      std::string shown = label;
-      const bool cut = shown.size() > 3 && shown.compare(shown.size() - 3, 3, "...") == 0;
-      if (cut) shown.erase(shown.size() - 3);
+      const auto [shown, cut] = shownLabel(label);
       const std::string whole = words[n];
       if (cut) {
         EXPECT_EQ(whole.rfind(shown, 0), 0u) << "'" << label << "' is not the start of '" << whole << "'";

@@ -2,6 +2,8 @@
 // kind, and a command nobody takes stays.
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #include "app/commands.h"
 
 namespace ks {
@@ -65,6 +67,18 @@ TEST(CommandQueue, SeveralOfOneKindInAFrameActOnce) {
   EXPECT_TRUE(queue.takeAny<ResetNBody>());
   EXPECT_FALSE(queue.has<ResetNBody>());
   EXPECT_TRUE(queue.has<ToggleFullscreen>());
+}
+
+// An OpenImages names at least one path, so that its consumer has no empty request
+// to pass over: the list is refused where the command is made.
+TEST(CommandQueue, AnOpenImagesCommandNamesAtLeastOnePath) {
+  EXPECT_FALSE(OpenImages::of({}).has_value()) << "an empty list made a command";
+  const std::optional<OpenImages> two = OpenImages::of({"a.png", "b.png"});
+  ASSERT_TRUE(two.has_value());
+  EXPECT_EQ(two->paths(), (std::vector<std::string>{"a.png", "b.png"}));
+  EXPECT_EQ(OpenImages("").paths(), std::vector<std::string>{""}) << "the built-in test image";
+  static_assert(!std::is_default_constructible_v<OpenImages>);
+  static_assert(!std::is_constructible_v<OpenImages, std::vector<std::string>>);
 }
 
 }  // namespace

@@ -254,7 +254,7 @@ TEST_F(HotReloadTest, TheJuliaAndImageScenesReloadToo) {
     EXPECT_TRUE(logHas(state_, "kernels/" + file + " changed: build failed, previous program kept"))
         << logText(state_);
     state_.breakdown = {};
-    state_.image.dirty = true;
+    state_.commands.push(RunImagePipeline{});
     frameUntilIdle();  // the image lab's runs arrive when they finish (on CPU devices, from a worker thread)
     EXPECT_GT(state_.breakdown.kernelMs, 0.0) << file << ": the old program still runs\n" << logText(state_);
     test::writeFile(kernels_ / file, good + "\n// fixed\n");

@@ -324,8 +324,10 @@ TEST_F(InteropTest, APictureWritesTheLevelsItIsDrawnFrom) {
   PictureLevels levels(*compute_);
   SharedBuffer& pixels = image->beginUpdate(compute_->queue(), drawn);
   checker_->fill(pixels, 3);
-  levels.enqueue(compute_->queue(), image->levels(), drawn, pixels);
+  EXPECT_EQ(image->levelsBeingWritten(), drawn) << "what the levels' kernels read";
+  levels.enqueue(compute_->queue(), *image, pixels);
   image->endUpdate(compute_->queue());
+  EXPECT_EQ(image->levelsBeingWritten(), PictureLevelMask{0}) << "no update under way";
   image->finishUpdates();
   EXPECT_EQ(image->shownLevels(), PictureLevelMask{0b100});
   image->drawnAtLevel(4);
@@ -398,11 +400,10 @@ TEST_F(InteropTest, EveryLevelOfAPictureIsTheCpuReferenceBitForBit) {
                                        {129, 65}, {8194, 2}, {4099, 3}, {1000, 777}, {256, 256}};
   for (auto [w, h] : sizes) {
     const std::string what = std::to_string(w) + "x" + std::to_string(h);
-    auto image = backend->createImage(w, h, TextureView::Pixels);  // the layout of the levels
+    auto image = backend->createImage(w, h, TextureView::Pixels);  // the picture whose levels are written
     const size_t texels = image->levelOffset(image->levelCount() - 1) +
                           static_cast<size_t>(image->levelWidth(image->levelCount() - 1)) *
                               static_cast<size_t>(image->levelHeight(image->levelCount() - 1));
-    auto buffer = backend->createBuffer(texels * 4);
     const HostImage level0 = randomHostImage({w, h, 4}, static_cast<uint32_t>(w * 31 + h));
     const std::vector<uint8_t> wantRgba = rgbaLevelChainReference(level0.data, w, h);
     ASSERT_EQ(wantRgba.size(), texels * 4) << what;
@@ -427,19 +428,20 @@ TEST_F(InteropTest, EveryLevelOfAPictureIsTheCpuReferenceBitForBit) {
         const std::string label =
             what + (from == 0 ? "" : from == 4 ? ", from an RGBA source" : ", from a gray source");
         Queue& queue = compute_->queue();
-        buffer->acquireForCompute(queue);
+        // The levels written are those the update was begun with: given once.
+        SharedBuffer& buffer = image->beginUpdate(queue, wanted);
         std::vector<uint8_t> chain(texels * 4, 0xCD);
         if (from == 0) std::copy(level0.data.begin(), level0.data.end(), chain.begin());
-        clCheck(clEnqueueWriteBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0,
+        clCheck(clEnqueueWriteBuffer(queue.get(), buffer.clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0,
                                      nullptr, nullptr),
                 "clEnqueueWriteBuffer");
         const PictureSource source{from == 0 ? nullptr : from == 4 ? rgbaSource.get() : graySource.get(), from};
-        levels_->enqueue(queue, image->levels(), wanted, *buffer, source);
-        clCheck(clEnqueueReadBuffer(queue.get(), buffer->clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
+        levels_->enqueue(queue, *image, buffer, source);
+        clCheck(clEnqueueReadBuffer(queue.get(), buffer.clMem(), CL_TRUE, 0, chain.size(), chain.data(), 0, nullptr,
                                     nullptr),
                 "clEnqueueReadBuffer");
-        buffer->releaseForDisplay(queue);
-        buffer->waitUntilReady();
+        image->endUpdate(queue);
+        image->finishUpdates();
         for (int k = 0; k < image->levelCount(); ++k) {
           const size_t begin = image->levelOffset(k) * 4;
           const size_t end = begin + static_cast<size_t>(image->levelWidth(k)) * image->levelHeight(k) * 4;

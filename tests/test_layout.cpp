@@ -979,8 +979,8 @@ TEST_F(LayoutUi, FileExamplesOpensATeachingPicture) {
   click(first);
   const std::vector<OpenImages> asked = state_.commands.take<OpenImages>();
   ASSERT_EQ(asked.size(), 1u);
-  ASSERT_EQ(asked[0].paths.size(), 1u);
-  const fs::path opened = asked[0].paths.front();
+  ASSERT_EQ(asked[0].paths().size(), 1u);
+  const fs::path opened = asked[0].paths().front();
   EXPECT_EQ(opened, *resources / "examples" / exampleImages().front().file);
   EXPECT_TRUE(fs::exists(opened)) << opened;
   EXPECT_TRUE(askedScene(state_) == SceneKind::Image);

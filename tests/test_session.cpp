@@ -186,7 +186,7 @@ TEST_F(SessionTest, SeveralFilesOpenedAtOnceAreSteppedThrough) {
     ASSERT_TRUE(saved.ok()) << saved.error().what();
   }
   state_.commands.push(OpenScene{SceneKind::Image});
-  state_.commands.push(OpenImages{paths});
+  state_.commands.push(*OpenImages::of(paths));
   frameUntilIdle();
   ASSERT_EQ(state_.image.readings().path, paths[0]) << state_.image.readings().message;
   EXPECT_EQ(state_.image.fileSet, paths);
@@ -607,6 +607,24 @@ TEST_F(SessionTest, AResultTooBigForOpenGlIsRefusedAndThePreviousOneStays) {
   std::remove(path.c_str());
 }
 
+// A sweep's winner applied when the lab already runs those choices: RunImagePipeline
+// runs the kernels again (once), though no choice changed; the scene takes it.
+TEST_F(SessionTest, RunImagePipelineRunsTheKernelsAgainWithTheSameChoices) {
+  state_.commands.push(OpenScene{SceneKind::Image});
+  frameUntilIdle();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  const unsigned long long runs = state_.image.readings().pipelineRuns;
+  frameUntilIdle();
+  ASSERT_EQ(state_.image.readings().pipelineRuns, runs) << "ran again with nothing asked";
+  state_.commands.push(RunImagePipeline{});
+  state_.commands.push(RunImagePipeline{});  // twice in a frame: one run
+  frameUntilIdle();
+  EXPECT_EQ(state_.image.readings().pipelineRuns, runs + 1) << state_.image.readings().message;
+  EXPECT_FALSE(state_.commands.has<RunImagePipeline>());
+  frameUntilIdle();
+  EXPECT_EQ(state_.image.readings().pipelineRuns, runs + 1);
+}
+
 // ---- the image lab's panel and view, driven through ImGui without a window ----
 
 // An ImGui context of its own (no backend: frames are built, never rendered) and
@@ -623,7 +641,7 @@ class ImageLabUi : public ::testing::Test {
     stagedReadings(lab).channels = stagedReadings(lab).resultChannels = 4;
     stagedReadings(lab).hasOriginal = stagedReadings(lab).hasResult =
         true;  // no renderer: the panel places them, nothing draws
-    lab.fitRequested = false;
+    state_.commands.take<FitPictures>();  // the start's fit: the zoom below stays
     lab.zoom = 2.0f;
   }
   void TearDown() override { ImGui::DestroyContext(); }
@@ -645,6 +663,23 @@ class ImageLabUi : public ::testing::Test {
   }
   AppState state_;
 };
+
+// Fit (the button, a change into or out of side by side, the layout, a new image's
+// first result, the start) is a command the view takes: the next frame fits the
+// pictures, and nothing fits them unasked.
+TEST_F(ImageLabUi, TheViewFitsThePicturesWhenAsked) {
+  const ImVec2 away(-1.0f, -1.0f);
+  frame(away, false);
+  frame(away, false);
+  EXPECT_EQ(state_.image.zoom, 2.0f) << "fitted unasked";
+  EXPECT_FALSE(state_.image.fittedZoom);
+  state_.commands.push(FitPictures{});
+  frame(away, false);
+  ASSERT_TRUE(state_.image.fittedZoom) << "the view did not fit the pictures";
+  EXPECT_NE(state_.image.zoom, 2.0f);
+  EXPECT_EQ(state_.image.zoom, *state_.image.fittedZoom);
+  EXPECT_FALSE(state_.commands.has<FitPictures>()) << "the view left the command queued";
+}
 
 // A drag pans by as much as the cursor moved: the picture stays under it. Before,
 // the movement up to ImGui's drag threshold (6 pixels) was lost at every drag.
@@ -734,7 +769,7 @@ TEST_F(ImageLabUi, ShortcutsWorkWhileAPanelHasFocusButNotWhileTyping) {
   state_.commands.take<OpenImages>();
   auto openedAlone = [&] {
     const std::vector<OpenImages> asked = state_.commands.take<OpenImages>();
-    return asked.size() == 1 ? asked[0].paths : std::vector<std::string>{"(" + std::to_string(asked.size()) + " asked)"};
+    return asked.size() == 1 ? asked[0].paths() : std::vector<std::string>{"(" + std::to_string(asked.size()) + " asked)"};
   };
   frame(inPanel, false, "", 0, GLFW_KEY_PAGE_DOWN);
   EXPECT_EQ(openedAlone(), std::vector<std::string>{"b.png"});

@@ -108,8 +108,12 @@ bool keptByImGui(const ImGuiWindow& w) {
 }
 
 // The pictures follow the layout while the user has not zoomed or panned since the last Fit.
-void refitIfAsFitted(ImageLabState& lab) {
-  if (lab.fittedZoom && *lab.fittedZoom == lab.zoom && lab.panX == 0.0f && lab.panY == 0.0f) lab.fitRequested = true;
+void refitIfAsFitted(AppState& state) {
+  const ImageLabState& lab = state.image;
+  // Once: while the image lab is not shown, nobody takes it.
+  if (lab.fittedZoom && *lab.fittedZoom == lab.zoom && lab.panX == 0.0f && lab.panY == 0.0f &&
+      !state.commands.has<FitPictures>())
+    state.commands.push(FitPictures{});
 }
 
 
@@ -252,7 +256,7 @@ void placePanel(AppState& state, const char* title) {
   auto& docked = state.layout.docked;
   // A panel opening by the edges takes room from the pictures (Runs and Sweep make the
   // strip taller): they are fitted again, as after a resize.
-  if (!window || !window->WasActive) refitIfAsFitted(state.image);
+  if (!window || !window->WasActive) refitIfAsFitted(state);
   if (!window && state.layout.dockedLastRun.erase(title)) {
     // It followed the edges when the last run ended, in a window maybe of another size.
     ImGui::SetNextWindowPos(ImVec2(target->x0, target->y0), ImGuiCond_Always);
@@ -336,7 +340,7 @@ void beginLayoutFrame(AppState& state) {
       w->StateStorage.SetInt(kUserFolding, 0);
     }
   }
-  if (changed) refitIfAsFitted(state.image);
+  if (changed) refitIfAsFitted(state);
 }
 
 void keepPanelsInside(AppState& state) {

@@ -35,7 +35,7 @@ void drawMeasuredCeilings(AppState& state) {
   DeviceCeilings& c = state.ceilings;
   if (!ImGui::CollapsingHeader("Measured ceilings", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::BeginDisabled(c.measuring);
-  if (ImGui::Button("Measure again")) c.measureRequested = true;
+  if (ImGui::Button("Measure again")) state.commands.push(MeasureCeilings{});
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Runs the micro-benchmarks again (one per frame) and replaces the cached figures");

@@ -673,9 +673,9 @@ void drawImagePanel(AppState& state) {
     // Into or out of side by side the pictures need another size; original <-> result
     // keeps the zoom, to flip between the two at the same spot.
     if ((picked == ImageLabState::View::SideBySide) != (lab.choices.view == ImageLabState::View::SideBySide))
-      lab.fitRequested = true;
+      state.commands.push(FitPictures{});
     lab.choices.view = picked;
-    if (ImGui::Button("Fit")) lab.fitRequested = true;
+    if (ImGui::Button("Fit")) state.commands.push(FitPictures{});
     ImGui::SameLine();
     if (ImGui::Button("1:1")) {
       lab.zoom = 1.0f;
@@ -797,9 +797,10 @@ void drawImageView(AppState& state) {
   const auto [fittedW, fittedH] = lab.fittedResultSize;
   const bool untouched = lab.fittedZoom && lab.zoom == *lab.fittedZoom && lab.panX == 0.0f && lab.panY == 0.0f;
   auto changed = [](int now, int then) { return then > 0 && std::abs(now - then) * 4 > then; };
-  if (untouched && (changed(lab.readings().resultWidth, fittedW) || changed(lab.readings().resultHeight, fittedH)))
-    lab.fitRequested = true;
-  if (lab.fitRequested && ImGui::GetFrameCount() > 1) {
+  const bool reshaped =
+      untouched && (changed(lab.readings().resultWidth, fittedW) || changed(lab.readings().resultHeight, fittedH));
+  if ((reshaped || state.commands.has<FitPictures>()) && ImGui::GetFrameCount() > 1) {
+    state.commands.takeAny<FitPictures>();
     lab.fittedResultSize = {lab.readings().resultWidth, lab.readings().resultHeight};
     const float pictureW = std::max(w, float(lab.readings().width)),
                 pictureH = std::max(h, float(lab.readings().height));
@@ -815,7 +816,6 @@ void drawImageView(AppState& state) {
                    0.01f, 64.0f);
     lab.panX = lab.panY = 0.0f;
     lab.fittedZoom = lab.zoom;
-    lab.fitRequested = false;
   }
   // Until the first fit: the middle column between the first-start panels (25% and 27% wide).
   const ScreenRect area = lab.viewArea.value_or(ScreenRect{0.25f, 0.0f, 0.73f, 1.0f});

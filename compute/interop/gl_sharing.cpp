@@ -46,18 +46,6 @@ class GlSharedBuffer final : public SharedBuffer {
   }
 };
 
-class GlSharingBackend final : public InteropBackend {
- public:
-  explicit GlSharingBackend(ComputeContext& compute) : compute_(compute) {}
-  InteropPath path() const override { return InteropPath::GlSharing; }
-  std::unique_ptr<SharedBuffer> createBuffer(size_t bytes) override {
-    return std::make_unique<GlSharedBuffer>(compute_, bytes);
-  }
-
- private:
-  ComputeContext& compute_;
-};
-
 }  // namespace
 
 InteropPathStatus probeGlSharingPath(const ComputeContext& compute) {
@@ -77,7 +65,7 @@ std::unique_ptr<InteropBackend> createGlSharingBackend(ComputeContext& compute) 
   // for one, accepts the properties and then aborts the process there.
   const InteropPathStatus status = probeGlSharingPath(compute);
   if (!status.available) throw InteropError("gl-sharing unavailable: " + status.reason);
-  return std::make_unique<GlSharingBackend>(compute);
+  return std::make_unique<BufferMakingBackend<GlSharedBuffer, InteropPath::GlSharing>>(compute);
 }
 
 }  // namespace ks

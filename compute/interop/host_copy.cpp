@@ -86,18 +86,6 @@ class HostSharedBuffer final : public SharedBuffer {
   void* mapping_ = nullptr;  // persistent: for the buffer's life; else while a read runs
 };
 
-class HostBackend final : public InteropBackend {
- public:
-  explicit HostBackend(ComputeContext& compute) : compute_(compute) {}
-  InteropPath path() const override { return InteropPath::Host; }
-  std::unique_ptr<SharedBuffer> createBuffer(size_t bytes) override {
-    return std::make_unique<HostSharedBuffer>(compute_, bytes);
-  }
-
- private:
-  ComputeContext& compute_;
-};
-
 }  // namespace
 
 double msSince(std::chrono::steady_clock::time_point start) {
@@ -105,7 +93,7 @@ double msSince(std::chrono::steady_clock::time_point start) {
 }
 
 std::unique_ptr<InteropBackend> createHostBackend(ComputeContext& compute) {
-  return std::make_unique<HostBackend>(compute);
+  return std::make_unique<BufferMakingBackend<HostSharedBuffer, InteropPath::Host>>(compute);
 }
 
 }  // namespace ks

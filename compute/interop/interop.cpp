@@ -222,6 +222,11 @@ SharedBuffer& SharedImage::beginUpdate(Queue& queue, PictureLevelMask levels) {
   return pixels;
 }
 
+PictureLevelMask SharedImage::levelsBeingWritten() const {
+  const int writing = buffers_.writingIndex();
+  return writing >= 0 ? written_[static_cast<size_t>(writing)] : PictureLevelMask{0};
+}
+
 PictureLevelMask SharedImage::shownLevels() const {
   return hasPicture() ? written_[static_cast<size_t>(buffers_.shownIndex())] : PictureLevelMask{0};
 }

@@ -176,6 +176,9 @@ class SharedImage {
   // The buffer to write, whose levels in `levels` the update writes (level 0 too
   // where it is in them; at least one level).
   SharedBuffer& beginUpdate(Queue& queue, PictureLevelMask levels = allPictureLevels);
+  // Between beginUpdate and endUpdate: the levels it was told the update writes (the
+  // kernels that write them read it here); 0 outside an update.
+  PictureLevelMask levelsBeingWritten() const;
   void endUpdate(Queue& queue) { buffers_.endUpdate(queue); }
   void abandonUpdate(Queue& queue) { buffers_.abandonUpdate(queue); }
   bool refresh() { return buffers_.refresh(); }

@@ -61,7 +61,7 @@ size_t InteropChecker::countBufferMismatches(const SharedBuffer& buffer, uint32_
 void InteropChecker::update(SharedImage& image, uint32_t seed, PictureLevels* levels) {
   SharedBuffer& pixels = image.beginUpdate(compute_.queue(), levels ? allPictureLevels : PictureLevelMask{1});
   runFill(pixels.clMem(), static_cast<size_t>(image.width()) * image.height() * 4, seed);
-  if (levels) levels->enqueue(compute_.queue(), image.levels(), allPictureLevels, pixels);
+  if (levels) levels->enqueue(compute_.queue(), image, pixels);
   image.endUpdate(compute_.queue());
 }
 

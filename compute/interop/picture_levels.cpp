@@ -25,9 +25,9 @@ PictureLevels::PictureLevels(ComputeContext& compute) : build_(compute.buildKern
   group_ = std::clamp<size_t>(shrink_.workGroupSize(compute.device().id), 1, 64);
 }
 
-void PictureLevels::enqueue(Queue& queue, const std::vector<PictureLevel>& levels, PictureLevelMask wanted,
-                            SharedBuffer& pixels, PictureSource source) {
-  for (const LevelStep& step : levelSteps(wanted, static_cast<int>(levels.size()))) {
+void PictureLevels::enqueue(Queue& queue, const SharedImage& image, SharedBuffer& pixels, PictureSource source) {
+  const std::vector<PictureLevel>& levels = image.levels();
+  for (const LevelStep& step : levelSteps(image.levelsBeingWritten(), static_cast<int>(levels.size()))) {
     const PictureLevel& from = levels[static_cast<size_t>(step.from)];
     const PictureLevel& to = levels[static_cast<size_t>(step.to)];
     const size_t texels = static_cast<size_t>(to.width) * static_cast<size_t>(to.height);

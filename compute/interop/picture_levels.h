@@ -37,13 +37,12 @@ class PictureLevels {
  public:
   // Builds kernels/display.cl; throws ProgramBuildError with the log when it fails.
   explicit PictureLevels(ComputeContext& compute);
-  // Enqueues the smaller levels in `wanted` of a picture laid out as `levels` into
-  // `pixels`, the buffer being updated (between beginUpdate and endUpdate); those
+  // Enqueues the smaller levels of `image` that its update in progress writes (those
+  // its beginUpdate was given) into `pixels`, the buffer beginUpdate returned; those
   // made from level 0 read it from `source`, else from `pixels` (written before on
   // the queue). Level 0 itself is not written here. Nothing for a picture without
-  // smaller levels.
-  void enqueue(Queue& queue, const std::vector<PictureLevel>& levels, PictureLevelMask wanted,
-               SharedBuffer& pixels, PictureSource source = {});
+  // smaller levels, or outside an update.
+  void enqueue(Queue& queue, const SharedImage& image, SharedBuffer& pixels, PictureSource source = {});
   const ProgramBuild& build() const { return *build_; }
 
  private:
