@@ -65,3 +65,20 @@ gpu_tests() {
     echo "== $t rc=$?"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran" $OUT/$t.txt | head -12
   done
 }
+
+# standard_frames REP BIN: the frame benchmarks every issue-19 comparison repeats (the 6000x4000 photo and the
+# 8192² picture spinning, the two bilinear rotations' FPS, N-body 65536), on the external-memory path. Needs
+# write_pictures first.
+REC=(--frames 420 --record 300 --warmup 100)
+write_pictures() {
+  write_picture /tmp/photo6000.ppm 6000 4000
+  write_picture /tmp/big8192.ppm 8192 8192
+}
+standard_frames() {
+  local rep=$1 bin=$2
+  run photo6000-spin-$rep $bin "" "${REC[@]}" --spin 30 --interop external /tmp/photo6000.ppm
+  run big8192-spin-$rep $bin "" "${REC[@]}" --spin 30 --interop external /tmp/big8192.ppm
+  run big8192-bilinear-$rep $bin bilinear "${REC[@]}" --spin 30 --interop external /tmp/big8192.ppm
+  run big8192-bilinear_image-$rep $bin bilinear_image "${REC[@]}" --spin 30 --interop external /tmp/big8192.ppm
+  run nbody65536-$rep $bin "" "${REC[@]}" --n 65536 --interop external
+}
