@@ -87,15 +87,7 @@ std::string sizeDifference(const RunRecord& r, const RunRecord& base) {
 }
 
 std::vector<std::string> distinguishingNames(const std::vector<std::string>& names) {
-  auto words = [](const std::string& name) {
-    std::vector<std::string> w;
-    for (size_t at = 0; at < name.size();) {
-      const size_t end = std::min(name.find(' ', at), name.size());
-      if (end > at) w.push_back(name.substr(at, end - at));
-      at = end + 1;
-    }
-    return w;
-  };
+  const auto words = wordsOf;
   std::vector<std::string> shared;  // in every name
   if (names.size() > 1) {
     shared = words(names.front());

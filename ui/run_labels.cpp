@@ -45,8 +45,6 @@ std::string fitLines(const std::string& text, float width, int lines) {
   return out + fitText(rest, width);
 }
 
-namespace {
-
 std::vector<std::string> wordsOf(const std::string& name) {
   std::vector<std::string> w;
   for (size_t at = 0; at < name.size();) {
@@ -56,6 +54,8 @@ std::vector<std::string> wordsOf(const std::string& name) {
   }
   return w;
 }
+
+namespace {
 
 std::string joined(const std::vector<std::string>& words) {
   std::string s;

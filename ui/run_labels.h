@@ -21,4 +21,7 @@ std::string fitLines(const std::string& text, float width, int lines);
 // words can tell them apart in that room.
 std::vector<std::string> runLabels(const std::vector<std::string>& names, float width, int lines);
 
+// The words of a run's name, split at its spaces (empty ones dropped).
+std::vector<std::string> wordsOf(const std::string& name);
+
 }  // namespace ks
