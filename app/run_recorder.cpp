@@ -75,6 +75,16 @@ std::vector<std::pair<std::string, std::string>> sceneParameters(const AppState&
   return p;
 }
 
+namespace {
+// The image lab's kernels, as the N-body name gives its configuration: two recordings
+// that differ in a kernel get names that say so ("rotate nearest wg=32x8 ppi=4, ...").
+std::string imageKernelsInName(const ImageLabState& lab) {
+  std::string kernels = "rotate " + lab.readings().runningRotate;
+  if (lab.choices.transpose) kernels += ", transpose " + lab.readings().runningTranspose;
+  return kernels + ", histogram " + lab.readings().runningHistogram;
+}
+}  // namespace
+
 void RunRecorder::onFrame(AppState& state, double frameMs, const ComputeContext& compute) {
   RecordingState& rec = state.runs.recording;
   if (state.commands.takeAny<StopRecording>()) {
@@ -186,6 +196,7 @@ void RunRecorder::finish(AppState& state, const ComputeContext& compute) {
   }
   r.name = "recording " + std::to_string(++rec.recorded) + ": " + sample.sceneName;
   if (state.scene == SceneKind::NBody) r.name += " " + describeNBodyConfig(state.nbody.readings().runningConfig);
+  if (state.scene == SceneKind::Image) r.name += " " + imageKernelsInName(state.image);
   if (state.scene == SceneKind::NBody) r.m.split = split_.result();
   if (r.m.split.split()) r.name += " on " + std::to_string(r.m.split.devices) + " devices";
   char text[160];

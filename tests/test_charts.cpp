@@ -588,6 +588,9 @@ TEST(RunsChartWords, BarsAreNamedByTheWordsThatDiffer) {
       << "names that are all alike stay whole";
   EXPECT_EQ(distinguishingNames({"blocked wg=256"}), (std::vector<std::string>{"blocked wg=256"}));
   EXPECT_TRUE(distinguishingNames({}).empty());
+  EXPECT_EQ(distinguishingNames({"recording 1: image", "recording 2: image"}),
+            (std::vector<std::string>{"recording 1: image", "recording 2: image"}))
+      << "names that differ only in their numbers stay whole, not \"1:\" and \"2:\"";
 }
 
 // The y tick values of a histogram row for its largest bin, as the panel should place

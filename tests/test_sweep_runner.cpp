@@ -24,6 +24,7 @@
 #include "compute/sample_stats.h"
 #include "compute/transpose_benchmark.h"
 #include "lab/sweep_runs.h"
+#include "ui/panels.h"
 #include "session_fixture.h"
 #include "test_support.h"
 
@@ -636,6 +637,45 @@ TEST_F(SweepRunnerTest, TheImageLabRunsTheDevicesRotateAndHistogramWinners) {
       << state_.image.readings().runningRotate;
   EXPECT_NE(state_.image.readings().runningHistogram.find("copies=1"), std::string::npos)
       << state_.image.readings().runningHistogram;
+}
+
+// Two recordings of the image lab with different rotations are named by their kernels,
+// so that the Runs panel's rows and bars tell them apart (in a window both read
+// "recording N: image", labelled "1:" and "2:").
+TEST_F(SweepRunnerTest, ImageLabRecordingsAreNamedByTheirKernels) {
+  state_.commands.push(OpenScene{SceneKind::Image});
+  auto settle = [&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    do frame();
+    while (std::chrono::steady_clock::now() < deadline &&
+           !(state_.scene == SceneKind::Image && state_.image.readings().hasResult &&
+             !state_.image.readings().runInFlight));
+  };
+  auto record = [&] {
+    RecordingState& rec = state_.runs.recording;
+    rec.warmup = 0;
+    rec.frames = 2;
+    state_.commands.push(StartRecording{});
+    for (int i = 0; i < 10 && (state_.commands.has<StartRecording>() || rec.active); ++i) frame();
+    EXPECT_FALSE(rec.active) << rec.status;
+  };
+  settle();
+  ASSERT_EQ(state_.scene, SceneKind::Image);
+  state_.image.choices.rotateVariant = "bilinear";
+  settle();
+  record();
+  state_.image.choices.rotateVariant = "nearest";
+  settle();
+  record();
+  ASSERT_EQ(state_.runs.runs.size(), 2u);
+  const std::string& first = state_.runs.runs[0].name;
+  const std::string& second = state_.runs.runs[1].name;
+  EXPECT_NE(first.find("rotate bilinear"), std::string::npos) << first;
+  EXPECT_NE(second.find("rotate nearest"), std::string::npos) << second;
+  EXPECT_NE(first.find(state_.image.readings().runningHistogram), std::string::npos) << first;
+  const std::vector<std::string> shown = distinguishingNames({first, second});
+  EXPECT_NE(shown[0].find("bilinear"), std::string::npos) << shown[0];
+  EXPECT_NE(shown[1].find("nearest"), std::string::npos) << shown[1];
 }
 
 // Every path is a row: the ones the device cannot use refused with the reason,

@@ -101,7 +101,10 @@ std::vector<std::string> distinguishingNames(const std::vector<std::string>& nam
     std::string rest;
     for (const std::string& w : words(n))
       if (std::find(shared.begin(), shared.end(), w) == shared.end()) rest += (rest.empty() ? "" : " ") + w;
-    shown.push_back(rest.empty() ? n : rest);
+    // Words without a letter ("1:" of "recording 1: image") tell runs apart by number
+    // only: the whole name says more.
+    const bool words = std::any_of(rest.begin(), rest.end(), [](unsigned char c) { return std::isalpha(c); });
+    shown.push_back(words ? rest : n);
   }
   return shown;
 }
