@@ -77,11 +77,12 @@ std::vector<std::pair<std::string, std::string>> sceneParameters(const AppState&
 
 namespace {
 // The image lab's kernels, as the N-body name gives its configuration: two recordings
-// that differ in a kernel get names that say so ("rotate nearest wg=32x8 ppi=4, ...").
+// that differ in a kernel get names that say so ("rotate nearest wg=32x8 ppi=4 + histogram ...").
 std::string imageKernelsInName(const ImageLabState& lab) {
+  // " + " between them, not a comma: a comma stuck to "ppi=4" is read as part of its value.
   std::string kernels = "rotate " + lab.readings().runningRotate;
-  if (lab.choices.transpose) kernels += ", transpose " + lab.readings().runningTranspose;
-  return kernels + ", histogram " + lab.readings().runningHistogram;
+  if (lab.choices.transpose) kernels += " + transpose " + lab.readings().runningTranspose;
+  return kernels + " + histogram " + lab.readings().runningHistogram;
 }
 }  // namespace
 

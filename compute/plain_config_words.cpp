@@ -137,6 +137,9 @@ std::string variantIdsInWords(const std::string& text) {
 }
 
 std::string plainConfigurationWords(const std::string& name) {
+  // "rotate ... + histogram ...": a recording of the image lab's kernels, each in words.
+  if (const size_t plus = name.find(" + "); plus != std::string::npos)
+    return plainConfigurationWords(name.substr(0, plus)) + "; " + plainConfigurationWords(name.substr(plus + 3));
   const std::vector<std::string> tokens = tokensOf(name);
   const size_t first = settingsStart(tokens);
   if (first == tokens.size()) return name;  // nothing in shorthand ("interop pbo")

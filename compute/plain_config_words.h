@@ -13,6 +13,7 @@ namespace ks {
 // Every key=value token and shorthand flag of a describe*Config name in words; the
 // leading words (operation, variant) and anything not recognised stay as they are.
 // An N-body name (it always names its precision) says what its work-group means.
+// Several kernels joined by " + " (an image-lab recording) are each put in words.
 std::string plainConfigurationWords(const std::string& name);
 
 // The long form, for a tooltip: what the name's variant does and where its design

@@ -1331,6 +1331,9 @@ TEST(PlainConfigurationWords, NBodyConfigurations) {
             "loop unrolled 8 times, 2 bodies per work-item, 1 work-item per body, single precision, on 2 devices");
   // The transpose's naive and tiled are other kernels: no N-body words for them.
   EXPECT_EQ(plainConfigurationWords("transpose tiled T=32 rows=4"), "transpose tiled: tile 32, 4 rows per work-item");
+  EXPECT_EQ(plainConfigurationWords("recording 1: image rotate nearest wg=16x16 ppi=4 + transpose tiled T=32 rows=4"),
+            "recording 1: image rotate nearest: work-group 16x16, 4 pixels per work-item; transpose tiled: tile 32, 4 "
+            "rows per work-item");
 }
 
 // The long form cites where a variant's design comes from, from its descriptor.

@@ -21,6 +21,7 @@
 #include "compute/nbody_benchmark.h"
 #include "compute/nbody_gpu.h"
 #include "compute/nbody_step_budget.h"
+#include "compute/plain_config_words.h"
 #include "compute/sample_stats.h"
 #include "compute/transpose_benchmark.h"
 #include "lab/sweep_runs.h"
@@ -676,6 +677,8 @@ TEST_F(SweepRunnerTest, ImageLabRecordingsAreNamedByTheirKernels) {
   const std::vector<std::string> shown = distinguishingNames({first, second});
   EXPECT_NE(shown[0].find("bilinear"), std::string::npos) << shown[0];
   EXPECT_NE(shown[1].find("nearest"), std::string::npos) << shown[1];
+  const std::string words = plainConfigurationWords(second);
+  EXPECT_NE(words.find(" 4 pixels per work-item"), std::string::npos) << words;
 }
 
 // Every path is a row: the ones the device cannot use refused with the reason,
