@@ -779,6 +779,26 @@ TEST_F(ChartsUi, LoneLevelsAreBarsThatCanBeHovered) {
           const ChartAxes* chart = drawnChart("histogram " + channel);
           ASSERT_NE(chart, nullptr) << channel;
           const ScreenRect plot = chart->plot;
+          // The channels' names are not drawn over a bar (the checkerboard's level 0 was under
+          // "gray") wherever the plot's top band has a place as wide as their box that no bar reaches.
+          const ScreenRect legend = chart->legend;
+          EXPECT_GT(legend.width(), 0.0f);
+          EXPECT_GE(legend.x0, plot.x0);
+          EXPECT_LE(legend.x1, plot.x1);
+          std::vector<ScreenRect> tall;
+          for (const ChartBar& b : chart->bars)
+            if (b.rect.y0 < legend.y1) tall.push_back(b.rect);
+          std::sort(tall.begin(), tall.end(), [](const ScreenRect& a, const ScreenRect& b) { return a.x0 < b.x0; });
+          bool room = false;
+          float free = plot.x0;
+          for (const ScreenRect& b : tall) {
+            room = room || b.x0 - free > legend.width() + 4.0f;
+            free = std::max(free, b.x1);
+          }
+          room = room || plot.x1 - free > legend.width() + 4.0f;
+          if (example.imageChannels == 1) EXPECT_TRUE(room) << "the checkerboard's two bars leave room between them";
+          for (const ChartBar& b : chart->bars)
+            if (room) EXPECT_FALSE(legend.overlaps(b.rect)) << channel << ": the names' box covers " << b.label;
           for (const int level : example.levels[static_cast<size_t>(c)]) {
             const std::string name = "level " + std::to_string(level);
             const auto bar = std::find_if(chart->bars.begin(), chart->bars.end(),

@@ -95,6 +95,20 @@ ImU32 labelColour() { return ImGui::GetColorU32(ImGuiCol_Text, 0.8f); }
 
 }  // namespace
 
+ScreenRect legendBox(const ScreenRect& plot, const std::vector<ChartBar>& bars, float width, float height) {
+  constexpr float kInset = 2.0f;
+  const ScreenRect corner{plot.x0 + kInset, plot.y0 + kInset, plot.x0 + kInset + width, plot.y0 + kInset + height};
+  std::vector<ScreenRect> tall;  // the bars that reach into the band
+  for (const ChartBar& b : bars)
+    if (b.rect.y0 < corner.y1) tall.push_back(b.rect);
+  std::sort(tall.begin(), tall.end(), [](const ScreenRect& a, const ScreenRect& b) { return a.x0 < b.x0; });
+  float x = corner.x0;
+  for (const ScreenRect& b : tall)
+    if (b.x0 < x + width && b.x1 > x) x = b.x1 + kInset;  // past this bar
+  if (x + width > plot.x1) return corner;
+  return {x, corner.y0, x + width, corner.y1};
+}
+
 ImDrawList* drawPlotFrame(const char* id, ImVec2 size, const ChartAxes& axes, bool* hovered) {
   ImGui::InvisibleButton(id, size);
   *hovered = ImGui::IsItemHovered();

@@ -51,7 +51,14 @@ struct ChartAxes {
   std::vector<ChartBar> bars;
   std::optional<float> baseline;  // a reference line's x (the Runs chart's baseline run)
   std::string hover;               // the tooltip shown this frame, if any
+  ScreenRect legend;               // the names' box in the plot's top band (none: all 0)
 };
+
+// Where a names box of `width` x `height` goes in `plot`'s top band: its top-left
+// corner, or else the first place right of it that none of `bars` reaches up into
+// (a checkerboard's full bar at level 0 was under the box); the corner when no such
+// place is wide enough.
+ScreenRect legendBox(const ScreenRect& plot, const std::vector<ChartBar>& bars, float width, float height);
 
 // Ticks placed along a plot's side: fraction 0..1 of each value (from the left,
 // or from the bottom for a y axis) mapped onto [from, to] in pixels.

@@ -580,8 +580,9 @@ void histogramBars(const ImageLabChoices& choices, const ImageLabReadings& readi
     if (choices.logScale) names.back() += " (log)";
     float labelWidth = 0.0f;
     for (const std::string& n : names) labelWidth += ImGui::CalcTextSize(n.c_str()).x + 6.0f;
-    const ImVec2 text(p0.x + 4.0f, p0.y + 2.0f);
-    draw->AddRectFilled(ImVec2(text.x - 2.0f, text.y - 1.0f), ImVec2(text.x + labelWidth - 4.0f, text.y + lineHeight),
+    axes.legend = legendBox(axes.plot, axes.bars, labelWidth - 2.0f, lineHeight + 1.0f);
+    const ImVec2 text(axes.legend.x0 + 2.0f, axes.legend.y0 + 1.0f);
+    draw->AddRectFilled(ImVec2(axes.legend.x0, axes.legend.y0), ImVec2(axes.legend.x1, axes.legend.y1),
                         IM_COL32(0, 0, 0, 170), 2.0f);
     float x = text.x;
     for (size_t k = 0; k < row.size(); ++k) {
