@@ -941,6 +941,18 @@ TEST_F(LayoutUi, EscInTheFrameAfterAMenuOpensOnlyClosesIt) {
   EXPECT_TRUE(state_.commands.has<Quit>()) << "Esc did nothing after the menu closed";
 }
 
+// Esc with the help open closes the help; the Esc after it quits (it quit with the help open).
+TEST_F(LayoutUi, EscClosesTheHelpBeforeItQuits) {
+  frames(2);
+  frame(ImVec2(-1, -1), false, GLFW_KEY_H);
+  ASSERT_TRUE(state_.showHelp) << "H did not open the help";
+  frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  EXPECT_FALSE(state_.showHelp) << "Esc did not close the help";
+  EXPECT_FALSE(state_.commands.has<Quit>()) << "the Esc that closed the help quit as well";
+  frame(ImVec2(-1, -1), false, GLFW_KEY_ESCAPE);
+  EXPECT_TRUE(state_.commands.has<Quit>()) << "Esc did nothing after the help closed";
+}
+
 // H shows the help while Tab hides the panels (before, it stayed hidden with them).
 TEST_F(LayoutUi, TheHelpShowsWhilePanelsAreHidden) {
   frame(ImVec2(-1, -1), false, GLFW_KEY_TAB);

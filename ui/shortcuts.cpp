@@ -25,7 +25,11 @@ void handleShortcuts(AppState& state, const std::vector<int>& keys) {
   if (state.headless || io.WantTextInput) return;
   auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
   NBodyChoices& nb = state.nbody.choices;
-  if (!popupOpen && pressed(GLFW_KEY_ESCAPE)) requestQuit(state);
+  // Esc closes the help first, as it closes a popup: a user reading the keys quit.
+  if (!popupOpen && pressed(GLFW_KEY_ESCAPE)) {
+    if (state.showHelp) state.showHelp = false;
+    else requestQuit(state);
+  }
   if (pressed(GLFW_KEY_SPACE)) nb.paused = !nb.paused;
   if (pressed(GLFW_KEY_N) && nb.paused) state.commands.push(StepNBody{});
   if (pressed(GLFW_KEY_R)) state.commands.push(ResetNBody{});
