@@ -1380,6 +1380,21 @@ TEST_F(LayoutUi, TheNBodyPanelSaysWhatRunsInPlainWords) {
       << text;
 }
 
+// Paused before a first drift (after a reset or a scene switch), the N-body panel said
+// "measuring..." for as long as the pause lasted: it says when the drift comes.
+TEST_F(LayoutUi, ThePausedNBodyPanelSaysWhenTheDriftIsMeasured) {
+  state_.scene = SceneKind::NBody;
+  state_.nbody.choices.conservation.on = true;
+  stagedReadings(state_.nbody).conservation.hasDrift = false;
+  resize(1600.0f, 1000.0f);
+  state_.nbody.choices.paused = false;
+  EXPECT_NE(panelText([&] { drawNBodyPanel(state_); }).find("energy drift: measuring..."), std::string::npos);
+  state_.nbody.choices.paused = true;
+  const std::string paused = panelText([&] { drawNBodyPanel(state_); });
+  EXPECT_EQ(paused.find("measuring..."), std::string::npos) << paused;
+  EXPECT_NE(paused.find("energy drift: measured once the simulation runs"), std::string::npos) << paused;
+}
+
 // The status bar says how kernel output reaches the screen in words, not "interop: host".
 TEST_F(LayoutUi, TheStatusBarSaysHowOutputReachesTheScreenInWords) {
   resize(1024.0f, 700.0f);

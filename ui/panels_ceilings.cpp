@@ -38,7 +38,8 @@ void drawMeasuredCeilings(AppState& state) {
   if (ImGui::Button("Measure again")) state.commands.push(MeasureCeilings{});
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Runs the micro-benchmarks again (one per frame) and replaces the cached figures");
+    ImGui::SetTooltip("Runs the micro-benchmarks again, one at a time beside the frames (the N-body steps wait for each), and "
+                      "replaces the cached figures");
   ImGui::SameLine();
   ImGui::PushTextWrapPos(0.0f);
   if (c.measuring) ImGui::TextDisabled("measuring: %s", c.progress.c_str());

@@ -196,6 +196,8 @@ void conservationLine(const NBodyChoices& choices, const NBodyReadings& readings
   const NBodyConservationReadings& c = readings.conservation;
   if (!choices.conservation.on) return;
   if (!c.unavailable.empty()) return ImGui::TextDisabled("energy drift: not measured (see Accuracy)");
+  // Paused, no step moves the system from its baseline: "measuring..." waited for nothing.
+  if (!c.hasDrift && choices.paused) return ImGui::TextDisabled("energy drift: measured once the simulation runs");
   if (!c.hasDrift) return ImGui::TextDisabled("energy drift: measuring...");
   ImGui::Text("energy drift %+.2e over %llu steps", c.drift.energy, c.lastStep - c.baselineStep);
   if (ImGui::IsItemHovered())
