@@ -796,9 +796,14 @@ TEST_F(ChartsUi, LoneLevelsAreBarsThatCanBeHovered) {
             free = std::max(free, b.x1);
           }
           room = room || plot.x1 - free > legend.width() + 4.0f;
-          if (example.imageChannels == 1) EXPECT_TRUE(room) << "the checkerboard's two bars leave room between them";
-          for (const ChartBar& b : chart->bars)
-            if (room) EXPECT_FALSE(legend.overlaps(b.rect)) << channel << ": the names' box covers " << b.label;
+          if (example.imageChannels == 1) {
+            EXPECT_TRUE(room) << "the checkerboard's two bars leave room between them";
+          }
+          for (const ChartBar& b : chart->bars) {
+            if (room) {
+              EXPECT_FALSE(legend.overlaps(b.rect)) << channel << ": the names' box covers " << b.label;
+            }
+          }
           for (const int level : example.levels[static_cast<size_t>(c)]) {
             const std::string name = "level " + std::to_string(level);
             const auto bar = std::find_if(chart->bars.begin(), chart->bars.end(),

@@ -102,11 +102,18 @@ ScreenRect legendBox(const ScreenRect& plot, const std::vector<ChartBar>& bars, 
   for (const ChartBar& b : bars)
     if (b.rect.y0 < corner.y1) tall.push_back(b.rect);
   std::sort(tall.begin(), tall.end(), [](const ScreenRect& a, const ScreenRect& b) { return a.x0 < b.x0; });
+  auto at = [&](float x) { return ScreenRect{x, corner.y0, x + width, corner.y1}; };
+  auto clear = [&](const ScreenRect& box) {
+    return std::none_of(tall.begin(), tall.end(), [&](const ScreenRect& b) { return b.x0 < box.x1 && b.x1 > box.x0; });
+  };
+  // The corners first (a label between bars reads oddly), then the first gap from the left.
+  if (clear(corner)) return corner;
+  if (const ScreenRect right = at(plot.x1 - kInset - width); right.x0 > corner.x0 && clear(right)) return right;
   float x = corner.x0;
   for (const ScreenRect& b : tall)
     if (b.x0 < x + width && b.x1 > x) x = b.x1 + kInset;  // past this bar
   if (x + width > plot.x1) return corner;
-  return {x, corner.y0, x + width, corner.y1};
+  return at(x);
 }
 
 ImDrawList* drawPlotFrame(const char* id, ImVec2 size, const ChartAxes& axes, bool* hovered) {

@@ -55,9 +55,9 @@ struct ChartAxes {
 };
 
 // Where a names box of `width` x `height` goes in `plot`'s top band: its top-left
-// corner, or else the first place right of it that none of `bars` reaches up into
-// (a checkerboard's full bar at level 0 was under the box); the corner when no such
-// place is wide enough.
+// corner, or else its top-right one, or else the first place from the left that none
+// of `bars` reaches up into (a checkerboard's full bar at level 0 was under the box);
+// the top-left corner when no such place is wide enough.
 ScreenRect legendBox(const ScreenRect& plot, const std::vector<ChartBar>& bars, float width, float height);
 
 // Ticks placed along a plot's side: fraction 0..1 of each value (from the left,
