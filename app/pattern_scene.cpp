@@ -66,12 +66,16 @@ void PatternScene::update(AppState& state, double seconds) {
   lastKernel_ = std::move(done);
 }
 
-void PatternScene::draw(AppState&, int viewportW, int viewportH) {
-  // Largest centred square that fits the viewport.
-  const float side = static_cast<float>(std::min(viewportW, viewportH));
+void PatternScene::draw(AppState& state, int viewportW, int viewportH) {
+  // The largest square centred in the part of the window the panels leave free
+  // (state.sceneArea, y down): centred in the whole window, panels covered a third of it.
+  const ScreenRect& area = state.sceneArea;
+  const float x0 = area.x0 * float(viewportW), x1 = area.x1 * float(viewportW);
+  const float y0 = area.y0 * float(viewportH), y1 = area.y1 * float(viewportH);
+  const float side = std::max(std::min(x1 - x0, y1 - y0), 1.0f);
   if (!image_->hasPicture()) image_->finishUpdates();  // the first frame: nothing else to show
   quad_.draw(image_->texture(), image_->levels(), true,
-             {(viewportW - side) * 0.5f, (viewportH - side) * 0.5f, side, side, viewportW, viewportH});
+             {(x0 + x1 - side) * 0.5f, (y0 + y1 - side) * 0.5f, side, side, viewportW, viewportH});
   image_->drawnByGl();
 }
 

@@ -592,11 +592,15 @@ TEST_F(LayoutUi, DeviceNamesWrapInsideTheDevicesPanel) {
 }
 
 // The particles are drawn into the part of the window the panels leave free, not under
-// the panels: the cloud's centre (the middle of that area) is in view at both sizes.
+// the panels: the cloud's centre (the middle of that area) is in view at both sizes. The
+// Julia picture too (it was centred in the whole window, a third of it under panels).
 TEST_F(LayoutUi, TheParticlesDrawWhereNoPanelCoversThem) {
-  state_.scene = SceneKind::NBody;
   state_.runs.showRuns = state_.runs.showSweep = false;  // as the app starts: they open over the view
+  for (const SceneKind scene : {SceneKind::NBody, SceneKind::Julia})
   for (ImVec2 size : {ImVec2(1600, 1000), ImVec2(1280, 800), ImVec2(1024, 700)}) {
+    SCOPED_TRACE(scene == SceneKind::Julia ? "Julia" : "N-body");
+    state_.scene = scene;
+    state_.sceneArea = {0.0f, 0.0f, 1.0f, 1.0f};  // as a scene starts
     resize(size.x, size.y);
     const ScreenRect a{state_.sceneArea.x0 * size.x, state_.sceneArea.y0 * size.y, state_.sceneArea.x1 * size.x,
                        state_.sceneArea.y1 * size.y};

@@ -465,12 +465,13 @@ void recordPanelRects(AppState& state) {
 
 }  // namespace
 
-// The particles are drawn into the largest square-ish part of the window the panels
-// leave free (the whole window under the panels when too little is free), so that the
-// cloud is centred where it can be seen.
+// The particles and the Julia picture are drawn into the largest square-ish part of
+// the window the panels leave free (the whole window under the panels when too little
+// is free), so that they are centred where they can be seen.
 static void placeSceneArea(AppState& state) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  if (state.scene != SceneKind::NBody || display.x <= 0.0f || display.y <= 0.0f) return;  // only the particles use it
+  // (the image lab fits its pictures itself: View and save's Fit)
+  if (state.scene == SceneKind::Image || display.x <= 0.0f || display.y <= 0.0f) return;
   const float top = ImGui::GetFrameHeight(), bottom = display.y - kStatusBarHeight;
   const ScreenRect free = freeWindowArea(state, 1.0f, 1.0f, 160.0f).value_or(ScreenRect{0.0f, top, display.x, bottom});
   state.sceneArea = {free.x0 / display.x, free.y0 / display.y, free.x1 / display.x, free.y1 / display.y};
