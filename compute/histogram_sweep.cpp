@@ -38,13 +38,6 @@ ImageOpPrepare prepareHistogram(ComputeContext& compute, cl_mem in, cl_mem bins,
   };
 }
 
-HistogramMeasurement histogramMeasurement(const ImageLayout& layout, const HistogramConfig& config) {
-  HistogramMeasurement r;
-  r.config = config;
-  r.layout = layout;
-  return r;
-}
-
 }  // namespace
 
 HistogramSweepRanges quickHistogramSweep() {
@@ -84,7 +77,7 @@ SweepPlan<HistogramConfig> planHistogramSweep(const HistogramSweepRanges& ranges
 
 HistogramMeasurement measureHistogram(ComputeContext& compute, cl_mem in, cl_mem bins, const ImageLayout& layout,
                                       const HistogramConfig& config, int iterations) {
-  HistogramMeasurement r = histogramMeasurement(layout, config);
+  HistogramMeasurement r = unmeasured<HistogramMeasurement>(layout, config);
   static_cast<ImageRunTimes&>(r) =
       measureImageRuns(compute, kHistogramKernelFile, prepareHistogram(compute, in, bins, layout, config),
                        imageOpBytes(ImageOp::Histogram, layout), iterations);
@@ -93,7 +86,7 @@ HistogramMeasurement measureHistogram(ComputeContext& compute, cl_mem in, cl_mem
 
 HistogramTrial::HistogramTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem bins, const ImageLayout& layout,
                                const HistogramConfig& config, int iterations, double batchBudgetMs)
-    : ImageOpTrial(histogramMeasurement(layout, config), compute, queue, kHistogramKernelFile,
+    : ImageOpTrial(unmeasured<HistogramMeasurement>(layout, config), compute, queue, kHistogramKernelFile,
                    prepareHistogram(compute, in, bins, layout, config), imageOpBytes(ImageOp::Histogram, layout),
                    iterations, batchBudgetMs) {}
 

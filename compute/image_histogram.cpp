@@ -1,7 +1,6 @@
 #include "compute/image_histogram.h"
 
 #include <algorithm>
-#include <initializer_list>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -215,19 +214,12 @@ std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device,
 
 std::vector<HistogramConfig> benchmarkedHistogramConfigs(const DeviceDescriptor& device, int channels,
                                                          int countedChannels) {
-  auto among = [](int v, std::initializer_list<int> list) { return std::find(list.begin(), list.end(), v) != list.end(); };
-  auto timed = [&](const HistogramConfig& c) {
-    if (countedChannels == kRgbHistogramChannels)
-      return (c.variant == "local_atomic" || c.variant == "local_atomic_fused") && among(c.workGroup, {256, 512, 1024}) &&
-             among(c.copies, {1, 8, 16}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
-    if (c.variant == "subhist_uchar") return among(c.workGroup, {64, 256}) && among(c.pixelsPerItem, {64, 255});
-    if (c.variant == "subhist_flush") return among(c.workGroup, {128, 256}) && among(c.groupsPerComputeUnit, {2, 4, 8});
-    if (c.workGroup == 1024) return among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2});
-    return among(c.workGroup, {256, 512}) && among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
-  };
+  const KernelOpSubset& timed =
+      histogramOp().subset(countedChannels == kRgbHistogramChannels ? "bench_image_rgb" : "bench_image");
   std::vector<HistogramConfig> configs;
   for (const HistogramConfig& c : allHistogramConfigs(device, channels, countedChannels))
-    if (timed(c)) configs.push_back(c);
+    if (timed.includes(c.variant, [&c](std::string_view parameter) { return configValue(histogramConfigParameters(), c, parameter); }))
+      configs.push_back(c);
   return configs;
 }
 

@@ -99,10 +99,9 @@ std::string imageHistogramConfigProblem(const HistogramConfig& config, const Dev
 // fewer channels allows more histogram copies.
 std::vector<HistogramConfig> allHistogramConfigs(const DeviceDescriptor& device, int channels,
                                                  int countedChannels = kAllHistogramChannels);
-// The slice of those that `kernelscope --bench image` times: every variant, with the
-// work-group sizes, copies and groups per compute unit that matter on GPUs. Counting
-// R, G, B only (kRgbHistogramChannels, CUB's RGBA anchor): local_atomic (and fused)
-// with up to 16 copies, which that leaves room for in local memory.
+// The slice of those that `kernelscope --bench image` times: the histogram
+// descriptor's "bench_image" subset, or counting R, G, B only (kRgbHistogramChannels,
+// CUB's RGBA anchor) its "bench_image_rgb" (compute/kernel_ops.cpp says which and why).
 std::vector<HistogramConfig> benchmarkedHistogramConfigs(const DeviceDescriptor& device, int channels,
                                                          int countedChannels);
 

@@ -10,6 +10,7 @@
 // variant offers come from the operation's variant table (nbody_variants.cpp,
 // image_rotate.cpp, ...), the one place they are written; the descriptor collects
 // them, so a new value or parameter is one line there and one here.
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -66,6 +67,36 @@ struct KernelConstraint {
   std::string refusal(std::initializer_list<RefusalValue> values = {}) const;
 };
 
+// Part of a subset: some variants, and for some parameters the values picked
+// (a parameter not named keeps every value the variant offers).
+struct KernelOpSlice {
+  std::vector<std::string> variants;
+  std::vector<std::pair<std::string, std::vector<int>>> values;  // parameter name, the values picked
+  const std::vector<int>* picked(std::string_view parameter) const;  // null when the slice does not name it
+};
+
+// A deliberate pick among an operation's configurations (what a quick sweep or a
+// bench times), kept as data beside the values it picks from, with the reason;
+// tests/test_kernel_ops.cpp checks that each value is one its variants offer.
+struct KernelOpSubset {
+  std::string name;    // "quick_sweep", "bench_image"
+  std::string reason;  // why these and not all
+  std::vector<KernelOpSlice> slices;
+  // Whether some slice names `variant` and holds each of the parameters it picks
+  // (`valueOf` gives the configuration's value of a parameter).
+  template <class ValueOf>
+  bool includes(std::string_view variant, ValueOf valueOf) const {
+    for (const KernelOpSlice& slice : slices) {
+      if (std::find(slice.variants.begin(), slice.variants.end(), variant) == slice.variants.end()) continue;
+      bool holds = true;
+      for (const auto& [parameter, values] : slice.values)
+        holds = holds && std::find(values.begin(), values.end(), valueOf(parameter)) != values.end();
+      if (holds) return true;
+    }
+    return false;
+  }
+};
+
 struct KernelOp {
   std::string name;           // "nbody", "rotate", "transpose", "histogram", "copy"
   std::string kernelFile;     // in kernels/
@@ -75,6 +106,7 @@ struct KernelOp {
   std::vector<KernelOpVariant> variants;
   std::vector<KernelParameter> parameters;
   std::vector<KernelConstraint> constraints;
+  std::vector<KernelOpSubset> subsets;
 
   // Throws std::out_of_range for a name the operation does not have (a programming error).
   const KernelParameter& parameter(std::string_view name) const;
@@ -86,6 +118,8 @@ struct KernelOp {
     return constraint(id).refusal(values);
   }
   std::vector<std::string> variantNames() const;
+  // Throws std::out_of_range for a name the operation does not list (a programming error).
+  const KernelOpSubset& subset(std::string_view name) const;
 };
 
 const KernelOp& nbodyOp();

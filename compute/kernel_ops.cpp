@@ -1,6 +1,7 @@
 // The five operations' descriptors (compute/kernel_op.h), made once from their
 // variant tables: the per-variant value lists are read from the tables, never
-// written here.
+// written here. Only the subsets (deliberate picks among those values, each with
+// its reason) are written here, once.
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
@@ -37,6 +38,18 @@ const KernelConstraint& KernelOp::constraint(std::string_view wanted) const {
 const KernelOpVariant* KernelOp::variant(std::string_view wanted) const {
   for (const KernelOpVariant& v : variants)
     if (v.name == wanted) return &v;
+  return nullptr;
+}
+
+const KernelOpSubset& KernelOp::subset(std::string_view wanted) const {
+  for (const KernelOpSubset& s : subsets)
+    if (s.name == wanted) return s;
+  throw std::out_of_range("the " + name + " operation has no subset '" + std::string(wanted) + "'");
+}
+
+const std::vector<int>* KernelOpSlice::picked(std::string_view parameter) const {
+  for (const auto& [name, list] : values)
+    if (name == parameter) return &list;
   return nullptr;
 }
 
@@ -118,6 +131,11 @@ KernelOp makeNBodyOp() {
       {"fp64", "fp64 only with cl_khr_fp64", "fp64 needs cl_khr_fp64, which the device lacks"},
       localMemoryConstraint("the tile"),
   };
+  op.subsets = {{"quick_sweep",
+                 "what the Sweep panel starts with: a first sweep that takes seconds on a GPU (the variants with local "
+                 "memory, three work-groups, a few unrolls and blockings)",
+                 {{{"tiled", "blocked"},
+                   {{"work_group", {64, 128, 256}}, {"unroll", {1, 4, 8}}, {"bodies_per_item", {1, 2}}, {"split", {1}}}}}}};
   return withCollectedValues(std::move(op));
 }
 
@@ -156,6 +174,8 @@ KernelOp makeRotateOp() {
        "a {image} image exceeds the device's largest 2D image {max_x}x{max_y} (the {variant} variant)"},
       kernelWorkGroupConstraint(),
   };
+  op.subsets = {{"quick_sweep", "what the Sweep panel starts with: the buffer and image bilinear variants, their own values",
+                 {{{"bilinear", "bilinear_image"}, {}}}}};
   return withCollectedValues(std::move(op));
 }
 
@@ -209,6 +229,10 @@ KernelOp makeTransposeOp() {
       kernelWorkGroupConstraint(),
       localMemoryConstraint("the tile"),
   };
+  op.subsets = {{"quick_sweep",
+                 "what the Sweep panel starts with: one variant of each kind (naive, tiled with and without padding, "
+                 "4x4 blocks by rows and by columns), every value of each",
+                 {{{"naive", "tiled", "tiled_padded", "block4x4", "block4x4_columns"}, {}}}}};
   return withCollectedValues(std::move(op));
 }
 
@@ -254,6 +278,22 @@ KernelOp makeHistogramOp() {
       localMemoryConstraint("the sub-histograms", "local_memory_sub_histograms"),
       localMemoryConstraint("the histogram copies", "local_memory_copies"),
       kernelWorkGroupConstraint(),
+  };
+  const std::vector<std::string> localAtomic = {"local_atomic", "local_atomic_fused"};
+  op.subsets = {
+      {"bench_image",
+       "what `kernelscope --bench image` times, counting every channel: each variant with the work-group sizes, "
+       "copies and groups per compute unit that matter on GPUs (the whole table takes minutes)",
+       {{{"subhist_uchar"}, {{"work_group", {64, 256}}, {"pixels_per_item", {64, 255}}}},
+        {{"subhist_flush"}, {{"work_group", {128, 256}}, {"groups_per_compute_unit", {2, 4, 8}}}},
+        {localAtomic, {{"work_group", {1024}}, {"copies", {1, 8, 32}}, {"groups_per_compute_unit", {1, 2}}}},
+        {localAtomic,
+         {{"work_group", {256, 512}}, {"copies", {1, 8, 32}}, {"groups_per_compute_unit", {1, 2, 4, 8}}}}}},
+      {"bench_image_rgb",
+       "what `kernelscope --bench image` times counting R, G, B only (CUB's RGBA anchor): local_atomic and its fused "
+       "form, with up to 16 copies, which counting three channels leaves room for in local memory",
+       {{localAtomic,
+         {{"work_group", {256, 512, 1024}}, {"copies", {1, 8, 16}}, {"groups_per_compute_unit", {1, 2, 4, 8}}}}}},
   };
   return withCollectedValues(std::move(op));
 }

@@ -22,19 +22,16 @@ void NBodySimulation::setConfig(const NBodyConfig& config) {
   // (through the host, in double) when they change.
   const NBodyConfig& old = kernel_->config();
   if (config.fp64 != old.fp64 || nbodyPaddedCount(bodies(), config) != state_->padded()) {
-    auto state = std::make_unique<NBodyDeviceState>(compute_, state_->download(compute_.queue()), config);
-    auto display = state->padded() != state_->padded()
-                       ? std::make_unique<SharedBufferPair>(*interop_, state->padded() * 4 * sizeof(float))
-                       : std::move(display_);
-    state_ = std::move(state);
-    display_ = std::move(display);
-    refreshDisplay();
+    adoptState(std::make_unique<NBodyDeviceState>(compute_, state_->download(compute_.queue()), config));
   }
   kernel_ = std::move(kernel);
 }
 
 void NBodySimulation::setSystem(const NBodySystem& system) {
-  auto state = std::make_unique<NBodyDeviceState>(compute_, system, kernel_->config());
+  adoptState(std::make_unique<NBodyDeviceState>(compute_, system, kernel_->config()));
+}
+
+void NBodySimulation::adoptState(std::unique_ptr<NBodyDeviceState> state) {
   auto display = state->padded() != state_->padded()
                      ? std::make_unique<SharedBufferPair>(*interop_, state->padded() * 4 * sizeof(float))
                      : std::move(display_);

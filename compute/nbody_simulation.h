@@ -71,6 +71,10 @@ class NBodySimulation {
   // Writes the display buffer from the current state (after anything that
   // replaced it), so a paused simulation still shows its bodies.
   void refreshDisplay();
+  // Makes `state` the simulation's, with a display buffer of its padded size
+  // (the old one kept where the size is the same), and shows it. Nothing is
+  // replaced if making the buffer throws.
+  void adoptState(std::unique_ptr<NBodyDeviceState> state);
   // Copies `values` into the display buffer GL does not draw now; `wait`: until
   // they are shown, else the copy is only enqueued (displayWrite_ its event).
   void writeDisplay(const float* values, size_t count, bool wait);

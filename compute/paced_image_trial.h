@@ -39,6 +39,16 @@ struct ImageOpMeasurement : ImageRunTimes {
   ImageLayout layout;  // the input
 };
 
+// A measurement of `config` on `layout` before it has run: what every
+// operation's measure and trial start from.
+template <class Measurement, class Config>
+Measurement unmeasured(const ImageLayout& layout, const Config& config) {
+  Measurement r;
+  r.config = config;
+  r.layout = layout;
+  return r;
+}
+
 // Enqueues one run of the operation on `queue`, its commands' events in `events`.
 using ImageOpLaunch = std::function<void(Queue& queue, ImageOpEvents& events)>;
 // Makes the operation's runner and builds its programs (it may throw), and returns its launch.

@@ -22,9 +22,7 @@ size_t rotateBytes(const ImageLayout& layout, const RotateParams& params) {
 }
 
 RotateMeasurement rotateMeasurement(const ImageLayout& layout, const RotateParams& params, const RotateConfig& config) {
-  RotateMeasurement r;
-  r.config = config;
-  r.layout = layout;
+  auto r = unmeasured<RotateMeasurement>(layout, config);
   r.params = params;
   return r;
 }

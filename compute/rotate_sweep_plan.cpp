@@ -20,7 +20,7 @@ int rotateSweptWorkGroupItems(const DeviceDescriptor& device) {
   return items;
 }
 
-RotateSweepRanges quickRotateSweep() { return {{"bilinear", "bilinear_image"}, {}}; }
+RotateSweepRanges quickRotateSweep() { return {rotateOp().subset("quick_sweep").slices.front().variants, {}}; }
 
 namespace {
 

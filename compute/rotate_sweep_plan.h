@@ -32,7 +32,8 @@ struct RotateSweepRanges {
 // group size on GPUs), or the largest power of two within the device's work-group limit.
 constexpr int kRotateSweptWorkGroupItems = 256;
 int rotateSweptWorkGroupItems(const DeviceDescriptor& device);
-// What the Sweep panel starts with: the buffer and image bilinear variants, their own values.
+// What the Sweep panel starts with: the rotate descriptor's "quick_sweep" subset (the
+// buffer and image bilinear variants, their own values).
 RotateSweepRanges quickRotateSweep();
 SweepPlan<RotateConfig> planRotateSweep(const RotateSweepRanges& ranges, const DeviceDescriptor& device, int channels);
 

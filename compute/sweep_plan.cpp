@@ -60,10 +60,17 @@ SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& r, const NBodyConf
   return plan;
 }
 
-NBodySweepRanges quickNBodySweep() { return {{"tiled", "blocked"}, {64, 128, 256}, {1, 4, 8}, {1, 2}, {1}}; }
+NBodySweepRanges quickNBodySweep() {
+  const KernelOpSlice& quick = nbodyOp().subset("quick_sweep").slices.front();
+  auto values = [&quick](std::string_view parameter) {
+    const std::vector<int>* picked = quick.picked(parameter);
+    return picked ? *picked : std::vector<int>{};
+  };
+  return {quick.variants, values("work_group"), values("unroll"), values("bodies_per_item"), values("split")};
+}
 
 TransposeSweepRanges quickTransposeSweep() {
-  return {{"naive", "tiled", "tiled_padded", "block4x4", "block4x4_columns"}, {}, {}, {}, {}};
+  return {transposeOp().subset("quick_sweep").slices.front().variants, {}, {}, {}, {}};
 }
 
 const std::vector<std::pair<int, int>>& defaultNaiveTransposeShapes() {

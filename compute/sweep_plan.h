@@ -29,8 +29,8 @@ struct NBodySweepRanges {
   std::vector<std::string> variants;
   std::vector<int> workGroups, unrolls, bodiesPerItem, splits;
 };
-// What the Sweep panel starts with: a first N-body sweep that takes seconds on a GPU
-// (the variants with local memory, three work-groups, a few unrolls and blockings).
+// What the Sweep panel starts with: the N-body descriptor's "quick_sweep" subset
+// (compute/kernel_ops.cpp says which values and why).
 NBodySweepRanges quickNBodySweep();
 // `base` supplies what is not swept (precision, rsqrt, fast math, ftz, extra options).
 SweepPlan<NBodyConfig> planNBodySweep(const NBodySweepRanges& ranges, const NBodyConfig& base,
@@ -48,8 +48,8 @@ struct TransposeSweepRanges {
   std::vector<std::pair<int, int>> naiveShapes;
 };
 const std::vector<std::pair<int, int>>& defaultNaiveTransposeShapes();
-// What the Sweep panel starts with: one variant of each kind (naive, tiled with and
-// without padding, 4x4 blocks by rows and by columns), every value of each.
+// What the Sweep panel starts with: the transpose descriptor's "quick_sweep" subset
+// (one variant of each kind, every value of each).
 TransposeSweepRanges quickTransposeSweep();
 SweepPlan<TransposeConfig> planTransposeSweep(const TransposeSweepRanges& ranges, const DeviceDescriptor& device,
                                               int channels);

@@ -21,18 +21,11 @@ size_t transposeBytes(const ImageLayout& layout) {
   return imageOpBytes(ImageOp::Transpose, layout, transposedLayout(layout));
 }
 
-TransposeMeasurement transposeMeasurement(const ImageLayout& layout, const TransposeConfig& config) {
-  TransposeMeasurement r;
-  r.config = config;
-  r.layout = layout;
-  return r;
-}
-
 }  // namespace
 
 TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem out, const ImageLayout& layout,
                                       const TransposeConfig& config, int iterations) {
-  TransposeMeasurement r = transposeMeasurement(layout, config);
+  TransposeMeasurement r = unmeasured<TransposeMeasurement>(layout, config);
   static_cast<ImageRunTimes&>(r) = measureImageRuns(compute, kTransposeKernelFile,
                                                     prepareTranspose(compute, in, out, layout, config),
                                                     transposeBytes(layout), iterations);
@@ -41,7 +34,7 @@ TransposeMeasurement measureTranspose(ComputeContext& compute, cl_mem in, cl_mem
 
 TransposeTrial::TransposeTrial(ComputeContext& compute, Queue& queue, cl_mem in, cl_mem out, const ImageLayout& layout,
                                const TransposeConfig& config, int iterations, double batchBudgetMs)
-    : ImageOpTrial(transposeMeasurement(layout, config), compute, queue, kTransposeKernelFile,
+    : ImageOpTrial(unmeasured<TransposeMeasurement>(layout, config), compute, queue, kTransposeKernelFile,
                    prepareTranspose(compute, in, out, layout, config), transposeBytes(layout), iterations,
                    batchBudgetMs) {}
 

@@ -21,6 +21,8 @@
 #include "compute/kernel_op.h"
 #include "compute/nbody_variants.h"
 #include "compute/parameter_values.h"
+#include "compute/rotate_sweep_plan.h"
+#include "compute/sweep_plan.h"
 #include "lab/sweep_runs.h"
 
 namespace ks {
@@ -111,6 +113,89 @@ TEST(KernelOps, VariantsAndValuesAreTheTables) {
     for (const KernelOpVariant& v : op->variants)
       for (const VariantParameter& vp : v.parameters)
         EXPECT_NO_THROW(op->parameter(vp.name)) << op->name << "/" << v.name << " uses an undescribed " << vp.name;
+}
+
+// A subset (a quick sweep, a bench's slice) picks only among what its variants
+// offer: a value the table drops, or one spelled wrong, fails here, not in a
+// sweep or bench that silently runs less. A value one variant of a slice offers
+// and another does not is allowed (the sweep shows the other's refusal).
+TEST(KernelOps, SubsetsPickOnlyOfferedValues) {
+  size_t subsets = 0;
+  for (const KernelOp* op : kernelOps())
+    for (const KernelOpSubset& subset : op->subsets) {
+      SCOPED_TRACE(op->name + " " + subset.name);
+      ++subsets;
+      EXPECT_EQ(&op->subset(subset.name), &subset);
+      EXPECT_FALSE(subset.reason.empty());
+      EXPECT_FALSE(subset.slices.empty());
+      for (const KernelOpSlice& slice : subset.slices) {
+        EXPECT_FALSE(slice.variants.empty());
+        for (const std::string& name : slice.variants) ASSERT_NE(op->variant(name), nullptr) << "no variant " << name;
+        for (const auto& [parameter, values] : slice.values) {
+          EXPECT_FALSE(values.empty()) << parameter;
+          std::set<int> offered;
+          for (const std::string& name : slice.variants) {
+            const VariantParameter* p = op->variant(name)->parameter(parameter);
+            ASSERT_NE(p, nullptr) << name << " has no " << parameter;
+            offered.insert(p->values.begin(), p->values.end());
+          }
+          for (int v : values) EXPECT_TRUE(offered.count(v)) << "no variant of the slice offers " << parameter << " " << v;
+        }
+      }
+    }
+  EXPECT_GE(subsets, 5u);
+  EXPECT_THROW(nbodyOp().subset("nothing"), std::out_of_range);
+}
+
+// The quick sweeps are the descriptors' subsets.
+TEST(KernelOps, QuickSweepsReadTheDescriptors) {
+  const KernelOpSlice& nbody = nbodyOp().subset("quick_sweep").slices.front();
+  const NBodySweepRanges n = quickNBodySweep();
+  EXPECT_EQ(n.variants, nbody.variants);
+  EXPECT_EQ(n.workGroups, *nbody.picked("work_group"));
+  EXPECT_EQ(n.unrolls, *nbody.picked("unroll"));
+  EXPECT_EQ(n.bodiesPerItem, *nbody.picked("bodies_per_item"));
+  EXPECT_EQ(n.splits, *nbody.picked("split"));
+  EXPECT_EQ(quickRotateSweep().variants, rotateOp().subset("quick_sweep").slices.front().variants);
+  EXPECT_EQ(quickTransposeSweep().variants, transposeOp().subset("quick_sweep").slices.front().variants);
+}
+
+// `--bench image` times the histogram configurations it timed before its slice
+// became the descriptor's data (the rule below is that earlier code's, kept here
+// as the reference), and nothing else.
+TEST(KernelOps, TheImageBenchTimesTheDescribedHistogramSlice) {
+  DeviceDescriptor gpu;
+  gpu.name = "NVIDIA H200";
+  gpu.kind = DeviceKind::Gpu;
+  gpu.computeUnits = 132;
+  gpu.maxWorkGroupSize = 1024;
+  gpu.maxWorkItemSizes = {1024, 1024, 64};
+  gpu.localMemBytes = 48 * 1024;
+  // What NVIDIA's driver 580 reports; its device-scope fences work (the fused variant runs).
+  gpu.vendor = "NVIDIA Corporation";
+  gpu.deviceVersion = "OpenCL 3.0 CUDA";
+  gpu.atomicFenceCapabilities = 0x13;
+  auto among = [](int v, std::initializer_list<int> list) { return std::find(list.begin(), list.end(), v) != list.end(); };
+  auto earlierRule = [&](const HistogramConfig& c, int counted) {
+    if (counted == kRgbHistogramChannels)
+      return (c.variant == "local_atomic" || c.variant == "local_atomic_fused") && among(c.workGroup, {256, 512, 1024}) &&
+             among(c.copies, {1, 8, 16}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
+    if (c.variant == "subhist_uchar") return among(c.workGroup, {64, 256}) && among(c.pixelsPerItem, {64, 255});
+    if (c.variant == "subhist_flush") return among(c.workGroup, {128, 256}) && among(c.groupsPerComputeUnit, {2, 4, 8});
+    if (c.workGroup == 1024) return among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2});
+    return among(c.workGroup, {256, 512}) && among(c.copies, {1, 8, 32}) && among(c.groupsPerComputeUnit, {1, 2, 4, 8});
+  };
+  for (int channels : imageChannelCounts())
+    for (int counted : {kAllHistogramChannels, kRgbHistogramChannels}) {
+      SCOPED_TRACE(std::to_string(channels) + " channels, counted mask " + std::to_string(counted));
+      std::vector<std::string> expected, timed;
+      for (const HistogramConfig& c : allHistogramConfigs(gpu, channels, counted))
+        if (earlierRule(c, counted)) expected.push_back(describeHistogramConfig(c));
+      for (const HistogramConfig& c : benchmarkedHistogramConfigs(gpu, channels, counted))
+        timed.push_back(describeHistogramConfig(c));
+      EXPECT_EQ(timed, expected);
+      EXPECT_FALSE(timed.empty());
+    }
 }
 
 // A build macro the descriptor names is one the kernel source reads, and every

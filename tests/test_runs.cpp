@@ -201,6 +201,92 @@ TEST(RunFiles, BadJsonIsRefusedWithAReason) {
   EXPECT_NE(error.find("malformed runs file"), std::string::npos) << error;
 }
 
+// A runs file as the first version that wrote them (07a26a2, app/run_record.cpp's
+// runsToJson) did: a --bench transpose sweep row and an N-body recording, with
+// none of the keys added since (ceilings, bound, stage times, energy, drift,
+// devices). The Runs panel's import reads it; what it lacks stays empty.
+TEST(RunFiles, TheFirstVersionsJsonStillLoads) {
+  const std::string json = R"JSON({
+  "format": "kernelscope-runs",
+  "runs": [
+    {
+      "measurements": {
+        "fps": 0.0,
+        "frame_ms": {"count": 0, "last": 0.0, "max": 0.0, "mean": 0.0, "median": 0.0, "min": 0.0, "p95": 0.0, "stddev": 0.0},
+        "frames": 0,
+        "kernel_ms": {"count": 20, "last": 1.9, "max": 2.5, "mean": 2.0, "median": 1.95, "min": 1.8, "p95": 2.4, "stddev": 0.2},
+        "rate": 8.6,
+        "rate_unit": "GB/s",
+        "seconds": 0.0
+      },
+      "metadata": {
+        "device": "pthread-haswell-AMD EPYC",
+        "device_kind": "CPU",
+        "driver": "3.1+debian",
+        "host": "vm",
+        "interop": "",
+        "kernelscope_version": "0.1.0 (07a26a2)",
+        "parameters": [{"name": "variant", "value": "tiled"}, {"name": "tile", "value": "16"}, {"name": "rows_per_item", "value": "2"}, {"name": "padded", "value": "0"}, {"name": "image", "value": "2048x2048 RGBA"}, {"name": "iterations", "value": "20"}],
+        "platform": "Portable Computing Language",
+        "scene": "transpose",
+        "source_hash": "1f2e3d4c5b6a7980",
+        "time": "2026-11-20T10:00:00Z"
+      },
+      "name": "transpose tiled T=16 rows=2",
+      "status": "ok"
+    },
+    {
+      "measurements": {
+        "fps": 41.2,
+        "frame_ms": {"count": 300, "last": 24.1, "max": 40.0, "mean": 24.3, "median": 24.0, "min": 20.0, "p95": 30.0, "stddev": 2.0},
+        "frames": 300,
+        "kernel_ms": {"count": 300, "last": 3.1, "max": 5.0, "mean": 3.2, "median": 3.1, "min": 2.9, "p95": 3.9, "stddev": 0.3},
+        "rate": 6.2,
+        "rate_unit": "GFLOP/s",
+        "seconds": 7.28
+      },
+      "metadata": {
+        "device": "pthread-haswell-AMD EPYC",
+        "device_kind": "CPU",
+        "driver": "3.1+debian",
+        "host": "vm",
+        "interop": "host",
+        "kernelscope_version": "0.1.0 (07a26a2)",
+        "parameters": [{"name": "variant", "value": "blocked"}, {"name": "work_group", "value": "64"}, {"name": "unroll", "value": "8"}, {"name": "bodies_per_item", "value": "1"}, {"name": "split", "value": "1"}, {"name": "precision", "value": "fp32"}, {"name": "native_rsqrt", "value": "1"}, {"name": "fast_math", "value": "0"}, {"name": "ftz", "value": "0"}, {"name": "extra_options", "value": ""}, {"name": "bodies", "value": "1024"}],
+        "platform": "Portable Computing Language",
+        "scene": "nbody",
+        "source_hash": "0a1b2c3d4e5f6071",
+        "time": "2026-11-20T10:05:00Z"
+      },
+      "name": "recording 1",
+      "status": "ok"
+    }
+  ],
+  "version": 1
+}
+)JSON";
+  const auto runs = runsFromJson(json);
+  ASSERT_TRUE(runs) << runs.error().what();
+  ASSERT_EQ(runs->size(), 2u);
+  const RunRecord& transpose = runs->at(0);
+  EXPECT_EQ(transpose.name, "transpose tiled T=16 rows=2");
+  EXPECT_EQ(transpose.meta.scene, "transpose");
+  EXPECT_EQ(transpose.meta.parameter("rows_per_item"), "2");
+  EXPECT_EQ(transpose.m.rateUnit, "GB/s");
+  EXPECT_DOUBLE_EQ(transpose.m.rate, 8.6);
+  EXPECT_DOUBLE_EQ(transpose.m.kernelMs.median, 1.95);
+  EXPECT_EQ(transpose.m.bound, "");
+  EXPECT_TRUE(transpose.m.stageMedianMs.empty());
+  for (double ceiling : transpose.meta.ceilings) EXPECT_EQ(ceiling, 0.0);
+  const RunRecord& recording = runs->at(1);
+  EXPECT_EQ(recording.meta.scene, "nbody");
+  EXPECT_EQ(recording.meta.interop, "host");
+  EXPECT_EQ(recording.meta.parameter("unroll"), "8");
+  EXPECT_EQ(recording.m.frames, 300u);
+  EXPECT_DOUBLE_EQ(recording.m.fps, 41.2);
+  EXPECT_EQ(recording.m.rateUnit, "GFLOP/s");
+}
+
 // Files kernelscope wrote before runsFromCsv/runsFromJson returned ks::Result (a
 // `--sweep --op transpose --json` file, and the Runs panel's CSV export of an
 // N-body, a transpose, a rotate and a histogram sweep, on PoCL): they still load.

@@ -146,6 +146,38 @@ TEST(Settings, MissingFileGivesDefaultsWithoutWarning) {
   EXPECT_EQ(warning, "");
 }
 
+// settings.json as the first version (6feacb9, app/settings.cpp) wrote it: six
+// panels, no recent images, no image_lab or nbody sections. It loads without a
+// warning; what it holds is kept and what it lacks takes its default.
+TEST(Settings, TheFirstVersionsFileStillLoads) {
+  TempDir dir;
+  const fs::path file = dir / "settings.json";
+  writeFile(file, R"({
+  "device": {"name": "pthread-haswell-AMD EPYC", "platform": "Portable Computing Language"},
+  "panels": {"build_log": true, "device_info": false, "devices": true, "imgui_demo": false, "log": false, "scene": true},
+  "version": 1,
+  "vsync": false,
+  "window": {"height": 700, "width": 1000}
+})");
+  std::string warning;
+  const Settings s = startingSettings(file, warning);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(s.windowWidth, 1000);
+  EXPECT_EQ(s.windowHeight, 700);
+  EXPECT_FALSE(s.vsync);
+  EXPECT_EQ(s.devicePlatform, "Portable Computing Language");
+  EXPECT_EQ(s.deviceName, "pthread-haswell-AMD EPYC");
+  EXPECT_TRUE(s.panels.buildLog);
+  EXPECT_FALSE(s.panels.deviceInfo);
+  EXPECT_FALSE(s.panels.log);
+  const Settings defaults;
+  EXPECT_EQ(s.panels.profiler, defaults.panels.profiler);
+  EXPECT_EQ(s.panels.imageLab, defaults.panels.imageLab);
+  EXPECT_TRUE(s.recentImages.empty());
+  EXPECT_FALSE(s.nbody.has_value());
+  EXPECT_EQ(s.imageLab.rotateVariant, defaults.imageLab.rotateVariant);
+}
+
 TEST(Settings, CorruptFileGivesDefaultsAndWarning) {
   TempDir dir;
   const fs::path file = dir / "settings.json";
