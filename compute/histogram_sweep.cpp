@@ -44,7 +44,9 @@ HistogramSweepRanges quickHistogramSweep() {
   // The default configuration's group size and groups per compute unit (values are
   // the descriptor's, never spelled here); every number of copies.
   const HistogramConfig d = defaultHistogramConfig(4);
-  return {{"subhist_uchar", d.variant}, {{"work_group", {d.workGroup}}, {"groups_per_compute_unit", {d.groupsPerComputeUnit}}}};
+  std::vector<std::string> variants = histogramOp().subset("quick_sweep").slices.front().variants;
+  if (std::find(variants.begin(), variants.end(), d.variant) == variants.end()) variants.push_back(d.variant);
+  return {variants, {{"work_group", {d.workGroup}}, {"groups_per_compute_unit", {d.groupsPerComputeUnit}}}};
 }
 
 SweepPlan<HistogramConfig> planHistogramSweep(const HistogramSweepRanges& ranges, const DeviceDescriptor& device,

@@ -229,10 +229,18 @@ KernelOp makeTransposeOp() {
       kernelWorkGroupConstraint(),
       localMemoryConstraint("the tile"),
   };
+  // The naive kernel's shapes, one slice each: pairs, not every width with every height.
+  std::vector<KernelOpSlice> naiveShapes;
+  for (const auto& [x, y] : std::vector<std::pair<int, int>>{{32, 8}, {16, 16}, {64, 4}, {128, 2}, {256, 1}})
+    naiveShapes.push_back({{"naive"}, {{"work_group_x", {x}}, {"work_group_y", {y}}}});
   op.subsets = {{"quick_sweep",
                  "what the Sweep panel starts with: one variant of each kind (naive, tiled with and without padding, "
                  "4x4 blocks by rows and by columns), every value of each",
-                 {{{"naive", "tiled", "tiled_padded", "block4x4", "block4x4_columns"}, {}}}}};
+                 {{{"naive", "tiled", "tiled_padded", "block4x4", "block4x4_columns"}, {}}}},
+                {"naive_shapes",
+                 "the naive kernel's work-groups a sweep tries when none are ticked: 256 work-items from 32x8 to "
+                 "256x1 (the 36 widths by heights are mostly refused or alike)",
+                 std::move(naiveShapes)}};
   return withCollectedValues(std::move(op));
 }
 
@@ -281,6 +289,10 @@ KernelOp makeHistogramOp() {
   };
   const std::vector<std::string> localAtomic = {"local_atomic", "local_atomic_fused"};
   op.subsets = {
+      {"quick_sweep",
+       "what the Sweep panel starts with beside the device's default kernel: the sub-histogram one (AMD's "
+       "histogram256 design), at the default's work-group and groups per compute unit, every number of copies",
+       {{{"subhist_uchar"}, {}}}},
       {"bench_image",
        "what `kernelscope --bench image` times, counting every channel: each variant with the work-group sizes, "
        "copies and groups per compute unit that matter on GPUs (the whole table takes minutes)",

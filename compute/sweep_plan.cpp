@@ -74,7 +74,12 @@ TransposeSweepRanges quickTransposeSweep() {
 }
 
 const std::vector<std::pair<int, int>>& defaultNaiveTransposeShapes() {
-  static const std::vector<std::pair<int, int>> shapes = {{32, 8}, {16, 16}, {64, 4}, {128, 2}, {256, 1}};
+  static const std::vector<std::pair<int, int>> shapes = [] {
+    std::vector<std::pair<int, int>> out;
+    for (const KernelOpSlice& slice : transposeOp().subset("naive_shapes").slices)
+      out.emplace_back(slice.picked("work_group_x")->front(), slice.picked("work_group_y")->front());
+    return out;
+  }();
   return shapes;
 }
 

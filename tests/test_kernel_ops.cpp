@@ -15,6 +15,7 @@
 
 #include "app/cli.h"
 #include "compute/config_parameters.h"
+#include "compute/histogram_sweep.h"
 #include "compute/image_histogram.h"
 #include "compute/image_rotate.h"
 #include "compute/image_transpose.h"
@@ -158,6 +159,20 @@ TEST(KernelOps, QuickSweepsReadTheDescriptors) {
   EXPECT_EQ(n.splits, *nbody.picked("split"));
   EXPECT_EQ(quickRotateSweep().variants, rotateOp().subset("quick_sweep").slices.front().variants);
   EXPECT_EQ(quickTransposeSweep().variants, transposeOp().subset("quick_sweep").slices.front().variants);
+  // The histogram's: the subset's variants and the device's default one; the naive
+  // transpose's shapes, pairs from the subset's slices.
+  const HistogramSweepRanges h = quickHistogramSweep();
+  for (const std::string& v : histogramOp().subset("quick_sweep").slices.front().variants)
+    EXPECT_NE(std::find(h.variants.begin(), h.variants.end(), v), h.variants.end()) << v;
+  EXPECT_NE(std::find(h.variants.begin(), h.variants.end(), defaultHistogramConfig(4).variant), h.variants.end());
+  const std::vector<KernelOpSlice>& shapes = transposeOp().subset("naive_shapes").slices;
+  ASSERT_EQ(defaultNaiveTransposeShapes().size(), shapes.size());
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    EXPECT_EQ(defaultNaiveTransposeShapes()[i].first, shapes[i].picked("work_group_x")->front());
+    EXPECT_EQ(defaultNaiveTransposeShapes()[i].second, shapes[i].picked("work_group_y")->front());
+  }
+  EXPECT_EQ(defaultNaiveTransposeShapes().front(), (std::pair<int, int>{32, 8})) << "the shapes of before, in order";
+  EXPECT_EQ(defaultNaiveTransposeShapes().back(), (std::pair<int, int>{256, 1}));
 }
 
 // `--bench image` times the histogram configurations it timed before its slice
