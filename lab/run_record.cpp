@@ -242,11 +242,17 @@ Result<std::vector<RunRecord>> runsFromCsv(const std::string& text) {
     if (rows.empty()) throw std::runtime_error("no header line");
     const auto& header = rows.front();
     const auto& cols = columns();
-    if (header.size() < cols.size()) throw std::runtime_error("the header has too few columns");
-    for (size_t i = 0; i < cols.size(); ++i)
-      if (header[i] != cols[i].name)
-        throw std::runtime_error("column " + std::to_string(i + 1) + " is '" + header[i] + "', expected '" +
-                                 cols[i].name + "'");
+    if (header.empty() || header.front() != cols.front().name)
+      throw std::runtime_error("column 1 is '" + (header.empty() ? std::string() : header.front()) + "', expected '" +
+                               cols.front().name + "'");
+    // Columns by name, not by place: a file from before a column was added (the first
+    // versions wrote no bound, ceilings or energy) loads with that field left empty.
+    std::vector<const Column*> known(header.size(), nullptr);
+    for (size_t i = 0; i < header.size(); ++i) {
+      const auto c = std::find_if(cols.begin(), cols.end(), [&](const Column& col) { return col.name == header[i]; });
+      if (c != cols.end()) known[i] = &*c;
+      else if (header[i].rfind(kParamPrefix, 0) != 0) throw std::runtime_error("unknown column '" + header[i] + "'");
+    }
     std::vector<RunRecord> runs;
     for (size_t line = 1; line < rows.size(); ++line) {
       const auto& row = rows[line];
@@ -254,10 +260,9 @@ Result<std::vector<RunRecord>> runsFromCsv(const std::string& text) {
         throw std::runtime_error("row " + std::to_string(line + 1) + " has " + std::to_string(row.size()) +
                                  " fields, the header " + std::to_string(header.size()));
       RunRecord r;
-      for (size_t i = 0; i < cols.size(); ++i) cols[i].set(r, row[i]);
-      for (size_t i = cols.size(); i < header.size(); ++i) {
-        if (header[i].rfind(kParamPrefix, 0) != 0) throw std::runtime_error("unknown column '" + header[i] + "'");
-        if (!row[i].empty()) r.meta.parameters.emplace_back(header[i].substr(std::string(kParamPrefix).size()), row[i]);
+      for (size_t i = 0; i < header.size(); ++i) {
+        if (known[i]) known[i]->set(r, row[i]);
+        else if (!row[i].empty()) r.meta.parameters.emplace_back(header[i].substr(std::string(kParamPrefix).size()), row[i]);
       }
       runs.push_back(std::move(r));
     }

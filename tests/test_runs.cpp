@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "lab/run_bound.h"
@@ -186,6 +187,51 @@ TEST(RunFiles, CsvWithAChangedHeaderIsRefused) {
   csv.replace(0, 4, "nome");
   const std::string error = refusalOf(runsFromCsv(csv));
   EXPECT_NE(error.find("column 1 is 'nome', expected 'name'"), std::string::npos) << error;
+}
+
+// A CSV written before a column existed (07a26a2 wrote none of the bound, ceilings,
+// stage times, energy or drift columns) loads with those fields empty; the columns
+// are found by name (they were read by place, and such a file was refused).
+TEST(RunFiles, ACsvWithoutTheLaterColumnsStillLoads) {
+  const std::string current = runsToCsv({sampleRun("a, \"first\"", 123.5)});
+  // The same file without every column after rate_unit but the parameters.
+  std::vector<std::vector<std::string>> cells;
+  std::istringstream lines(current);
+  std::string line;
+  std::vector<bool> keep;
+  std::string old;
+  for (int n = 0; std::getline(lines, line); ++n) {
+    // (the sample's fields hold no comma but its name's, which comes first, quoted)
+    std::vector<std::string> fields;
+    bool quoted = false;
+    std::string field;
+    for (char ch : line) {
+      if (ch == '"') quoted = !quoted;
+      if (ch == ',' && !quoted) fields.push_back(field), field.clear();
+      else field += ch;
+    }
+    fields.push_back(field);
+    if (n == 0) {
+      bool later = false;
+      for (const std::string& f : fields) {
+        keep.push_back(!later || f.rfind("param:", 0) == 0);
+        later = later || f == "rate_unit";
+      }
+    }
+    std::string out;
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (keep[i]) out += (out.empty() ? "" : ",") + fields[i];
+    old += out + "\n";
+  }
+  ASSERT_EQ(old.find("bound"), std::string::npos) << old;
+  const auto runs = runsFromCsv(old);
+  ASSERT_TRUE(runs) << refusalOf(runs);
+  ASSERT_EQ(runs->size(), 1u);
+  const RunRecord& r = runs->front();
+  EXPECT_EQ(r.name, "a, \"first\"");
+  EXPECT_DOUBLE_EQ(r.m.rate, 123.5);
+  EXPECT_TRUE(r.m.bound.empty());
+  EXPECT_FALSE(r.meta.parameters.empty()) << "the parameters are read after the missing columns too";
 }
 
 TEST(RunFiles, BadJsonIsRefusedWithAReason) {
