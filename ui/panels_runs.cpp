@@ -87,24 +87,23 @@ std::string sizeDifference(const RunRecord& r, const RunRecord& base) {
 }
 
 std::vector<std::string> distinguishingNames(const std::vector<std::string>& names) {
-  const auto words = wordsOf;
   std::vector<std::string> shared;  // in every name
   if (names.size() > 1) {
-    shared = words(names.front());
+    shared = wordsOf(names.front());
     for (const std::string& n : names) {
-      const std::vector<std::string> w = words(n);
+      const std::vector<std::string> w = wordsOf(n);
       std::erase_if(shared, [&](const std::string& s) { return std::find(w.begin(), w.end(), s) == w.end(); });
     }
   }
   std::vector<std::string> shown;
   for (const std::string& n : names) {
     std::string rest;
-    for (const std::string& w : words(n))
+    for (const std::string& w : wordsOf(n))
       if (std::find(shared.begin(), shared.end(), w) == shared.end()) rest += (rest.empty() ? "" : " ") + w;
     // Words without a letter ("1:" of "recording 1: image") tell runs apart by number
     // only: the whole name says more.
-    const bool words = std::any_of(rest.begin(), rest.end(), [](unsigned char c) { return std::isalpha(c); });
-    shown.push_back(words ? rest : n);
+    const bool hasLetters = std::any_of(rest.begin(), rest.end(), [](unsigned char c) { return std::isalpha(c); });
+    shown.push_back(hasLetters ? rest : n);
   }
   return shown;
 }
